@@ -1,0 +1,272 @@
+// Validation and compilation in one checked walk over the program: each node is
+// checked against the op table before it becomes a Node, and the first problem
+// stops the walk with the node's JSON Pointer. Nothing is evaluated here.
+#include <algorithm>
+
+#include "error.h"
+#include "json.h"
+#include "program.h"
+#include "suggest.h"
+
+namespace ptc {
+
+namespace {
+
+std::string escapePointerToken(std::string_view token) {
+  std::string out;
+  for (char c : token) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out.push_back(c);
+  }
+  return out;
+}
+
+std::string child(const std::string& path, std::string_view token) { return path + "/" + escapePointerToken(token); }
+std::string child(const std::string& path, size_t index) { return path + "/" + std::to_string(index); }
+
+std::string describe(const Value& v) {
+  std::string text = toJson(v);
+  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  return std::string(typeName(v)) + " " + text;
+}
+
+[[noreturn]] void fail(const std::string& path, std::string message) {
+  throw PtcError(ErrorType::Validation, std::move(message), path);
+}
+
+bool isOperation(const Value& v) { return v.isObject() && v.find("op") != nullptr; }
+
+std::vector<std::string> opNames() {
+  std::vector<std::string> names;
+  for (const OpSpec& s : opTable()) names.push_back(s.name);
+  return names;
+}
+
+std::vector<std::string> fieldNames(const OpSpec& spec) {
+  std::vector<std::string> names;
+  for (const FieldSpec& f : spec.fields) names.push_back(f.name);
+  return names;
+}
+
+std::string listNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+class Compiler {
+ public:
+  explicit Compiler(const CompileOptions& options) : options_(options) {}
+
+  std::shared_ptr<const Program> compile(const Value& program) {
+    auto result = std::make_shared<Program>();
+    result->root = expression(program, "/program", 1);
+    result->loads = std::move(loads_);
+    result->hasCall = result->root->hasCall;
+    return result;
+  }
+
+ private:
+  // An expression position: an operation, an implicit object, or literal JSON.
+  std::unique_ptr<Node> expression(const Value& v, const std::string& path, int depth) {
+    if (isOperation(v)) return operation(v, path, depth);
+    if (v.isObject()) return implicitObject(v, path, depth);
+    return literal(v, path);
+  }
+
+  std::unique_ptr<Node> literal(const Value& v, const std::string& path) {
+    auto node = std::make_unique<Node>();
+    node->op = Op::Literal;
+    node->path = path;
+    node->data = v;
+    return node;
+  }
+
+  void checkDepth(const std::string& path, int depth) {
+    if (depth > options_.maxDepth)
+      fail(path, "Program is nested more than " + std::to_string(options_.maxDepth) +
+                     " levels deep (maxDepth); flatten it with pipe or let");
+  }
+
+  // Implicit-object rule: values that are operations are evaluated; every other
+  // value is literal data, one level only.
+  void objectFields(Node& node, const Value& fields, const std::string& path, int depth) {
+    for (const Member& m : fields.members()) {
+      std::string fieldPath = child(path, m.key.str());
+      node.keys.push_back(m.key);
+      node.kids.push_back(isOperation(m.value) ? operation(m.value, fieldPath, depth + 1)
+                                               : literal(m.value, fieldPath));
+    }
+  }
+
+  std::unique_ptr<Node> implicitObject(const Value& v, const std::string& path, int depth) {
+    checkDepth(path, depth);
+    auto node = std::make_unique<Node>();
+    node->op = Op::Object;
+    node->path = path;
+    objectFields(*node, v, path, depth);
+    finish(*node);
+    return node;
+  }
+
+  std::unique_ptr<Node> operation(const Value& v, const std::string& path, int depth) {
+    checkDepth(path, depth);
+    const Value& opName = *v.find("op");
+    if (!opName.isString())
+      fail(child(path, "op"), "Field 'op' must be a string naming an operation, got " + describe(opName));
+    const OpSpec* spec = findOp(opName.str());
+    if (!spec) fail(path, "Unknown operation '" + opName.str() + "'." + didYouMean(opName.str(), opNames()));
+
+    auto node = std::make_unique<Node>();
+    node->op = spec->op;
+    node->readsInput = spec->readsInput;
+    node->path = path;
+    checkFieldNames(*spec, v, path);
+    for (const FieldSpec& f : spec->fields) {
+      const Value* value = v.find(f.name);
+      if (!value) {
+        if (f.presence == Presence::Required)
+          fail(path, "Operation '" + std::string(spec->name) + "' requires field '" + f.name + "'. Shape: " +
+                         opShape(*spec));
+        continue;
+      }
+      compileField(*node, *spec, f, *value, child(path, f.name), depth);
+    }
+    checkOneOf(*spec, v, path);
+    if (node->op == Op::Call) checkTool(*node, child(path, "tool"));
+    if (node->op == Op::Load && std::find(loads_.begin(), loads_.end(), node->name.str()) == loads_.end())
+      loads_.push_back(node->name.str());
+    finish(*node);
+    return node;
+  }
+
+  void checkFieldNames(const OpSpec& spec, const Value& v, const std::string& path) {
+    for (const Member& m : v.members()) {
+      const std::string& key = m.key.str();
+      if (key == "op" || findField(spec, key)) continue;
+      std::vector<std::string> names = fieldNames(spec);
+      std::string hint = didYouMean(key, names);
+      if (hint.empty())
+        hint = names.empty() ? " It takes no fields." : " Its fields are: " + listNames(names) + ".";
+      fail(child(path, key), "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint);
+    }
+  }
+
+  void checkOneOf(const OpSpec& spec, const Value& v, const std::string& path) {
+    std::vector<std::string> group, present;
+    for (const FieldSpec& f : spec.fields) {
+      if (f.presence != Presence::OneOf) continue;
+      group.push_back(f.name);
+      if (v.find(f.name)) present.push_back(f.name);
+    }
+    if (group.empty() || present.size() == 1) return;
+    std::string names = "'" + group[0] + "' or '" + group[1] + "'";
+    fail(path, "Operation '" + std::string(spec.name) + "' requires exactly one of " + names +
+                   (present.empty() ? ", got neither" : ", got both"));
+  }
+
+  void checkTool(const Node& node, const std::string& path) {
+    if (!options_.toolsKnown) return;
+    const std::string& tool = node.name.str();
+    if (std::find(options_.tools.begin(), options_.tools.end(), tool) != options_.tools.end()) return;
+    if (options_.tools.empty()) fail(path, "Unknown tool '" + tool + "': no tools are available in this run");
+    fail(path, "Unknown tool '" + tool + "'." + didYouMean(tool, options_.tools) +
+                   " Available tools: " + listNames(options_.tools) + ".");
+  }
+
+  [[noreturn]] void wrongKind(const OpSpec& spec, const FieldSpec& f, const std::string& path, const char* expected,
+                              const Value& got) {
+    fail(path, "Field '" + std::string(f.name) + "' of '" + spec.name + "' must be " + expected + ", got " +
+                   describe(got));
+  }
+
+  void compileField(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path,
+                    int depth) {
+    switch (f.kind) {
+      case FieldKind::Expr:
+        node.kids.push_back(expression(v, path, depth + 1));
+        return;
+      case FieldKind::ExprList:
+        if (!v.isArray()) wrongKind(spec, f, path, "a list of expressions", v);
+        for (size_t i = 0; i < v.items().size(); ++i)
+          node.kids.push_back(expression(v.items()[i], child(path, i), depth + 1));
+        return;
+      case FieldKind::ExprFields:
+        if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);
+        objectFields(node, v, path, depth);
+        return;
+      case FieldKind::Json:
+        node.data = v;
+        node.hasDefault = true;
+        return;
+      case FieldKind::Name:
+        if (!v.isString() || v.str().empty()) wrongKind(spec, f, path, "a non-empty string", v);
+        (std::string_view(f.name) == "field" ? node.field : node.name) = v;
+        return;
+      case FieldKind::FieldName:
+        if (v.isNull()) return;  // null: compare the current value itself
+        if (!v.isString()) wrongKind(spec, f, path, "a string (or null)", v);
+        node.field = v;
+        return;
+      case FieldKind::Names:
+        if (!v.isArray()) wrongKind(spec, f, path, "a list of strings", v);
+        for (size_t i = 0; i < v.items().size(); ++i) {
+          if (!v.items()[i].isString()) wrongKind(spec, f, child(path, i), "a list of strings", v);
+          node.keys.push_back(v.items()[i]);
+        }
+        node.usesPath = true;
+        return;
+      case FieldKind::Count:
+        if (!v.isInt() || v.asInt() < 0) wrongKind(spec, f, path, "a non-negative integer", v);
+        node.count = v.asInt();
+        return;
+      case FieldKind::Precision:
+        if (!v.isInt() || v.asInt() < 0 || v.asInt() > 15) wrongKind(spec, f, path, "an integer from 0 to 15", v);
+        node.count = v.asInt();
+        return;
+      case FieldKind::Order:
+        if (!v.isString() || (v.str() != "asc" && v.str() != "desc"))
+          wrongKind(spec, f, path, "\"asc\" or \"desc\"", v);
+        node.descending = v.str() == "desc";
+        return;
+    }
+  }
+
+  static void finish(Node& node) {
+    node.hasCall = node.op == Op::Call;
+    for (const auto& k : node.kids) node.hasCall = node.hasCall || k->hasCall;
+    if (node.field.isNull()) node.field = Value::none();
+  }
+
+  const CompileOptions& options_;
+  std::vector<std::string> loads_;
+};
+
+}  // namespace
+
+std::shared_ptr<const Program> compileProgram(const Value& program, const CompileOptions& options) {
+  BudgetScope noBudget(nullptr);  // compiled literals belong to no run
+  return Compiler(options).compile(program);
+}
+
+const Value& programOfEnvelope(const Value& document) {
+  if (!document.isObject())
+    throw PtcError(ErrorType::Parse, "Expected a JSON object of the form {\"program\": {\"op\": ...}}, got " +
+                                         std::string(typeName(document)));
+  const Value* program = document.find("program");
+  if (!program) {
+    std::string keys;
+    for (const Member& m : document.members()) keys += (keys.empty() ? "" : ", ") + m.key.str();
+    throw PtcError(ErrorType::Parse, "Expected a JSON object of the form {\"program\": {\"op\": ...}}: the key "
+                                     "'program' is missing" +
+                                         (keys.empty() ? std::string() : " (found: " + keys + ")"));
+  }
+  if (!program->isObject())
+    throw PtcError(ErrorType::Parse, "The value of 'program' must be an operation object such as {\"op\": "
+                                     "\"pipe\", \"steps\": [...]}, got " +
+                                         std::string(typeName(*program)));
+  return *program;
+}
+
+}  // namespace ptc

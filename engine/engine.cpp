@@ -1,0 +1,106 @@
+#include "engine.h"
+
+#include <functional>
+
+#include "error.h"
+#include "json.h"
+
+namespace ptc {
+
+namespace {
+
+constexpr size_t kProgramCacheSize = 64;
+
+std::string cacheKey(std::string_view programJson, const EngineOptions& o) {
+  std::string key = std::to_string(o.compile.maxDepth) + (o.compile.toolsKnown ? "|t:" : "|-:");
+  for (const std::string& t : o.compile.tools) key += t + ",";
+  key += "|";
+  key += programJson;
+  return key;
+}
+
+std::string noSuchRun(int run) {
+  return doneErrorJson(Error{ErrorType::Execution, "Unknown run " + std::to_string(run), "", false, -1},
+                       "{\"memoryBytes\":0,\"toolCalls\":0}");
+}
+
+}  // namespace
+
+std::shared_ptr<const Program> Engine::compile(std::string_view programJson, const EngineOptions& options) {
+  std::string key = cacheKey(programJson, options);
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  BudgetScope noBudget(nullptr);
+  Value document = parseJson(programJson, "program");
+  auto program = compileProgram(programOfEnvelope(document), options.compile);
+  if (cache_.size() >= kProgramCacheSize) cache_.clear();
+  cache_.emplace(std::move(key), program);
+  return program;
+}
+
+std::string Engine::validate(std::string_view programJson, std::string_view optionsJson) {
+  try {
+    compile(programJson, parseEngineOptions(optionsJson));
+    return validOkJson();
+  } catch (...) {
+    return validErrorJson(currentError());
+  }
+}
+
+std::string Engine::start(std::string_view programJson, std::string_view optionsJson) {
+  try {
+    EngineOptions options = parseEngineOptions(optionsJson);
+    auto program = compile(programJson, options);
+    int id = nextRun_++;
+    runs_.emplace(id, std::make_unique<Run>(program, options.limits));
+    return readyJson(id, *program);
+  } catch (...) {
+    return doneErrorJson(currentError(), "{\"memoryBytes\":0,\"toolCalls\":0}");
+  }
+}
+
+std::string Engine::drive(int run, const std::function<std::string(Run&)>& step) {
+  auto it = runs_.find(run);
+  if (it == runs_.end()) return noSuchRun(run);
+  std::string status = step(*it->second);
+  if (it->second->finished()) runs_.erase(it);
+  return status;
+}
+
+std::string Engine::begin(int run, std::string_view contextJson, std::string_view memoryJson) {
+  return drive(run, [&](Run& r) { return r.begin(contextJson, memoryJson); });
+}
+
+std::string Engine::resume(int run, std::string_view toolResultJson) {
+  return drive(run, [&](Run& r) { return r.resume(toolResultJson); });
+}
+
+std::string Engine::fail(int run, std::string_view toolErrorMessage) {
+  return drive(run, [&](Run& r) { return r.fail(toolErrorMessage); });
+}
+
+std::string Engine::cancel(int run, std::string_view reason, std::string_view detail) {
+  return drive(run, [&](Run& r) {
+    Error e;
+    if (reason == "timeout") {
+      e.type = ErrorType::Timeout;
+      e.message = "Execution exceeded the time limit (timeoutMs)";
+    } else {
+      e.type = ErrorType::Execution;
+      e.message = "The run was aborted by the caller";
+    }
+    if (!detail.empty()) e.message += ": " + std::string(detail);
+    return r.cancel(e);
+  });
+}
+
+std::string Engine::formatError(std::string_view errorJson) {
+  try {
+    return formatErrorLine(errorFromJson(errorJson));
+  } catch (...) {
+    return formatErrorLine(currentError());
+  }
+}
+
+std::string Engine::operations() { return opTableJson(); }
+
+}  // namespace ptc

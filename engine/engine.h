@@ -1,0 +1,46 @@
+// The engine's public C++ API: JSON text in, JSON text out. The wasm bindings
+// expose exactly this; the native tests drive it the same way.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "program.h"
+#include "protocol.h"
+#include "run.h"
+
+namespace ptc {
+
+class Engine {
+ public:
+  // {"ok":true} or {"ok":false,"error":{...}}; runs nothing.
+  std::string validate(std::string_view programJson, std::string_view optionsJson);
+
+  // Parses, validates and compiles; on success registers a run and answers
+  // {"state":"ready","run":N,"loads":[context keys the program reads]}, so the
+  // host sends only those. Otherwise a done status with the error.
+  std::string start(std::string_view programJson, std::string_view optionsJson);
+  std::string begin(int run, std::string_view contextJson, std::string_view memoryJson);
+  std::string resume(int run, std::string_view toolResultJson);
+  std::string fail(int run, std::string_view toolErrorMessage);
+  // reason: "timeout" (while awaiting a tool) or "abort" (the caller's signal).
+  std::string cancel(int run, std::string_view reason, std::string_view detail);
+
+  std::string formatError(std::string_view errorJson);
+  std::string operations();
+  size_t liveRuns() const { return runs_.size(); }
+
+ private:
+  std::shared_ptr<const Program> compile(std::string_view programJson, const EngineOptions& options);
+  std::string drive(int run, const std::function<std::string(Run&)>& step);
+
+  std::unordered_map<int, std::unique_ptr<Run>> runs_;
+  int nextRun_ = 1;
+  // Compiled programs by (options, text): agents resend the same program often.
+  std::unordered_map<std::string, std::shared_ptr<const Program>> cache_;
+};
+
+}  // namespace ptc

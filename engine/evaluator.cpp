@@ -1,0 +1,193 @@
+#include "evaluator.h"
+
+#include <array>
+
+#include "error.h"
+#include "ops.h"
+
+namespace ptc {
+
+void RunState::checkDeadline() const {
+  if (std::chrono::steady_clock::now() >= deadline)
+    throw PtcError(ErrorType::Timeout, "Execution exceeded the time limit of " + std::to_string(timeoutMs) +
+                                           " ms (timeoutMs); reduce the data the program walks, e.g. filter "
+                                           "before map");
+}
+
+namespace {
+
+// A let binding for the duration of a scope (also across suspensions).
+class Binding {
+ public:
+  Binding(RunState& st, const Value* name, Value v) : st_(st) { st_.bindings.emplace_back(name, std::move(v)); }
+  ~Binding() { st_.bindings.pop_back(); }
+  Binding(const Binding&) = delete;
+  Binding& operator=(const Binding&) = delete;
+
+ private:
+  RunState& st_;
+};
+
+// Operands of a strict op: inline for the common small counts.
+class Operands {
+ public:
+  explicit Operands(size_t n) : n_(n) {
+    if (n > small_.size()) big_.resize(n);
+  }
+  Value* data() { return n_ > small_.size() ? big_.data() : small_.data(); }
+  Value& operator[](size_t i) { return data()[i]; }
+  size_t size() const { return n_; }
+
+ private:
+  size_t n_;
+  std::array<Value, 3> small_;
+  std::vector<Value> big_;
+};
+
+}  // namespace
+
+Value Evaluator::lookupVar(const Value& name) const {
+  for (auto it = st_.bindings.rbegin(); it != st_.bindings.rend(); ++it)
+    if (it->first->str() == name.str()) return it->second;
+  return st_.memory.field(name.str());
+}
+
+Value Evaluator::evalSync(const Node& n, const Value& in) {
+  tick();
+  if (n.readsInput && in.isNone()) throwNoInput(n);
+  switch (n.op) {
+    case Op::Literal: return n.data;
+    case Op::Var: return lookupVar(n.name);
+    case Op::Load: return st_.context.field(n.name.str());
+    case Op::Let: {
+      Binding b(st_, &n.name, evalSync(*n.kids[0], in));
+      return evalSync(*n.kids[1], in);
+    }
+    case Op::Pipe: {
+      if (n.kids.empty()) return Value();
+      Value current = in;
+      for (const auto& step : n.kids) current = evalSync(*step, current);
+      return current;
+    }
+    case Op::Filter:
+    case Op::Reject: {
+      const bool keep = n.op == Op::Filter;
+      const Array& items = expectList(n, in);
+      Array out;
+      for (const Value& item : items)
+        if (evalSync(*n.kids[0], item).truthy() == keep) out.push_back(item);
+      return Value::array(std::move(out));
+    }
+    case Op::Map: {
+      const Array& items = expectList(n, in);
+      Array out;
+      out.reserve(items.size());
+      for (const Value& item : items) out.push_back(evalSync(*n.kids[0], item));
+      return Value::array(std::move(out));
+    }
+    case Op::And:
+      for (const auto& c : n.kids)
+        if (!evalSync(*c, in).truthy()) return Value::boolean(false);
+      return Value::boolean(true);
+    case Op::Or:
+      for (const auto& c : n.kids)
+        if (evalSync(*c, in).truthy()) return Value::boolean(true);
+      return Value::boolean(false);
+    case Op::If: return evalSync(*n.kids[evalSync(*n.kids[0], in).truthy() ? 1 : 2], in);
+    case Op::Call: throwExecution(n, "internal: a tool call reached the synchronous evaluator");
+    default: {
+      Operands args(n.kids.size());
+      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], in);
+      return applyOp(n, in, args.data(), args.size());
+    }
+  }
+}
+
+namespace {
+
+// Suspends the run on a tool call; resumes with the host's result or failure.
+struct ToolAwaiter {
+  RunState& st;
+  const Node& node;
+  Value args;
+
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(coro::coroutine_handle<> h) {
+    st.pending = ToolRequest{node.name.str(), std::move(args), &node};
+    st.waiter = h;
+  }
+  Value await_resume() {
+    st.pending.reset();
+    ++st.toolCalls;
+    if (st.toolFailure) {
+      std::string message = std::move(*st.toolFailure);
+      st.toolFailure.reset();
+      throwExecution(node, "Tool '" + node.name.str() + "' failed: " + message);
+    }
+    Value result = std::move(*st.toolResult);
+    st.toolResult.reset();
+    return result;
+  }
+};
+
+}  // namespace
+
+Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
+  if (!n.hasCall) co_return evalSync(n, in);
+  tick();
+  if (n.readsInput && in.isNone()) throwNoInput(n);
+  switch (n.op) {
+    case Op::Let: {
+      Binding b(st_, &n.name, co_await evalAsync(*n.kids[0], in));
+      co_return co_await evalAsync(*n.kids[1], in);
+    }
+    case Op::Pipe: {
+      Value current = in;
+      for (const auto& step : n.kids) current = co_await evalAsync(*step, current);
+      co_return current;
+    }
+    case Op::Filter:
+    case Op::Reject: {
+      const bool keep = n.op == Op::Filter;
+      const Array& items = expectList(n, in);
+      Array out;
+      for (const Value& item : items)
+        if ((co_await evalAsync(*n.kids[0], item)).truthy() == keep) out.push_back(item);
+      co_return Value::array(std::move(out));
+    }
+    case Op::Map: {
+      const Array& items = expectList(n, in);
+      Array out;
+      out.reserve(items.size());
+      for (const Value& item : items) out.push_back(co_await evalAsync(*n.kids[0], item));
+      co_return Value::array(std::move(out));
+    }
+    case Op::And:
+      for (const auto& c : n.kids)
+        if (!(co_await evalAsync(*c, in)).truthy()) co_return Value::boolean(false);
+      co_return Value::boolean(true);
+    case Op::Or:
+      for (const auto& c : n.kids)
+        if ((co_await evalAsync(*c, in)).truthy()) co_return Value::boolean(true);
+      co_return Value::boolean(false);
+    case Op::If: {
+      bool condition = (co_await evalAsync(*n.kids[0], in)).truthy();
+      co_return co_await evalAsync(*n.kids[condition ? 1 : 2], in);
+    }
+    default: {
+      std::vector<Value> args(n.kids.size());
+      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], in);
+      if (n.op == Op::Call) {
+        st_.checkDeadline();
+        // A named awaiter, not a braced temporary: g++ 12 destroys such temporaries
+        // inside co_await twice.
+        ToolAwaiter call{st_, n, objectFromFields(n, args.data(), args.size())};
+        Value result = co_await call;
+        co_return result;
+      }
+      co_return applyOp(n, in, args.data(), args.size());
+    }
+  }
+}
+
+}  // namespace ptc

@@ -1,0 +1,221 @@
+#include "json.h"
+
+#include <charconv>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+#include <vector>
+
+#include "error.h"
+
+namespace ptc {
+
+namespace {
+
+using nlohmann::json;
+
+// Builds Values from SAX events. Containers under construction sit on a stack,
+// so nesting depth costs no native stack (and is capped at kMaxJsonNesting).
+class ValueBuilder : public nlohmann::json_sax<json> {
+ public:
+  bool null() override { return add(Value()); }
+  bool boolean(bool b) override { return add(Value::boolean(b)); }
+  bool number_integer(number_integer_t i) override { return add(Value::integer(i)); }
+  bool number_unsigned(number_unsigned_t u) override {
+    if (u <= static_cast<number_unsigned_t>(INT64_MAX)) return add(Value::integer(static_cast<int64_t>(u)));
+    return add(Value::number(static_cast<double>(u)));
+  }
+  bool number_float(number_float_t d, const string_t&) override { return add(Value::number(d)); }
+  bool string(string_t& s) override { return add(Value::string(std::move(s))); }
+  bool binary(binary_t&) override { return false; }
+  bool start_object(std::size_t) override { return open(true); }
+  bool key(string_t& k) override {
+    frames_.back().key = internKey(k);
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override {
+    errorPosition_ = position;
+    errorMessage_ = ex.what();
+    return false;
+  }
+
+  bool tooDeep() const { return tooDeep_; }
+  long long errorPosition() const { return static_cast<long long>(errorPosition_); }
+  const std::string& errorMessage() const { return errorMessage_; }
+  std::vector<Value>& roots() { return roots_; }
+
+ private:
+  struct Frame {
+    bool isObject;
+    Array items;
+    Members members;
+    Value key;
+  };
+
+  bool add(Value v) {
+    if (frames_.empty()) {
+      roots_.push_back(std::move(v));
+    } else if (frames_.back().isObject) {
+      Frame& f = frames_.back();
+      // A repeated key keeps its first position and takes the last value.
+      for (Member& m : f.members) {
+        if (m.key.str() == f.key.str()) {
+          m.value = std::move(v);
+          return true;
+        }
+      }
+      f.members.push_back(Member{std::move(f.key), std::move(v)});
+    } else {
+      frames_.back().items.push_back(std::move(v));
+    }
+    return true;
+  }
+  bool open(bool isObject) {
+    if (frames_.size() >= static_cast<size_t>(kMaxJsonNesting)) {
+      tooDeep_ = true;
+      return false;
+    }
+    frames_.push_back(Frame{isObject, {}, {}, {}});
+    return true;
+  }
+  bool close() {
+    Frame f = std::move(frames_.back());
+    frames_.pop_back();
+    return add(f.isObject ? Value::object(std::move(f.members)) : Value::array(std::move(f.items)));
+  }
+  Value internKey(string_t& k) {
+    auto it = keys_.find(k);
+    if (it != keys_.end()) return it->second;
+    Value v = Value::string(k);
+    if (keys_.size() < 4096) keys_.emplace(k, v);
+    return v;
+  }
+
+  std::vector<Frame> frames_;
+  std::vector<Value> roots_;
+  std::unordered_map<std::string, Value> keys_;
+  bool tooDeep_ = false;
+  std::size_t errorPosition_ = 0;
+  std::string errorMessage_;
+};
+
+// nlohmann reports "[json.exception.parse_error.101] parse error at line 1,
+// column 7: syntax error while parsing value - unexpected '}'; expected ...".
+// Keep the part after the last " - " (or after "parse error"), which is the reason.
+std::string reasonOf(const std::string& what) {
+  size_t dash = what.rfind(" - ");
+  if (dash != std::string::npos) return what.substr(dash + 3);
+  size_t colon = what.find(": ");
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+[[noreturn]] void throwParseError(std::string_view what, const ValueBuilder& b, std::string_view text) {
+  Error e;
+  e.type = ErrorType::Parse;
+  if (b.tooDeep()) {
+    e.message = "Invalid " + std::string(what) + ": JSON nested deeper than " + std::to_string(kMaxJsonNesting) +
+                " levels";
+    e.position = -1;
+    throw PtcError(e);
+  }
+  // nlohmann counts the offending character as read; the byte offset is one less
+  // (at end of input it is the input's length).
+  long long pos = b.errorPosition() > 0 ? b.errorPosition() - 1 : 0;
+  if (pos > static_cast<long long>(text.size())) pos = static_cast<long long>(text.size());
+  e.position = pos;
+  e.message = "Invalid JSON in " + std::string(what) + " at byte " + std::to_string(pos) + ": " +
+              reasonOf(b.errorMessage());
+  throw PtcError(e);
+}
+
+}  // namespace
+
+Value parseJson(std::string_view text, std::string_view what) {
+  ValueBuilder builder;
+  bool ok = json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json, true);
+  if (!ok) throwParseError(what, builder, text);
+  return std::move(builder.roots().front());
+}
+
+void appendJsonString(std::string& out, std::string_view s) {
+  static const char* hex = "0123456789abcdef";
+  out.push_back('"');
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + start, i - start);
+    start = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        out += "\\u00";
+        out.push_back(hex[c >> 4]);
+        out.push_back(hex[c & 15]);
+    }
+  }
+  out.append(s.data() + start, s.size() - start);
+  out.push_back('"');
+}
+
+void appendNumber(std::string& out, double d) {
+  char buf[64];
+  char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, d);
+  out.append(buf, end);
+}
+
+void appendJson(std::string& out, const Value& v) {
+  switch (v.kind()) {
+    case Kind::None:
+    case Kind::Null: out += "null"; return;
+    case Kind::Bool: out += v.asBool() ? "true" : "false"; return;
+    case Kind::Int: {
+      char buf[24];
+      auto r = std::to_chars(buf, buf + sizeof buf, v.asInt());
+      out.append(buf, r.ptr);
+      return;
+    }
+    case Kind::Double: appendNumber(out, v.asDouble()); return;
+    case Kind::String: appendJsonString(out, v.str()); return;
+    case Kind::Array: {
+      out.push_back('[');
+      bool first = true;
+      for (const Value& x : v.items()) {
+        if (!first) out.push_back(',');
+        first = false;
+        appendJson(out, x);
+      }
+      out.push_back(']');
+      return;
+    }
+    case Kind::Object: {
+      out.push_back('{');
+      bool first = true;
+      for (const Member& m : v.members()) {
+        if (!first) out.push_back(',');
+        first = false;
+        appendJsonString(out, m.key.str());
+        out.push_back(':');
+        appendJson(out, m.value);
+      }
+      out.push_back('}');
+      return;
+    }
+  }
+}
+
+std::string toJson(const Value& v) {
+  std::string out;
+  appendJson(out, v);
+  return out;
+}
+
+}  // namespace ptc

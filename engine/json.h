@@ -1,0 +1,28 @@
+// JSON text <-> Value. Parsing streams nlohmann/json's SAX events straight into
+// Values (no intermediate DOM), interning object keys so a million rows share
+// their key strings. This is the only translation unit that includes nlohmann.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "value.h"
+
+namespace ptc {
+
+constexpr int kMaxJsonNesting = 1000;
+
+// Parses one JSON document. Throws PtcError(parse_error) with the byte offset of
+// the first problem. `what` names the text in messages ("program", "context", ...).
+Value parseJson(std::string_view text, std::string_view what);
+
+// Compact JSON text (no spaces). Integers print without a fraction; floats print
+// as the shortest text that reads back as the same double.
+std::string toJson(const Value& v);
+void appendJson(std::string& out, const Value& v);
+void appendJsonString(std::string& out, std::string_view s);
+// Shortest round-trip decimal of a double ("2.5", "3.0", "1e+100").
+void appendNumber(std::string& out, double d);
+
+}  // namespace ptc

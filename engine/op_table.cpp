@@ -1,0 +1,315 @@
+#include "op_table.h"
+
+#include "json.h"
+
+namespace ptc {
+
+namespace {
+
+using K = FieldKind;
+using P = Presence;
+
+FieldSpec field(const char* name, K kind, P presence, const char* description) {
+  return FieldSpec{name, kind, presence, description};
+}
+
+FieldSpec fieldOf(const char* description, P presence = P::Optional) {
+  return field("field", K::FieldName, presence, description);
+}
+
+FieldSpec compareValue() {
+  return field("value", K::Expr, P::Required, "value to compare with (an expression is evaluated against the item)");
+}
+
+OpSpec comparison(Op op, const char* name, const char* description, const char* example) {
+  return OpSpec{op, name, "comparison", true,
+                {fieldOf("field of the current item to compare; omit (or null) to compare the item itself"),
+                 compareValue()},
+                description, example};
+}
+
+OpSpec binaryArithmetic(Op op, const char* name, const char* description, const char* example) {
+  return OpSpec{op, name, "arithmetic", false,
+                {field("left", K::Expr, P::Required, "left operand (number or expression)"),
+                 field("right", K::Expr, P::Required, "right operand (number or expression)")},
+                description, example};
+}
+
+OpSpec listOp(Op op, const char* name, const char* category, const char* description, const char* example,
+              std::vector<FieldSpec> fields = {}) {
+  return OpSpec{op, name, category, true, std::move(fields), description, example};
+}
+
+OpSpec combine(Op op, const char* name, const char* fieldName, const char* description, const char* example) {
+  return OpSpec{op, name, "combine", false,
+                {field(fieldName, K::ExprList, P::Required, "list of expressions")}, description, example};
+}
+
+std::vector<OpSpec> buildTable() {
+  return {
+      // data
+      {Op::Literal, "literal", "data", false, {field("value", K::Json, P::Required, "the value, taken literally")},
+       "A literal value.", R"({"op": "literal", "value": [1, 2, 3]})"},
+      {Op::Var, "var", "data", false, {field("name", K::Name, P::Required, "variable name")},
+       "A variable bound by let, else a key of the memory from earlier turns; null when missing.",
+       R"({"op": "var", "name": "total"})"},
+      {Op::Load, "load", "data", false, {field("name", K::Name, P::Required, "context key")},
+       "Data from the context passed to the run; null when missing.", R"({"op": "load", "name": "expenses"})"},
+      {Op::Let, "let", "data", false,
+       {field("name", K::Name, P::Required, "variable name"),
+        field("value", K::Expr, P::Required, "expression whose value is bound"),
+        field("in", K::Expr, P::Required, "expression evaluated with the binding")},
+       "Binds a value to a name for the `in` expression (both see the current value).",
+       R"({"op": "let", "name": "n", "value": {"op": "count"}, "in": {"op": "var", "name": "n"}})"},
+      // collections
+      {Op::Pipe, "pipe", "collections", false, {field("steps", K::ExprList, P::Required, "operations in order")},
+       "Chains operations: each step receives the previous step's result; the first step receives the pipe's "
+       "input. An empty pipe returns null.",
+       R"({"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "count"}]})"},
+      listOp(Op::Filter, "filter", "collections", "Keeps the items of a list for which `where` is truthy.",
+             R"({"op": "filter", "where": {"op": "eq", "field": "status", "value": "active"}})",
+             {field("where", K::Expr, P::Required, "condition evaluated with each item as the current value")}),
+      listOp(Op::Reject, "reject", "collections", "Removes the items of a list for which `where` is truthy.",
+             R"({"op": "reject", "where": {"op": "eq", "field": "deleted", "value": true}})",
+             {field("where", K::Expr, P::Required, "condition evaluated with each item as the current value")}),
+      listOp(Op::Map, "map", "collections", "Transforms each item of a list with `expr`.",
+             R"({"op": "map", "expr": {"op": "get", "field": "name"}})",
+             {field("expr", K::Expr, P::Required, "expression evaluated with each item as the current value")}),
+      listOp(Op::Select, "select", "collections",
+             "Keeps only the listed fields of an object, or of each object in a list.",
+             R"({"op": "select", "fields": ["id", "name"]})",
+             {field("fields", K::Names, P::Required, "field names to keep")}),
+      listOp(Op::SortBy, "sort_by", "collections", "Sorts a list (stable) by a field of its items.",
+             R"({"op": "sort_by", "field": "price", "order": "desc"})",
+             {fieldOf("field to sort by; omit to sort the items themselves"),
+              field("order", K::Order, P::Optional, "\"asc\" (default) or \"desc\"")}),
+      listOp(Op::First, "first", "collections", "The first item of a list (null when empty).", R"({"op": "first"})"),
+      listOp(Op::Last, "last", "collections", "The last item of a list (null when empty).", R"({"op": "last"})"),
+      listOp(Op::Nth, "nth", "collections", "The item at a 0-based index (null when out of range).",
+             R"({"op": "nth", "index": 2})", {field("index", K::Count, P::Required, "0-based index")}),
+      listOp(Op::Take, "take", "collections", "The first `count` items of a list.", R"({"op": "take", "count": 5})",
+             {field("count", K::Count, P::Required, "number of items")}),
+      listOp(Op::Drop, "drop", "collections", "A list without its first `count` items.",
+             R"({"op": "drop", "count": 5})", {field("count", K::Count, P::Required, "number of items")}),
+      listOp(Op::Distinct, "distinct", "collections",
+             "Removes duplicate items (structural equality), keeping first occurrences.", R"({"op": "distinct"})"),
+      listOp(Op::Count, "count", "collections", "The number of items in a list.", R"({"op": "count"})"),
+      // aggregation
+      listOp(Op::Sum, "sum", "aggregation", "Sum of a field over a list (0 when empty; non-numbers are an error).",
+             R"({"op": "sum", "field": "amount"})", {fieldOf("field to sum; omit to sum the items")}),
+      listOp(Op::Avg, "avg", "aggregation", "Average of the numeric values of a field (null when none).",
+             R"({"op": "avg", "field": "amount"})", {fieldOf("field to average; omit to average the items")}),
+      listOp(Op::Min, "min", "aggregation", "Smallest value of a field (null when empty).",
+             R"({"op": "min", "field": "price"})", {fieldOf("field; omit to compare the items")}),
+      listOp(Op::Max, "max", "aggregation", "Largest value of a field (null when empty).",
+             R"({"op": "max", "field": "price"})", {fieldOf("field; omit to compare the items")}),
+      listOp(Op::MinBy, "min_by", "aggregation",
+             "The whole item with the smallest value of a field, skipping nulls (null when none).",
+             R"({"op": "min_by", "field": "price"})", {field("field", K::Name, P::Required, "field to compare")}),
+      listOp(Op::MaxBy, "max_by", "aggregation",
+             "The whole item with the largest value of a field, skipping nulls (null when none).",
+             R"({"op": "max_by", "field": "years"})", {field("field", K::Name, P::Required, "field to compare")}),
+      // access
+      {Op::Get, "get", "access", true,
+       {field("field", K::Name, P::OneOf, "a field of the current value"),
+        field("path", K::Names, P::OneOf, "a path of object keys; [] is the current value itself"),
+        field("default", K::Json, P::Optional, "value returned instead of null")},
+       "Reads a field or a nested path of the current value (null on a missing key or a non-object).",
+       R"({"op": "get", "path": ["user", "email"], "default": "unknown"})"},
+      listOp(Op::Keys, "keys", "access", "Sorted keys of an object.", R"({"op": "keys"})"),
+      listOp(Op::Typeof, "typeof", "access",
+             "Type of the current value: object, list, string, number, boolean or null.", R"({"op": "typeof"})"),
+      // comparison
+      comparison(Op::Eq, "eq", "Equal (structural; numbers by value).",
+                 R"({"op": "eq", "field": "status", "value": "active"})"),
+      comparison(Op::Neq, "neq", "Not equal.", R"({"op": "neq", "field": "status", "value": "deleted"})"),
+      comparison(Op::Gt, "gt", "Greater than.", R"({"op": "gt", "field": "age", "value": 18})"),
+      comparison(Op::Gte, "gte", "Greater than or equal.", R"({"op": "gte", "field": "score", "value": 100})"),
+      comparison(Op::Lt, "lt", "Less than.", R"({"op": "lt", "field": "price", "value": 50})"),
+      comparison(Op::Lte, "lte", "Less than or equal.", R"({"op": "lte", "field": "quantity", "value": 10})"),
+      comparison(Op::Contains, "contains",
+                 "List membership, substring of a string, or key of an object; false for other types.",
+                 R"({"op": "contains", "field": "tags", "value": "urgent"})"),
+      comparison(Op::In, "in", "True when the field holds a list containing the value.",
+                 R"({"op": "in", "field": "tags", "value": "featured"})"),
+      listOp(Op::FilterIn, "filter_in", "comparison",
+             "Keeps the items of a list whose field value is one of the given values.",
+             R"({"op": "filter_in", "field": "status", "value": ["active", "pending"]})",
+             {fieldOf("field of each item; omit to test the item itself"),
+              field("value", K::Expr, P::Required, "the allowed values: a list or an expression giving one")}),
+      // arithmetic
+      binaryArithmetic(Op::Add, "add", "Adds two numbers.", R"({"op": "add", "left": 5, "right": 3})"),
+      binaryArithmetic(Op::Sub, "sub", "Subtracts right from left.", R"({"op": "sub", "left": 10, "right": 3})"),
+      binaryArithmetic(Op::Mul, "mul", "Multiplies two numbers.", R"({"op": "mul", "left": 5, "right": 3})"),
+      binaryArithmetic(Op::Div, "div", "Divides left by right (always a float; division by zero is an error).",
+                       R"({"op": "div", "left": 10, "right": 4})"),
+      {Op::Round, "round", "arithmetic", false,
+       {field("value", K::Expr, P::Required, "number or expression"),
+        field("precision", K::Precision, P::Optional, "decimal places, 0-15 (default 0: an integer)")},
+       "Rounds to `precision` decimal places, half away from zero.",
+       R"({"op": "round", "value": {"op": "var", "name": "x"}, "precision": 2})"},
+      {Op::Pct, "pct", "arithmetic", false,
+       {field("part", K::Expr, P::Required, "number or expression"),
+        field("whole", K::Expr, P::Required, "number or expression (not zero)")},
+       "Percentage: part / whole * 100 (a float).", R"({"op": "pct", "part": 50, "whole": 200})"},
+      // logic
+      {Op::And, "and", "logic", false, {field("conditions", K::ExprList, P::Required, "conditions")},
+       "True when every condition is truthy (stops at the first falsy one).",
+       R"({"op": "and", "conditions": [{"op": "gt", "field": "age", "value": 18}, {"op": "eq", "field": "active", "value": true}]})"},
+      {Op::Or, "or", "logic", false, {field("conditions", K::ExprList, P::Required, "conditions")},
+       "True when any condition is truthy (stops at the first truthy one).",
+       R"({"op": "or", "conditions": [{"op": "eq", "field": "role", "value": "admin"}, {"op": "eq", "field": "role", "value": "owner"}]})"},
+      {Op::Not, "not", "logic", false, {field("condition", K::Expr, P::Required, "condition")},
+       "True when the condition is falsy (null or false).",
+       R"({"op": "not", "condition": {"op": "eq", "field": "deleted", "value": true}})"},
+      {Op::If, "if", "logic", false,
+       {field("condition", K::Expr, P::Required, "condition (truthiness)"),
+        field("then", K::Expr, P::Required, "value when truthy"),
+        field("else", K::Expr, P::Required, "value when falsy (required)")},
+       "Two-branch conditional; both branches are required.",
+       R"({"op": "if", "condition": {"op": "gt", "field": "total", "value": 1000}, "then": "high", "else": "low"})"},
+      // tools
+      {Op::Call, "call", "tools", false,
+       {field("tool", K::Name, P::Required, "name of a registered tool"),
+        field("args", K::ExprFields, P::Optional, "arguments object; values with an op are evaluated")},
+       "Calls a registered tool with an arguments object and returns its result.",
+       R"({"op": "call", "tool": "get_expenses", "args": {"year": 2024}})"},
+      // combine
+      {Op::Object, "object", "combine", false,
+       {field("fields", K::ExprFields, P::Required, "keys to values; values with an op are evaluated")},
+       "Builds an object; field values that are operations are evaluated, others are literal.",
+       R"({"op": "object", "fields": {"count": {"op": "count"}, "source": "orders"}})"},
+      combine(Op::Merge, "merge", "objects", "Merges objects left to right; later keys win.",
+              R"({"op": "merge", "objects": [{"op": "var", "name": "defaults"}, {"op": "var", "name": "overrides"}]})"),
+      combine(Op::Concat, "concat", "lists", "Concatenates lists.",
+              R"({"op": "concat", "lists": [{"op": "var", "name": "a"}, {"op": "var", "name": "b"}]})"),
+      combine(Op::Zip, "zip", "lists", "Pairs up items of lists into tuples, stopping at the shortest.",
+              R"({"op": "zip", "lists": [[1, 2, 3], ["a", "b"]]})"),
+  };
+}
+
+}  // namespace
+
+const std::vector<OpSpec>& opTable() {
+  static const std::vector<OpSpec> table = buildTable();
+  return table;
+}
+
+const OpSpec* findOp(std::string_view name) {
+  for (const OpSpec& s : opTable())
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+const OpSpec& specOf(Op op) {
+  static const std::vector<const OpSpec*> byOp = [] {
+    std::vector<const OpSpec*> v(static_cast<size_t>(Op::Zip) + 1, nullptr);
+    for (const OpSpec& s : opTable()) v[static_cast<size_t>(s.op)] = &s;
+    return v;
+  }();
+  return *byOp[static_cast<size_t>(op)];
+}
+
+const FieldSpec* findField(const OpSpec& spec, std::string_view name) {
+  for (const FieldSpec& f : spec.fields)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+const char* fieldKindName(FieldKind kind) {
+  switch (kind) {
+    case K::Expr: return "expr";
+    case K::ExprList: return "expr_list";
+    case K::ExprFields: return "expr_fields";
+    case K::Json: return "json";
+    case K::Name: return "string";
+    case K::FieldName: return "field";
+    case K::Names: return "string_list";
+    case K::Count: return "non_negative_integer";
+    case K::Precision: return "precision";
+    case K::Order: return "order";
+  }
+  return "expr";
+}
+
+namespace {
+
+const char* placeholder(FieldKind kind) {
+  switch (kind) {
+    case K::Expr: return "<expr>";
+    case K::ExprList: return "[<expr>, ...]";
+    case K::ExprFields: return "{\"key\": <expr>, ...}";
+    case K::Json: return "<json>";
+    case K::Name: return "\"<name>\"";
+    case K::FieldName: return "\"<field>\"";
+    case K::Names: return "[\"<name>\", ...]";
+    case K::Count: return "<integer >= 0>";
+    case K::Precision: return "<integer 0-15>";
+    case K::Order: return "\"asc\"|\"desc\"";
+  }
+  return "<expr>";
+}
+
+const char* presenceName(Presence p) {
+  return p == P::Required ? "required" : (p == P::OneOf ? "one_of" : "optional");
+}
+
+}  // namespace
+
+std::string opShape(const OpSpec& spec) {
+  std::string out = "{\"op\": \"";
+  out += spec.name;
+  out += "\"";
+  for (const FieldSpec& f : spec.fields) {
+    out += ", ";
+    if (f.presence != P::Required) out += "[";
+    out += "\"";
+    out += f.name;
+    out += "\": ";
+    out += placeholder(f.kind);
+    if (f.presence != P::Required) out += "]";
+  }
+  out += "}";
+  return out;
+}
+
+std::string opTableJson() {
+  std::string out = "[";
+  bool firstOp = true;
+  for (const OpSpec& s : opTable()) {
+    if (!firstOp) out += ",";
+    firstOp = false;
+    out += "{\"name\":";
+    appendJsonString(out, s.name);
+    out += ",\"category\":";
+    appendJsonString(out, s.category);
+    out += ",\"readsInput\":";
+    out += s.readsInput ? "true" : "false";
+    out += ",\"description\":";
+    appendJsonString(out, s.description);
+    out += ",\"example\":";
+    out += s.example;  // already JSON text
+    out += ",\"shape\":";
+    appendJsonString(out, opShape(s));
+    out += ",\"fields\":[";
+    bool firstField = true;
+    for (const FieldSpec& f : s.fields) {
+      if (!firstField) out += ",";
+      firstField = false;
+      out += "{\"name\":";
+      appendJsonString(out, f.name);
+      out += ",\"kind\":";
+      appendJsonString(out, fieldKindName(f.kind));
+      out += ",\"presence\":";
+      appendJsonString(out, presenceName(f.presence));
+      out += ",\"description\":";
+      appendJsonString(out, f.description);
+      out += "}";
+    }
+    out += "]}";
+  }
+  out += "]";
+  return out;
+}
+
+}  // namespace ptc

@@ -1,0 +1,76 @@
+// The one table of operations. Each operation is declared once: its name, its
+// fields with their kinds, a description and an example. Validation and
+// compilation read it; so do the JSON export (schema, prompt, docs, playground
+// completion). Adding an operation is one entry here plus its evaluation.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptc {
+
+enum class Op : uint8_t {
+  // data
+  Literal, Var, Load, Let,
+  // collections
+  Pipe, Filter, Reject, Map, Select, SortBy, First, Last, Nth, Take, Drop, Distinct, Count,
+  // aggregation
+  Sum, Avg, Min, Max, MinBy, MaxBy,
+  // access and introspection
+  Get, Keys, Typeof,
+  // comparison and membership
+  Eq, Neq, Gt, Gte, Lt, Lte, Contains, In, FilterIn,
+  // arithmetic
+  Add, Sub, Mul, Div, Round, Pct,
+  // logic
+  And, Or, Not, If,
+  // tools
+  Call,
+  // combine (an implicit object literal compiles to Object)
+  Object, Merge, Concat, Zip,
+};
+
+enum class FieldKind : uint8_t {
+  Expr,        // an expression (operation, implicit object or literal JSON)
+  ExprList,    // a list of expressions
+  ExprFields,  // an object whose values are expressions (implicit-object rule)
+  Json,        // literal JSON data, never evaluated
+  Name,        // a non-empty string
+  FieldName,   // a string, or null meaning "the current value itself"
+  Names,       // a list of strings
+  Count,       // a non-negative integer
+  Precision,   // an integer 0..15
+  Order,       // "asc" or "desc"
+};
+
+enum class Presence : uint8_t { Required, Optional, OneOf /* exactly one of the OneOf fields */ };
+
+struct FieldSpec {
+  const char* name;
+  FieldKind kind;
+  Presence presence;
+  const char* description;
+};
+
+struct OpSpec {
+  Op op;
+  const char* name;
+  const char* category;
+  bool readsInput;  // needs a current value (fails with "No input available" at the top)
+  std::vector<FieldSpec> fields;
+  const char* description;
+  const char* example;  // a complete operation, as JSON text
+};
+
+const std::vector<OpSpec>& opTable();
+const OpSpec* findOp(std::string_view name);
+const OpSpec& specOf(Op op);
+const FieldSpec* findField(const OpSpec& spec, std::string_view name);
+const char* fieldKindName(FieldKind kind);
+// The table as JSON text, for the package (schema, prompt, docs, completion).
+std::string opTableJson();
+// The correct shape of an op, e.g. {"op": "filter", "where": <expr>}.
+std::string opShape(const OpSpec& spec);
+
+}  // namespace ptc

@@ -1,0 +1,408 @@
+#include "ops.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_set>
+
+#include "error.h"
+#include "json.h"
+
+namespace ptc {
+
+namespace {
+
+const char* opName(const Node& n) { return specOf(n.op).name; }
+
+std::string quoted(const Node& n) { return std::string("'") + opName(n) + "'"; }
+
+// The value a comparison or aggregate looks at: the item's field, or the item.
+Value subject(const Node& n, const Value& item) { return n.field.isNone() ? item : item.field(n.field.str()); }
+
+Value number(const Node& n, double d) {
+  if (!std::isfinite(d)) throwExecution(n, quoted(n) + " produced a number too large to represent");
+  return Value::number(d);
+}
+
+// ---- arithmetic ----
+
+Value arithmetic(const Node& n, const Value& a, const Value& b) {
+  if (!a.isNumber() || !b.isNumber())
+    throwExecution(n, quoted(n) + " requires numeric operands, got " + typeName(a) + " and " + typeName(b));
+  const bool ints = a.isInt() && b.isInt();
+  int64_t r = 0;
+  switch (n.op) {
+    case Op::Add:
+      if (ints && !__builtin_add_overflow(a.asInt(), b.asInt(), &r)) return Value::integer(r);
+      return number(n, a.asDouble() + b.asDouble());
+    case Op::Sub:
+      if (ints && !__builtin_sub_overflow(a.asInt(), b.asInt(), &r)) return Value::integer(r);
+      return number(n, a.asDouble() - b.asDouble());
+    case Op::Mul:
+      if (ints && !__builtin_mul_overflow(a.asInt(), b.asInt(), &r)) return Value::integer(r);
+      return number(n, a.asDouble() * b.asDouble());
+    case Op::Div:
+      if (b.asDouble() == 0) throwExecution(n, "'div' failed: division by zero");
+      return number(n, a.asDouble() / b.asDouble());
+    default:  // Pct: part / whole * 100
+      if (b.asDouble() == 0) throwExecution(n, "'pct' failed: division by zero (whole is 0)");
+      return number(n, a.asDouble() / b.asDouble() * 100.0);
+  }
+}
+
+// Rounds the exact binary value of x to `places` decimals, half away from zero.
+// The exact decimal expansion of a double is finite (at most 1074 fraction
+// digits), so printing it in full and reading the next digit decides exactly.
+double roundDecimal(double x, int places) {
+  static char buf[1500];
+  std::snprintf(buf, sizeof buf, "%.1100f", std::fabs(x));
+  std::string digits(buf);
+  size_t dot = digits.find('.');
+  std::string kept = digits.substr(0, dot + 1 + static_cast<size_t>(places));
+  bool up = digits[dot + 1 + static_cast<size_t>(places)] >= '5';
+  if (up) {
+    int i = static_cast<int>(kept.size()) - 1;
+    for (; i >= 0; --i) {
+      if (kept[static_cast<size_t>(i)] == '.') continue;
+      if (kept[static_cast<size_t>(i)] == '9') {
+        kept[static_cast<size_t>(i)] = '0';
+      } else {
+        ++kept[static_cast<size_t>(i)];
+        break;
+      }
+    }
+    if (i < 0) kept.insert(kept.begin(), '1');
+  }
+  double r = std::strtod(kept.c_str(), nullptr);
+  return x < 0 ? -r : r;
+}
+
+Value roundOp(const Node& n, const Value& v) {
+  if (!v.isNumber()) throwExecution(n, "'round' requires a numeric value, got " + std::string(typeName(v)));
+  if (v.isInt()) return v;
+  double r = roundDecimal(v.asDouble(), static_cast<int>(n.count));
+  if (n.count == 0 && std::fabs(r) < 9.2e18) return Value::integer(static_cast<int64_t>(r));
+  return Value::number(r);
+}
+
+// ---- comparison ----
+
+bool contains(const Value& haystack, const Value& needle) {
+  if (haystack.isArray()) {
+    for (const Value& x : haystack.items())
+      if (equals(x, needle)) return true;
+    return false;
+  }
+  if (haystack.isString()) return needle.isString() && haystack.str().find(needle.str()) != std::string::npos;
+  if (haystack.isObject()) return needle.isString() && haystack.find(needle.str()) != nullptr;
+  return false;
+}
+
+Value comparison(const Node& n, const Value& in, const Value& rhs) {
+  Value lhs = subject(n, in);
+  switch (n.op) {
+    case Op::Eq: return Value::boolean(equals(lhs, rhs));
+    case Op::Neq: return Value::boolean(!equals(lhs, rhs));
+    case Op::Gt: return Value::boolean(compare(lhs, rhs) > 0);
+    case Op::Gte: return Value::boolean(compare(lhs, rhs) >= 0);
+    case Op::Lt: return Value::boolean(compare(lhs, rhs) < 0);
+    case Op::Lte: return Value::boolean(compare(lhs, rhs) <= 0);
+    case Op::Contains: return Value::boolean(contains(lhs, rhs));
+    default: return Value::boolean(lhs.isArray() && contains(lhs, rhs));  // In
+  }
+}
+
+struct ValueHash {
+  size_t operator()(const Value* v) const { return hashValue(*v); }
+};
+struct ValueEq {
+  bool operator()(const Value* a, const Value* b) const { return equals(*a, *b); }
+};
+using ValueSet = std::unordered_set<const Value*, ValueHash, ValueEq>;
+
+Value filterIn(const Node& n, const Value& in, const Value& allowed) {
+  const Array& items = expectList(n, in);
+  if (!allowed.isArray())
+    throwExecution(n, "'filter_in' requires 'value' to be a list, got " + std::string(typeName(allowed)));
+  ValueSet set;
+  for (const Value& a : allowed.items()) set.insert(&a);
+  Array out;
+  for (const Value& item : items) {
+    Value s = subject(n, item);
+    if (set.count(&s)) out.push_back(item);
+  }
+  return Value::array(std::move(out));
+}
+
+// ---- collections ----
+
+Value selectFields(const Node& n, const Value& object) {
+  Members out;
+  for (const Value& key : n.keys) {
+    const Value* v = object.find(key.str());
+    if (v) out.push_back(Member{key, *v});
+  }
+  return Value::object(std::move(out));
+}
+
+Value select(const Node& n, const Value& in) {
+  if (in.isObject()) return selectFields(n, in);
+  if (!in.isArray())
+    throwExecution(n, "'select' expects an object or a list of objects, got " + std::string(typeName(in)));
+  Array out;
+  out.reserve(in.items().size());
+  for (size_t i = 0; i < in.items().size(); ++i) {
+    const Value& item = in.items()[i];
+    if (!item.isObject())
+      throwExecution(n, "'select' expects a list of objects, but item " + std::to_string(i) + " is a " +
+                            typeName(item));
+    out.push_back(selectFields(n, item));
+  }
+  return Value::array(std::move(out));
+}
+
+Value sortBy(const Node& n, const Array& items) {
+  std::vector<std::pair<Value, size_t>> keyed;
+  keyed.reserve(items.size());
+  for (size_t i = 0; i < items.size(); ++i) keyed.emplace_back(subject(n, items[i]), i);
+  const bool desc = n.descending;
+  std::stable_sort(keyed.begin(), keyed.end(), [desc](const auto& a, const auto& b) {
+    int c = compare(a.first, b.first);
+    return desc ? c > 0 : c < 0;
+  });
+  Array out;
+  out.reserve(items.size());
+  for (const auto& k : keyed) out.push_back(items[k.second]);
+  return Value::array(std::move(out));
+}
+
+Value slice(const Array& items, size_t from, size_t to) {
+  from = std::min(from, items.size());
+  to = std::min(to, items.size());
+  return Value::array(Array(items.begin() + static_cast<std::ptrdiff_t>(from),
+                            items.begin() + static_cast<std::ptrdiff_t>(std::max(from, to))));
+}
+
+Value distinct(const Array& items) {
+  ValueSet seen;
+  Array out;
+  for (const Value& item : items)
+    if (seen.insert(&item).second) out.push_back(item);
+  return Value::array(std::move(out));
+}
+
+// ---- aggregation ----
+
+Value sum(const Node& n, const Array& items) {
+  int64_t intSum = 0;
+  double doubleSum = 0;
+  bool isDouble = false;
+  for (size_t i = 0; i < items.size(); ++i) {
+    Value v = subject(n, items[i]);
+    if (!v.isNumber())
+      throwExecution(n, "'sum' requires numbers, but " +
+                            (n.field.isNone() ? "item " + std::to_string(i)
+                                              : "field '" + n.field.str() + "' of item " + std::to_string(i)) +
+                            " is " + typeName(v));
+    if (!isDouble && v.isInt() && !__builtin_add_overflow(intSum, v.asInt(), &intSum)) continue;
+    if (!isDouble) {
+      isDouble = true;
+      doubleSum = static_cast<double>(intSum);
+    }
+    doubleSum += v.asDouble();
+  }
+  return isDouble ? number(n, doubleSum) : Value::integer(intSum);
+}
+
+Value avg(const Node& n, const Array& items) {
+  double total = 0;
+  size_t count = 0;
+  for (const Value& item : items) {
+    Value v = subject(n, item);
+    if (!v.isNumber()) continue;
+    total += v.asDouble();
+    ++count;
+  }
+  if (count == 0) return Value();
+  return number(n, total / static_cast<double>(count));
+}
+
+Value extreme(const Node& n, const Array& items, bool wantMax) {
+  if (items.empty()) return Value();
+  Value best = subject(n, items[0]);
+  for (size_t i = 1; i < items.size(); ++i) {
+    Value v = subject(n, items[i]);
+    int c = compare(v, best);
+    if (wantMax ? c > 0 : c < 0) best = std::move(v);
+  }
+  return best;
+}
+
+Value extremeBy(const Node& n, const Array& items, bool wantMax) {
+  const Value* bestItem = nullptr;
+  Value bestKey;
+  for (const Value& item : items) {
+    Value key = item.field(n.field.str());
+    if (key.isNull()) continue;
+    int c = bestItem ? compare(key, bestKey) : 0;
+    if (!bestItem || (wantMax ? c > 0 : c < 0)) {
+      bestItem = &item;
+      bestKey = std::move(key);
+    }
+  }
+  return bestItem ? *bestItem : Value();
+}
+
+// ---- access ----
+
+Value get(const Node& n, const Value& in) {
+  Value result;
+  if (!n.usesPath) {
+    result = in.field(n.field.str());
+  } else {
+    result = in;
+    for (const Value& key : n.keys) {
+      result = result.field(key.str());
+      if (result.isNull()) break;
+    }
+  }
+  if (result.isNull() && n.hasDefault) return n.data;
+  return result;
+}
+
+Value keys(const Node& n, const Value& in) {
+  if (!in.isObject()) throwExecution(n, "'keys' expects an object, got " + std::string(typeName(in)));
+  Array out;
+  for (const Member& m : in.members()) out.push_back(m.key);
+  std::sort(out.begin(), out.end(), [](const Value& a, const Value& b) { return a.str() < b.str(); });
+  return Value::array(std::move(out));
+}
+
+// ---- combine ----
+
+Value merge(const Node& n, const Value* args, size_t nargs) {
+  Members out;
+  for (size_t i = 0; i < nargs; ++i) {
+    if (!args[i].isObject())
+      throwExecution(n, "'merge' requires objects, but operand " + std::to_string(i) + " is " +
+                            typeName(args[i]));
+    for (const Member& m : args[i].members()) {
+      auto it = std::find_if(out.begin(), out.end(), [&](const Member& o) { return o.key.str() == m.key.str(); });
+      if (it != out.end()) it->value = m.value;
+      else out.push_back(m);
+    }
+  }
+  return Value::object(std::move(out));
+}
+
+const Array& listOperand(const Node& n, const Value& v, size_t i) {
+  if (!v.isArray())
+    throwExecution(n, quoted(n) + " requires lists, but operand " + std::to_string(i) + " is " + typeName(v));
+  return v.items();
+}
+
+Value concat(const Node& n, const Value* args, size_t nargs) {
+  size_t total = 0;
+  for (size_t i = 0; i < nargs; ++i) total += listOperand(n, args[i], i).size();
+  Array out;
+  out.reserve(total);
+  for (size_t i = 0; i < nargs; ++i) out.insert(out.end(), args[i].items().begin(), args[i].items().end());
+  return Value::array(std::move(out));
+}
+
+Value zip(const Node& n, const Value* args, size_t nargs) {
+  if (nargs == 0) return Value::array({});
+  size_t shortest = SIZE_MAX;
+  for (size_t i = 0; i < nargs; ++i) shortest = std::min(shortest, listOperand(n, args[i], i).size());
+  Array out;
+  out.reserve(shortest);
+  for (size_t row = 0; row < shortest; ++row) {
+    Array tuple;
+    tuple.reserve(nargs);
+    for (size_t i = 0; i < nargs; ++i) tuple.push_back(args[i].items()[row]);
+    out.push_back(Value::array(std::move(tuple)));
+  }
+  return Value::array(std::move(out));
+}
+
+}  // namespace
+
+[[noreturn]] void throwExecution(const Node& n, std::string message) {
+  throw PtcError(ErrorType::Execution, std::move(message), n.path);
+}
+
+[[noreturn]] void throwNoInput(const Node& n) {
+  throwExecution(n, "No input available for " + quoted(n) +
+                        ": at the top of a program there is no current value. Give it one first, e.g. "
+                        "{\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": \"...\"}, {\"op\": \"" +
+                        opName(n) + "\", ...}]}");
+}
+
+const Array& expectList(const Node& n, const Value& in) {
+  if (in.isArray()) return in.items();
+  std::string hint = in.isObject() ? " (use {\"op\": \"get\", \"field\": ...} to reach a list inside it)" : "";
+  throwExecution(n, quoted(n) + " expects a list, got " + typeName(in) + hint);
+}
+
+Value objectFromFields(const Node& n, const Value* args, size_t nargs) {
+  Members out;
+  out.reserve(nargs);
+  for (size_t i = 0; i < nargs; ++i) out.push_back(Member{n.keys[i], args[i]});
+  return Value::object(std::move(out));
+}
+
+Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  switch (n.op) {
+    case Op::Object: return objectFromFields(n, args, nargs);
+    case Op::Select: return select(n, in);
+    case Op::SortBy: return sortBy(n, expectList(n, in));
+    case Op::First: {
+      const Array& items = expectList(n, in);
+      return items.empty() ? Value() : items.front();
+    }
+    case Op::Last: {
+      const Array& items = expectList(n, in);
+      return items.empty() ? Value() : items.back();
+    }
+    case Op::Nth: {
+      const Array& items = expectList(n, in);
+      return static_cast<uint64_t>(n.count) < items.size() ? items[static_cast<size_t>(n.count)] : Value();
+    }
+    case Op::Take: return slice(expectList(n, in), 0, static_cast<size_t>(n.count));
+    case Op::Drop: return slice(expectList(n, in), static_cast<size_t>(n.count), SIZE_MAX);
+    case Op::Distinct: return distinct(expectList(n, in));
+    case Op::Count: return Value::integer(static_cast<int64_t>(expectList(n, in).size()));
+    case Op::Sum: return sum(n, expectList(n, in));
+    case Op::Avg: return avg(n, expectList(n, in));
+    case Op::Min: return extreme(n, expectList(n, in), false);
+    case Op::Max: return extreme(n, expectList(n, in), true);
+    case Op::MinBy: return extremeBy(n, expectList(n, in), false);
+    case Op::MaxBy: return extremeBy(n, expectList(n, in), true);
+    case Op::Get: return get(n, in);
+    case Op::Keys: return keys(n, in);
+    case Op::Typeof: return Value::string(typeName(in));
+    case Op::Eq:
+    case Op::Neq:
+    case Op::Gt:
+    case Op::Gte:
+    case Op::Lt:
+    case Op::Lte:
+    case Op::Contains:
+    case Op::In: return comparison(n, in, args[0]);
+    case Op::FilterIn: return filterIn(n, in, args[0]);
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Pct: return arithmetic(n, args[0], args[1]);
+    case Op::Round: return roundOp(n, args[0]);
+    case Op::Not: return Value::boolean(!args[0].truthy());
+    case Op::Merge: return merge(n, args, nargs);
+    case Op::Concat: return concat(n, args, nargs);
+    case Op::Zip: return zip(n, args, nargs);
+    default: throwExecution(n, std::string("internal: ") + quoted(n) + " is not a strict operation");
+  }
+}
+
+}  // namespace ptc

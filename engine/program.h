@@ -1,0 +1,49 @@
+// A compiled program: operation names resolved to enums and fields to slots,
+// once, so evaluation never compares op strings.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "op_table.h"
+#include "value.h"
+
+namespace ptc {
+
+struct Node {
+  Op op = Op::Literal;
+  bool readsInput = false;  // from the op table
+  bool hasCall = false;     // this subtree calls a tool: evaluate it on the resumable path
+  std::string path;         // JSON Pointer, for errors
+  std::vector<std::unique_ptr<Node>> kids;  // expression fields, in the table's field order
+  std::vector<Value> keys;  // object/args keys, select fields, get path
+  Value name;               // var/load/let name, tool name
+  Value field;              // "field" of the op; None when omitted or null
+  Value data;               // literal value, get default
+  bool hasDefault = false;
+  bool descending = false;
+  bool usesPath = false;    // get with path (else with field)
+  int64_t count = 0;        // nth index, take/drop count, round precision
+};
+
+struct Program {
+  std::unique_ptr<Node> root;
+  std::vector<std::string> loads;  // context keys the program may load
+  bool hasCall = false;
+};
+
+struct CompileOptions {
+  int maxDepth = 50;
+  bool toolsKnown = false;
+  std::vector<std::string> tools;
+};
+
+// Validates the value of the envelope's "program" key and compiles it. Throws
+// PtcError(validation_error) with the JSON Pointer of the first offending node.
+std::shared_ptr<const Program> compileProgram(const Value& program, const CompileOptions& options);
+
+// Checks the envelope {"program": {...}}; throws PtcError(parse_error) otherwise.
+const Value& programOfEnvelope(const Value& document);
+
+}  // namespace ptc

@@ -1,0 +1,120 @@
+#include "protocol.h"
+
+#include <cmath>
+
+#include "json.h"
+
+namespace ptc {
+
+namespace {
+
+int64_t positiveInt(const Value& options, const char* key, int64_t fallback, int64_t max) {
+  const Value* v = options.find(key);
+  if (!v || v->isNull()) return fallback;
+  if (!v->isNumber() || v->asDouble() <= 0 || !std::isfinite(v->asDouble()))
+    throw PtcError(ErrorType::Validation, std::string("Option '") + key + "' must be a positive number");
+  double d = std::floor(v->asDouble());
+  return d > static_cast<double>(max) ? max : static_cast<int64_t>(d);
+}
+
+}  // namespace
+
+EngineOptions parseEngineOptions(std::string_view optionsJson) {
+  EngineOptions o;
+  if (optionsJson.empty()) return o;
+  BudgetScope noBudget(nullptr);
+  Value v = parseJson(optionsJson, "options");
+  o.limits.timeoutMs = positiveInt(v, "timeoutMs", o.limits.timeoutMs, 24LL * 3600 * 1000);
+  o.limits.maxHeapBytes =
+      static_cast<uint64_t>(positiveInt(v, "maxHeapBytes", static_cast<int64_t>(o.limits.maxHeapBytes), 1LL << 40));
+  o.limits.maxDepth = static_cast<int>(positiveInt(v, "maxDepth", o.limits.maxDepth, 500));
+  o.compile.maxDepth = o.limits.maxDepth;
+  if (const Value* tools = v.find("tools"); tools && tools->isArray()) {
+    o.compile.toolsKnown = true;
+    for (const Value& t : tools->items())
+      if (t.isString()) o.compile.tools.push_back(t.str());
+  }
+  return o;
+}
+
+std::string errorJson(const Error& e) {
+  std::string out = "{\"type\":";
+  appendJsonString(out, errorTypeName(e.type));
+  out += ",\"message\":";
+  appendJsonString(out, e.message);
+  if (e.hasPath) {
+    out += ",\"path\":";
+    appendJsonString(out, e.path);
+  }
+  if (e.position >= 0) out += ",\"position\":" + std::to_string(e.position);
+  out += "}";
+  return out;
+}
+
+Error errorFromJson(std::string_view text) {
+  BudgetScope noBudget(nullptr);
+  Value v = parseJson(text, "error");
+  Error e;
+  const std::string& type = v.field("type").str();
+  for (ErrorType t : {ErrorType::Parse, ErrorType::Validation, ErrorType::Execution, ErrorType::Timeout,
+                      ErrorType::MemoryExceeded})
+    if (type == errorTypeName(t)) e.type = t;
+  e.message = v.field("message").isString() ? v.field("message").str() : toJson(v.field("message"));
+  if (v.field("path").isString()) {
+    e.path = v.field("path").str();
+    e.hasPath = true;
+  }
+  if (v.field("position").isNumber()) e.position = static_cast<long long>(v.field("position").asDouble());
+  return e;
+}
+
+std::string validOkJson() { return "{\"ok\":true}"; }
+
+std::string validErrorJson(const Error& e) { return "{\"ok\":false,\"error\":" + errorJson(e) + "}"; }
+
+std::string readyJson(int runId, const Program& program) {
+  std::string out = "{\"state\":\"ready\",\"run\":" + std::to_string(runId) + ",\"loads\":[";
+  for (size_t i = 0; i < program.loads.size(); ++i) {
+    if (i) out += ",";
+    appendJsonString(out, program.loads[i]);
+  }
+  out += "]}";
+  return out;
+}
+
+std::string callStatusJson(const ToolRequest& call) {
+  std::string out = "{\"state\":\"call\",\"tool\":";
+  appendJsonString(out, call.tool);
+  out += ",\"path\":";
+  appendJsonString(out, call.node ? call.node->path : "");
+  out += ",\"args\":";
+  appendJson(out, call.args);
+  out += "}";
+  return out;
+}
+
+std::string doneOkJson(const Value& result, const Value& delta, const Value& memory, const std::string& metrics) {
+  std::string out = "{\"state\":\"done\",\"ok\":true,\"result\":";
+  appendJson(out, result);
+  out += ",\"memoryDelta\":";
+  appendJson(out, delta);
+  out += ",\"memory\":";
+  appendJson(out, memory);
+  out += ",\"metrics\":" + metrics + "}";
+  return out;
+}
+
+std::string doneErrorJson(const Error& e, const std::string& metrics) {
+  return "{\"state\":\"done\",\"ok\":false,\"error\":" + errorJson(e) + ",\"metrics\":" + metrics + "}";
+}
+
+std::string formatErrorLine(const Error& e) {
+  static const char* names[] = {"ParseError", "ValidationError", "ExecutionError", "Timeout", "MemoryExceeded"};
+  std::string out = names[static_cast<int>(e.type)];
+  if (e.hasPath && !e.path.empty()) out += " at " + e.path;
+  else if (e.position >= 0) out += " at position " + std::to_string(e.position);
+  out += ": " + e.message;
+  return out;
+}
+
+}  // namespace ptc

@@ -1,0 +1,35 @@
+// The JSON texts the engine exchanges with its host (the wasm bindings, the
+// native tests): options in, statuses and errors out.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "error.h"
+#include "evaluator.h"
+#include "program.h"
+#include "run.h"
+
+namespace ptc {
+
+struct EngineOptions {
+  RunLimits limits;
+  CompileOptions compile;
+};
+
+// {"timeoutMs":..,"maxHeapBytes":..,"maxDepth":..,"tools":[names]} (all optional;
+// "tools" present means the tool set is known). Throws PtcError on bad options.
+EngineOptions parseEngineOptions(std::string_view optionsJson);
+
+std::string errorJson(const Error& e);
+Error errorFromJson(std::string_view text);
+std::string validOkJson();
+std::string validErrorJson(const Error& e);
+std::string readyJson(int runId, const Program& program);
+std::string callStatusJson(const ToolRequest& call);
+std::string doneOkJson(const Value& result, const Value& delta, const Value& memory, const std::string& metrics);
+std::string doneErrorJson(const Error& e, const std::string& metrics);
+// "ValidationError at /program/steps/1: Unknown operation 'filer'. Did you mean 'filter'?"
+std::string formatErrorLine(const Error& e);
+
+}  // namespace ptc

@@ -1,0 +1,15 @@
+// "Did you mean ...?" suggestions for unknown names.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptc {
+
+// The closest candidate within a small edit distance, or "" when none is close.
+std::string closestName(std::string_view name, const std::vector<std::string>& candidates);
+// " Did you mean 'x'?" or "".
+std::string didYouMean(std::string_view name, const std::vector<std::string>& candidates);
+
+}  // namespace ptc

@@ -1,0 +1,271 @@
+#include "value.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <string>
+
+#include "error.h"
+
+namespace ptc {
+
+namespace {
+
+struct StringBlock final : HeapBlock {
+  std::string s;
+};
+struct ArrayBlock final : HeapBlock {
+  Array items;
+};
+struct ObjectBlock final : HeapBlock {
+  Members members;
+};
+
+// Charges the current budget before allocating, so a refused charge leaks nothing.
+template <class Block, class Payload>
+Block* allocate(uint64_t bytes, Payload&& payload) {
+  Budget* budget = Budget::current();
+  if (budget) budget->charge(bytes);
+  Block* block = new Block();
+  block->bytes = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+  block->budget = budget;
+  if constexpr (std::is_same_v<Block, StringBlock>) block->s = std::forward<Payload>(payload);
+  if constexpr (std::is_same_v<Block, ArrayBlock>) block->items = std::forward<Payload>(payload);
+  if constexpr (std::is_same_v<Block, ObjectBlock>) block->members = std::forward<Payload>(payload);
+  return block;
+}
+
+const std::string kEmptyString;
+const Array kEmptyArray;
+const Members kEmptyMembers;
+
+}  // namespace
+
+Budget*& Budget::current() {
+  thread_local Budget* budget = nullptr;
+  return budget;
+}
+
+void Budget::charge(uint64_t bytes) {
+  live_ += bytes;
+  if (live_ > peak_) peak_ = live_;
+  if (live_ > limit_) {
+    live_ -= bytes;
+    throw PtcError(ErrorType::MemoryExceeded,
+                   "Memory limit of " + std::to_string(limit_) +
+                       " bytes exceeded: the run holds too much data (raise maxHeapBytes, or "
+                       "filter/select/take earlier so fewer values are kept)");
+  }
+}
+
+Value Value::string(std::string s) {
+  Value v;
+  uint64_t bytes = sizeof(StringBlock) + s.size();
+  v.u_.h = allocate<StringBlock>(bytes, std::move(s));
+  v.kind_ = Kind::String;
+  return v;
+}
+
+Value Value::array(Array items) {
+  Value v;
+  uint64_t bytes = sizeof(ArrayBlock) + items.size() * sizeof(Value);
+  v.u_.h = allocate<ArrayBlock>(bytes, std::move(items));
+  v.kind_ = Kind::Array;
+  return v;
+}
+
+Value Value::object(Members members) {
+  Value v;
+  uint64_t bytes = sizeof(ObjectBlock) + members.size() * sizeof(Member);
+  v.u_.h = allocate<ObjectBlock>(bytes, std::move(members));
+  v.kind_ = Kind::Object;
+  return v;
+}
+
+void Value::retain() const {
+  if (kind_ >= Kind::String) ++u_.h->refs;
+}
+
+void Value::release() {
+  if (kind_ >= Kind::String) {
+    HeapBlock* b = u_.h;
+    if (--b->refs == 0) {
+      if (b->budget) b->budget->release(b->bytes);
+      // No virtual destructor (it would cost a pointer per block): the kind says which block it is.
+      if (kind_ == Kind::String) delete static_cast<StringBlock*>(b);
+      else if (kind_ == Kind::Array) delete static_cast<ArrayBlock*>(b);
+      else delete static_cast<ObjectBlock*>(b);
+    }
+    kind_ = Kind::Null;
+  }
+}
+
+const std::string& Value::str() const {
+  return kind_ == Kind::String ? static_cast<StringBlock*>(u_.h)->s : kEmptyString;
+}
+const Array& Value::items() const {
+  return kind_ == Kind::Array ? static_cast<ArrayBlock*>(u_.h)->items : kEmptyArray;
+}
+const Members& Value::members() const {
+  return kind_ == Kind::Object ? static_cast<ObjectBlock*>(u_.h)->members : kEmptyMembers;
+}
+
+const Value* Value::find(std::string_view key) const {
+  if (kind_ != Kind::Object) return nullptr;
+  for (const Member& m : static_cast<ObjectBlock*>(u_.h)->members) {
+    const std::string& k = m.key.str();
+    if (k.size() == key.size() && std::memcmp(k.data(), key.data(), key.size()) == 0) return &m.value;
+  }
+  return nullptr;
+}
+
+Value Value::field(std::string_view key) const {
+  const Value* v = find(key);
+  return v ? *v : Value();
+}
+
+bool equals(const Value& a, const Value& b) {
+  if (a.isNumber() && b.isNumber()) {
+    if (a.isInt() && b.isInt()) return a.asInt() == b.asInt();
+    return a.asDouble() == b.asDouble();
+  }
+  Kind ka = a.isNone() ? Kind::Null : a.kind();
+  Kind kb = b.isNone() ? Kind::Null : b.kind();
+  if (ka != kb) return false;
+  switch (ka) {
+    case Kind::Null: return true;
+    case Kind::Bool: return a.asBool() == b.asBool();
+    case Kind::String: return a.str() == b.str();
+    case Kind::Array: {
+      const Array& x = a.items();
+      const Array& y = b.items();
+      if (x.size() != y.size()) return false;
+      for (size_t i = 0; i < x.size(); ++i)
+        if (!equals(x[i], y[i])) return false;
+      return true;
+    }
+    case Kind::Object: {
+      const Members& x = a.members();
+      if (x.size() != b.members().size()) return false;
+      for (const Member& m : x) {
+        const Value* other = b.find(m.key.str());
+        if (!other || !equals(m.value, *other)) return false;
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
+namespace {
+
+// Rank of a type in Erlang term order; booleans and null are atoms, ordered
+// alphabetically (false < nil < true).
+int typeRank(const Value& v) {
+  switch (v.kind()) {
+    case Kind::Int:
+    case Kind::Double: return 0;
+    case Kind::Bool: return v.asBool() ? 3 : 1;
+    case Kind::None:
+    case Kind::Null: return 2;
+    case Kind::Object: return 4;
+    case Kind::Array: return 5;
+    case Kind::String: return 6;
+  }
+  return 2;
+}
+
+int compareNumbers(const Value& a, const Value& b) {
+  if (a.isInt() && b.isInt()) return a.asInt() < b.asInt() ? -1 : (a.asInt() > b.asInt() ? 1 : 0);
+  double x = a.asDouble(), y = b.asDouble();
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+std::vector<const Member*> sortedMembers(const Value& v) {
+  std::vector<const Member*> out;
+  for (const Member& m : v.members()) out.push_back(&m);
+  std::sort(out.begin(), out.end(), [](const Member* x, const Member* y) { return x->key.str() < y->key.str(); });
+  return out;
+}
+
+int compareObjects(const Value& a, const Value& b) {
+  size_t na = a.members().size(), nb = b.members().size();
+  if (na != nb) return na < nb ? -1 : 1;
+  auto x = sortedMembers(a), y = sortedMembers(b);
+  for (size_t i = 0; i < x.size(); ++i) {
+    int c = x[i]->key.str().compare(y[i]->key.str());
+    if (c != 0) return c < 0 ? -1 : 1;
+  }
+  for (size_t i = 0; i < x.size(); ++i) {
+    int c = compare(x[i]->value, y[i]->value);
+    if (c != 0) return c;
+  }
+  return 0;
+}
+
+}  // namespace
+
+int compare(const Value& a, const Value& b) {
+  int ra = typeRank(a), rb = typeRank(b);
+  if (ra != rb) return ra < rb ? -1 : 1;
+  switch (a.kind()) {
+    case Kind::Int:
+    case Kind::Double: return compareNumbers(a, b);
+    case Kind::String: {
+      int c = a.str().compare(b.str());
+      return c < 0 ? -1 : (c > 0 ? 1 : 0);
+    }
+    case Kind::Array: {
+      const Array& x = a.items();
+      const Array& y = b.items();
+      size_t n = std::min(x.size(), y.size());
+      for (size_t i = 0; i < n; ++i) {
+        int c = compare(x[i], y[i]);
+        if (c != 0) return c;
+      }
+      return x.size() == y.size() ? 0 : (x.size() < y.size() ? -1 : 1);
+    }
+    case Kind::Object: return compareObjects(a, b);
+    default: return 0;
+  }
+}
+
+size_t hashValue(const Value& v) {
+  auto mix = [](size_t h, size_t x) { return h ^ (x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); };
+  switch (v.kind()) {
+    case Kind::None:
+    case Kind::Null: return 0x51;
+    case Kind::Bool: return v.asBool() ? 0x71 : 0x70;
+    case Kind::Int: return std::hash<double>()(static_cast<double>(v.asInt()));
+    case Kind::Double: return std::hash<double>()(v.asDouble() == 0 ? 0.0 : v.asDouble());
+    case Kind::String: return std::hash<std::string>()(v.str());
+    case Kind::Array: {
+      size_t h = 0xa1;
+      for (const Value& x : v.items()) h = mix(h, hashValue(x));
+      return h;
+    }
+    case Kind::Object: {
+      size_t h = 0x0b;  // order-independent: sum of member hashes
+      for (const Member& m : v.members()) h += mix(std::hash<std::string>()(m.key.str()), hashValue(m.value));
+      return h;
+    }
+  }
+  return 0;
+}
+
+const char* typeName(const Value& v) {
+  switch (v.kind()) {
+    case Kind::None:
+    case Kind::Null: return "null";
+    case Kind::Bool: return "boolean";
+    case Kind::Int:
+    case Kind::Double: return "number";
+    case Kind::String: return "string";
+    case Kind::Array: return "list";
+    case Kind::Object: return "object";
+  }
+  return "null";
+}
+
+}  // namespace ptc

@@ -1,0 +1,137 @@
+// Values of the language. Lists, objects and strings live on the heap behind an
+// intrusive (non-atomic) reference count, so passing a row from a loaded list to
+// a filter result shares it instead of copying it. Every heap block is charged
+// to the Budget of the run that created it, which enforces maxHeapBytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ptc {
+
+// Live and peak bytes of the values one run holds, against its limit.
+class Budget {
+ public:
+  explicit Budget(uint64_t limit) : limit_(limit) {}
+  void charge(uint64_t bytes);  // throws PtcError(memory_exceeded) past the limit
+  void release(uint64_t bytes) { live_ -= bytes; }
+  uint64_t live() const { return live_; }
+  uint64_t peak() const { return peak_; }
+  uint64_t limit() const { return limit_; }
+
+  // The budget that new values are charged to: the run being evaluated, or none
+  // (compiled program literals belong to no run).
+  static Budget*& current();
+
+ private:
+  uint64_t live_ = 0;
+  uint64_t peak_ = 0;
+  uint64_t limit_;
+};
+
+// Sets Budget::current() for a scope and restores the previous one.
+class BudgetScope {
+ public:
+  explicit BudgetScope(Budget* b) : saved_(Budget::current()) { Budget::current() = b; }
+  ~BudgetScope() { Budget::current() = saved_; }
+  BudgetScope(const BudgetScope&) = delete;
+  BudgetScope& operator=(const BudgetScope&) = delete;
+
+ private:
+  Budget* saved_;
+};
+
+enum class Kind : uint8_t { None, Null, Bool, Int, Double, String, Array, Object };
+
+class Value;
+struct Member;
+using Array = std::vector<Value>;
+using Members = std::vector<Member>;
+
+struct HeapBlock {
+  uint32_t refs = 1;
+  uint32_t bytes = 0;
+  Budget* budget = nullptr;
+};
+
+class Value {
+ public:
+  Value() : kind_(Kind::Null) { u_.i = 0; }
+  static Value none() { Value v; v.kind_ = Kind::None; return v; }
+  static Value boolean(bool b) { Value v; v.kind_ = Kind::Bool; v.u_.b = b; return v; }
+  static Value integer(int64_t i) { Value v; v.kind_ = Kind::Int; v.u_.i = i; return v; }
+  static Value number(double d) { Value v; v.kind_ = Kind::Double; v.u_.d = d; return v; }
+  static Value string(std::string s);
+  static Value array(Array items);
+  static Value object(Members members);  // keys must be distinct strings
+
+  Value(const Value& o) : kind_(o.kind_), u_(o.u_) { retain(); }
+  Value(Value&& o) noexcept : kind_(o.kind_), u_(o.u_) { o.kind_ = Kind::Null; }
+  Value& operator=(const Value& o) {
+    if (this != &o) { Value tmp(o); swap(tmp); }
+    return *this;
+  }
+  Value& operator=(Value&& o) noexcept {
+    if (this != &o) { Value tmp(std::move(o)); swap(tmp); }
+    return *this;
+  }
+  ~Value() { release(); }
+  void swap(Value& o) noexcept { std::swap(kind_, o.kind_); std::swap(u_, o.u_); }
+
+  Kind kind() const { return kind_; }
+  bool isNone() const { return kind_ == Kind::None; }
+  bool isNull() const { return kind_ == Kind::Null; }
+  bool isBool() const { return kind_ == Kind::Bool; }
+  bool isInt() const { return kind_ == Kind::Int; }
+  bool isNumber() const { return kind_ == Kind::Int || kind_ == Kind::Double; }
+  bool isString() const { return kind_ == Kind::String; }
+  bool isArray() const { return kind_ == Kind::Array; }
+  bool isObject() const { return kind_ == Kind::Object; }
+
+  bool asBool() const { return u_.b; }
+  int64_t asInt() const { return u_.i; }
+  double asDouble() const { return kind_ == Kind::Int ? static_cast<double>(u_.i) : u_.d; }
+  const std::string& str() const;
+  const Array& items() const;
+  const Members& members() const;
+
+  // Only null, false (and "no value") are falsy.
+  bool truthy() const { return !(kind_ == Kind::Null || kind_ == Kind::None || (kind_ == Kind::Bool && !u_.b)); }
+
+  // Field of an object, or nullptr when missing or this is not an object.
+  const Value* find(std::string_view key) const;
+  // Field of an object; null when missing or this is not an object.
+  Value field(std::string_view key) const;
+
+ private:
+  void retain() const;
+  void release();
+  HeapBlock* block() const { return u_.h; }
+
+  Kind kind_;
+  union Payload {
+    bool b;
+    int64_t i;
+    double d;
+    HeapBlock* h;
+  } u_;
+};
+
+struct Member {
+  Value key;  // always a string
+  Value value;
+};
+
+// Structural equality; numbers compare by value (1 == 1.0), object key order ignored.
+bool equals(const Value& a, const Value& b);
+// Total order of the reference implementation (Erlang term order):
+// number < boolean/null (false < null < true) < object < list < string.
+int compare(const Value& a, const Value& b);
+// Hash consistent with equals.
+size_t hashValue(const Value& v);
+// "null", "boolean", "number", "string", "list", "object".
+const char* typeName(const Value& v);
+
+}  // namespace ptc

@@ -1,0 +1,98 @@
+/** The five error types of the language spec. */
+export type ErrorType = "parse_error" | "validation_error" | "execution_error" | "timeout" | "memory_exceeded";
+
+export interface PtcError {
+  type: ErrorType;
+  /** What went wrong, written so that a model can fix its program. */
+  message: string;
+  /** JSON Pointer of the offending node, e.g. "/program/steps/1/where". */
+  path?: string;
+  /** Byte offset in the program text, for JSON syntax errors. */
+  position?: number;
+}
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A host tool: receives the evaluated args object, returns JSON-compatible data (or a Promise of it). */
+export type ToolFunction = (args: JsonObject) => unknown | Promise<unknown>;
+
+export interface RunOptions {
+  /** Data the program reads with {"op": "load", "name": ...}. */
+  context?: Record<string, unknown>;
+  /** Memory from earlier turns; {"op": "var"} falls back to it. */
+  memory?: Record<string, unknown>;
+  /** Tools the program may call with {"op": "call", "tool": ...}. */
+  tools?: Record<string, ToolFunction>;
+  /** Time limit of the whole run, tool awaits included (default 1000). */
+  timeoutMs?: number;
+  /** Bytes of values the run may hold (default 10 MiB). */
+  maxHeapBytes?: number;
+  /** Deepest nesting of operations a program may have (default 50). */
+  maxDepth?: number;
+  /** Aborts the run (while computing or waiting on a tool). */
+  signal?: AbortSignal;
+}
+
+export interface ValidateOptions {
+  /** Tool names, or a tools object: unknown tool names then fail validation. */
+  tools?: string[] | Record<string, ToolFunction>;
+  maxDepth?: number;
+}
+
+export interface RunMetrics {
+  /** Wall time of the run, boundary crossings included. */
+  durationMs: number;
+  /** Peak bytes of values the run held. */
+  memoryBytes: number;
+  toolCalls: number;
+  /** Time spent waiting for tools. */
+  toolMs: number;
+}
+
+export interface RunSuccess {
+  ok: true;
+  result: JsonValue;
+  /** What this run added to memory (the memory contract). */
+  memoryDelta: JsonObject;
+  /** The memory passed in, merged with memoryDelta: pass it to the next turn. */
+  memory: JsonObject;
+  metrics: RunMetrics;
+}
+
+export interface RunFailure {
+  ok: false;
+  error: PtcError;
+  metrics?: RunMetrics;
+}
+
+export type RunResult = RunSuccess | RunFailure;
+export type ValidateResult = { ok: true } | { ok: false; error: PtcError };
+
+/** A program: JSON text, or an already-parsed {"program": {...}} object. */
+export type ProgramInput = string | { program: unknown; [key: string]: unknown };
+
+export interface OperationField {
+  name: string;
+  kind: string;
+  presence: "required" | "optional" | "one_of";
+  description: string;
+}
+
+/** One entry of the engine's operation table. */
+export interface Operation {
+  name: string;
+  category: string;
+  readsInput: boolean;
+  description: string;
+  example: JsonObject;
+  shape: string;
+  fields: OperationField[];
+}
+
+/** Where the .wasm comes from: its bytes, a compiled module, or a URL/path. */
+export type WasmSource = ArrayBuffer | Uint8Array | WebAssembly.Module | URL | string;
+
+export interface CreateRuntimeOptions {
+  wasm?: WasmSource;
+}

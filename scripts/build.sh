@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the wasm engine (Emscripten) and the npm package into dist/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+# Emscripten's JS optimizer needs acorn, which Debian keeps outside Node's path.
+export NODE_PATH=/usr/share/nodejs
+# Emscripten builds its system libraries on first use into its cache; use a
+# private one when the system cache is not writable.
+if [ ! -w /usr/share/emscripten/cache ]; then export EM_CACHE="$PWD/build/emcache"; fi
+if [ ! -f build/wasm/build.ninja ]; then
+  emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+ninja -C build/wasm ptc | grep -v "^ninja: no work to do" || true
+test -f build/wasm/ptc.wasm
+
+node scripts/bundle.mjs
+npx tsc -p tsconfig.json
+echo "build: dist/ ready ($(wc -c < dist/ptc.wasm) bytes of wasm, $(gzip -9c dist/ptc.wasm | wc -c) gzipped)"

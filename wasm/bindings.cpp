@@ -1,0 +1,50 @@
+// Embind bindings: strings and run handles in, strings out. Large texts
+// (context data, tool results) arrive as (pointer, length) into a buffer the JS
+// side filled with TextEncoder, which is far faster than Embind's std::string
+// marshalling for megabytes. No language logic lives here.
+#include <emscripten/bind.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "engine.h"
+
+namespace {
+
+ptc::Engine& engine() {
+  static ptc::Engine instance;
+  return instance;
+}
+
+std::string_view bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<const char*>(ptr), len}; }
+
+std::string validate(std::string program, std::string options) { return engine().validate(program, options); }
+std::string start(std::string program, std::string options) { return engine().start(program, options); }
+std::string begin(int run, uintptr_t contextPtr, size_t contextLen, std::string memory) {
+  return engine().begin(run, bytes(contextPtr, contextLen), memory);
+}
+std::string resume(int run, uintptr_t resultPtr, size_t resultLen) {
+  return engine().resume(run, bytes(resultPtr, resultLen));
+}
+std::string fail(int run, std::string message) { return engine().fail(run, message); }
+std::string cancel(int run, std::string reason, std::string detail) {
+  return engine().cancel(run, reason, detail);
+}
+std::string formatError(std::string error) { return engine().formatError(error); }
+std::string operations() { return engine().operations(); }
+size_t liveRuns() { return engine().liveRuns(); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(ptc_engine) {
+  emscripten::function("validate", &validate);
+  emscripten::function("start", &start);
+  emscripten::function("begin", &begin);
+  emscripten::function("resume", &resume);
+  emscripten::function("fail", &fail);
+  emscripten::function("cancel", &cancel);
+  emscripten::function("formatError", &formatError);
+  emscripten::function("operations", &operations);
+  emscripten::function("liveRuns", &liveRuns);
+}
