@@ -135,6 +135,7 @@ class Compiler {
     }
     checkOneOf(*spec, v, path);
     if (node->op == Op::Call) checkTool(*node, child(path, "tool"));
+    node->valueSeesMapItem = spec->category == std::string_view("comparison");
     if (node->op == Op::Load && std::find(loads_.begin(), loads_.end(), node->name.str()) == loads_.end())
       loads_.push_back(node->name.str());
     finish(*node);

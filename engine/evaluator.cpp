@@ -28,6 +28,18 @@ class Binding {
   RunState& st_;
 };
 
+// The item of a map iteration, visible to comparison values inside it.
+class MapItem {
+ public:
+  MapItem(RunState& st, const Value& item) : st_(st) { st_.mapItems.push_back(item); }
+  ~MapItem() { st_.mapItems.pop_back(); }
+  MapItem(const MapItem&) = delete;
+  MapItem& operator=(const MapItem&) = delete;
+
+ private:
+  RunState& st_;
+};
+
 // Operands of a strict op: inline for the common small counts.
 class Operands {
  public:
@@ -82,7 +94,10 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       const Array& items = expectList(n, in);
       Array out;
       out.reserve(items.size());
-      for (const Value& item : items) out.push_back(evalSync(*n.kids[0], item));
+      for (const Value& item : items) {
+        MapItem scope(st_, item);
+        out.push_back(evalSync(*n.kids[0], item));
+      }
       return Value::array(std::move(out));
     }
     case Op::And:
@@ -97,7 +112,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Op::Call: throwExecution(n, "internal: a tool call reached the synchronous evaluator");
     default: {
       Operands args(n.kids.size());
-      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], in);
+      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
       return applyOp(n, in, args.data(), args.size());
     }
   }
@@ -159,7 +174,10 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       const Array& items = expectList(n, in);
       Array out;
       out.reserve(items.size());
-      for (const Value& item : items) out.push_back(co_await evalAsync(*n.kids[0], item));
+      for (const Value& item : items) {
+        MapItem scope(st_, item);
+        out.push_back(co_await evalAsync(*n.kids[0], item));
+      }
       co_return Value::array(std::move(out));
     }
     case Op::And:
@@ -176,7 +194,7 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     }
     default: {
       std::vector<Value> args(n.kids.size());
-      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], in);
+      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
       if (n.op == Op::Call) {
         st_.checkDeadline();
         // A named awaiter, not a braced temporary: g++ 12 destroys such temporaries

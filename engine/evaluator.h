@@ -28,6 +28,7 @@ struct RunState {
   Value context;  // object
   Value memory;   // object
   std::vector<std::pair<const Value*, Value>> bindings;  // let scopes, innermost last
+  std::vector<Value> mapItems;  // items of the enclosing map iterations, innermost last
   std::chrono::steady_clock::time_point deadline;
   int64_t timeoutMs = 1000;
   uint32_t ticks = 0;
@@ -53,6 +54,11 @@ class Evaluator {
     if ((++st_.ticks & 1023) == 0) st_.checkDeadline();
   }
   Value lookupVar(const Value& name) const;
+  // What an expression field of `n` is evaluated against: the current value,
+  // except a comparison's `value`, which sees the item of the innermost map.
+  const Value& operandInput(const Node& n, const Value& in) const {
+    return n.valueSeesMapItem && !st_.mapItems.empty() ? st_.mapItems.back() : in;
+  }
   RunState& st_;
 };
 

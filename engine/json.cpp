@@ -1,5 +1,7 @@
 #include "json.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <unordered_map>
@@ -111,6 +113,34 @@ std::string reasonOf(const std::string& what) {
   return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+// The start of the JSON token that contains byte `at` (nlohmann reports where it
+// noticed the problem, often a token's last byte; an editor or a model wants the
+// token's first). Re-lexes from the beginning; only runs on errors.
+size_t tokenStart(std::string_view text, size_t at) {
+  size_t i = 0;
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      ++i;
+      continue;
+    }
+    size_t start = i;
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"' && static_cast<unsigned char>(text[i]) >= 0x20; ++i)
+        if (text[i] == '\\') ++i;
+      ++i;
+    } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.') {
+      while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '-' ||
+                                 text[i] == '+' || text[i] == '.'))
+        ++i;
+    } else {
+      ++i;
+    }
+    if (at < i) return at < start ? at : start;
+  }
+  return text.size();
+}
+
 [[noreturn]] void throwParseError(std::string_view what, const ValueBuilder& b, std::string_view text) {
   Error e;
   e.type = ErrorType::Parse;
@@ -122,8 +152,16 @@ std::string reasonOf(const std::string& what) {
   }
   // nlohmann counts the offending character as read; the byte offset is one less
   // (at end of input it is the input's length).
-  long long pos = b.errorPosition() > 0 ? b.errorPosition() - 1 : 0;
-  if (pos > static_cast<long long>(text.size())) pos = static_cast<long long>(text.size());
+  size_t noticed = b.errorPosition() > 0 ? static_cast<size_t>(b.errorPosition() - 1) : 0;
+  noticed = std::min(noticed, text.size());
+  // A bad literal or number is noticed at the byte after it ("tru}" at '}'):
+  // step back into the token itself.
+  const std::string& reason = b.errorMessage();
+  bool lexical = reason.find("invalid literal") != std::string::npos || reason.find("invalid number") != std::string::npos;
+  auto tokenChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.'; };
+  if (lexical && noticed > 0 && tokenChar(text[noticed - 1]) && (noticed == text.size() || !tokenChar(text[noticed])))
+    --noticed;
+  long long pos = static_cast<long long>(tokenStart(text, noticed));
   e.position = pos;
   e.message = "Invalid JSON in " + std::string(what) + " at byte " + std::to_string(pos) + ": " +
               reasonOf(b.errorMessage());

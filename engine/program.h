@@ -15,6 +15,7 @@ struct Node {
   Op op = Op::Literal;
   bool readsInput = false;  // from the op table
   bool hasCall = false;     // this subtree calls a tool: evaluate it on the resumable path
+  bool valueSeesMapItem = false;  // comparison: `value` is evaluated against the enclosing map's item
   std::string path;         // JSON Pointer, for errors
   std::vector<std::unique_ptr<Node>> kids;  // expression fields, in the table's field order
   std::vector<Value> keys;  // object/args keys, select fields, get path
