@@ -18,5 +18,8 @@ await Promise.all([
     banner: { js: 'const __ptcModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
   }),
   build({ ...common, entryPoints: ["js/src/browser.ts"], outfile: "dist/browser.mjs", format: "esm", platform: "browser" }),
+  // Engine workers for createRuntime({ worker: true }).
+  build({ ...common, entryPoints: ["js/src/worker-node.ts"], outfile: "dist/worker.node.mjs", format: "esm", platform: "node" }),
+  build({ ...common, entryPoints: ["js/src/worker-browser.ts"], outfile: "dist/worker.browser.mjs", format: "esm", platform: "browser" }),
 ]);
 copyFileSync("build/wasm/ptc.wasm", "dist/ptc.wasm");

@@ -34,6 +34,9 @@ std::string cancel(int run, std::string reason, std::string detail) {
 std::string formatError(std::string error) { return engine().formatError(error); }
 std::string operations() { return engine().operations(); }
 size_t liveRuns() { return engine().liveRuns(); }
+// Traps on purpose, as an engine bug would: lets the package's tests prove that
+// a trapped instance is discarded and replaced.
+void debugTrap() { __builtin_trap(); }
 
 }  // namespace
 
@@ -47,4 +50,5 @@ EMSCRIPTEN_BINDINGS(ptc_engine) {
   emscripten::function("formatError", &formatError);
   emscripten::function("operations", &operations);
   emscripten::function("liveRuns", &liveRuns);
+  emscripten::function("debugTrap", &debugTrap);
 }

@@ -1,20 +1,34 @@
 // Browser/bundler entry: fetches the .wasm next to this file (bundlers follow
 // `new URL(..., import.meta.url)`), or takes bytes, a module or a URL.
-import { createRuntimeFrom, type Runtime } from "./index.js";
-import type { CreateRuntimeOptions, WasmSource } from "./types.js";
+import { createRuntimeOn, type Platform, type Runtime, type WorkerRuntime } from "./index.js";
+import type { CreateRuntimeOptions } from "./types.js";
+import type { FromWorker, WorkerPort } from "./worker-protocol.js";
 
 export * from "./index.js";
 
-async function load(source: WasmSource | undefined): Promise<BufferSource | WebAssembly.Module> {
-  if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
-    return source;
-  const url = source ?? new URL("./ptc.wasm", import.meta.url);
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`ptc-wasm: could not load ${String(url)} (HTTP ${response.status})`);
-  return response.arrayBuffer();
-}
+const browser: Platform = {
+  async loadWasm(source) {
+    if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
+      return source;
+    const url = source ?? new URL("./ptc.wasm", import.meta.url);
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`ptc-wasm: could not load ${String(url)} (HTTP ${response.status})`);
+    return response.arrayBuffer();
+  },
+  spawnWorker(): WorkerPort {
+    const worker = new Worker(new URL("./worker.browser.mjs", import.meta.url), { type: "module" });
+    return {
+      post: (message) => worker.postMessage(message),
+      onMessage: (listener) => worker.addEventListener("message", (e) => listener(e.data as FromWorker)),
+      onError: (listener) => worker.addEventListener("error", (e) => listener(e.message)),
+      terminate: () => worker.terminate(),
+    };
+  },
+};
 
-/** Loads the engine (compiled once per page) and returns a new Runtime. */
-export function createRuntime(options?: CreateRuntimeOptions): Promise<Runtime> {
-  return createRuntimeFrom(options, load);
+/** Loads the engine (compiled once per page) and returns a new runtime. */
+export function createRuntime(options?: CreateRuntimeOptions & { worker?: false }): Promise<Runtime>;
+export function createRuntime(options: CreateRuntimeOptions & { worker: true }): Promise<WorkerRuntime>;
+export function createRuntime(options?: CreateRuntimeOptions): Promise<Runtime | WorkerRuntime> {
+  return createRuntimeOn(browser, options);
 }

@@ -12,6 +12,7 @@ interface EmbindModule {
   formatError(error: string): string;
   operations(): string;
   liveRuns(): number;
+  debugTrap(): void;
   _malloc(size: number): number;
   _free(ptr: number): void;
   HEAPU8: Uint8Array;
@@ -68,6 +69,10 @@ export class EngineInstance {
   }
   liveRuns(): number {
     return this.guard(() => this.m.liveRuns());
+  }
+  /** Makes the instance trap, as a bug in the engine would (tests of recovery). */
+  trapForTesting(): void {
+    this.guard(() => this.m.debugTrap());
   }
   /** Bytes of wasm linear memory (grows, never shrinks). */
   memoryBytes(): number {

@@ -1,30 +1,39 @@
-// Shared entry: the Runtime over a compiled engine module. The platform entries
-// (node.ts, browser.ts) only differ in how they obtain the .wasm bytes.
+// Shared entry: the runtimes over a compiled engine module. The platform entries
+// (node.ts, browser.ts) only differ in how they obtain the .wasm and start workers.
 import { Runtime } from "./runtime.js";
 import type { CreateRuntimeOptions, WasmSource } from "./types.js";
+import { WorkerRuntime } from "./worker-runtime.js";
+import type { WorkerPort } from "./worker-protocol.js";
 
-export { Runtime } from "./runtime.js";
+export { Runtime, type PtcRuntime } from "./runtime.js";
+export { WorkerRuntime } from "./worker-runtime.js";
 export type * from "./types.js";
+
+export interface Platform {
+  loadWasm(source: WasmSource | undefined): Promise<BufferSource | WebAssembly.Module>;
+  spawnWorker(): WorkerPort;
+}
 
 const compiled = new Map<unknown, Promise<WebAssembly.Module>>();
 
 /** Compiles the engine once per source and process; each runtime instantiates it. */
-export function compileOnce(key: unknown, load: () => Promise<BufferSource | WebAssembly.Module>) {
+function compileOnce(source: WasmSource | undefined, platform: Platform): Promise<WebAssembly.Module> {
+  const key = source ?? "default";
   let module = compiled.get(key);
   if (!module) {
-    module = load().then((bytes) => (bytes instanceof WebAssembly.Module ? bytes : WebAssembly.compile(bytes)));
+    module = platform
+      .loadWasm(source)
+      .then((bytes) => (bytes instanceof WebAssembly.Module ? bytes : WebAssembly.compile(bytes)));
     module.catch(() => compiled.delete(key));
     compiled.set(key, module);
   }
   return module;
 }
 
-export async function createRuntimeFrom(
-  options: CreateRuntimeOptions | undefined,
-  loadDefault: (source: WasmSource | undefined) => Promise<BufferSource | WebAssembly.Module>,
-): Promise<Runtime> {
-  const source = options?.wasm;
-  const key = source ?? "default";
-  const module = await compileOnce(key, () => loadDefault(source));
-  return new Runtime(module);
+export async function createRuntimeOn(
+  platform: Platform,
+  options: CreateRuntimeOptions = {},
+): Promise<Runtime | WorkerRuntime> {
+  const module = await compileOnce(options.wasm, platform);
+  return options.worker ? new WorkerRuntime(module, () => platform.spawnWorker()) : new Runtime(module);
 }

@@ -2,20 +2,35 @@
 // generated loader's fetch() cannot read file paths in Node 20.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { createRuntimeFrom, type Runtime } from "./index.js";
-import type { CreateRuntimeOptions, WasmSource } from "./types.js";
+import { Worker } from "node:worker_threads";
+import { createRuntimeOn, type Platform, type Runtime, type WorkerRuntime } from "./index.js";
+import type { CreateRuntimeOptions } from "./types.js";
+import type { WorkerPort } from "./worker-protocol.js";
 
 export * from "./index.js";
 
-async function load(source: WasmSource | undefined): Promise<BufferSource | WebAssembly.Module> {
-  if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
-    return source;
-  const where = source ?? new URL("./ptc.wasm", import.meta.url);
-  const path = where instanceof URL || where.startsWith("file:") ? fileURLToPath(where) : where;
-  return readFile(path);
-}
+const node: Platform = {
+  async loadWasm(source) {
+    if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
+      return source;
+    const where = source ?? new URL("./ptc.wasm", import.meta.url);
+    return readFile(where instanceof URL || where.startsWith("file:") ? fileURLToPath(where) : where);
+  },
+  spawnWorker(): WorkerPort {
+    const worker = new Worker(new URL("./worker.node.mjs", import.meta.url));
+    worker.unref(); // an idle worker must not keep the process alive; pending runs hold timers
+    return {
+      post: (message) => worker.postMessage(message),
+      onMessage: (listener) => void worker.on("message", listener),
+      onError: (listener) => void worker.on("error", listener),
+      terminate: () => void worker.terminate(),
+    };
+  },
+};
 
-/** Loads the engine (compiled once per process) and returns a new Runtime. */
-export function createRuntime(options?: CreateRuntimeOptions): Promise<Runtime> {
-  return createRuntimeFrom(options, load);
+/** Loads the engine (compiled once per process) and returns a new runtime. */
+export function createRuntime(options?: CreateRuntimeOptions & { worker?: false }): Promise<Runtime>;
+export function createRuntime(options: CreateRuntimeOptions & { worker: true }): Promise<WorkerRuntime>;
+export function createRuntime(options?: CreateRuntimeOptions): Promise<Runtime | WorkerRuntime> {
+  return createRuntimeOn(node, options);
 }

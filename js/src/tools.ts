@@ -1,4 +1,6 @@
-// Calling host tools and turning their results into JSON text for the engine.
+// Calling host tools: waiting for one within the run's deadline and abort
+// signal, and turning its result into JSON text for the engine.
+import type { ToolOutcome } from "./driver.js";
 import type { JsonObject, ToolFunction } from "./types.js";
 
 /** A tool result that cannot cross into the sandbox. */
@@ -43,7 +45,48 @@ export function failureMessage(reason: unknown): string {
   }
 }
 
-/** Calls a tool with a fresh args object; a synchronous throw becomes a rejection. */
-export async function invokeTool(tool: ToolFunction, args: JsonObject): Promise<unknown> {
-  return tool(args);
+/**
+ * Calls one tool and waits for it, but never past the deadline or an abort: a
+ * tool still pending then is abandoned (its later result is ignored).
+ */
+export function awaitTool(
+  name: string,
+  tool: ToolFunction | undefined,
+  args: JsonObject,
+  deadline: number,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+): Promise<ToolOutcome> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => settle({ kind: "abort", reason: failureMessage(signal?.reason) });
+    const settle = (outcome: ToolOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      resolve(outcome);
+    };
+    if (typeof tool !== "function") return settle({ kind: "failure", message: `'${name}' is not a function` });
+    if (signal?.aborted) return onAbort();
+    timer = setTimeout(() => settle({ kind: "timeout", timeoutMs }), Math.max(0, deadline - performance.now()));
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let pending: Promise<unknown>;
+    try {
+      pending = Promise.resolve(tool(args));
+    } catch (e) {
+      return settle({ kind: "failure", message: failureMessage(e) });
+    }
+    pending.then(
+      (value) => {
+        try {
+          settle({ kind: "value", text: toolResultText(value) });
+        } catch (e) {
+          settle({ kind: "failure", message: failureMessage(e) });
+        }
+      },
+      (reason) => settle({ kind: "failure", message: failureMessage(reason) }),
+    );
+  });
 }

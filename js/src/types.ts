@@ -94,5 +94,12 @@ export interface Operation {
 export type WasmSource = ArrayBuffer | Uint8Array | WebAssembly.Module | URL | string;
 
 export interface CreateRuntimeOptions {
+  /** The engine's .wasm, when it is not next to the package's JS. */
   wasm?: WasmSource;
+  /**
+   * Run the engine in a worker thread (Node worker_threads, browser Web Worker).
+   * Same API; tools still run on the caller's side. A run that overstays its
+   * timeout while computing terminates and replaces the worker.
+   */
+  worker?: boolean;
 }

@@ -1,0 +1,75 @@
+// The run protocol, written once: start → send the context keys it loads →
+// answer each tool call → done. The in-process Runtime drives it directly; in
+// worker mode the worker drives it and asks the caller's thread for the
+// payload and for tool outcomes.
+import type { EngineInstance } from "./engine.js";
+import type { JsonObject, JsonValue, PtcError } from "./types.js";
+
+export interface EngineMetrics {
+  memoryBytes: number;
+  toolCalls: number;
+}
+
+export type DoneStatus =
+  | { state: "done"; ok: true; result: JsonValue; memoryDelta: JsonObject; memory: JsonObject; metrics: EngineMetrics }
+  | { state: "done"; ok: false; error: PtcError; metrics: EngineMetrics };
+
+type Status =
+  | { state: "ready"; run: number; loads: string[] }
+  | { state: "call"; tool: string; path: string; args: JsonObject }
+  | DoneStatus;
+
+/** What became of one tool call. */
+export type ToolOutcome =
+  | { kind: "value"; text: string }
+  | { kind: "failure"; message: string }
+  | { kind: "timeout"; timeoutMs: number }
+  | { kind: "abort"; reason: string };
+
+/** The JSON texts a run needs once the engine has said which context keys it loads. */
+export type Payload = { context: string; memory: string } | { error: string };
+
+export interface RunIo {
+  payload(loads: string[]): Payload | Promise<Payload>;
+  tool(name: string, args: JsonObject): Promise<ToolOutcome>;
+}
+
+export interface Driven {
+  status: DoneStatus;
+  toolMs: number;
+}
+
+const now = () => performance.now();
+
+export async function driveRun(engine: EngineInstance, program: string, engineOptions: string, io: RunIo): Promise<Driven> {
+  let status = JSON.parse(engine.start(program, engineOptions)) as Status;
+  if (status.state !== "ready") return { status: status as DoneStatus, toolMs: 0 };
+  const run = status.run;
+  const payload = await io.payload(status.loads);
+  if ("error" in payload) {
+    engine.cancel(run, "abort", "");
+    return { status: { state: "done", ok: false, error: { type: "execution_error", message: payload.error }, metrics: { memoryBytes: 0, toolCalls: 0 } }, toolMs: 0 };
+  }
+  status = JSON.parse(engine.begin(run, payload.context, payload.memory)) as Status;
+  let toolMs = 0;
+  while (status.state === "call") {
+    const waitStarted = now();
+    const outcome = await io.tool(status.tool, status.args);
+    toolMs += now() - waitStarted;
+    status = JSON.parse(answer(engine, run, status.tool, outcome)) as Status;
+  }
+  return { status: status as DoneStatus, toolMs };
+}
+
+function answer(engine: EngineInstance, run: number, tool: string, outcome: ToolOutcome): string {
+  switch (outcome.kind) {
+    case "value":
+      return engine.resume(run, outcome.text);
+    case "failure":
+      return engine.fail(run, outcome.message);
+    case "timeout":
+      return engine.cancel(run, "timeout", `tool '${tool}' had not answered after ${outcome.timeoutMs} ms`);
+    case "abort":
+      return engine.cancel(run, "abort", outcome.reason);
+  }
+}

@@ -1,0 +1,91 @@
+// Checking run options and turning them into what the engine and driver need;
+// shared by the in-process and the worker runtime.
+import type { DoneStatus, Payload } from "./driver.js";
+import type { ProgramInput, PtcError, RunOptions, RunResult, ValidateOptions } from "./types.js";
+
+export const DEFAULT_TIMEOUT_MS = 1000;
+export const DEFAULT_MAX_HEAP_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_DEPTH = 50;
+
+export const now = () => performance.now();
+
+export function failure(type: PtcError["type"], message: string): RunResult & { ok: false } {
+  return { ok: false, error: { type, message } };
+}
+
+/** The program as JSON text, or a parse_error result when it cannot be one. */
+export function programText(program: ProgramInput): string | (RunResult & { ok: false }) {
+  if (typeof program === "string") return program;
+  try {
+    const text = JSON.stringify(program);
+    if (text === undefined) return failure("parse_error", 'No program given: expected {"program": {"op": ...}}');
+    return text;
+  } catch (e) {
+    return failure("parse_error", `The program object is not JSON data: ${(e as Error).message}`);
+  }
+}
+
+function checkObjectOption(name: string, value: unknown): void {
+  if (value !== undefined && (value === null || typeof value !== "object" || Array.isArray(value)))
+    throw new TypeError(`ptc-wasm: options.${name} must be an object`);
+}
+
+function checkLimit(name: string, value: unknown): void {
+  if (value !== undefined && !(typeof value === "number" && value > 0 && Number.isFinite(value)))
+    throw new TypeError(`ptc-wasm: options.${name} must be a positive number`);
+}
+
+/** Throws TypeError for options of the wrong type (a caller's bug, not a bad program). */
+export function checkRunOptions(options: RunOptions): void {
+  checkObjectOption("context", options.context);
+  checkObjectOption("memory", options.memory);
+  checkObjectOption("tools", options.tools);
+  for (const limit of ["timeoutMs", "maxHeapBytes", "maxDepth"] as const) checkLimit(limit, options[limit]);
+}
+
+export function engineOptionsJson(options: RunOptions): string {
+  return JSON.stringify({
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    maxHeapBytes: options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES,
+    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
+    tools: Object.keys(options.tools ?? {}),
+  });
+}
+
+export function validateOptionsJson(options: ValidateOptions): string {
+  const engineOptions: Record<string, unknown> = { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH };
+  if (options.tools) engineOptions.tools = Array.isArray(options.tools) ? options.tools : Object.keys(options.tools);
+  return JSON.stringify(engineOptions);
+}
+
+/** JSON of only the context keys the program loads (the rest never crosses), and of the memory. */
+export function payloadFor(options: RunOptions, loads: string[]): Payload {
+  try {
+    const picked: Record<string, unknown> = {};
+    const context = options.context ?? {};
+    for (const key of loads) if (Object.prototype.hasOwnProperty.call(context, key)) picked[key] = context[key];
+    return { context: JSON.stringify(picked), memory: JSON.stringify(options.memory ?? {}) };
+  } catch (e) {
+    return { error: `The context or memory is not JSON data: ${(e as Error).message}` };
+  }
+}
+
+export function abortedResult(signal: AbortSignal): RunResult {
+  return failure("execution_error", `The run was aborted by the caller: ${reasonText(signal.reason)}`);
+}
+
+export function reasonText(reason: unknown): string {
+  if (reason instanceof Error) return reason.message || reason.name;
+  return typeof reason === "string" ? reason : String(reason);
+}
+
+export function toRunResult(status: DoneStatus, started: number, toolMs: number): RunResult {
+  const metrics = {
+    durationMs: now() - started,
+    memoryBytes: status.metrics.memoryBytes,
+    toolCalls: status.metrics.toolCalls,
+    toolMs,
+  };
+  if (!status.ok) return { ok: false, error: status.error, metrics };
+  return { ok: true, result: status.result, memoryDelta: status.memoryDelta, memory: status.memory, metrics };
+}
