@@ -150,7 +150,8 @@ class Compiler {
       std::string hint = didYouMean(key, names);
       if (hint.empty())
         hint = names.empty() ? " It takes no fields." : " Its fields are: " + listNames(names) + ".";
-      fail(child(path, key), "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint);
+      fail(child(path, key), "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint + " Shape: " +
+                                 opShape(spec));
     }
   }
 
@@ -164,7 +165,7 @@ class Compiler {
     if (group.empty() || present.size() == 1) return;
     std::string names = "'" + group[0] + "' or '" + group[1] + "'";
     fail(path, "Operation '" + std::string(spec.name) + "' requires exactly one of " + names +
-                   (present.empty() ? ", got neither" : ", got both"));
+                   (present.empty() ? ", got neither" : ", got both") + ". Shape: " + opShape(spec));
   }
 
   void checkTool(const Node& node, const std::string& path) {
@@ -179,7 +180,7 @@ class Compiler {
   [[noreturn]] void wrongKind(const OpSpec& spec, const FieldSpec& f, const std::string& path, const char* expected,
                               const Value& got) {
     fail(path, "Field '" + std::string(f.name) + "' of '" + spec.name + "' must be " + expected + ", got " +
-                   describe(got));
+                   describe(got) + ". Shape: " + opShape(spec));
   }
 
   void compileField(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path,
