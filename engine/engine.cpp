@@ -51,14 +51,14 @@ std::string Engine::start(std::string_view programJson, std::string_view options
     EngineOptions options = parseEngineOptions(optionsJson);
     auto program = compile(programJson, options);
     int id = nextRun_++;
-    runs_.emplace(id, std::make_unique<Run>(program, options.limits));
+    runs_.emplace(id, std::make_unique<ProgramRun>(program, options.limits));
     return readyJson(id, *program);
   } catch (...) {
     return doneErrorJson(currentError(), "{\"memoryBytes\":0,\"toolCalls\":0}");
   }
 }
 
-std::string Engine::drive(int run, const std::function<std::string(Run&)>& step) {
+std::string Engine::drive(int run, const std::function<std::string(RunBase&)>& step) {
   auto it = runs_.find(run);
   if (it == runs_.end()) return noSuchRun(run);
   std::string status = step(*it->second);
@@ -67,19 +67,19 @@ std::string Engine::drive(int run, const std::function<std::string(Run&)>& step)
 }
 
 std::string Engine::begin(int run, std::string_view contextJson, std::string_view memoryJson) {
-  return drive(run, [&](Run& r) { return r.begin(contextJson, memoryJson); });
+  return drive(run, [&](RunBase& r) { return r.begin(contextJson, memoryJson); });
 }
 
 std::string Engine::resume(int run, std::string_view toolResultJson) {
-  return drive(run, [&](Run& r) { return r.resume(toolResultJson); });
+  return drive(run, [&](RunBase& r) { return r.resume(toolResultJson); });
 }
 
 std::string Engine::fail(int run, std::string_view toolErrorMessage) {
-  return drive(run, [&](Run& r) { return r.fail(toolErrorMessage); });
+  return drive(run, [&](RunBase& r) { return r.fail(toolErrorMessage); });
 }
 
 std::string Engine::cancel(int run, std::string_view reason, std::string_view detail) {
-  return drive(run, [&](Run& r) {
+  return drive(run, [&](RunBase& r) {
     Error e;
     if (reason == "timeout") {
       e.type = ErrorType::Timeout;

@@ -10,6 +10,7 @@
 
 #include "program.h"
 #include "protocol.h"
+#include "program_run.h"
 #include "run.h"
 
 namespace ptc {
@@ -35,9 +36,9 @@ class Engine {
 
  private:
   std::shared_ptr<const Program> compile(std::string_view programJson, const EngineOptions& options);
-  std::string drive(int run, const std::function<std::string(Run&)>& step);
+  std::string drive(int run, const std::function<std::string(RunBase&)>& step);
 
-  std::unordered_map<int, std::unique_ptr<Run>> runs_;
+  std::unordered_map<int, std::unique_ptr<RunBase>> runs_;
   int nextRun_ = 1;
   // Compiled programs by (options, text): agents resend the same program often.
   std::unordered_map<std::string, std::shared_ptr<const Program>> cache_;

@@ -7,13 +7,6 @@
 
 namespace ptc {
 
-void RunState::checkDeadline() const {
-  if (std::chrono::steady_clock::now() >= deadline)
-    throw PtcError(ErrorType::Timeout, "Execution exceeded the time limit of " + std::to_string(timeoutMs) +
-                                           " ms (timeoutMs); reduce the data the program walks, e.g. filter "
-                                           "before map");
-}
-
 namespace {
 
 // A let binding for the duration of a scope (also across suspensions).
@@ -120,31 +113,6 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
 
 namespace {
 
-// Suspends the run on a tool call; resumes with the host's result or failure.
-struct ToolAwaiter {
-  RunState& st;
-  const Node& node;
-  Value args;
-
-  bool await_ready() const noexcept { return false; }
-  void await_suspend(coro::coroutine_handle<> h) {
-    st.pending = ToolRequest{node.name.str(), std::move(args), &node};
-    st.waiter = h;
-  }
-  Value await_resume() {
-    st.pending.reset();
-    ++st.toolCalls;
-    if (st.toolFailure) {
-      std::string message = std::move(*st.toolFailure);
-      st.toolFailure.reset();
-      throwExecution(node, "Tool '" + node.name.str() + "' failed: " + message);
-    }
-    Value result = std::move(*st.toolResult);
-    st.toolResult.reset();
-    return result;
-  }
-};
-
 }  // namespace
 
 Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
@@ -196,12 +164,13 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       std::vector<Value> args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
       if (n.op == Op::Call) {
-        st_.checkDeadline();
+        st_.core.checkDeadline();
         // A named awaiter, not a braced temporary: g++ 12 destroys such temporaries
         // inside co_await twice.
-        ToolAwaiter call{st_, n, objectFromFields(n, args.data(), args.size())};
-        Value result = co_await call;
-        co_return result;
+        ToolAwaiter call{st_.core, ToolRequest{n.name.str(), objectFromFields(n, args.data(), args.size()), n.path}};
+        ToolAnswer answer = co_await call;
+        if (answer.failed) throwExecution(n, "Tool '" + n.name.str() + "' failed: " + answer.message);
+        co_return answer.value;
       }
       co_return applyOp(n, in, args.data(), args.size());
     }

@@ -86,7 +86,7 @@ std::string callStatusJson(const ToolRequest& call) {
   std::string out = "{\"state\":\"call\",\"tool\":";
   appendJsonString(out, call.tool);
   out += ",\"path\":";
-  appendJsonString(out, call.node ? call.node->path : "");
+  appendJsonString(out, call.path);
   out += ",\"args\":";
   appendJson(out, call.args);
   out += "}";

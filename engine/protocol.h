@@ -6,7 +6,6 @@
 #include <string_view>
 
 #include "error.h"
-#include "evaluator.h"
 #include "program.h"
 #include "run.h"
 

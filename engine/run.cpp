@@ -1,125 +1,90 @@
 #include "run.h"
 
-#include <algorithm>
-
 #include "error.h"
 #include "json.h"
 #include "protocol.h"
 
 namespace ptc {
 
-namespace {
-
-Value parseObject(std::string_view text, std::string_view what) {
-  if (text.empty()) return Value::object({});
-  Value v = parseJson(text, what);
-  if (!v.isObject())
-    throw PtcError(ErrorType::Parse, "The " + std::string(what) + " must be a JSON object, got " + typeName(v));
-  return v;
+void RunCore::checkDeadline() const {
+  if (std::chrono::steady_clock::now() >= deadline)
+    throw PtcError(ErrorType::Timeout, "Execution exceeded the time limit of " + std::to_string(timeoutMs) +
+                                           " ms (timeoutMs); reduce the data the program walks, e.g. filter "
+                                           "before map");
 }
 
-}  // namespace
-
-Run::Run(std::shared_ptr<const Program> program, const RunLimits& limits)
-    : budget_(limits.maxHeapBytes), evaluator_(state_), program_(std::move(program)) {
-  state_.timeoutMs = limits.timeoutMs;
-  state_.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.timeoutMs);
-}
-
-Run::~Run() {
-  // Suspended frames hold values charged to budget_; free them first.
-  task_.reset();
+RunBase::RunBase(const RunLimits& limits) : budget_(limits.maxHeapBytes) {
+  core_.timeoutMs = limits.timeoutMs;
+  core_.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.timeoutMs);
 }
 
 template <class F>
-std::string Run::guarded(F&& step) {
-  if (finished_) return finishWithError(Error{ErrorType::Execution, "This run has already finished", "", false, -1});
+std::string RunBase::guarded(F&& step) {
+  if (finished_) return doneError(Error{ErrorType::Execution, "This run has already finished", "", false, -1});
   BudgetScope scope(&budget_);
   try {
     return step();
   } catch (...) {
-    return finishWithError(currentError());
+    return finishError(currentError());
   }
 }
 
-std::string Run::begin(std::string_view contextJson, std::string_view memoryJson) {
+std::string RunBase::begin(std::string_view payloadJson, std::string_view memoryJson) {
   return guarded([&] {
-    state_.context = parseObject(contextJson, "context");
-    state_.memory = parseObject(memoryJson, "memory");
-    if (!program_->hasCall) return finish(evaluator_.evalSync(*program_->root, Value::none()));
-    task_.emplace(evaluator_.evalAsync(*program_->root, Value::none()));
-    return status();
+    std::optional<Value> done = start(payloadJson, memoryJson);
+    return done ? finishOk(*done) : status();
   });
 }
 
-std::string Run::resume(std::string_view toolResultJson) {
+std::string RunBase::resume(std::string_view toolResultJson) {
   return guarded([&] {
-    std::string tool = state_.pending ? state_.pending->tool : "";
-    state_.toolResult = parseJson(toolResultJson, "the result of tool '" + tool + "'");
-    return continueAfterTool();
+    std::string tool = core_.pending ? core_.pending->tool : "";
+    return answerTool(ToolAnswer{false, parseJson(toolResultJson, "the result of tool '" + tool + "'"), ""});
   });
 }
 
-std::string Run::fail(std::string_view toolErrorMessage) {
-  return guarded([&] {
-    state_.toolFailure = std::string(toolErrorMessage);
-    return continueAfterTool();
-  });
+std::string RunBase::fail(std::string_view toolErrorMessage) {
+  return guarded([&] { return answerTool(ToolAnswer{true, Value(), std::string(toolErrorMessage)}); });
 }
 
-std::string Run::cancel(const Error& error) {
-  if (finished_) return finishWithError(error);
+std::string RunBase::cancel(const Error& error) {
+  if (finished_) return doneError(error);
   BudgetScope scope(&budget_);
-  return finishWithError(error);
+  return finishError(error);
 }
 
-std::string Run::continueAfterTool() {
-  if (!state_.waiter) throw PtcError(ErrorType::Execution, "The run is not waiting for a tool");
-  state_.checkDeadline();
-  auto waiter = state_.waiter;
-  state_.waiter = {};
+std::string RunBase::answerTool(ToolAnswer answer) {
+  if (!core_.waiter) throw PtcError(ErrorType::Execution, "The run is not waiting for a tool");
+  core_.checkDeadline();
+  core_.answer = std::move(answer);
+  auto waiter = core_.waiter;
+  core_.waiter = {};
   waiter.resume();
   return status();
 }
 
-std::string Run::status() {
+std::string RunBase::status() {
   drainReadyCoroutines();
-  if (task_->done()) return finish(task_->take());
-  return callStatusJson(*state_.pending);
+  if (task_->done()) return finishOk(task_->take());
+  return callStatusJson(*core_.pending);
 }
 
-std::string Run::finish(const Value& result) {
-  // The memory contract (spec 5.11) applies to the final value however it was built.
-  Value returned = result;
-  Members delta;
-  if (result.isObject()) {
-    const Value* r = result.find("result");
-    for (const Member& m : result.members())
-      if (!r || m.key.str() != "result") delta.push_back(m);
-    if (r) returned = *r;
-  }
-  Members memory = state_.memory.members();
-  for (const Member& d : delta) {
-    auto it = std::find_if(memory.begin(), memory.end(), [&](const Member& m) { return m.key.str() == d.key.str(); });
-    if (it != memory.end()) it->value = d.value;
-    else memory.push_back(d);
-  }
-  std::string out = doneOkJson(returned, Value::object(std::move(delta)), Value::object(std::move(memory)),
-                               metricsJson());
+std::string RunBase::finishOk(const Value& result) {
+  std::string out = doneOk(result);
   finished_ = true;
   task_.reset();
   return out;
 }
 
-std::string Run::finishWithError(const Error& error) {
+std::string RunBase::finishError(const Error& error) {
   finished_ = true;
   task_.reset();
-  return doneErrorJson(error, metricsJson());
+  return doneError(error);
 }
 
-std::string Run::metricsJson() const {
-  return "{\"memoryBytes\":" + std::to_string(budget_.peak()) + ",\"toolCalls\":" +
-         std::to_string(state_.toolCalls) + "}";
+std::string RunBase::metricsJson() const {
+  return "{\"memoryBytes\":" + std::to_string(budget_.peak()) + ",\"toolCalls\":" + std::to_string(core_.toolCalls) +
+         "}";
 }
 
 }  // namespace ptc

@@ -1,16 +1,16 @@
-// One run of a compiled program: its budget, limits and evaluation state, and
-// the protocol that drives it — begin, then resume/fail for each tool call the
-// run suspends on, until it is done. Every step returns a status as JSON text.
+// What every run shares, whatever its dialect: a byte budget, a deadline, the
+// channel through which it suspends on a tool and is resumed with the host's
+// answer, and the protocol — begin, then resume/fail for each tool call the run
+// suspends on, until it is done. Every step returns a status as JSON text.
 #pragma once
 
 #include <chrono>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
-#include "evaluator.h"
-#include "program.h"
+#include "coro.h"
+#include "value.h"
 
 namespace ptc {
 
@@ -20,36 +20,95 @@ struct RunLimits {
   int maxDepth = 50;
 };
 
-class Run {
+struct Node;
+
+struct ToolRequest {
+  std::string tool;
+  Value args;
+  std::string path;  // JSON Pointer of the calling node or step
+};
+
+// A tool's answer as the run sees it: a value, or the failure's message.
+struct ToolAnswer {
+  bool failed = false;
+  Value value;
+  std::string message;
+};
+
+// The clock and the tool channel of one run.
+struct RunCore {
+  std::chrono::steady_clock::time_point deadline;
+  int64_t timeoutMs = 1000;
+  uint32_t ticks = 0;
+  int toolCalls = 0;
+
+  std::optional<ToolRequest> pending;  // the call the run is suspended on
+  coro::coroutine_handle<> waiter;
+  std::optional<ToolAnswer> answer;
+
+  void checkDeadline() const;
+  // Every 1024 calls, checks the deadline: cheap enough for the hot path.
+  void tick() {
+    if ((++ticks & 1023) == 0) checkDeadline();
+  }
+};
+
+// Suspends a run on a tool call until the host answers it.
+struct ToolAwaiter {
+  RunCore& core;
+  ToolRequest request;
+
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(coro::coroutine_handle<> h) {
+    core.pending = std::move(request);
+    core.waiter = h;
+  }
+  ToolAnswer await_resume() {
+    core.pending.reset();
+    ++core.toolCalls;
+    ToolAnswer a = std::move(*core.answer);
+    core.answer.reset();
+    return a;
+  }
+};
+
+class RunBase {
  public:
-  Run(std::shared_ptr<const Program> program, const RunLimits& limits);
-  ~Run();
-  Run(const Run&) = delete;
-  Run& operator=(const Run&) = delete;
+  explicit RunBase(const RunLimits& limits);
+  virtual ~RunBase() = default;
+  RunBase(const RunBase&) = delete;
+  RunBase& operator=(const RunBase&) = delete;
 
   // Status texts: {"state":"call","tool":...,"args":...} while suspended on a
-  // tool; {"state":"done","ok":true,"result":...,"memoryDelta":...,"memory":...,
-  // "metrics":...} or {"state":"done","ok":false,"error":{...},"metrics":...}.
-  std::string begin(std::string_view contextJson, std::string_view memoryJson);
+  // tool; {"state":"done","ok":true,...} or {"state":"done","ok":false,"error":...}.
+  std::string begin(std::string_view payloadJson, std::string_view memoryJson);
   std::string resume(std::string_view toolResultJson);
   std::string fail(std::string_view toolErrorMessage);
   std::string cancel(const Error& error);
   bool finished() const { return finished_; }
 
+ protected:
+  // Starts evaluation: either returns the final value at once (no tool on the
+  // way) or sets task_ to the suspended evaluation.
+  virtual std::optional<Value> start(std::string_view payloadJson, std::string_view memoryJson) = 0;
+  // The done status for a final value / an error (may add dialect fields).
+  virtual std::string doneOk(const Value& result) = 0;
+  virtual std::string doneError(const Error& error) = 0;
+  std::string metricsJson() const;
+
+  Budget budget_;  // first member: every value of the run is charged to it, so it goes last
+  RunCore core_;
+  // Derived destructors must reset task_ first: its frames point into their members.
+  std::optional<Task<Value>> task_;
+
  private:
   template <class F>
   std::string guarded(F&& step);
-  std::string continueAfterTool();
+  std::string answerTool(ToolAnswer answer);
   std::string status();
-  std::string finish(const Value& result);
-  std::string finishWithError(const Error& error);
-  std::string metricsJson() const;
+  std::string finishOk(const Value& result);
+  std::string finishError(const Error& error);
 
-  Budget budget_;  // declared first: every value below is charged to it
-  RunState state_;
-  Evaluator evaluator_;
-  std::shared_ptr<const Program> program_;
-  std::optional<Task<Value>> task_;
   bool finished_ = false;
 };
 

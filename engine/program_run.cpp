@@ -1,0 +1,59 @@
+#include "program_run.h"
+
+#include <algorithm>
+
+#include "error.h"
+#include "json.h"
+#include "protocol.h"
+
+namespace ptc {
+
+namespace {
+
+Value parseObject(std::string_view text, std::string_view what) {
+  if (text.empty()) return Value::object({});
+  Value v = parseJson(text, what);
+  if (!v.isObject())
+    throw PtcError(ErrorType::Parse, "The " + std::string(what) + " must be a JSON object, got " + typeName(v));
+  return v;
+}
+
+}  // namespace
+
+ProgramRun::ProgramRun(std::shared_ptr<const Program> program, const RunLimits& limits)
+    : RunBase(limits), state_(core_), evaluator_(state_), program_(std::move(program)) {}
+
+ProgramRun::~ProgramRun() {
+  task_.reset();  // suspended frames hold bindings into state_
+}
+
+std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string_view memoryJson) {
+  state_.context = parseObject(contextJson, "context");
+  state_.memory = parseObject(memoryJson, "memory");
+  if (!program_->hasCall) return evaluator_.evalSync(*program_->root, Value::none());
+  task_.emplace(evaluator_.evalAsync(*program_->root, Value::none()));
+  return std::nullopt;
+}
+
+std::string ProgramRun::doneOk(const Value& result) {
+  // The memory contract (spec 5.11) applies to the final value however it was built.
+  Value returned = result;
+  Members delta;
+  if (result.isObject()) {
+    const Value* r = result.find("result");
+    for (const Member& m : result.members())
+      if (!r || m.key.str() != "result") delta.push_back(m);
+    if (r) returned = *r;
+  }
+  Members memory = state_.memory.members();
+  for (const Member& d : delta) {
+    auto it = std::find_if(memory.begin(), memory.end(), [&](const Member& m) { return m.key.str() == d.key.str(); });
+    if (it != memory.end()) it->value = d.value;
+    else memory.push_back(d);
+  }
+  return doneOkJson(returned, Value::object(std::move(delta)), Value::object(std::move(memory)), metricsJson());
+}
+
+std::string ProgramRun::doneError(const Error& error) { return doneErrorJson(error, metricsJson()); }
+
+}  // namespace ptc

@@ -1,0 +1,28 @@
+// A run of a PTC-JSON program: its context and memory, the evaluator, and the
+// memory contract applied to the final value.
+#pragma once
+
+#include <memory>
+
+#include "evaluator.h"
+#include "program.h"
+#include "run.h"
+
+namespace ptc {
+
+class ProgramRun final : public RunBase {
+ public:
+  ProgramRun(std::shared_ptr<const Program> program, const RunLimits& limits);
+  ~ProgramRun() override;
+
+ private:
+  std::optional<Value> start(std::string_view contextJson, std::string_view memoryJson) override;
+  std::string doneOk(const Value& result) override;
+  std::string doneError(const Error& error) override;
+
+  RunState state_;
+  Evaluator evaluator_;
+  std::shared_ptr<const Program> program_;
+};
+
+}  // namespace ptc
