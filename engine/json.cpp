@@ -145,8 +145,7 @@ size_t tokenStart(std::string_view text, size_t at) {
   Error e;
   e.type = ErrorType::Parse;
   if (b.tooDeep()) {
-    e.message = "Invalid " + std::string(what) + ": JSON nested deeper than " + std::to_string(kMaxJsonNesting) +
-                " levels";
+    e.message = "JSON nested deeper than " + std::to_string(kMaxJsonNesting) + " levels in " + std::string(what);
     e.position = -1;
     throw PtcError(e);
   }

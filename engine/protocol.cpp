@@ -24,7 +24,7 @@ EngineOptions parseEngineOptions(std::string_view optionsJson) {
   if (optionsJson.empty()) return o;
   BudgetScope noBudget(nullptr);
   Value v = parseJson(optionsJson, "options");
-  o.limits.timeoutMs = positiveInt(v, "timeoutMs", o.limits.timeoutMs, 24LL * 3600 * 1000);
+  o.limits.timeoutMs = positiveInt(v, "timeoutMs", o.limits.timeoutMs, (1LL << 31) - 1);  // the longest JS timer
   o.limits.maxHeapBytes =
       static_cast<uint64_t>(positiveInt(v, "maxHeapBytes", static_cast<int64_t>(o.limits.maxHeapBytes), 1LL << 40));
   o.limits.maxDepth = static_cast<int>(positiveInt(v, "maxDepth", o.limits.maxDepth, 500));

@@ -39,7 +39,17 @@ std::string RunBase::begin(std::string_view payloadJson, std::string_view memory
 std::string RunBase::resume(std::string_view toolResultJson) {
   return guarded([&] {
     std::string tool = core_.pending ? core_.pending->tool : "";
-    return answerTool(ToolAnswer{false, parseJson(toolResultJson, "the result of tool '" + tool + "'"), ""});
+    Value result;
+    try {
+      result = parseJson(toolResultJson, "the result of tool '" + tool + "'");
+    } catch (const PtcError& e) {
+      if (e.error.type != ErrorType::Parse) throw;
+      // The host's data, not the program: an execution error naming the tool.
+      throw PtcError(ErrorType::Execution, "Tool '" + tool + "' returned data the engine cannot read: " +
+                                               e.error.message,
+                     core_.pending ? core_.pending->path : "");
+    }
+    return answerTool(ToolAnswer{false, std::move(result), ""});
   });
 }
 

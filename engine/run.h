@@ -62,10 +62,10 @@ struct ToolAwaiter {
   void await_suspend(coro::coroutine_handle<> h) {
     core.pending = std::move(request);
     core.waiter = h;
+    ++core.toolCalls;  // counted when made, so a call that times out still counts
   }
   ToolAnswer await_resume() {
     core.pending.reset();
-    ++core.toolCalls;
     ToolAnswer a = std::move(*core.answer);
     core.answer.reset();
     return a;

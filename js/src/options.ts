@@ -30,9 +30,18 @@ function checkObjectOption(name: string, value: unknown): void {
     throw new TypeError(`ptc-wasm: options.${name} must be an object`);
 }
 
-function checkLimit(name: string, value: unknown): void {
-  if (value !== undefined && !(typeof value === "number" && value > 0 && Number.isFinite(value)))
-    throw new TypeError(`ptc-wasm: options.${name} must be a positive number`);
+/** The longest timer JavaScript can set (longer ones fire at once). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+function checkLimit(name: string, value: unknown, max = Number.MAX_SAFE_INTEGER): void {
+  if (value !== undefined && !(typeof value === "number" && value > 0 && value <= max))
+    throw new TypeError(`ptc-wasm: options.${name} must be a positive number${max < Number.MAX_SAFE_INTEGER ? ` of at most ${max}` : ""}`);
+}
+
+function checkSignal(signal: unknown): void {
+  const s = signal as AbortSignal | undefined;
+  if (s !== undefined && !(s && typeof s.aborted === "boolean" && typeof s.addEventListener === "function"))
+    throw new TypeError("ptc-wasm: options.signal must be an AbortSignal");
 }
 
 /** Throws TypeError for options of the wrong type (a caller's bug, not a bad program). */
@@ -40,7 +49,16 @@ export function checkRunOptions(options: RunOptions): void {
   checkObjectOption("context", options.context);
   checkObjectOption("memory", options.memory);
   checkObjectOption("tools", options.tools);
-  for (const limit of ["timeoutMs", "maxHeapBytes", "maxDepth"] as const) checkLimit(limit, options[limit]);
+  checkLimit("timeoutMs", options.timeoutMs, MAX_TIMEOUT_MS);
+  checkLimit("maxHeapBytes", options.maxHeapBytes);
+  checkLimit("maxDepth", options.maxDepth);
+  checkSignal(options.signal);
+}
+
+export function checkValidateOptions(options: ValidateOptions): void {
+  checkLimit("maxDepth", options.maxDepth);
+  if (options.tools !== undefined && (options.tools === null || typeof options.tools !== "object"))
+    throw new TypeError("ptc-wasm: options.tools must be a list of names or an object of tools");
 }
 
 export function engineOptionsJson(options: RunOptions): string {
@@ -61,7 +79,8 @@ export function validateOptionsJson(options: ValidateOptions): string {
 /** JSON of only the context keys the program loads (the rest never crosses), and of the memory. */
 export function payloadFor(options: RunOptions, loads: string[]): Payload {
   try {
-    const picked: Record<string, unknown> = {};
+    // No prototype: a context key named "__proto__" must stay a key.
+    const picked: Record<string, unknown> = Object.create(null);
     const context = options.context ?? {};
     for (const key of loads) if (Object.prototype.hasOwnProperty.call(context, key)) picked[key] = context[key];
     return { context: JSON.stringify(picked), memory: JSON.stringify(options.memory ?? {}) };

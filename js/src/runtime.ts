@@ -6,6 +6,7 @@ import { EngineBrokenError, EngineInstance } from "./engine.js";
 import {
   abortedResult,
   checkRunOptions,
+  checkValidateOptions,
   DEFAULT_TIMEOUT_MS,
   engineOptionsJson,
   failure,
@@ -30,6 +31,20 @@ export interface PtcRuntime {
   close(): void;
 }
 
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * WebAssembly memory only grows. An idle instance that grew past this (a huge
+ * input once) is replaced, so the host gets the memory back.
+ */
+const RECYCLE_ENGINE_BYTES = 256 * 1024 * 1024;
+
 export const BROKEN_ENGINE_MESSAGE =
   "The engine failed while running this program; it has been replaced, so the runtime is usable again";
 
@@ -39,6 +54,7 @@ export class EngineHost {
   constructor(protected readonly wasmModule: WebAssembly.Module, protected engine = EngineInstance.create(wasmModule)) {}
 
   validate(program: ProgramInput, options: ValidateOptions = {}): ValidateResult {
+    checkValidateOptions(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
     return JSON.parse(this.healthyEngine().validate(text, validateOptionsJson(options))) as ValidateResult;
@@ -51,7 +67,7 @@ export class EngineHost {
 
   /** The engine's operation table: every op with its fields, description and example. */
   operations(): Operation[] {
-    this.operationList ??= JSON.parse(this.healthyEngine().operations()) as Operation[];
+    this.operationList ??= deepFreeze(JSON.parse(this.healthyEngine().operations()) as Operation[]);
     return this.operationList;
   }
 
@@ -62,8 +78,12 @@ export class EngineHost {
 
   // A trapped instance is dropped; a fresh one is made from the compiled module.
   protected healthyEngine(): EngineInstance {
-    if (this.engine.broken) this.engine = EngineInstance.create(this.wasmModule);
+    if (this.engine.broken) this.recycleEngine();
     return this.engine;
+  }
+
+  protected recycleEngine(): void {
+    this.engine = EngineInstance.create(this.wasmModule);
   }
 }
 
@@ -73,9 +93,9 @@ export class Runtime extends EngineHost implements PtcRuntime {
   /** Runs a program. Never throws for a bad program: failures come back as { ok: false, error }. */
   async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
     const started = now();
+    checkRunOptions(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
-    checkRunOptions(options);
     if (options.signal?.aborted) return abortedResult(options.signal);
     const tools = options.tools ?? {};
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -92,6 +112,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
       return failure("execution_error", `${BROKEN_ENGINE_MESSAGE} (${e.message})`);
     } finally {
       this.inFlight--;
+      if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleEngine();
     }
   }
 

@@ -1,7 +1,8 @@
 // Calling host tools: waiting for one within the run's deadline and abort
 // signal, and turning its result into JSON text for the engine.
 import type { ToolOutcome } from "./driver.js";
-import type { JsonObject, ToolFunction } from "./types.js";
+import { prepareCall } from "./descriptors.js";
+import type { JsonObject, Tool } from "./types.js";
 
 /** A tool result that cannot cross into the sandbox. */
 export class ToolValueError extends Error {}
@@ -16,6 +17,11 @@ function rejectNonJson(_key: string, value: unknown): unknown {
       throw new ToolValueError("returned a symbol, which is not JSON data");
     case "number":
       if (!Number.isFinite(value)) throw new ToolValueError(`returned ${value}, which is not a JSON number`);
+      return value;
+    case "object":
+      // JSON.stringify would silently turn these into {}: refuse instead of losing data.
+      if (value instanceof Map || value instanceof Set)
+        throw new ToolValueError(`returned a ${value.constructor.name}, which is not JSON data (convert it to an object or array)`);
       return value;
     default:
       return value;
@@ -46,12 +52,13 @@ export function failureMessage(reason: unknown): string {
 }
 
 /**
- * Calls one tool and waits for it, but never past the deadline or an abort: a
- * tool still pending then is abandoned (its later result is ignored).
+ * Calls one tool (a function, or a descriptor whose args are checked against
+ * its parameters first) and waits for it, but never past the deadline or an
+ * abort: a tool still pending then is abandoned (its later result is ignored).
  */
 export function awaitTool(
   name: string,
-  tool: ToolFunction | undefined,
+  tool: Tool | undefined,
   args: JsonObject,
   deadline: number,
   timeoutMs: number,
@@ -68,13 +75,14 @@ export function awaitTool(
       signal?.removeEventListener("abort", onAbort);
       resolve(outcome);
     };
-    if (typeof tool !== "function") return settle({ kind: "failure", message: `'${name}' is not a function` });
     if (signal?.aborted) return onAbort();
+    const call = prepareCall(name, tool, args);
+    if ("problem" in call) return settle({ kind: "failure", message: call.problem });
     timer = setTimeout(() => settle({ kind: "timeout", timeoutMs }), Math.max(0, deadline - performance.now()));
     signal?.addEventListener("abort", onAbort, { once: true });
     let pending: Promise<unknown>;
     try {
-      pending = Promise.resolve(tool(args));
+      pending = Promise.resolve(call.execute(args));
     } catch (e) {
       return settle({ kind: "failure", message: failureMessage(e) });
     }

@@ -46,9 +46,9 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
 
   async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
     const started = now();
+    checkRunOptions(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
-    checkRunOptions(options);
     if (options.signal?.aborted) return abortedResult(options.signal);
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     return new Promise<RunResult>((resolve) => {

@@ -1,0 +1,57 @@
+// The runtime stays usable whatever happens: a trapped engine instance is
+// replaced, unreadable tool data is a typed error, counters stay honest.
+const { ptcWasm, sleep } = require("./helpers.cjs");
+
+let rt;
+beforeAll(async () => {
+  rt = await ptcWasm.createRuntime();
+});
+
+test("after the engine traps, the next run works on a fresh instance", async () => {
+  expect((await rt.run({ program: { op: "literal", value: 1 } })).result).toBe(1);
+  expect(() => rt.trapForTesting()).toThrow(/engine instance failed/);
+  expect((await rt.run({ program: { op: "add", left: 1, right: 2 } })).result).toBe(3);
+  expect(rt.validate({ program: { op: "count" } })).toEqual({ ok: true });
+});
+
+test("a tool returning a Map or Set is an execution_error naming the tool, not silent {}", async () => {
+  for (const value of [new Map([["a", 1]]), new Set([1])]) {
+    const r = await rt.run({ program: { op: "call", tool: "weird" } }, { tools: { weird: () => value } });
+    expect(r.error).toMatchObject({ type: "execution_error", message: expect.stringContaining("'weird'") });
+    expect(r.error.message).toMatch(/Map|Set/);
+  }
+});
+
+test("a tool result nested too deeply is an execution_error naming the tool", async () => {
+  let deep = [];
+  for (let i = 0; i < 1200; i++) deep = [deep];
+  const r = await rt.run({ program: { op: "call", tool: "deep" } }, { tools: { deep: () => deep } });
+  expect(r.error).toMatchObject({ type: "execution_error", path: "/program" });
+  expect(r.error.message).toContain("Tool 'deep' returned data the engine cannot read");
+});
+
+test("a tool call that times out still counts in metrics.toolCalls", async () => {
+  const r = await rt.run({ program: { op: "call", tool: "hang" } }, { timeoutMs: 50, tools: { hang: () => new Promise(() => {}) } });
+  expect(r.error.type).toBe("timeout");
+  expect(r.metrics.toolCalls).toBe(1);
+});
+
+test("operations() cannot be changed by a caller", () => {
+  const ops = rt.operations();
+  expect(Object.isFrozen(ops) && Object.isFrozen(ops[0]) && Object.isFrozen(ops[0].fields)).toBe(true);
+  expect(() => {
+    "use strict";
+    ops.push({});
+  }).toThrow(TypeError);
+  expect(rt.operations().length).toBe(ops.length);
+});
+
+test("validate checks its options like run does", () => {
+  expect(() => rt.validate({ program: { op: "count" } }, { maxDepth: -1 })).toThrow(TypeError);
+  expect(() => rt.validate({ program: { op: "count" } }, { tools: 3 })).toThrow(TypeError);
+});
+
+test("bad options are reported before the program is looked at", async () => {
+  await expect(rt.run("not json", { context: 3 })).rejects.toThrow(TypeError);
+  await sleep(0);
+});

@@ -1,0 +1,102 @@
+// Worker mode: the engine in a worker thread, tools on the caller's side, and a
+// run that overstays its timeout while computing replaces the worker.
+const { ptcWasm, sleep } = require("./helpers.cjs");
+
+const pipe = (...steps) => ({ program: { op: "pipe", steps } });
+const call = (tool, args) => ({ op: "call", tool, ...(args ? { args } : {}) });
+// map over 6,000 rows whose expression filters the same 6,000 rows: ~36M evaluations.
+const runaway = pipe(
+  { op: "load", name: "rows" },
+  { op: "map", expr: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "filter", where: { op: "gt", value: 3 } }, { op: "count" }] } },
+);
+const rows = Array.from({ length: 6000 }, (_, i) => i);
+
+let w;
+beforeAll(async () => {
+  w = await ptcWasm.createRuntime({ worker: true });
+});
+afterAll(() => w.close());
+
+test("runs a program with async tools that run on the caller's thread", async () => {
+  const threadOfTool = [];
+  const tools = {
+    get: async () => [1, 2, 3],
+    double: async ({ n }) => {
+      threadOfTool.push(require("node:worker_threads").isMainThread);
+      await sleep(2);
+      return n * 2;
+    },
+  };
+  const r = await w.run(pipe(call("get"), { op: "map", expr: call("double", { n: { op: "get", path: [] } }) }), { tools });
+  expect(r).toMatchObject({ ok: true, result: [2, 4, 6], metrics: { toolCalls: 4 } });
+  expect(threadOfTool).toEqual([true, true, true]);
+});
+
+test("returns the same results and errors as the in-process runtime", async () => {
+  const local = await ptcWasm.createRuntime();
+  const programs = [
+    [pipe({ op: "load", name: "xs" }, { op: "filter", where: { op: "gt", value: 1 } }, { op: "sum" }), { context: { xs: [1, 2, 3] } }],
+    [{ program: { result: 1, kept: { op: "literal", value: [1] } } }, { memory: { a: 1 } }],
+    [{ program: { op: "filer" } }, {}],
+    ["{bad json", {}],
+    [pipe({ op: "literal", value: 1 }, { op: "div", left: 1, right: 0 }), {}],
+  ];
+  for (const [program, options] of programs) {
+    const [a, b] = await Promise.all([w.run(program, options), local.run(program, options)]);
+    delete a.metrics;
+    delete b.metrics;
+    expect(a).toEqual(b);
+  }
+});
+
+test("validate, formatError and operations work without a run", () => {
+  const v = w.validate({ program: { op: "filer" } });
+  expect(w.formatError(v.error)).toBe("ValidationError at /program: Unknown operation 'filer'. Did you mean 'filter'?");
+  expect(w.operations().map((o) => o.name)).toContain("filter_in");
+});
+
+test("a CPU-bound runaway times out promptly and the runtime keeps working", async () => {
+  const started = performance.now();
+  const r = await w.run(runaway, { context: { rows }, timeoutMs: 200 });
+  expect(r.error?.type).toBe("timeout");
+  expect(performance.now() - started).toBeLessThan(2000);
+  expect((await w.run({ program: { op: "add", left: 1, right: 2 } })).result).toBe(3);
+});
+
+test("a pending tool at the deadline is abandoned and its late result ignored", async () => {
+  let resolveLate;
+  const late = new Promise((resolve) => (resolveLate = resolve));
+  const r = await w.run({ program: call("slow") }, { timeoutMs: 100, tools: { slow: () => late } });
+  expect(r.error?.type).toBe("timeout");
+  resolveLate("too late");
+  await sleep(10);
+  expect(w.activeRuns).toBe(0);
+  expect((await w.run({ program: { op: "literal", value: "next" } })).result).toBe("next");
+});
+
+test("abort while a tool is pending ends only that run", async () => {
+  const controller = new AbortController();
+  const aborted = w.run({ program: call("never") }, { signal: controller.signal, timeoutMs: 5000, tools: { never: () => new Promise(() => {}) } });
+  const bystander = w.run({ program: call("soon") }, { tools: { soon: () => sleep(30).then(() => "fine") } });
+  setTimeout(() => controller.abort(new Error("user cancelled")), 10);
+  expect((await aborted).error).toMatchObject({ type: "execution_error", message: expect.stringContaining("user cancelled") });
+  expect(await bystander).toMatchObject({ ok: true, result: "fine" });
+});
+
+test("concurrent runs each get their own results", async () => {
+  const tools = { echo: async ({ n }) => (await sleep(Math.random() * 10), n) };
+  const runs = Array.from({ length: 32 }, (_, n) =>
+    w.run(pipe(call("echo", { n }), { op: "mul", left: { op: "get", path: [] }, right: 10 }), { tools }),
+  );
+  expect((await Promise.all(runs)).map((r) => r.result)).toEqual(Array.from({ length: 32 }, (_, n) => n * 10));
+});
+
+test("close ends runs in flight with an error and a later run starts a new worker", async () => {
+  const rt = await ptcWasm.createRuntime({ worker: true });
+  const pending = rt.run({ program: call("never") }, { timeoutMs: 5000, tools: { never: () => new Promise(() => {}) } });
+  await sleep(20);
+  rt.close();
+  expect((await pending).error).toMatchObject({ type: "execution_error", message: expect.stringContaining("closed") });
+  expect((await rt.run({ program: { op: "literal", value: 7 } })).result).toBe(7);
+  rt.close();
+});
