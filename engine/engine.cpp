@@ -4,6 +4,8 @@
 
 #include "error.h"
 #include "json.h"
+#include "workflow_compiler.h"
+#include "workflow_run.h"
 
 namespace ptc {
 
@@ -12,16 +14,17 @@ namespace {
 constexpr size_t kProgramCacheSize = 64;
 
 std::string cacheKey(std::string_view programJson, const EngineOptions& o) {
-  std::string key = std::to_string(o.compile.maxDepth) + (o.compile.toolsKnown ? "|t:" : "|-:");
+  std::string key = std::to_string(o.compile.maxDepth) + "|" + o.entry + (o.compile.toolsKnown ? "|t:" : "|-:");
   for (const std::string& t : o.compile.tools) key += t + ",";
   key += "|";
   key += programJson;
   return key;
 }
 
+const char* kNoMetrics = "{\"memoryBytes\":0,\"toolCalls\":0}";
+
 std::string noSuchRun(int run) {
-  return doneErrorJson(Error{ErrorType::Execution, "Unknown run " + std::to_string(run), "", false, -1},
-                       "{\"memoryBytes\":0,\"toolCalls\":0}");
+  return doneErrorJson(Error{ErrorType::Execution, "Unknown run " + std::to_string(run), "", false, -1}, kNoMetrics);
 }
 
 }  // namespace
@@ -46,15 +49,54 @@ std::string Engine::validate(std::string_view programJson, std::string_view opti
   }
 }
 
+std::string Engine::registerRun(std::unique_ptr<RunBase> run, const std::vector<std::string>& loads) {
+  int id = nextRun_++;
+  runs_.emplace(id, std::move(run));
+  return readyJson(id, loads);
+}
+
 std::string Engine::start(std::string_view programJson, std::string_view optionsJson) {
   try {
     EngineOptions options = parseEngineOptions(optionsJson);
     auto program = compile(programJson, options);
-    int id = nextRun_++;
-    runs_.emplace(id, std::make_unique<ProgramRun>(program, options.limits));
-    return readyJson(id, *program);
+    return registerRun(std::make_unique<ProgramRun>(program, options.limits), program->loads);
   } catch (...) {
-    return doneErrorJson(currentError(), "{\"memoryBytes\":0,\"toolCalls\":0}");
+    return doneErrorJson(currentError(), kNoMetrics);
+  }
+}
+
+std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_view source, const EngineOptions& options) {
+  std::string key = cacheKey(source, options);
+  if (auto it = workflowCache_.find(key); it != workflowCache_.end()) return it->second;
+  BudgetScope noBudget(nullptr);
+  workflow::CompileOptions co{options.entry, options.compile.toolsKnown, options.compile.tools};
+  auto wf = workflow::compileWorkflow(parseJsonSequence(source, "step-function file"), co);
+  if (workflowCache_.size() >= kProgramCacheSize) workflowCache_.clear();
+  workflowCache_.emplace(std::move(key), wf);
+  return wf;
+}
+
+std::string Engine::startWorkflow(std::string_view source, std::string_view optionsJson) {
+  try {
+    EngineOptions options = parseEngineOptions(optionsJson);
+    auto wf = compileWorkflow(source, options);
+    return registerRun(std::make_unique<workflow::WorkflowRun>(wf, options.limits), {});
+  } catch (...) {
+    return doneErrorJson(currentError(), kNoMetrics);
+  }
+}
+
+std::string Engine::validateWorkflow(std::string_view source, std::string_view optionsJson) {
+  try {
+    EngineOptions options = parseEngineOptions(optionsJson);
+    auto wf = compileWorkflow(source, options);
+    if (!options.inputJson.empty()) {
+      BudgetScope noBudget(nullptr);
+      workflow::checkEntryInput(*wf, parseJson(options.inputJson, "input"));
+    }
+    return validOkJson();
+  } catch (...) {
+    return validErrorJson(currentError());
   }
 }
 

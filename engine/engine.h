@@ -12,6 +12,7 @@
 #include "protocol.h"
 #include "program_run.h"
 #include "run.h"
+#include "workflow.h"
 
 namespace ptc {
 
@@ -24,6 +25,11 @@ class Engine {
   // {"state":"ready","run":N,"loads":[context keys the program reads]}, so the
   // host sends only those. Otherwise a done status with the error.
   std::string start(std::string_view programJson, std::string_view optionsJson);
+  // Step functions: verifies and compiles a file; then like start. begin takes
+  // the entry's input as its payload.
+  std::string startWorkflow(std::string_view source, std::string_view optionsJson);
+  std::string validateWorkflow(std::string_view source, std::string_view optionsJson);
+
   std::string begin(int run, std::string_view contextJson, std::string_view memoryJson);
   std::string resume(int run, std::string_view toolResultJson);
   std::string fail(int run, std::string_view toolErrorMessage);
@@ -36,12 +42,15 @@ class Engine {
 
  private:
   std::shared_ptr<const Program> compile(std::string_view programJson, const EngineOptions& options);
+  std::shared_ptr<const workflow::Workflow> compileWorkflow(std::string_view source, const EngineOptions& options);
+  std::string registerRun(std::unique_ptr<RunBase> run, const std::vector<std::string>& loads);
   std::string drive(int run, const std::function<std::string(RunBase&)>& step);
 
   std::unordered_map<int, std::unique_ptr<RunBase>> runs_;
   int nextRun_ = 1;
   // Compiled programs by (options, text): agents resend the same program often.
   std::unordered_map<std::string, std::shared_ptr<const Program>> cache_;
+  std::unordered_map<std::string, std::shared_ptr<const workflow::Workflow>> workflowCache_;
 };
 
 }  // namespace ptc

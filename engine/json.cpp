@@ -141,7 +141,8 @@ size_t tokenStart(std::string_view text, size_t at) {
   return text.size();
 }
 
-[[noreturn]] void throwParseError(std::string_view what, const ValueBuilder& b, std::string_view text) {
+[[noreturn]] void throwParseError(std::string_view what, const ValueBuilder& b, std::string_view text,
+                                  size_t offset = 0) {
   Error e;
   e.type = ErrorType::Parse;
   if (b.tooDeep()) {
@@ -151,7 +152,7 @@ size_t tokenStart(std::string_view text, size_t at) {
   }
   // nlohmann counts the offending character as read; the byte offset is one less
   // (at end of input it is the input's length).
-  size_t noticed = b.errorPosition() > 0 ? static_cast<size_t>(b.errorPosition() - 1) : 0;
+  size_t noticed = offset + (b.errorPosition() > 0 ? static_cast<size_t>(b.errorPosition() - 1) : 0);
   noticed = std::min(noticed, text.size());
   // A bad literal or number is noticed at the byte after it ("tru}" at '}'):
   // step back into the token itself.
@@ -167,7 +168,58 @@ size_t tokenStart(std::string_view text, size_t at) {
   throw PtcError(e);
 }
 
+// Where the JSON value starting at `i` ends: brackets are counted (strings
+// skipped), a scalar runs to the next space or structural character. Only
+// delimits; the parser then judges the slice.
+size_t valueEnd(std::string_view text, size_t i) {
+  auto skipString = [&](size_t j) {
+    for (++j; j < text.size(); ++j) {
+      if (text[j] == '\\') ++j;
+      else if (text[j] == '"') return j + 1;
+    }
+    return text.size();
+  };
+  char c = text[i];
+  if (c == '"') return skipString(i);
+  if (c == '{' || c == '[') {
+    int depth = 0;
+    for (size_t j = i; j < text.size();) {
+      char ch = text[j];
+      if (ch == '"') {
+        j = skipString(j);
+        continue;
+      }
+      if (ch == '{' || ch == '[') ++depth;
+      if ((ch == '}' || ch == ']') && --depth == 0) return j + 1;
+      ++j;
+    }
+    return text.size();
+  }
+  size_t j = i;
+  while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) &&
+         std::string_view("{}[]\",:").find(text[j]) == std::string_view::npos)
+    ++j;
+  return std::max(j, i + 1);
+}
+
 }  // namespace
+
+std::vector<Value> parseJsonSequence(std::string_view text, std::string_view what) {
+  std::vector<Value> values;
+  size_t i = 0;
+  while (true) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+    if (i >= text.size()) break;
+    size_t end = valueEnd(text, i);
+    std::string_view slice = text.substr(i, end - i);
+    ValueBuilder builder;
+    if (!json::sax_parse(slice.begin(), slice.end(), &builder, nlohmann::detail::input_format_t::json, true))
+      throwParseError(what, builder, text, i);
+    values.push_back(std::move(builder.roots().front()));
+    i = end;
+  }
+  return values;
+}
 
 Value parseJson(std::string_view text, std::string_view what) {
   ValueBuilder builder;

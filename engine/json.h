@@ -17,6 +17,11 @@ constexpr int kMaxJsonNesting = 1000;
 // the first problem. `what` names the text in messages ("program", "context", ...).
 Value parseJson(std::string_view text, std::string_view what);
 
+// Parses JSON values written one after another, separated by optional
+// whitespace (the step-function file format). Positions in errors are offsets
+// into the whole text.
+std::vector<Value> parseJsonSequence(std::string_view text, std::string_view what);
+
 // Compact JSON text (no spaces). Integers print without a fraction; floats print
 // as the shortest text that reads back as the same double.
 std::string toJson(const Value& v);

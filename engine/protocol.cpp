@@ -29,6 +29,8 @@ EngineOptions parseEngineOptions(std::string_view optionsJson) {
       static_cast<uint64_t>(positiveInt(v, "maxHeapBytes", static_cast<int64_t>(o.limits.maxHeapBytes), 1LL << 40));
   o.limits.maxDepth = static_cast<int>(positiveInt(v, "maxDepth", o.limits.maxDepth, 500));
   o.compile.maxDepth = o.limits.maxDepth;
+  if (const Value* entry = v.find("entry"); entry && entry->isString()) o.entry = entry->str();
+  if (const Value* input = v.find("input")) o.inputJson = toJson(*input);
   if (const Value* tools = v.find("tools"); tools && tools->isArray()) {
     o.compile.toolsKnown = true;
     for (const Value& t : tools->items())
@@ -72,11 +74,11 @@ std::string validOkJson() { return "{\"ok\":true}"; }
 
 std::string validErrorJson(const Error& e) { return "{\"ok\":false,\"error\":" + errorJson(e) + "}"; }
 
-std::string readyJson(int runId, const Program& program) {
+std::string readyJson(int runId, const std::vector<std::string>& loads) {
   std::string out = "{\"state\":\"ready\",\"run\":" + std::to_string(runId) + ",\"loads\":[";
-  for (size_t i = 0; i < program.loads.size(); ++i) {
+  for (size_t i = 0; i < loads.size(); ++i) {
     if (i) out += ",";
-    appendJsonString(out, program.loads[i]);
+    appendJsonString(out, loads[i]);
   }
   out += "]}";
   return out;

@@ -14,17 +14,20 @@ namespace ptc {
 struct EngineOptions {
   RunLimits limits;
   CompileOptions compile;
+  std::string entry;        // step functions: the entry function ("" = the last)
+  std::string inputJson;    // step functions, validation only: the input to check
 };
 
-// {"timeoutMs":..,"maxHeapBytes":..,"maxDepth":..,"tools":[names]} (all optional;
-// "tools" present means the tool set is known). Throws PtcError on bad options.
+// {"timeoutMs":..,"maxHeapBytes":..,"maxDepth":..,"tools":[names],"entry":..,
+// "input":..} (all optional; "tools" present means the tool set is known).
+// Throws PtcError on bad options.
 EngineOptions parseEngineOptions(std::string_view optionsJson);
 
 std::string errorJson(const Error& e);
 Error errorFromJson(std::string_view text);
 std::string validOkJson();
 std::string validErrorJson(const Error& e);
-std::string readyJson(int runId, const Program& program);
+std::string readyJson(int runId, const std::vector<std::string>& loads);
 std::string callStatusJson(const ToolRequest& call);
 std::string doneOkJson(const Value& result, const Value& delta, const Value& memory, const std::string& metrics);
 std::string doneErrorJson(const Error& e, const std::string& metrics);

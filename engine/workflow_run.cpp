@@ -1,0 +1,376 @@
+#include "workflow_run.h"
+
+#include "error.h"
+#include "json.h"
+#include "protocol.h"
+#include "workflow_compiler.h"
+#include "workflow_eval.h"
+#include "workflow_text.h"
+
+namespace ptc::workflow {
+
+namespace {
+
+constexpr uint64_t kStepLimit = 100000;
+
+[[noreturn]] void fault(const std::string& path, std::string message) {
+  throw PtcError(ErrorType::Execution, std::move(message), path);
+}
+
+std::string shortJson(const Value& v) {
+  std::string text = toJson(v);
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+// §9: every returned value must conform to the function's output type.
+void checkReturned(const Function& fn, const Value& v, const std::string& path) {
+  if (!conforms(v, fn.output))
+    fault(path, "Function '" + fn.name + "' returned " + shortJson(v) + ", which is not a " + typeText(fn.output));
+}
+
+// Binds a name in a frame for the rest of its block (rebinding shadows).
+void bind(Frame& frame, const std::string& name, Value v) { frame.vars.emplace_back(&name, std::move(v)); }
+
+// The key of a match subject (§8): its text form for text/number/bool.
+std::optional<std::string> matchKey(const Value& v) {
+  if (v.isString() || v.isNumber() || v.isBool()) return textForm(v);
+  return std::nullopt;
+}
+
+}  // namespace
+
+WorkflowRun::WorkflowRun(std::shared_ptr<const Workflow> workflow, const RunLimits& limits)
+    : RunBase(limits), workflow_(std::move(workflow)) {}
+
+WorkflowRun::~WorkflowRun() {
+  task_.reset();  // suspended frames point into trace_
+}
+
+std::optional<Value> WorkflowRun::start(std::string_view inputJson, std::string_view) {
+  Value input = inputJson.empty() ? Value::object({}) : parseJson(inputJson, "input");
+  checkEntryInput(*workflow_, input);
+  task_.emplace(runEntry(std::move(input)));
+  return std::nullopt;
+}
+
+Task<Value> WorkflowRun::runEntry(Value input) {
+  const Function& entry = workflow_->functions[static_cast<size_t>(workflow_->entry)];
+  CallResult r = co_await runFunction(entry, std::move(input));
+  if (r.failed) {
+    // An unhandled failure of a non-result entry is an execution error naming the tool.
+    std::string message = r.failure.tool.empty() ? r.failure.message
+                                                  : "Tool '" + r.failure.tool + "' failed: " + r.failure.message;
+    throw PtcError(ErrorType::Execution, "Unhandled failure in '" + entry.name + "': " + message, r.failure.path);
+  }
+  co_return r.value;
+}
+
+Task<CallResult> WorkflowRun::runFunction(const Function& fn, Value input) {
+  Frame frame;
+  frame.fn = &fn;
+  frame.input = std::move(input);
+  Flow flow = co_await runBlock(frame, fn.steps);
+  CallResult out;
+  switch (flow.kind) {
+    case Flow::Kind::Fail:
+      if (!fn.output.isResult()) {
+        out.failed = true;
+        out.failure = std::move(flow.failure);
+        co_return out;
+      }
+      // A result-typed function turns an unhandled failure into {"error": msg}.
+      out.value = Value::object({{Value::string("error"), Value::string(flow.failure.message)}});
+      co_return out;
+    case Flow::Kind::Return:  // its type was checked where it was returned
+      out.value = std::move(flow.value);
+      co_return out;
+    default:  // the end of steps (§9): nil outputs give null, else an unbound last for's list
+      if (fn.endsWithUnboundFor && !fn.output.allowsFallingOffTheEnd()) out.value = frame.lastForList;
+      if (fn.output.isResult()) out.value = Value::object({{Value::string("ok"), out.value}});
+      checkReturned(fn, out.value, fn.steps.back().path);
+      co_return out;
+  }
+}
+
+Task<Flow> WorkflowRun::runBlock(Frame& frame, const std::vector<Step>& steps) {
+  for (const Step& step : steps) {
+    Flow flow = co_await runStep(frame, step);
+    if (flow.kind != Flow::Kind::Next) co_return flow;
+  }
+  co_return Flow{};
+}
+
+void WorkflowRun::countStep(const std::string& path) {
+  core_.checkDeadline();
+  if (++steps_ > kStepLimit)
+    throw PtcError(ErrorType::Execution,
+                   "step limit: the run would execute more than 100000 steps (loops over long lists multiply)", path);
+}
+
+void WorkflowRun::faultTrace(size_t entry, const std::string& message) {
+  TraceEntry& t = trace_[entry];
+  if (t.ended) return;
+  if (t.error.empty()) t.error = message;
+  endTrace(entry, std::string_view(t.outcome) == "compensated" ? "compensated" : "failure");
+}
+
+size_t WorkflowRun::beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind) {
+  TraceEntry t;
+  t.function = frame.fn->name;
+  t.path = path;
+  t.step = index;
+  t.kind = kind;
+  t.started = std::chrono::steady_clock::now();
+  trace_.push_back(std::move(t));
+  return trace_.size() - 1;
+}
+
+void WorkflowRun::endTrace(size_t entry, const char* outcome) {
+  TraceEntry& t = trace_[entry];
+  t.outcome = outcome;
+  t.ended = true;
+  t.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t.started).count();
+}
+
+Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
+  static const char* kinds[] = {"let", "call", "match", "if", "return", "for", "yield"};
+  countStep(step.path);
+  size_t entry = beginTrace(frame, step.path, step.index, kinds[static_cast<int>(step.kind)]);
+  try {
+    Flow flow;
+    switch (step.kind) {
+      case Step::Kind::Call: co_return co_await runCallStep(frame, step, entry);
+      case Step::Kind::For: co_return co_await runForStep(frame, step, entry);
+      case Step::Kind::LetExpr: {
+        Value v = evaluate(frame, step.expr);
+        trace_[entry].value = v;
+        bind(frame, step.let, std::move(v));
+        break;
+      }
+      case Step::Kind::Match: {
+        Value subject = evaluate(frame, step.expr);
+        std::optional<std::string> key = matchKey(subject);
+        const Expr* chosen = nullptr;
+        for (const auto& [k, value] : step.cases)
+          if (key && k == *key) chosen = &value;
+        if (!chosen)
+          for (const auto& [k, value] : step.cases)
+            if (k == "_") chosen = &value;
+        if (!chosen) fault(step.path, "no case for " + shortJson(subject) + " in this match, and no \"_\" case");
+        Value v = evaluate(frame, *chosen);
+        trace_[entry].value = v;
+        bind(frame, step.let, std::move(v));
+        break;
+      }
+      case Step::Kind::If: {
+        bool condition = truthValue(evaluate(frame, step.expr), step.path + "/if", "'if'");
+        trace_[entry].value = Value::boolean(condition);
+        trace_[entry].hasValue = true;
+        if (condition) {
+          co_await runCompensations(frame, step.compensate);
+          flow.kind = Flow::Kind::Return;
+          flow.value = evaluate(frame, step.ifReturn);
+          checkReturned(*frame.fn, flow.value, step.path + "/return");
+          endTrace(entry, step.compensate.empty() ? "value" : "compensated");
+          co_return flow;
+        }
+        break;
+      }
+      case Step::Kind::Return:
+        flow.kind = Flow::Kind::Return;
+        flow.value = evaluate(frame, step.expr);
+        checkReturned(*frame.fn, flow.value, step.path + "/return");
+        trace_[entry].value = flow.value;
+        break;
+      case Step::Kind::Yield: {
+        Value v = evaluate(frame, step.expr);
+        trace_[entry].value = v;
+        frame.loops.back()->push_back(std::move(v));
+        break;
+      }
+    }
+    trace_[entry].hasValue = true;
+    endTrace(entry, "value");
+    co_return flow;
+  } catch (const PtcError& e) {
+    faultTrace(entry, e.error.message);  // a fault ends the run; the trace ends with the step that faulted
+    throw;
+  }
+}
+
+Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry) {
+  trace_[entry].tool = step.call.target;
+  Value args = step.call.hasArgs ? evaluate(frame, step.call.args) : Value::object({});
+  trace_[entry].args = args;
+  trace_[entry].hasArgs = true;
+  CallResult r = co_await runCall(frame, step.call, args);
+  Flow flow;
+  if (!r.failed) {
+    trace_[entry].value = r.value;
+    trace_[entry].hasValue = true;
+    if (!step.let.empty()) bind(frame, step.let, std::move(r.value));
+    endTrace(entry, "value");
+    co_return flow;
+  }
+  trace_[entry].error = r.failure.message;
+  r.failure.path = step.path;  // a failure is this step's failure from here on
+  const Handler* handler = step.onError.get();
+  if (!handler) {
+    endTrace(entry, "failure");
+    flow.kind = Flow::Kind::Fail;
+    flow.failure = std::move(r.failure);
+    co_return flow;
+  }
+  // on-error: $error is the failure's message; compensations run in written
+  // order; then return, continue, or let the failure propagate (§7).
+  frame.error = Value::string(r.failure.message);
+  if (!handler->compensate.empty()) trace_[entry].outcome = "compensated";
+  co_await runCompensations(frame, handler->compensate);
+  if (handler->hasReturn) {
+    flow.kind = Flow::Kind::Return;
+    flow.value = evaluate(frame, handler->returnValue);
+    checkReturned(*frame.fn, flow.value, step.path + "/on-error/return");
+  } else if (handler->continueLoop) {
+    flow.kind = Flow::Kind::Continue;
+  } else {
+    flow.kind = Flow::Kind::Fail;
+    flow.failure = std::move(r.failure);
+  }
+  frame.error.reset();
+  endTrace(entry, handler->compensate.empty() ? "failure" : "compensated");
+  co_return flow;
+}
+
+Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& calls) {
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const Call& c = calls[i];
+    countStep(c.path);
+    size_t entry = beginTrace(frame, c.path, i, "compensate");
+    trace_[entry].tool = c.target;
+    CallResult r;
+    try {
+      Value args = c.hasArgs ? evaluate(frame, c.args) : Value::object({});
+      trace_[entry].args = args;
+      trace_[entry].hasArgs = true;
+      r = co_await runCall(frame, c, args);
+    } catch (const PtcError& e) {
+      faultTrace(entry, e.error.message);
+      throw;
+    }
+    if (r.failed) {
+      trace_[entry].error = r.failure.message;  // recorded, then ignored: the rest still run
+      endTrace(entry, "failure");
+    } else {
+      trace_[entry].value = r.value;
+      trace_[entry].hasValue = true;
+      endTrace(entry, "value");
+    }
+  }
+  co_return true;
+}
+
+Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry) {
+  Value list = evaluate(frame, step.expr);
+  if (!list.isArray()) fault(step.path + "/in", "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list));
+  Array collected;
+  frame.loops.push_back(&collected);
+  for (const Value& item : list.items()) {
+    size_t mark = frame.vars.size();
+    bind(frame, step.var, item);
+    Flow flow = co_await runBlock(frame, step.body);
+    frame.vars.resize(mark);  // the iteration's bindings end with it
+    if (flow.kind == Flow::Kind::Continue || flow.kind == Flow::Kind::Next) continue;
+    frame.loops.pop_back();
+    endTrace(entry, flow.kind == Flow::Kind::Fail ? "failure" : "value");
+    co_return flow;
+  }
+  frame.loops.pop_back();
+  Value result = Value::array(std::move(collected));
+  trace_[entry].value = result;
+  trace_[entry].hasValue = true;
+  if (!step.let.empty()) bind(frame, step.let, result);
+  else frame.lastForList = result;
+  endTrace(entry, "value");
+  co_return Flow{};
+}
+
+Task<CallResult> WorkflowRun::runCall(Frame& frame, const Call& call, const Value& args) {
+  (void)frame;
+  CallResult out;
+  if (call.function >= 0) {
+    const Function& callee = workflow_->functions[static_cast<size_t>(call.function)];
+    for (const auto& [name, type] : callee.params)
+      if (!conforms(args.field(name), type))
+        fault(call.path, "Argument '" + name + "' of '" + callee.name + "' must be " + typeText(type) + ", got " +
+                             shortJson(args.field(name)));
+    CallResult r = co_await runFunction(callee, args);
+    if (r.failed || !callee.output.isResult()) co_return r;
+    // A result-typed callee: {"ok": v} yields v; {"error": m} is a failure of this call.
+    const Member& m = r.value.members()[0];
+    if (m.key.str() == "ok") {
+      out.value = m.value;
+    } else {
+      out.failed = true;
+      out.failure.message = textForm(m.value);
+    }
+    co_return out;
+  }
+  core_.checkDeadline();
+  // A named awaiter, not a braced temporary: g++ 12 destroys those twice in co_await.
+  ToolAwaiter awaiter{core_, ToolRequest{call.target, args, call.path}};
+  ToolAnswer answer = co_await awaiter;
+  if (answer.failed) {
+    out.failed = true;
+    out.failure = Failure{std::move(answer.message), call.target};
+  } else {
+    out.value = std::move(answer.value);
+  }
+  co_return out;
+}
+
+std::string WorkflowRun::traceJson() const {
+  std::string out = "[";
+  for (size_t i = 0; i < trace_.size(); ++i) {
+    const TraceEntry& t = trace_[i];
+    if (i) out += ",";
+    out += "{\"function\":";
+    appendJsonString(out, t.function);
+    out += ",\"path\":";
+    appendJsonString(out, t.path);
+    out += ",\"step\":" + std::to_string(t.step) + ",\"kind\":\"" + t.kind + "\"";
+    if (!t.tool.empty()) {
+      out += ",\"tool\":";
+      appendJsonString(out, t.tool);
+    }
+    if (t.hasArgs) {
+      out += ",\"args\":";
+      appendJson(out, t.args);
+    }
+    out += ",\"durationMs\":";
+    appendNumber(out, t.durationMs);
+    out += ",\"outcome\":\"" + std::string(t.outcome) + "\"";
+    if (t.hasValue && std::string_view(t.outcome) == "value") {
+      out += ",\"value\":";
+      appendJson(out, t.value);
+    }
+    if (!t.error.empty()) {
+      out += ",\"error\":";
+      appendJsonString(out, t.error);
+    }
+    out += "}";
+  }
+  return out + "]";
+}
+
+std::string WorkflowRun::doneOk(const Value& result) {
+  std::string out = "{\"state\":\"done\",\"ok\":true,\"result\":";
+  appendJson(out, result);
+  return out + ",\"trace\":" + traceJson() + ",\"metrics\":" + metricsJson() + "}";
+}
+
+std::string WorkflowRun::doneError(const Error& error) {
+  return "{\"state\":\"done\",\"ok\":false,\"error\":" + errorJson(error) + ",\"trace\":" + traceJson() +
+         ",\"metrics\":" + metricsJson() + "}";
+}
+
+}  // namespace ptc::workflow
