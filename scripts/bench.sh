@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# npm run bench: builds dist/ (a no-op rebuild when nothing changed), then runs
+# the benchmark suite in one Node process. Extra arguments go to bench/run.mjs
+# (e.g. `npm run bench -- --quick`). Exits non-zero only on a build failure or a
+# wrong answer from some engine; speed targets are reported, not asserted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/build.sh
+# --expose-gc: the runner collects garbage between large samples, outside the
+# timed region, so one engine's garbage is not charged to the next.
+exec node --expose-gc bench/run.mjs "$@"
