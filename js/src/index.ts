@@ -8,6 +8,11 @@ import type { WorkerPort } from "./worker-protocol.js";
 export { Runtime, type PtcRuntime } from "./runtime.js";
 export { WorkerRuntime } from "./worker-runtime.js";
 export type * from "./types.js";
+export type { TraceEntry, ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "./workflows.js";
+export type { JsonSchema, SchemaOptions } from "./schema.js";
+export type { PromptOptions } from "./prompt.js";
+export { approximateTokens } from "./prompt.js";
+export { isToolDescriptor } from "./descriptors.js";
 
 export interface Platform {
   loadWasm(source: WasmSource | undefined): Promise<BufferSource | WebAssembly.Module>;

@@ -1,7 +1,7 @@
 // The in-process Runtime: checks options, drives runs on the engine instance,
 // runs tool callbacks with the deadline and abort signal. Language semantics
 // live in the engine; nothing here interprets a program.
-import { driveRun } from "./driver.js";
+import { driveRun, type Dialect, type DoneStatus, type Payload } from "./driver.js";
 import { EngineBrokenError, EngineInstance } from "./engine.js";
 import {
   abortedResult,
@@ -16,15 +16,45 @@ import {
   toRunResult,
   validateOptionsJson,
 } from "./options.js";
+import { repairHint } from "./format.js";
+import { languagePrompt, type PromptOptions } from "./prompt.js";
+import { programSchema, type JsonSchema, type SchemaOptions } from "./schema.js";
 import { awaitTool } from "./tools.js";
-import type { Operation, ProgramInput, PtcError, RunOptions, RunResult, ValidateOptions, ValidateResult } from "./types.js";
+import {
+  checkWorkflowOptions,
+  toWorkflowResult,
+  validateWorkflowOptions,
+  workflowEngineOptions,
+  workflowPayload,
+  type ValidateWorkflowOptions,
+  type WorkflowOptions,
+  type WorkflowResult,
+} from "./workflows.js";
+import type {
+  JsonObject,
+  ToolFunction,
+  FunctionTool,
+  FunctionToolOptions,
+  Operation,
+  ProgramInput,
+  PtcError,
+  RunOptions,
+  RunResult,
+  ValidateOptions,
+  ValidateResult,
+} from "./types.js";
 
 /** What both runtimes (in-process and worker) offer. */
 export interface PtcRuntime {
   run(program: ProgramInput, options?: RunOptions): Promise<RunResult>;
+  runWorkflow(source: string, options?: WorkflowOptions): Promise<WorkflowResult>;
   validate(program: ProgramInput, options?: ValidateOptions): ValidateResult;
-  formatError(error: PtcError): string;
+  validateWorkflow(source: string, options?: ValidateWorkflowOptions): ValidateResult;
+  formatError(error: PtcError, program?: ProgramInput): string;
   operations(): Operation[];
+  schema(options?: SchemaOptions): JsonSchema;
+  prompt(options?: PromptOptions): string;
+  asFunctionTool(options?: FunctionToolOptions): FunctionTool;
   /** Runs in flight (started and not finished). */
   readonly activeRuns: number;
   /** Releases the runtime's resources (the worker, in worker mode). */
@@ -60,9 +90,44 @@ export class EngineHost {
     return JSON.parse(this.healthyEngine().validate(text, validateOptionsJson(options))) as ValidateResult;
   }
 
-  /** One line a model can act on: "ValidationError at /program/steps/1: Unknown operation 'filer'. ..." */
-  formatError(error: PtcError): string {
-    return this.healthyEngine().formatError(JSON.stringify(error));
+  /**
+   * One line a model can act on in one retry: the error type, the JSON Pointer,
+   * the message with its did-you-mean and, for validation errors, the op's
+   * shape: "ValidationError at /program/steps/1: Unknown operation 'filer'. ..."
+   * Pass the program to get the shape also where the message has none.
+   */
+  formatError(error: PtcError, program?: ProgramInput): string {
+    return this.healthyEngine().formatError(JSON.stringify(error)) + repairHint(error, this.operations(), program);
+  }
+
+  /** The JSON Schema (draft 2020-12) of a program, generated from the op table. */
+  schema(options: SchemaOptions = {}): JsonSchema {
+    return programSchema(this.operations(), options);
+  }
+
+  /** The system-prompt text that teaches a model PTC-JSON (and the given tools), from the op table. */
+  prompt(options: PromptOptions = {}): string {
+    return languagePrompt(this.operations(), options);
+  }
+
+  /**
+   * A function-calling definition for OpenAI-style APIs: { name, description,
+   * parameters }, the description being the compact prompt and the parameters
+   * the program schema. The call's arguments are a program: pass them to run().
+   */
+  asFunctionTool(options: FunctionToolOptions = {}): FunctionTool {
+    const { $schema: _dialect, ...parameters } = this.schema({ tools: options.tools ?? {} });
+    return {
+      name: options.name ?? "run_program",
+      description: this.prompt({ tools: options.tools, context: options.context, compact: options.compact ?? true }),
+      parameters,
+    };
+  }
+
+  /** Verifies a step-function file without running it (tools, entry and input optional). */
+  validateWorkflow(source: string, options: ValidateWorkflowOptions = {}): ValidateResult {
+    if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    return JSON.parse(this.healthyEngine().validateWorkflow(source, validateWorkflowOptions(options))) as ValidateResult;
   }
 
   /** The engine's operation table: every op with its fields, description and example. */
@@ -92,24 +157,44 @@ export class Runtime extends EngineHost implements PtcRuntime {
 
   /** Runs a program. Never throws for a bad program: failures come back as { ok: false, error }. */
   async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
-    const started = now();
     checkRunOptions(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
+    return this.drive("program", text, engineOptionsJson(options), options, (loads) => payloadFor(options, loads), toRunResult);
+  }
+
+  /**
+   * Runs a step-function file (docs/step-functions.md): verified before anything
+   * runs, then executed step by step. Never throws for a bad file.
+   */
+  async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
+    checkWorkflowOptions(options);
+    if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    if (options.signal?.aborted) return abortedResult(options.signal) as WorkflowResult;
+    return this.drive("workflow", source, workflowEngineOptions(options), options, () => workflowPayload(options), toWorkflowResult);
+  }
+
+  private async drive<R>(
+    dialect: Dialect,
+    text: string,
+    engineOptions: string,
+    options: { tools?: Record<string, ToolFunction>; timeoutMs?: number; signal?: AbortSignal },
+    payload: (loads: string[]) => Payload,
+    convert: (status: DoneStatus, started: number, toolMs: number) => R,
+  ): Promise<R> {
+    const started = now();
     const tools = options.tools ?? {};
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = started + timeoutMs;
     this.inFlight++;
     try {
-      const { status, toolMs } = await driveRun(this.healthyEngine(), text, engineOptionsJson(options), {
-        payload: (loads) => payloadFor(options, loads),
-        tool: (name, args) => awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal),
-      });
-      return toRunResult(status, started, toolMs);
+      const io = { payload, tool: (name: string, args: JsonObject) => awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal) };
+      const { status, toolMs } = await driveRun(this.healthyEngine(), text, engineOptions, io, dialect);
+      return convert(status, started, toolMs);
     } catch (e) {
       if (!(e instanceof EngineBrokenError)) throw e;
-      return failure("execution_error", `${BROKEN_ENGINE_MESSAGE} (${e.message})`);
+      return failure("execution_error", `${BROKEN_ENGINE_MESSAGE} (${e.message})`) as R;
     } finally {
       this.inFlight--;
       if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleEngine();

@@ -17,13 +17,28 @@ export type JsonObject = { [key: string]: JsonValue };
 /** A host tool: receives the evaluated args object, returns JSON-compatible data (or a Promise of it). */
 export type ToolFunction = (args: JsonObject) => unknown | Promise<unknown>;
 
+/**
+ * A tool with what a model needs to know about it: the prompt lists its
+ * description and parameters, and a call whose args do not match `parameters`
+ * (a JSON Schema) fails with an execution_error before `execute` runs.
+ */
+export interface ToolDescriptor {
+  description?: string;
+  /** JSON Schema (draft 2020-12) of the args object. */
+  parameters?: Record<string, unknown>;
+  execute: ToolFunction;
+}
+
+/** A plain function or a descriptor. */
+export type Tool = ToolFunction | ToolDescriptor;
+
 export interface RunOptions {
   /** Data the program reads with {"op": "load", "name": ...}. */
   context?: Record<string, unknown>;
   /** Memory from earlier turns; {"op": "var"} falls back to it. */
   memory?: Record<string, unknown>;
-  /** Tools the program may call with {"op": "call", "tool": ...}. */
-  tools?: Record<string, ToolFunction>;
+  /** Tools the program may call with {"op": "call", "tool": ...}: functions or descriptors. */
+  tools?: Record<string, Tool>;
   /** Time limit of the whole run, tool awaits included (default 1000). */
   timeoutMs?: number;
   /** Bytes of values the run may hold (default 10 MiB). */
@@ -36,7 +51,7 @@ export interface RunOptions {
 
 export interface ValidateOptions {
   /** Tool names, or a tools object: unknown tool names then fail validation. */
-  tools?: string[] | Record<string, ToolFunction>;
+  tools?: string[] | Record<string, Tool>;
   maxDepth?: number;
 }
 
@@ -102,4 +117,23 @@ export interface CreateRuntimeOptions {
    * timeout while computing terminates and replaces the worker.
    */
   worker?: boolean;
+}
+
+/** Options of runtime.asFunctionTool(). */
+export interface FunctionToolOptions {
+  /** The tools programs may call (functions or descriptors): listed in the description, names enforced by the schema. */
+  tools?: Record<string, Tool>;
+  /** The context runs will get: its keys are listed in the description. */
+  context?: Record<string, unknown>;
+  /** The function's name (default "run_program"). */
+  name?: string;
+  /** Use the compact prompt as the description (default true). */
+  compact?: boolean;
+}
+
+/** A function-calling tool definition (OpenAI-style): the arguments are a program {"program": ...}. */
+export interface FunctionTool {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
 }

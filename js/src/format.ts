@@ -1,0 +1,48 @@
+// Completes the engine's one-line error ("<Type> at <path>: <message>") so that a
+// model can repair its program in one retry: the engine gives the type, the
+// pointer, the message, the did-you-mean and (for field-level validation errors)
+// the op's shape; this adds the op table's knowledge where the message has none.
+import type { Operation, PtcError } from "./types.js";
+
+function decodeToken(token: string): string {
+  return token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** The operation object at a JSON Pointer, or the one holding the field it points at. */
+function operationAt(program: unknown, pointer: string): string | undefined {
+  let node: unknown = program;
+  let holder: string | undefined;
+  for (const token of pointer.split("/").slice(1)) {
+    if (node === null || typeof node !== "object") return holder;
+    const op = (node as Record<string, unknown>).op;
+    holder = typeof op === "string" ? op : undefined;
+    node = (node as Record<string, unknown>)[decodeToken(token)];
+  }
+  const op = node !== null && typeof node === "object" ? (node as Record<string, unknown>).op : undefined;
+  return typeof op === "string" ? op : holder;
+}
+
+function parsedProgram(program: unknown): unknown {
+  if (typeof program !== "string") return program;
+  try {
+    return JSON.parse(program);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Extra guidance for a validation error whose message does not carry it yet:
+ * the known operations when an unknown one has no close match, or the shape of
+ * the operation at the error's path (when the program is given).
+ */
+export function repairHint(error: PtcError, ops: Operation[], program?: unknown): string {
+  if (error.type !== "validation_error" || error.message.includes("Shape: ")) return "";
+  if (/^Unknown operation '[^']*'\.$/.test(error.message))
+    return ` Operations: ${ops.map((o) => o.name).join(", ")}.`;
+  // Unknown tools list the available ones; depth errors are not about one op's shape.
+  if (program === undefined || !error.path || /Unknown (operation|tool)|maxDepth/.test(error.message)) return "";
+  const name = operationAt(parsedProgram(program), error.path);
+  const op = ops.find((o) => o.name === name);
+  return op ? ` Shape: ${op.shape}` : "";
+}

@@ -1,0 +1,286 @@
+// The system-prompt text that teaches a model PTC-JSON. The operations (shapes,
+// descriptions, fields, examples, which ones read the current value) come from
+// the engine's op table; the prose around them states the semantics a model most
+// often gets wrong. Two forms: full, and compact for small context windows.
+import { toolInfos, type ToolInfo } from "./descriptors.js";
+import type { JsonObject, Operation } from "./types.js";
+
+export interface PromptOptions {
+  /** The tools the program may call (functions or descriptors), or just their names. */
+  tools?: Record<string, unknown> | string[];
+  /** The context the host passes to runs: its keys are listed (with a type summary) for `load`. */
+  context?: Record<string, unknown>;
+  /** A short form for small context windows (under 2,500 tokens without tools). */
+  compact?: boolean;
+}
+
+const json = (v: unknown) => JSON.stringify(v);
+
+function typeSummary(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) {
+    const objects = value.filter((x) => x !== null && typeof x === "object" && !Array.isArray(x));
+    if (value.length && objects.length === value.length) {
+      const keys = [...new Set(objects.flatMap((o) => Object.keys(o as object)))].slice(0, 12);
+      return `list of ${value.length} objects with keys ${keys.join(", ")}`;
+    }
+    return `list of ${value.length}`;
+  }
+  if (typeof value === "object") {
+    const keys = Object.keys(value);
+    return `object with keys ${keys.slice(0, 12).join(", ")}${keys.length > 12 ? ", ..." : ""}`;
+  }
+  return typeof value;
+}
+
+/** A one-line signature of a tool from its parameters schema: `search(query: string, limit?: integer)`. */
+function signature(tool: ToolInfo): string {
+  const props = tool.parameters?.properties as JsonObject | undefined;
+  if (!props) return tool.parameters ? `${tool.name}(args: see schema)` : tool.name;
+  const required = new Set((tool.parameters?.required as string[] | undefined) ?? []);
+  const params = Object.entries(props).map(([name, s]) => `${name}${required.has(name) ? "" : "?"}: ${typeText(s as JsonObject)}`);
+  return `${tool.name}(${params.join(", ")})`;
+}
+
+function typeText(s: JsonObject | undefined): string {
+  if (!s || typeof s !== "object") return "any";
+  if (Array.isArray(s.enum)) return s.enum.map((v) => json(v)).join("|");
+  if ("const" in s) return json(s.const);
+  if (s.type === "array") return `${typeText(s.items as JsonObject)}[]`;
+  if (Array.isArray(s.type)) return s.type.join("|");
+  if (typeof s.type === "string") return s.type;
+  return "any";
+}
+
+function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
+  const lines = [compact ? "Tools (call with {\"op\": \"call\", \"tool\": name, \"args\": {...}}):" : "## Tools", ""];
+  if (!compact)
+    lines.push(
+      "Call a tool with {\"op\": \"call\", \"tool\": \"<name>\", \"args\": {...}}. `args` is an implicit object: values " +
+        "that are operations are evaluated against the current value, so a call inside `map` can pass a field of " +
+        "each item. Args must match the tool's parameters, or the call fails before the tool runs. Tools run one at " +
+        "a time in program order; a call inside `map` runs once per item. A tool's result is data like any other: " +
+        "filter, map and aggregate it in the same program.",
+      "",
+    );
+  if (!tools.length) lines.push("No tools are available: `call` cannot be used.");
+  for (const tool of tools) {
+    if (compact) lines.push(`- ${signature(tool)}${tool.description ? `: ${tool.description}` : ""}`);
+    else {
+      lines.push(`- \`${tool.name}\`: ${tool.description ?? "(no description)"}`);
+      if (tool.parameters) lines.push(`  Parameters (JSON Schema): ${json(tool.parameters)}`);
+    }
+  }
+  return lines;
+}
+
+function contextSection(context: Record<string, unknown> | undefined, compact: boolean): string[] {
+  if (!context || !Object.keys(context).length) return [];
+  const lines = [compact ? "Context data (read with load):" : "## Context data", ""];
+  if (!compact) lines.push("Read these with {\"op\": \"load\", \"name\": \"<key>\"}:", "");
+  for (const [key, value] of Object.entries(context)) lines.push(`- \`${key}\`: ${typeSummary(value)}`);
+  return lines;
+}
+
+function capitalized(s: string): string {
+  return s[0].toUpperCase() + s.slice(1);
+}
+
+function operationsSection(ops: Operation[], compact: boolean): string[] {
+  const lines: string[] = [];
+  const categories = [...new Set(ops.map((o) => o.category))];
+  lines.push(
+    compact ? "## Operations (* = reads the current value)" : "## Operations",
+    "",
+  );
+  if (!compact)
+    lines.push(
+      "Each operation with its shape (`[...]` marks an optional field), what it does, its fields and an example. " +
+        "Operations marked * read the current value.",
+      "",
+    );
+  for (const category of categories) {
+    lines.push(compact ? `${capitalized(category)}:` : `### ${capitalized(category)}`, ...(compact ? [] : [""]));
+    for (const op of ops.filter((o) => o.category === category)) {
+      const mark = op.readsInput ? "*" : "";
+      if (compact) {
+        lines.push(`- ${op.name}${mark} ${op.shape.replace(`"op": "${op.name}", `, "").replace(`{"op": "${op.name}"}`, "{}")}: ${op.description}`);
+        continue;
+      }
+      lines.push(`- **${op.name}**${mark} \`${op.shape}\`: ${op.description}`);
+      for (const f of op.fields)
+        lines.push(`  - \`${f.name}\` (${f.presence === "one_of" ? "exactly one of the one_of fields" : f.presence}): ${f.description}`);
+      lines.push(`  - Example: \`${json(op.example)}\``);
+    }
+    lines.push("");
+  }
+  return lines;
+}
+
+// The prose. Op names in it are ones the spec defines; the op list itself comes from the table.
+const INTRO_FULL = [
+  "# PTC-JSON",
+  "",
+  "You can answer by writing one PTC-JSON program instead of making many tool calls. The host runs it in a " +
+    "sandbox against its data and tools, and only the program's final value comes back to you. So load, call, " +
+    "filter, join and aggregate inside the program, and return just what you need.",
+  "",
+  "## Programs",
+  "",
+  "A program is JSON: {\"program\": <expression>}. An operation is an object with an \"op\" key and that " +
+    "operation's fields (no others). Fields shown as <expr> (and the items of [<expr>, ...]) are expression " +
+    "positions; they accept:",
+  "- an operation: {\"op\": ...}",
+  "- an implicit object: an object without \"op\" builds that object; its values that are operations are " +
+    "evaluated, every other value is literal data (one level only: a nested object without \"op\" is kept as is)",
+  "- any other JSON value (string, number, boolean, null, list), taken literally; a list is not evaluated",
+  "",
+  "## The current value",
+  "",
+  "- Operations marked * read the current value (their input). At the top of a program there is none: start " +
+    "from `load` (context data), `var` (a let binding or memory), `call` (a tool) or `literal`.",
+  "- `pipe` gives its first step the pipe's own input and each next step the previous step's result.",
+  "- Inside `filter`/`reject` (`where`) and `map` (`expr`), the current value is each item in turn.",
+  "- Comparison operations read `field` of the current item, or the item itself " +
+    "when `field` is omitted or null. Their `value` may be an expression: it is evaluated against the item of the " +
+    "innermost enclosing `map` (outside any map, against the comparison's own input). That is how you join: inside " +
+    "a map over orders, {\"op\": \"eq\", \"field\": \"id\", \"value\": {\"op\": \"get\", \"field\": \"user_id\"}} over " +
+    "the users compares each user's id with the order's user_id.",
+  "- `let` binds `name` to `value` for its `in` expression (both see the same current value); `var` reads it.",
+  "- `get` on a missing key or a non-object gives null; `load` and `var` of a missing name give null.",
+  "",
+  "## Values",
+  "",
+  "- Truthiness: only null and false are falsy; 0, \"\", [] and {} are truthy (filter, reject, if, and, or, not).",
+  "- Integers stay integers (1 + 2 is 3); `div` and `pct` return floats; use `round` for fewer decimals.",
+  "- Mixed types order as number < boolean/null < object < list < string (false < null < true).",
+  "",
+  "## Memory between programs",
+  "",
+  "The final value of a program decides what is kept for your next program:",
+  "- not an object: it is returned to you, memory is unchanged;",
+  "- an object without \"result\": it is returned and each of its keys is stored in memory;",
+  "- an object with \"result\": the value of \"result\" is returned, the other keys are stored.",
+  "A later program reads a stored key with {\"op\": \"var\", \"name\": \"<key>\"}. Store large intermediate data " +
+    "there instead of returning it, and return only a summary.",
+  "",
+];
+
+const INTRO_COMPACT = [
+  "# PTC-JSON",
+  "",
+  "Write one PTC-JSON program instead of many tool calls; only its final value comes back to you. Return just " +
+    "what you need (aggregate, select, take).",
+  "",
+  "- A program is {\"program\": <expr>}. An operation is {\"op\": name, ...its fields (no others)}.",
+  "- <expr> accepts an operation; an implicit object (no \"op\": builds the object, values that are operations " +
+    "are evaluated, others literal, one level only); or any other JSON, literal.",
+  "- Ops marked * read the current value; there is none at the top of a program: start a pipe with load (context), " +
+    "var (let binding or memory), call (tool) or literal.",
+  "- pipe feeds each step the previous result. In filter/reject `where` and map `expr` the current value is each item.",
+  "- Comparisons read `field` of the current item (omit it: the item itself). An expression `value` is evaluated " +
+    "against the item of the innermost enclosing map: that joins lists.",
+  "- Only null and false are falsy. get/load/var of a missing name give null.",
+  "- Memory: a final value that is an object is stored key by key for later programs (read with var); with a " +
+    "\"result\" key, only result is returned and the other keys are stored. Non-objects are just returned.",
+  "",
+];
+
+const ERRORS_FULL = [
+  "## Errors",
+  "",
+  "A failed program gives one line: \"<Type> at <JSON Pointer>: <message>\", e.g. \"ValidationError at " +
+    "/program/steps/1: Unknown operation 'filer'. Did you mean 'filter'?\". The pointer locates the node in your " +
+    "program. Fix that node (the message gives the did-you-mean and the operation's correct shape) and send the " +
+    "whole program again.",
+  "- ParseError: the text is not JSON, or not {\"program\": {...}} (`at position N` is the byte offset).",
+  "- ValidationError: the program is malformed: unknown operation or field, missing field, field of the wrong " +
+    "kind, unknown tool, nesting too deep. Nothing ran.",
+  "- ExecutionError: it failed while running: no current value, wrong input type (e.g. filter on an object), " +
+    "non-numeric arithmetic, division by zero, a tool failed or got invalid args.",
+  "- Timeout: it ran too long. MemoryExceeded: it held too much data. Filter, select and take earlier.",
+  "",
+  "## Common mistakes",
+  "",
+  "- {\"op\": \"count\"} alone fails (no current value): {\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": " +
+    "\"orders\"}, {\"op\": \"count\"}]}.",
+  "- A list of steps where one expression is expected: wrap the steps in `pipe`.",
+  "- `get` with `path` reads object keys only; for a list index use `nth`.",
+  "- `if` needs `then` and `else`.",
+  "- `field` names a field (a string); it is not an expression. To compute a value, use `get` or an operation in `value`.",
+  "- `sum`, `avg`, `min`, `max` return a number (or value); `min_by`/`max_by` return the whole item.",
+  "- A nested object inside an implicit object is literal data: use {\"op\": \"object\", \"fields\": {...}} to " +
+    "evaluate operations inside it.",
+  "- \"result\" is reserved at the top of the final object; name stored keys something else.",
+  "- Returning a whole list brings all of it into your context: aggregate, select fields or take a few.",
+  "",
+];
+
+const ERRORS_COMPACT = [
+  "Errors come back as \"<Type> at <JSON Pointer>: <message>\": ParseError (not JSON / not {\"program\": ...}), " +
+    "ValidationError (malformed: unknown op or field, missing or wrong field; nothing ran; the message gives a " +
+    "did-you-mean and the op's shape), ExecutionError (no current value, wrong type, a tool failed), Timeout, " +
+    "MemoryExceeded. Fix the node at the pointer and resend the whole program.",
+  "",
+  "Mistakes to avoid: {\"op\": \"count\"} alone (no input: pipe after load); get path with list indexes (use nth); " +
+    "if without else; nested objects in implicit objects are literal (use op object); returning whole lists.",
+  "",
+];
+
+const EXAMPLES_FULL = [
+  "## Examples",
+  "",
+  "Total of the travel expenses:",
+  "{\"program\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": \"expenses\"}, {\"op\": \"filter\", " +
+    "\"where\": {\"op\": \"eq\", \"field\": \"category\", \"value\": \"travel\"}}, {\"op\": \"sum\", \"field\": \"amount\"}]}}",
+  "",
+  "Each order with its customer's name (a join), the three largest first:",
+  "{\"program\": {\"op\": \"let\", \"name\": \"users\", \"value\": {\"op\": \"load\", \"name\": \"users\"}, \"in\": " +
+    "{\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": \"orders\"}, {\"op\": \"sort_by\", \"field\": \"total\", " +
+    "\"order\": \"desc\"}, {\"op\": \"take\", \"count\": 3}, {\"op\": \"map\", \"expr\": {\"id\": {\"op\": \"get\", " +
+    "\"field\": \"id\"}, \"total\": {\"op\": \"get\", \"field\": \"total\"}, \"customer\": {\"op\": \"pipe\", \"steps\": " +
+    "[{\"op\": \"var\", \"name\": \"users\"}, {\"op\": \"filter\", \"where\": {\"op\": \"eq\", \"field\": \"id\", " +
+    "\"value\": {\"op\": \"get\", \"field\": \"user_id\"}}}, {\"op\": \"first\"}, {\"op\": \"get\", \"field\": " +
+    "\"name\"}]}}}]}}}",
+  "",
+  "Return a count and keep the matching rows in memory as big_orders:",
+  "{\"program\": {\"op\": \"let\", \"name\": \"big\", \"value\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", " +
+    "\"name\": \"orders\"}, {\"op\": \"filter\", \"where\": {\"op\": \"gt\", \"field\": \"total\", \"value\": 100}}]}, " +
+    "\"in\": {\"result\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"var\", \"name\": \"big\"}, {\"op\": \"count\"}]}, " +
+    "\"big_orders\": {\"op\": \"var\", \"name\": \"big\"}}}}",
+  "",
+  "A later program uses it:",
+  "{\"program\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"var\", \"name\": \"big_orders\"}, {\"op\": \"avg\", " +
+    "\"field\": \"total\"}]}}",
+  "",
+];
+
+const EXAMPLE_COMPACT = [
+  "Example: {\"program\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": \"expenses\"}, {\"op\": " +
+    "\"filter\", \"where\": {\"op\": \"eq\", \"field\": \"category\", \"value\": \"travel\"}}, {\"op\": \"sum\", " +
+    "\"field\": \"amount\"}]}}",
+];
+
+/** The system-prompt text teaching PTC-JSON, generated from the op table. */
+export function languagePrompt(ops: Operation[], options: PromptOptions = {}): string {
+  const compact = options.compact === true;
+  const tools = toolInfos(options.tools);
+  const lines = [
+    ...(compact ? INTRO_COMPACT : INTRO_FULL),
+    ...operationsSection(ops, compact),
+    ...(compact ? [] : ["Implicit objects: {\"total\": {\"op\": \"sum\", \"field\": \"amount\"}, \"source\": \"orders\"} " +
+      "builds {\"total\": <the sum>, \"source\": \"orders\"}.", ""]),
+    ...toolsSection(tools, compact),
+    "",
+    ...contextSection(options.context, compact),
+    ...(options.context && Object.keys(options.context).length ? [""] : []),
+    ...(compact ? ERRORS_COMPACT : ERRORS_FULL),
+    ...(compact ? EXAMPLE_COMPACT : EXAMPLES_FULL),
+  ];
+  return lines.join("\n").replace(/\n{3,}/g, "\n\n").trim() + "\n";
+}
+
+/** Approximate tokens of a text (characters / 4). */
+export function approximateTokens(text: string): number {
+  return Math.ceil(text.length / 4);
+}

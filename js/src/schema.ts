@@ -1,0 +1,149 @@
+// The JSON Schema (draft 2020-12) of a PTC-JSON program, generated from the
+// engine's operation table: one definition per operation (its fields, their
+// kinds, which are required, descriptions and the example), plus the grammar of
+// expression positions. A program the engine accepts validates against it; what
+// a schema cannot say (nesting depth, 5.0 versus 5 once parsed, did-you-mean) is
+// left to the engine's validation.
+import type { JsonObject, Operation, OperationField } from "./types.js";
+
+export type JsonSchema = JsonObject;
+
+export interface SchemaOptions {
+  /**
+   * Tool names (or a tools object) the program may call: `call.tool` is then an
+   * enum of them. Without it any non-empty tool name is accepted by the schema.
+   */
+  tools?: string[] | Record<string, unknown>;
+}
+
+export const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
+
+const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
+export const opDefName = (op: string) => `op_${op}`;
+
+/** The schema of one field value, by the field's kind in the op table. */
+function fieldSchema(field: OperationField, toolNames: string[] | undefined, opName: string): JsonSchema {
+  const description = field.description;
+  switch (field.kind) {
+    case "expr":
+      return { ...ref("expression"), description };
+    case "expr_list":
+      return { type: "array", items: ref("expression"), description };
+    case "expr_fields":
+      return { ...ref("fields"), description };
+    case "json":
+      return { description };
+    case "string":
+      if (opName === "call" && field.name === "tool" && toolNames)
+        return { type: "string", enum: toolNames, description };
+      return { type: "string", minLength: 1, description };
+    case "field":
+      return { type: ["string", "null"], description };
+    case "string_list":
+      return { type: "array", items: { type: "string" }, description };
+    case "non_negative_integer":
+      return { type: "integer", minimum: 0, description };
+    case "precision":
+      return { type: "integer", minimum: 0, maximum: 15, description };
+    case "order":
+      return { type: "string", enum: ["asc", "desc"], description };
+    default:
+      throw new Error(`ptc-wasm: the op table has a field kind the schema does not know: '${field.kind}' (${opName}.${field.name})`);
+  }
+}
+
+/** The definition of one operation object. */
+export function operationSchema(op: Operation, toolNames?: string[]): JsonSchema {
+  const properties: JsonObject = { op: { const: op.name } };
+  const required = ["op"];
+  const oneOf: string[] = [];
+  for (const field of op.fields) {
+    properties[field.name] = fieldSchema(field, toolNames, op.name);
+    if (field.presence === "required") required.push(field.name);
+    if (field.presence === "one_of") oneOf.push(field.name);
+  }
+  const schema: JsonSchema = {
+    title: op.name,
+    description: `${op.description} Shape: ${op.shape}`,
+    type: "object",
+    properties,
+    required,
+    additionalProperties: false,
+    examples: [op.example],
+  };
+  // "exactly one of" (get: field or path).
+  if (oneOf.length) schema.oneOf = oneOf.map((name) => ({ required: [name] }));
+  return schema;
+}
+
+function toolNameList(tools: SchemaOptions["tools"]): string[] | undefined {
+  if (!tools) return undefined;
+  return Array.isArray(tools) ? [...tools] : Object.keys(tools);
+}
+
+/** The JSON Schema of a program `{"program": ...}`, from the op table. */
+export function programSchema(ops: Operation[], options: SchemaOptions = {}): JsonSchema {
+  const toolNames = toolNameList(options.tools);
+  // Every union is discriminated (by the presence of "op", then by its value)
+  // with if/then, so that a validator checks each node against one definition
+  // only: validation stays linear in the program's size, whatever the validator.
+  const isOperation = { type: "object", required: ["op"] };
+  const defs: JsonObject = {
+    program: {
+      description:
+        "The program's root: an operation, or an implicit object (an object without \"op\", whose values that " +
+        "are operations are evaluated).",
+      type: "object",
+      if: isOperation,
+      then: ref("operation"),
+      else: ref("implicit_object"),
+    },
+    expression: {
+      description:
+        "An expression position: an operation ({\"op\": ...}), an implicit object (no \"op\"; its values that " +
+        "are operations are evaluated, the others are literal), or any other JSON value, taken literally.",
+      if: isOperation,
+      then: ref("operation"),
+      else: { anyOf: [ref("implicit_object"), { type: ["null", "boolean", "number", "string", "array"] }] },
+    },
+    implicit_object: {
+      description: "An object without \"op\": builds that object; values that are operations are evaluated.",
+      type: "object",
+      not: { required: ["op"] },
+      additionalProperties: ref("field_value"),
+    },
+    fields: {
+      description: "An object of fields (not an operation): values that are operations are evaluated, the others are literal.",
+      type: "object",
+      not: { required: ["op"] },
+      additionalProperties: ref("field_value"),
+    },
+    field_value: {
+      description: "A value of an implicit object: an operation is evaluated; anything else is literal data.",
+      if: isOperation,
+      then: ref("operation"),
+    },
+    operation: {
+      description: "One PTC-JSON operation: \"op\" names it, and the definition of that op gives its fields.",
+      type: "object",
+      required: ["op"],
+      properties: { op: { enum: ops.map((op) => op.name) } },
+      allOf: ops.map((op) => ({
+        if: { properties: { op: { const: op.name } } },
+        then: ref(opDefName(op.name)),
+      })),
+    },
+  };
+  for (const op of ops) defs[opDefName(op.name)] = operationSchema(op, toolNames);
+  return {
+    $schema: SCHEMA_DIALECT,
+    title: "PTC-JSON program",
+    description:
+      "A PTC-JSON program: {\"program\": <operation or implicit object>}. Operations are objects with an \"op\" " +
+      "key and the fields of that operation.",
+    type: "object",
+    properties: { program: ref("program") },
+    required: ["program"],
+    $defs: defs,
+  };
+}
