@@ -21,6 +21,10 @@ std::string_view bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<con
 
 std::string validate(std::string program, std::string options) { return engine().validate(program, options); }
 std::string start(std::string program, std::string options) { return engine().start(program, options); }
+std::string startWorkflow(std::string source, std::string options) { return engine().startWorkflow(source, options); }
+std::string validateWorkflow(std::string source, std::string options) {
+  return engine().validateWorkflow(source, options);
+}
 std::string begin(int run, uintptr_t contextPtr, size_t contextLen, std::string memory) {
   return engine().begin(run, bytes(contextPtr, contextLen), memory);
 }
@@ -43,6 +47,8 @@ void debugTrap() { __builtin_trap(); }
 EMSCRIPTEN_BINDINGS(ptc_engine) {
   emscripten::function("validate", &validate);
   emscripten::function("start", &start);
+  emscripten::function("startWorkflow", &startWorkflow);
+  emscripten::function("validateWorkflow", &validateWorkflow);
   emscripten::function("begin", &begin);
   emscripten::function("resume", &resume);
   emscripten::function("fail", &fail);

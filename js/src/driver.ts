@@ -11,8 +11,11 @@ export interface EngineMetrics {
 }
 
 export type DoneStatus =
-  | { state: "done"; ok: true; result: JsonValue; memoryDelta: JsonObject; memory: JsonObject; metrics: EngineMetrics }
-  | { state: "done"; ok: false; error: PtcError; metrics: EngineMetrics };
+  | { state: "done"; ok: true; result: JsonValue; memoryDelta?: JsonObject; memory?: JsonObject; trace?: JsonValue[]; metrics: EngineMetrics }
+  | { state: "done"; ok: false; error: PtcError; trace?: JsonValue[]; metrics: EngineMetrics };
+
+/** Which dialect a run speaks: PTC-JSON programs or step-function files. */
+export type Dialect = "program" | "workflow";
 
 type Status =
   | { state: "ready"; run: number; loads: string[] }
@@ -41,8 +44,15 @@ export interface Driven {
 
 const now = () => performance.now();
 
-export async function driveRun(engine: EngineInstance, program: string, engineOptions: string, io: RunIo): Promise<Driven> {
-  let status = JSON.parse(engine.start(program, engineOptions)) as Status;
+export async function driveRun(
+  engine: EngineInstance,
+  program: string,
+  engineOptions: string,
+  io: RunIo,
+  dialect: Dialect = "program",
+): Promise<Driven> {
+  const first = dialect === "workflow" ? engine.startWorkflow(program, engineOptions) : engine.start(program, engineOptions);
+  let status = JSON.parse(first) as Status;
   if (status.state !== "ready") return { status: status as DoneStatus, toolMs: 0 };
   const run = status.run;
   const payload = await io.payload(status.loads);

@@ -5,6 +5,8 @@ import createPtcModule from "../../build/wasm/ptc.cjs";
 interface EmbindModule {
   validate(program: string, options: string): string;
   start(program: string, options: string): string;
+  startWorkflow(source: string, options: string): string;
+  validateWorkflow(source: string, options: string): string;
   begin(run: number, contextPtr: number, contextLen: number, memory: string): string;
   resume(run: number, resultPtr: number, resultLen: number): string;
   fail(run: number, message: string): string;
@@ -48,6 +50,12 @@ export class EngineInstance {
   }
   start(program: string, options: string): string {
     return this.guard(() => this.m.start(program, options));
+  }
+  startWorkflow(source: string, options: string): string {
+    return this.guard(() => this.m.startWorkflow(source, options));
+  }
+  validateWorkflow(source: string, options: string): string {
+    return this.guard(() => this.m.validateWorkflow(source, options));
   }
   begin(run: number, context: string, memory: string): string {
     return this.guard(() => this.withBytes(context, (ptr, len) => this.m.begin(run, ptr, len, memory)));

@@ -1,10 +1,10 @@
 // Messages between the caller's thread and an engine worker.
-import type { DoneStatus, Payload, ToolOutcome } from "./driver.js";
+import type { Dialect, DoneStatus, Payload, ToolOutcome } from "./driver.js";
 import type { JsonObject } from "./types.js";
 
 export type ToWorker =
   | { type: "init"; module: WebAssembly.Module }
-  | { type: "run"; id: number; program: string; engineOptions: string }
+  | { type: "run"; id: number; program: string; engineOptions: string; dialect: Dialect }
   | { type: "payload"; id: number; payload: Payload }
   | { type: "outcome"; id: number; outcome: ToolOutcome };
 

@@ -2,6 +2,7 @@
 // run here. The engine enforces the deadline itself; a run still computing well
 // past it means the worker is stuck in native code, and only terminating the
 // worker stops that (every run on it ends; the next run gets a fresh worker).
+import type { Dialect, DoneStatus, Payload } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
 import {
   abortedResult,
@@ -15,20 +16,45 @@ import {
   toRunResult,
 } from "./options.js";
 import { awaitTool } from "./tools.js";
-import type { ProgramInput, RunOptions, RunResult } from "./types.js";
+import type { ProgramInput, PtcError, RunOptions, RunResult, Tool } from "./types.js";
+import {
+  checkWorkflowOptions,
+  toWorkflowResult,
+  workflowEngineOptions,
+  workflowPayload,
+  type WorkflowOptions,
+  type WorkflowResult,
+} from "./workflows.js";
 import type { FromWorker, WorkerPort } from "./worker-protocol.js";
 
+type Failed = { ok: false; error: PtcError };
+
+/** One run as the caller's side tracks it, whatever its dialect. */
 interface PendingRun {
   id: number;
   port: WorkerPort;
-  options: RunOptions;
   started: number;
   deadline: number;
   timeoutMs: number;
+  tools: Record<string, Tool>;
+  signal?: AbortSignal;
+  payload(loads: string[]): Payload;
+  finish(status: DoneStatus, toolMs: number): void;
+  end(result: Failed): void;
   waitingOnTool: boolean;
-  resolve(result: RunResult): void;
   watchdog?: ReturnType<typeof setTimeout>;
   onAbort?: () => void;
+}
+
+interface Submission<R> {
+  dialect: Dialect;
+  text: string;
+  engineOptions: string;
+  timeoutMs: number;
+  tools: Record<string, Tool>;
+  signal?: AbortSignal;
+  payload(loads: string[]): Payload;
+  convert(status: DoneStatus, started: number, toolMs: number): R;
 }
 
 /** How long past its deadline a computing run may take before its worker is terminated. */
@@ -45,22 +71,35 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   }
 
   async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
-    const started = now();
     checkRunOptions(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    return new Promise<RunResult>((resolve) => {
-      const port = this.workerPort();
-      const run: PendingRun = { id: ++this.nextId, port, options, started, deadline: started + timeoutMs, timeoutMs, waitingOnTool: false, resolve };
-      this.runs.set(run.id, run);
-      this.armWatchdog(run, timeoutMs + graceMs(timeoutMs));
-      if (options.signal) {
-        run.onAbort = () => this.abort(run);
-        options.signal.addEventListener("abort", run.onAbort, { once: true });
-      }
-      port.post({ type: "run", id: run.id, program: text, engineOptions: engineOptionsJson(options) });
+    return this.submit<RunResult>({
+      dialect: "program",
+      text,
+      engineOptions: engineOptionsJson(options),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      tools: options.tools ?? {},
+      signal: options.signal,
+      payload: (loads) => payloadFor(options, loads),
+      convert: toRunResult,
+    });
+  }
+
+  async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
+    checkWorkflowOptions(options);
+    if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    if (options.signal?.aborted) return abortedResult(options.signal) as Failed;
+    return this.submit<WorkflowResult>({
+      dialect: "workflow",
+      text: source,
+      engineOptions: workflowEngineOptions(options),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      tools: options.tools ?? {},
+      signal: options.signal,
+      payload: () => workflowPayload(options),
+      convert: toWorkflowResult,
     });
   }
 
@@ -73,12 +112,39 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (this.port) this.replaceWorker(this.port, undefined, failure("execution_error", "The runtime was closed"));
   }
 
+  private submit<R>(s: Submission<R>): Promise<R> {
+    const started = now();
+    return new Promise<R>((resolve) => {
+      const port = this.workerPort();
+      const run: PendingRun = {
+        id: ++this.nextId,
+        port,
+        started,
+        deadline: started + s.timeoutMs,
+        timeoutMs: s.timeoutMs,
+        tools: s.tools,
+        signal: s.signal,
+        payload: s.payload,
+        finish: (status, toolMs) => resolve(s.convert(status, started, toolMs)),
+        end: (result) => resolve(result as R),
+        waitingOnTool: false,
+      };
+      this.runs.set(run.id, run);
+      this.armWatchdog(run, s.timeoutMs + graceMs(s.timeoutMs));
+      if (s.signal) {
+        run.onAbort = () => this.abort(run);
+        s.signal.addEventListener("abort", run.onAbort, { once: true });
+      }
+      port.post({ type: "run", id: run.id, program: s.text, engineOptions: s.engineOptions, dialect: s.dialect });
+    });
+  }
+
   private workerPort(): WorkerPort {
     if (this.port) return this.port;
     const port = this.spawn();
     port.onMessage((message) => this.handle(port, message));
     port.onError((error) =>
-      this.replaceWorker(port, undefined, failure("execution_error", `The engine worker failed: ${String(error)}`)),
+      this.replaceWorker(port, undefined, failure("execution_error", `The engine worker failed: ${String(error)}`) as Failed),
     );
     port.post({ type: "init", module: this.wasmModule });
     this.port = port;
@@ -90,19 +156,19 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (!run || run.port !== port) return;
     switch (message.type) {
       case "payload?":
-        port.post({ type: "payload", id: run.id, payload: payloadFor(run.options, message.loads) });
+        port.post({ type: "payload", id: run.id, payload: run.payload(message.loads) });
         return;
       case "call": {
         run.waitingOnTool = true;
-        const tool = run.options.tools?.[message.tool];
-        void awaitTool(message.tool, tool, message.args, run.deadline, run.timeoutMs, run.options.signal).then((outcome) => {
+        void awaitTool(message.tool, run.tools[message.tool], message.args, run.deadline, run.timeoutMs, run.signal).then((outcome) => {
           run.waitingOnTool = false;
           if (this.runs.get(run.id) === run) port.post({ type: "outcome", id: run.id, outcome });
         });
         return;
       }
       case "done":
-        this.settle(run, toRunResult(message.status, run.started, message.toolMs));
+        this.forget(run);
+        run.finish(message.status, message.toolMs);
         return;
     }
   }
@@ -124,27 +190,27 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
 
   private abort(run: PendingRun): void {
     if (this.runs.get(run.id) !== run || run.waitingOnTool) return; // a pending tool await handles the abort
-    this.replaceWorker(run.port, run, abortedResult(run.options.signal as AbortSignal));
+    this.replaceWorker(run.port, run, abortedResult(run.signal as AbortSignal) as Failed);
   }
 
-  private replaceWorker(port: WorkerPort, culprit: PendingRun | undefined, result: RunResult): void {
+  private replaceWorker(port: WorkerPort, culprit: PendingRun | undefined, result: Failed): void {
     port.terminate();
     if (this.port === port) this.port = undefined;
+    const bystander = failure(
+      "execution_error",
+      "The engine worker running this program was terminated (another run on it exceeded its time limit or " +
+        "was aborted); run it again",
+    ) as Failed;
     for (const run of [...this.runs.values()]) {
       if (run.port !== port) continue;
-      const bystander = failure(
-        "execution_error",
-        "The engine worker running this program was terminated (another run on it exceeded its time limit or " +
-          "was aborted); run it again",
-      );
-      this.settle(run, culprit && run !== culprit ? bystander : result);
+      this.forget(run);
+      run.end(culprit && run !== culprit ? bystander : result);
     }
   }
 
-  private settle(run: PendingRun, result: RunResult): void {
+  private forget(run: PendingRun): void {
     clearTimeout(run.watchdog);
-    if (run.onAbort) run.options.signal?.removeEventListener("abort", run.onAbort);
+    if (run.onAbort) run.signal?.removeEventListener("abort", run.onAbort);
     this.runs.delete(run.id);
-    run.resolve(result);
   }
 }
