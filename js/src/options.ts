@@ -106,5 +106,5 @@ export function toRunResult(status: DoneStatus, started: number, toolMs: number)
     toolMs,
   };
   if (!status.ok) return { ok: false, error: status.error, metrics };
-  return { ok: true, result: status.result, memoryDelta: status.memoryDelta, memory: status.memory, metrics };
+  return { ok: true, result: status.result, memoryDelta: status.memoryDelta ?? {}, memory: status.memory ?? {}, metrics };
 }

@@ -32,7 +32,7 @@ import {
 } from "./workflows.js";
 import type {
   JsonObject,
-  ToolFunction,
+  Tool,
   FunctionTool,
   FunctionToolOptions,
   Operation,
@@ -179,7 +179,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     dialect: Dialect,
     text: string,
     engineOptions: string,
-    options: { tools?: Record<string, ToolFunction>; timeoutMs?: number; signal?: AbortSignal },
+    options: { tools?: Record<string, Tool>; timeoutMs?: number; signal?: AbortSignal },
     payload: (loads: string[]) => Payload,
     convert: (status: DoneStatus, started: number, toolMs: number) => R,
   ): Promise<R> {
