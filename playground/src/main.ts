@@ -1,0 +1,643 @@
+// The playground page: three editors (program, context, mock tools), a live
+// run on every edit, results, tool calls, memory across turns, sharing, and
+// the operation reference. Everything runs in the visitor's tab.
+import { forEachDiagnostic, setDiagnostics, type Diagnostic } from "@codemirror/lint";
+import type { EditorView } from "@codemirror/view";
+import { ptcCompletionSource } from "./completion.js";
+import { dialects } from "./dialects.js";
+import { createEditor, setText, setWrapping } from "./editor.js";
+import { exampleById, examples, type Example } from "./examples.js";
+import { formatBytes, formatJson, formatMs } from "./format.js";
+import { byteOffsetToIndex, findJsonSyntaxError, resolvePointer, tokenEnd } from "./positions.js";
+import { ENGINE_IN_WORKER, loadRuntime, type Operation, type PtcError, type PtcRuntime, type RunResult, type RunSuccess } from "./ptc.js";
+import { renderReference } from "./reference.js";
+import { el, escapeHtml, showJson, summarize } from "./render.js";
+import { decodeSession, encodeSession, type Session } from "./share.js";
+import { compileTools, type MockTool } from "./tools.js";
+
+performance.mark("ptc-app-start");
+const TIMEOUT_MS = 1000;
+const DEBOUNCE_MS = 250;
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+
+// ---- state -----------------------------------------------------------------
+
+let runtime: PtcRuntime | null = null;
+let operations: Operation[] | null = null;
+let exampleId: string | undefined;
+let turn = 1;
+let memoryIn: Record<string, unknown> = {};
+/** The last successful run, shown greyed while the current inputs fail. */
+let lastGood: { result: RunSuccess; program: string } | null = null;
+/** The outcome of the latest run (for the test hook and Next turn). */
+let latest: RunResult | null = null;
+let runSeq = 0;
+let runsDone = 0;
+let controller: AbortController | null = null;
+let debounce: ReturnType<typeof setTimeout> | undefined;
+let firstResultAt: number | null = null;
+let errorRange: { from: number; to: number } | null = null;
+
+// ---- editors ---------------------------------------------------------------
+
+const scheduleRun = () => {
+  clearTimeout(debounce);
+  debounce = setTimeout(() => void runNow(), DEBOUNCE_MS);
+};
+
+const programView = createEditor({
+  parent: $("program-editor"),
+  doc: "",
+  label: "Program (PTC-JSON)",
+  language: "json",
+  onChange: scheduleRun,
+  completion: ptcCompletionSource({
+    operations: () => operations,
+    toolNames: () => {
+      const compiled = compileTools(toolsView.state.doc.toString());
+      return compiled.ok ? compiled.names : [];
+    },
+    contextKeys: () => {
+      try {
+        const ctx = JSON.parse(contextView.state.doc.toString());
+        return ctx && typeof ctx === "object" && !Array.isArray(ctx) ? Object.keys(ctx) : [];
+      } catch {
+        return [];
+      }
+    },
+  }),
+});
+const contextView = createEditor({
+  parent: $("panel-context"),
+  doc: "{}",
+  label: "Context (JSON): data the program reads with load",
+  language: "json",
+  onChange: scheduleRun,
+});
+const toolsView = createEditor({
+  parent: $("panel-tools"),
+  doc: "",
+  label: "Mock tools (JavaScript): the body of an object literal of functions",
+  language: "javascript",
+  onChange: scheduleRun,
+});
+
+const textOf = (view: EditorView) => view.state.doc.toString();
+
+function mark(view: EditorView, diagnostics: Diagnostic[]): void {
+  view.dispatch(setDiagnostics(view.state, diagnostics));
+}
+
+// ---- announcements ---------------------------------------------------------
+
+let announceTimer: ReturnType<typeof setTimeout> | undefined;
+function announce(message: string): void {
+  const node = $("announcer");
+  node.textContent = "";
+  clearTimeout(announceTimer);
+  announceTimer = setTimeout(() => (node.textContent = message), 30);
+}
+
+// ---- running ---------------------------------------------------------------
+
+interface CallRecord {
+  tool: string;
+  args: unknown;
+  state: "pending" | "ok" | "error";
+  result?: unknown;
+  error?: string;
+  ms?: number;
+}
+
+type InputProblem = { where: "context" | "tools"; message: string };
+
+function readContext(): { ok: true; value: Record<string, unknown> } | { ok: false; problem: InputProblem } {
+  const text = textOf(contextView);
+  const syntax = findJsonSyntaxError(text);
+  if (syntax) {
+    const to = Math.max(tokenEnd(text, syntax.index), Math.min(syntax.index + 1, text.length));
+    mark(contextView, [{ from: Math.min(syntax.index, text.length), to, severity: "error", message: syntax.message }]);
+    return { ok: false, problem: { where: "context", message: `Context is not valid JSON: ${syntax.message}` } };
+  }
+  const value: unknown = JSON.parse(text);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    mark(contextView, [{ from: 0, to: text.length, severity: "error", message: "The context must be a JSON object" }]);
+    return { ok: false, problem: { where: "context", message: "The context must be a JSON object: {\"name\": data, …}" } };
+  }
+  mark(contextView, []);
+  return { ok: true, value: value as Record<string, unknown> };
+}
+
+function showInputProblem(problem: InputProblem | null): void {
+  const node = $("input-error");
+  node.hidden = !problem;
+  node.textContent = problem ? (problem.where === "context" ? "Context has an error" : "Tools have an error") : "";
+  $("tab-context").classList.toggle("has-error", problem?.where === "context");
+  $("tab-tools").classList.toggle("has-error", problem?.where === "tools");
+}
+
+async function runNow(): Promise<void> {
+  clearTimeout(debounce);
+  if (!runtime) return; // runs when the engine is ready
+  const seq = ++runSeq;
+  controller?.abort(new Error("superseded by a newer run"));
+  const abort = (controller = new AbortController());
+  const program = textOf(programView);
+
+  const context = readContext();
+  const compiled = compileTools(textOf(toolsView));
+  const problem = !context.ok ? context.problem : !compiled.ok ? { where: "tools" as const, message: compiled.message } : null;
+  showInputProblem(problem);
+  if (problem) {
+    showFailure({ type: "execution_error", message: problem.message }, program, [], problem.where);
+    runsDone++;
+    return;
+  }
+
+  const calls: CallRecord[] = [];
+  const tools: Record<string, MockTool> = {};
+  for (const [name, fn] of Object.entries((compiled as { tools: Record<string, MockTool> }).tools)) {
+    tools[name] = async (args) => {
+      const record: CallRecord = { tool: name, args: structuredClone(args), state: "pending" };
+      calls.push(record);
+      if (seq === runSeq) renderCalls(calls);
+      const started = performance.now();
+      try {
+        const value = await fn(args);
+        record.state = "ok";
+        record.result = value === undefined ? null : JSON.parse(JSON.stringify(value) ?? "null");
+        return value;
+      } catch (e) {
+        record.state = "error";
+        record.error = e instanceof Error ? e.message : String(e);
+        throw e;
+      } finally {
+        record.ms = performance.now() - started;
+        if (seq === runSeq) renderCalls(calls);
+      }
+    };
+  }
+
+  const slow = setTimeout(() => {
+    if (seq === runSeq) setStatus("running", "Running…");
+  }, 120);
+  document.body.dataset.status = "running";
+  const dialect = dialects[exampleById(exampleId)?.dialect ?? "ptc-json"] ?? dialects["ptc-json"]!;
+  let result: RunResult;
+  try {
+    result = await dialect.run(runtime, program, {
+      context: (context as { value: Record<string, unknown> }).value,
+      memory: memoryIn,
+      tools,
+      timeoutMs: TIMEOUT_MS,
+      signal: abort.signal,
+    });
+  } catch (e) {
+    result = { ok: false, error: { type: "execution_error", message: e instanceof Error ? e.message : String(e) } };
+  }
+  clearTimeout(slow);
+  if (seq !== runSeq) return; // a newer run is on its way
+  runsDone++;
+  latest = result;
+  if (result.ok) showSuccess(result, program, calls);
+  else showFailure(result.error, program, calls, "program", result.metrics?.durationMs);
+  if (firstResultAt === null) {
+    firstResultAt = performance.now();
+    performance.mark("ptc-first-result");
+  }
+}
+
+// ---- showing outcomes ------------------------------------------------------
+
+function setStatus(kind: "ok" | "error" | "running" | "loading", html: string): void {
+  const node = $("run-status");
+  node.className = `status ${kind}`;
+  node.innerHTML = html;
+}
+
+function metricsText(r: RunSuccess): string {
+  const m = r.metrics;
+  const parts = [`<strong>${formatMs(m.durationMs)}</strong>`];
+  if (m.toolCalls) parts.push(`${m.toolCalls} tool call${m.toolCalls === 1 ? "" : "s"} (${formatMs(m.toolMs)})`);
+  parts.push(`${formatBytes(m.memoryBytes)} peak`);
+  return parts.join(" · ");
+}
+
+function showSuccess(r: RunSuccess, program: string, calls: CallRecord[]): void {
+  lastGood = { result: r, program };
+  errorRange = null;
+  mark(programView, []);
+  document.body.dataset.status = "ok";
+  delete document.body.dataset.errorType;
+  setStatus("ok", `<span class="badge ok">✓ ok</span> ${metricsText(r)}`);
+  $("error-box").hidden = true;
+  $("stale-note").hidden = true;
+  const pre = $("result");
+  pre.classList.remove("stale");
+  showJson(pre, r.result);
+  renderCalls(calls);
+  renderMemory(r);
+  ($("next-turn") as HTMLButtonElement).disabled = false;
+}
+
+const ERROR_TITLES: Record<string, string> = {
+  parse_error: "Parse error",
+  validation_error: "Validation error",
+  execution_error: "Execution error",
+  timeout: "Timeout",
+  memory_exceeded: "Memory exceeded",
+};
+
+function errorRangeIn(program: string, error: PtcError): { from: number; to: number } | null {
+  if (error.type === "parse_error") {
+    if (typeof error.position === "number") {
+      const from = byteOffsetToIndex(program, error.position);
+      return { from, to: Math.max(tokenEnd(program, from), from) };
+    }
+    return { from: 0, to: Math.min(program.length, tokenEnd(program, program.search(/\S|$/))) };
+  }
+  if (error.path === undefined) return null;
+  const range = resolvePointer(programView.state, error.path);
+  return range ? { from: range.from, to: range.to } : null;
+}
+
+function showFailure(error: PtcError, program: string, calls: CallRecord[], source: "program" | "context" | "tools", ms?: number): void {
+  document.body.dataset.status = "error";
+  document.body.dataset.errorType = source === "program" ? error.type : `${source}_error`;
+  const title = source === "program" ? ERROR_TITLES[error.type] ?? error.type : source === "context" ? "Context error" : "Tools error";
+  const formatted = source === "program" && runtime ? runtime.formatError(error) : error.message;
+  errorRange = source === "program" ? errorRangeIn(program, error) : null;
+  if (source === "program") {
+    mark(programView, errorRange ? [{ ...errorRange, severity: "error", message: formatted, source: ERROR_TITLES[error.type] }] : []);
+  }
+  const timing = ms !== undefined ? ` after ${formatMs(ms)}` : "";
+  setStatus("error", `<span class="badge error">✗ ${escapeHtml(error.type)}</span>${timing}`);
+  $("error-box").hidden = false;
+  $("error-title").textContent = title;
+  $("error-message").textContent = formatted;
+  ($("error-goto") as HTMLButtonElement).hidden = !errorRange;
+  const pre = $("result");
+  if (lastGood) {
+    pre.classList.add("stale");
+    $("stale-note").hidden = false;
+  } else {
+    pre.textContent = "";
+    $("stale-note").hidden = true;
+  }
+  renderCalls(calls);
+  ($("next-turn") as HTMLButtonElement).disabled = true;
+  announce(`${title}: ${formatted}`);
+}
+
+function renderCalls(calls: CallRecord[]): void {
+  const list = $("calls");
+  list.replaceChildren(
+    ...calls.map((c, i) => {
+      const args = JSON.stringify(c.args ?? {});
+      const badge =
+        c.state === "pending"
+          ? el("span", { class: "badge running" }, "waiting…")
+          : c.state === "ok"
+            ? el("span", { class: "badge ok" }, "ok")
+            : el("span", { class: "badge error" }, "threw");
+      const head = el("div", { class: "call-head" },
+        el("span", { class: "call-index" }, `${i + 1}`),
+        el("code", { class: "call-name" }, c.tool),
+        el("code", { class: "call-args", title: args }, args),
+        el("span", { class: "spacer" }),
+        c.ms !== undefined ? el("span", { class: "muted" }, formatMs(c.ms)) : "",
+        badge);
+      const item = el("li", { class: `call ${c.state}` }, head);
+      if (c.state === "ok") {
+        const pre = el("pre", { class: "json small" });
+        showJson(pre, c.result, 60);
+        item.append(el("details", {}, el("summary", {}, `returned ${summarize(c.result)}`), pre));
+      } else if (c.state === "error") {
+        item.append(el("p", { class: "call-error" }, c.error ?? "error"));
+      }
+      return item;
+    }),
+  );
+  $("calls-empty").hidden = calls.length > 0;
+  $("calls-count").textContent = calls.length ? `${calls.length}` : "";
+}
+
+function renderMemory(r?: RunSuccess): void {
+  showJson($("memory-in"), memoryIn, 40);
+  const out = $("memory-out");
+  if (!r) {
+    out.textContent = "";
+    return;
+  }
+  showJson(out, r.memory, 40);
+  const changed = Object.keys(r.memoryDelta);
+  out.dataset.changed = changed.join(",");
+  $("memory-out").setAttribute("aria-label", `Memory after this run${changed.length ? `; this run stored ${changed.join(", ")}` : "; unchanged"}`);
+}
+
+function renderTurn(): void {
+  const ex = exampleById(exampleId);
+  const total = ex && ex.turns.length > 1 ? ex.turns.length : 0;
+  $("turn-label").textContent = total && turn <= total ? `Turn ${turn} of ${total}` : `Turn ${turn}`;
+  const next = total && turn < total ? ex!.turns[turn] : undefined;
+  const hint = $("turn-hint");
+  if (next) {
+    const how = next.contextFromPreviousResult
+      ? `passes this result to turn ${turn + 1} as the context key <code>${escapeHtml(next.contextFromPreviousResult)}</code>`
+      : `carries the memory into turn ${turn + 1}`;
+    hint.innerHTML = `This example has ${total} turns. <strong>Next turn</strong> loads turn ${turn + 1}'s program and ${how}.`;
+  } else {
+    hint.innerHTML =
+      'A program whose value is an object stores it in memory (a <code>result</code> key is returned instead). ' +
+      '<strong>Next turn</strong> carries the memory into the next run, where <code>{"op": "var"}</code> reads it.';
+  }
+}
+
+// ---- examples, turns, sessions -----------------------------------------------
+
+function fillExampleSelect(): void {
+  const select = $<HTMLSelectElement>("example-select");
+  const groups = new Map<string, HTMLOptGroupElement>();
+  for (const ex of examples) {
+    let group = groups.get(ex.group);
+    if (!group) {
+      group = el("optgroup", { label: ex.group });
+      groups.set(ex.group, group);
+      select.append(group);
+    }
+    const turns = ex.turns.length > 1 ? ` (${ex.turns.length} turns)` : "";
+    group.append(el("option", { value: ex.id }, `${ex.id} ${ex.title}${turns}`));
+  }
+  select.append(el("option", { value: "", disabled: "" }, "Shared or edited session"));
+  select.addEventListener("change", () => {
+    const ex = exampleById(select.value);
+    if (ex) loadExample(ex);
+  });
+}
+
+function syncSelect(): void {
+  $<HTMLSelectElement>("example-select").value = exampleId && exampleById(exampleId) ? exampleId : "";
+  const ex = exampleById(exampleId);
+  $("dialect-label").textContent = ex ? dialects[ex.dialect]?.label ?? ex.dialect : "PTC-JSON";
+}
+
+function loadExample(ex: Example): void {
+  exampleId = ex.id;
+  turn = 1;
+  memoryIn = {};
+  lastGood = null;
+  setText(programView, ex.turns[0].program);
+  setText(contextView, ex.context);
+  setText(toolsView, ex.tools);
+  programView.dispatch({ selection: { anchor: 0 }, scrollIntoView: true });
+  syncSelect();
+  renderTurn();
+  renderMemory();
+  void runNow();
+}
+
+function applySession(s: Session): void {
+  exampleId = s.example && exampleById(s.example) ? s.example : undefined;
+  turn = s.turn ?? 1;
+  memoryIn = s.memory ?? {};
+  lastGood = null;
+  setText(programView, s.program);
+  setText(contextView, s.context);
+  setText(toolsView, s.tools);
+  syncSelect();
+  renderTurn();
+  renderMemory();
+  void runNow();
+}
+
+function nextTurn(): void {
+  if (!latest?.ok) return;
+  const previous = latest;
+  memoryIn = previous.memory;
+  turn++;
+  const ex = exampleById(exampleId);
+  const t = ex?.turns[turn - 1];
+  if (t) {
+    setText(programView, t.program);
+    if (t.contextFromPreviousResult) {
+      let ctx: Record<string, unknown> = {};
+      try {
+        ctx = JSON.parse(textOf(contextView));
+      } catch {
+        /* replaced below */
+      }
+      setText(contextView, formatJson({ ...ctx, [t.contextFromPreviousResult]: previous.result }));
+    }
+  }
+  renderTurn();
+  renderMemory();
+  void runNow();
+  announce(`Turn ${turn}: ${Object.keys(memoryIn).length ? "memory carried over" : "memory is empty"}`);
+}
+
+function clearMemory(): void {
+  memoryIn = {};
+  turn = 1;
+  renderTurn();
+  renderMemory();
+  void runNow();
+  announce("Memory cleared");
+}
+
+async function share(): Promise<void> {
+  const hash = await encodeSession({
+    program: textOf(programView),
+    context: textOf(contextView),
+    tools: textOf(toolsView),
+    memory: Object.keys(memoryIn).length ? memoryIn : undefined,
+    turn: turn > 1 ? turn : undefined,
+    example: exampleId,
+  });
+  history.replaceState(null, "", `#${hash}`);
+  const url = location.href;
+  const input = $<HTMLInputElement>("share-url");
+  input.value = url;
+  $("share-box").hidden = false;
+  input.focus();
+  input.select();
+  try {
+    await navigator.clipboard.writeText(url);
+    announce("Link copied to the clipboard");
+    $("share-copy").textContent = "Copied";
+  } catch {
+    announce("The link is in the address bar and in the box below the header");
+    $("share-copy").textContent = "Copy";
+  }
+}
+
+// ---- reference panel and tabs ----------------------------------------------------
+
+const wideLayout = window.matchMedia("(min-width: 1400px)");
+
+function setReference(open: boolean, focus = false): void {
+  const panel = $("reference");
+  panel.hidden = !open;
+  $("reference-toggle").setAttribute("aria-expanded", String(open));
+  $("layout").classList.toggle("with-reference", open);
+  if (open && focus) $("ref-filter").focus();
+}
+
+function insertIntoProgram(text: string): void {
+  const { from, to } = programView.state.selection.main;
+  programView.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length }, scrollIntoView: true, userEvent: "input" });
+  programView.focus();
+  if (!wideLayout.matches) setReference(false);
+}
+
+function setupTabs(): void {
+  const tabs = [$("tab-context"), $("tab-tools")];
+  const select = (tab: HTMLElement, focus: boolean) => {
+    for (const t of tabs) {
+      const selected = t === tab;
+      t.setAttribute("aria-selected", String(selected));
+      t.tabIndex = selected ? 0 : -1;
+      $(t.getAttribute("aria-controls")!).hidden = !selected;
+    }
+    if (focus) tab.focus();
+    (tab === tabs[0] ? contextView : toolsView).requestMeasure();
+  };
+  tabs.forEach((tab, i) => {
+    tab.addEventListener("click", () => select(tab, false));
+    tab.addEventListener("keydown", (e) => {
+      const next = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : 0;
+      if (next) select(tabs[(i + next + tabs.length) % tabs.length], true);
+      else if (e.key === "Home") select(tabs[0], true);
+      else if (e.key === "End") select(tabs[tabs.length - 1], true);
+      else return;
+      e.preventDefault();
+    });
+  });
+  $("input-error").addEventListener("click", () => select($("tab-context").classList.contains("has-error") ? tabs[0] : tabs[1], true));
+}
+
+function setupControls(): void {
+  fillExampleSelect();
+  setupTabs();
+  $("share-button").addEventListener("click", () => void share());
+  $("share-copy").addEventListener("click", async () => {
+    const input = $<HTMLInputElement>("share-url");
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      $("share-copy").textContent = "Copied";
+      announce("Link copied to the clipboard");
+    } catch {
+      announce("Select the link and copy it");
+    }
+  });
+  $("share-close").addEventListener("click", () => {
+    $("share-box").hidden = true;
+    $("share-button").focus();
+  });
+  $("wrap-toggle").addEventListener("click", () => {
+    const on = $("wrap-toggle").getAttribute("aria-pressed") !== "true";
+    $("wrap-toggle").setAttribute("aria-pressed", String(on));
+    for (const view of [programView, contextView, toolsView]) setWrapping(view, on);
+  });
+  $("next-turn").addEventListener("click", nextTurn);
+  $("reset-memory").addEventListener("click", clearMemory);
+  $("format-program").addEventListener("click", () => {
+    try {
+      setText(programView, formatJson(JSON.parse(textOf(programView))));
+    } catch {
+      announce("The program is not valid JSON yet; fix the marked error first");
+    }
+  });
+  $("error-goto").addEventListener("click", () => {
+    if (!errorRange) return;
+    programView.dispatch({ selection: { anchor: errorRange.from, head: errorRange.to }, scrollIntoView: true });
+    programView.focus();
+  });
+  $("reference-toggle").addEventListener("click", () => setReference($("reference").hidden, true));
+  $("reference-close").addEventListener("click", () => {
+    setReference(false);
+    $("reference-toggle").focus();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape") return;
+    if (!$("reference").hidden && !wideLayout.matches && $("reference").contains(document.activeElement)) {
+      setReference(false);
+      $("reference-toggle").focus();
+    } else if (!$("share-box").hidden && $("share-box").contains(document.activeElement)) {
+      $("share-box").hidden = true;
+      $("share-button").focus();
+    }
+  });
+  window.addEventListener("hashchange", () => void restoreFromHash());
+  document.querySelector(".skip-link")!.addEventListener("click", (e) => {
+    e.preventDefault();
+    programView.focus();
+  });
+}
+
+async function restoreFromHash(): Promise<boolean> {
+  if (!location.hash || location.hash === "#") return false;
+  try {
+    const session = await decodeSession(location.hash);
+    if (!session) return false;
+    applySession(session);
+    return true;
+  } catch (e) {
+    announce(`Could not read the shared link: ${(e as Error).message}`);
+    setStatus("error", `Could not read the shared link (${escapeHtml((e as Error).message)}); showing an example instead.`);
+    return false;
+  }
+}
+
+// ---- start -----------------------------------------------------------------
+
+async function start(): Promise<void> {
+  performance.mark("ptc-editors-done");
+  // boot.js has usually started the engine already.
+  const runtimeReady = (window as unknown as { __ptcRuntime?: Promise<PtcRuntime> }).__ptcRuntime ?? loadRuntime();
+  setupControls();
+  setReference(wideLayout.matches);
+  if (!(await restoreFromHash())) loadExample(examples[0]);
+  performance.mark("ptc-example-loaded");
+  try {
+    runtime = await runtimeReady;
+    performance.mark("ptc-runtime-ready");
+  } catch (e) {
+    setStatus("error", `The engine could not load: ${escapeHtml((e as Error).message)}`);
+    document.body.dataset.status = "engine-error";
+    return;
+  }
+  $("engine-mode").textContent = ENGINE_IN_WORKER ? "Engine: WebAssembly in a Web Worker" : "Engine: WebAssembly in this page";
+  await runNow();
+  operations = runtime.operations();
+  renderReference($("ref-list"), $<HTMLInputElement>("ref-filter"), operations, insertIntoProgram);
+}
+
+// For the browser tests and curious visitors: the editors and the last outcome.
+declare global {
+  interface Window {
+    __playground: unknown;
+  }
+}
+window.__playground = {
+  views: { program: programView, context: contextView, tools: toolsView },
+  get latest() {
+    return latest;
+  },
+  get runs() {
+    return runsDone;
+  },
+  get firstResultAt() {
+    return firstResultAt;
+  },
+  engineInWorker: ENGINE_IN_WORKER,
+  diagnostics(which: "program" | "context" = "program") {
+    const view = which === "program" ? programView : contextView;
+    const out: { from: number; to: number; text: string; message: string }[] = [];
+    forEachDiagnostic(view.state, (d, from, to) => out.push({ from, to, text: view.state.sliceDoc(from, to), message: d.message }));
+    return out;
+  },
+};
+
+void start();

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// Builds the static playground into dist/playground/: index.html, app.js (the
+// page, CodeMirror and the examples, bundled and minified by esbuild), app.css,
+// and ptc/ (the package's browser entry, its engine worker and ptc.wasm, copied
+// from dist/ as they are). Every URL is relative, so the folder works at any
+// sub-path of any static host.
+//
+//   node scripts/bundle-playground.mjs [--dev]     (--dev: no minification, source maps)
+//
+// Needs the package built first (bash scripts/build.sh, or npm run build).
+import { build } from "esbuild";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const dist = join(root, "dist");
+const out = join(dist, "playground");
+const dev = process.argv.includes("--dev");
+
+for (const file of ["browser.mjs", "ptc.wasm"]) {
+  if (!existsSync(join(dist, file))) {
+    console.error(`bundle-playground: dist/${file} is missing; build the package first (bash scripts/build.sh)`);
+    process.exit(1);
+  }
+}
+const workerFile = "worker.browser.mjs";
+const hasWorker = existsSync(join(dist, workerFile));
+
+rmSync(out, { recursive: true, force: true });
+mkdirSync(join(out, "ptc"), { recursive: true });
+
+// The page imports "ptc-wasm"; it stays a separate file next to its .wasm and worker.
+const ptcExternal = {
+  name: "ptc-wasm-external",
+  setup(b) {
+    b.onResolve({ filter: /^ptc-wasm$/ }, () => ({ path: "./ptc/browser.mjs", external: true }));
+  },
+};
+
+await build({
+  entryPoints: { app: join(root, "playground/src/main.ts"), boot: join(root, "playground/src/boot.ts") },
+  outdir: out,
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: ["chrome109", "firefox115", "safari16"],
+  minify: !dev,
+  sourcemap: dev ? "linked" : false,
+  legalComments: dev ? "inline" : "none",
+  define: { __PTC_WORKER__: String(hasWorker) },
+  plugins: [ptcExternal],
+  logLevel: "warning",
+});
+await build({
+  entryPoints: { app: join(root, "playground/src/style.css") },
+  outdir: out,
+  bundle: true,
+  minify: !dev,
+  logLevel: "warning",
+});
+
+for (const file of ["browser.mjs", "ptc.wasm", ...(hasWorker ? [workerFile] : [])]) copyFileSync(join(dist, file), join(out, "ptc", file));
+
+copyFileSync(join(root, "playground/index.html"), join(out, "index.html"));
+
+// Sizes: what a visitor downloads (gzip, as a static host would serve it).
+function files(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+let raw = 0;
+let gz = 0;
+const rows = files(out)
+  .filter((f) => !f.endsWith(".map"))
+  .map((f) => {
+    const bytes = readFileSync(f);
+    const z = gzipSync(bytes, { level: 9 }).length;
+    raw += bytes.length;
+    gz += z;
+    return `  ${relative(out, f).padEnd(24)} ${String(bytes.length).padStart(8)} B  ${String(z).padStart(7)} B gzip`;
+  });
+console.log(`playground: ${relative(process.cwd(), out) || out}/ (engine ${hasWorker ? "in a Web Worker" : "in the page"})`);
+console.log(rows.join("\n"));
+console.log(`  ${"total".padEnd(24)} ${String(raw).padStart(8)} B  ${String(gz).padStart(7)} B gzip`);
