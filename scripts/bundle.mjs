@@ -1,25 +1,48 @@
 // Bundles the TypeScript package with the Emscripten glue into dist/:
-// node.mjs (ESM), node.cjs (CommonJS), browser.mjs, plus ptc.wasm and .d.ts.
+// node.mjs (ESM), node.cjs (CommonJS), browser.mjs, plus ptc.wasm and .d.ts;
+// the agent entries mcp.{mjs,cjs} and ai-sdk.{mjs,cjs}; and the CLI, cli.mjs.
 import { build } from "esbuild";
-import { copyFileSync, mkdirSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 
 const common = { bundle: true, target: "es2022", sourcemap: false, legalComments: "none", logLevel: "warning" };
+// CommonJS has no import.meta: locate the .wasm from __filename instead.
+const cjs = {
+  format: "cjs",
+  define: { "import.meta.url": "__ptcModuleUrl" },
+  banner: { js: 'const __ptcModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+// The agent entries and the CLI use the runtime entry next to them rather than a
+// copy of it, and leave their dependencies (MCP SDK, zod, ai) to the installer.
+const siblings = (ext) => ({
+  name: "siblings",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(node|mcp)\.js$/ }, (args) =>
+      args.importer.endsWith("cli.ts") || args.path === "./node.js"
+        ? { path: args.path.replace(/\.js$/, ext), external: true }
+        : undefined,
+    );
+  },
+});
+const agentDeps = ["@modelcontextprotocol/sdk", "zod", "ai"];
+
 mkdirSync("dist", { recursive: true });
 await Promise.all([
   build({ ...common, entryPoints: ["js/src/node.ts"], outfile: "dist/node.mjs", format: "esm", platform: "node" }),
-  build({
-    ...common,
-    entryPoints: ["js/src/node.ts"],
-    outfile: "dist/node.cjs",
-    format: "cjs",
-    platform: "node",
-    // CommonJS has no import.meta: locate the .wasm from __filename instead.
-    define: { "import.meta.url": "__ptcModuleUrl" },
-    banner: { js: 'const __ptcModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-  }),
+  build({ ...common, ...cjs, entryPoints: ["js/src/node.ts"], outfile: "dist/node.cjs", platform: "node" }),
   build({ ...common, entryPoints: ["js/src/browser.ts"], outfile: "dist/browser.mjs", format: "esm", platform: "browser" }),
   // Engine workers for createRuntime({ worker: true }).
   build({ ...common, entryPoints: ["js/src/worker-node.ts"], outfile: "dist/worker.node.mjs", format: "esm", platform: "node" }),
   build({ ...common, entryPoints: ["js/src/worker-browser.ts"], outfile: "dist/worker.browser.mjs", format: "esm", platform: "browser" }),
+  // ptc-wasm/mcp and ptc-wasm/ai-sdk.
+  ...["mcp", "ai-sdk"].flatMap((name) => [
+    build({ ...common, entryPoints: [`js/src/${name}.ts`], outfile: `dist/${name}.mjs`, format: "esm", platform: "node",
+      external: agentDeps, plugins: [siblings(".mjs")] }),
+    build({ ...common, ...cjs, entryPoints: [`js/src/${name}.ts`], outfile: `dist/${name}.cjs`, platform: "node",
+      external: agentDeps, plugins: [siblings(".cjs")] }),
+  ]),
+  // npx ptc-wasm
+  build({ ...common, entryPoints: ["js/src/cli.ts"], outfile: "dist/cli.mjs", format: "esm", platform: "node",
+    external: agentDeps, plugins: [siblings(".mjs")], banner: { js: "#!/usr/bin/env node" } }),
 ]);
+chmodSync("dist/cli.mjs", 0o755);
 copyFileSync("build/wasm/ptc.wasm", "dist/ptc.wasm");

@@ -100,11 +100,15 @@ export function argsProblem(parameters: JsonObject, args: JsonObject): string | 
   const { valid, errors } = validatorFor(parameters).validate(args);
   if (valid) return undefined;
   const leaves = errors.filter((e) => !containers.has(e.keyword));
-  // The deepest leaf is the most specific.
-  const unit = leaves.sort((a, b) => b.instanceLocation.length - a.instanceLocation.length)[0] ?? errors[errors.length - 1];
-  const { pointer, text } = explain(unit, args, parameters);
+  // The deepest problems are the most specific; a few of them, so one retry can fix them all.
+  const units = leaves.length ? leaves : errors.slice(-1);
+  units.sort((a, b) => b.instanceLocation.length - a.instanceLocation.length);
+  const problems = [...new Set(units.map((unit) => {
+    const { pointer, text } = explain(unit, args, parameters);
+    return `at ${pointer || "/"}: ${text}`;
+  }))].slice(0, 3);
   return (
-    `invalid args, so the tool was not run: at ${pointer || "/"} (JSON Pointer into args), ${text}. ` +
+    `invalid args (JSON Pointers into args), so the tool was not run: ${problems.join("; ")}. ` +
     `The tool's parameters: ${JSON.stringify(parameters)}`
   );
 }

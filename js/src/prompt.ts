@@ -162,7 +162,8 @@ const INTRO_FULL = [
   "- an object without \"result\": it is returned and each of its keys is stored in memory;",
   "- an object with \"result\": the value of \"result\" is returned, the other keys are stored.",
   "A later program reads a stored key with {\"op\": \"var\", \"name\": \"<key>\"}. Store large intermediate data " +
-    "there instead of returning it, and return only a summary.",
+    "there instead of returning it, and return only a summary. To return an object without storing it, return " +
+    "{\"result\": <the object>}.",
   "",
 ];
 
@@ -182,7 +183,8 @@ const INTRO_COMPACT = [
     "against the item of the innermost enclosing map: that joins lists.",
   "- Only null and false are falsy. get/load/var of a missing name give null.",
   "- Memory: a final value that is an object is stored key by key for later programs (read with var); with a " +
-    "\"result\" key, only result is returned and the other keys are stored. Non-objects are just returned.",
+    "\"result\" key, only result is returned and the other keys are stored (so {\"result\": <expr>} returns an " +
+    "object without storing it). Non-objects are just returned.",
   "",
 ];
 

@@ -1,0 +1,232 @@
+// The command line: npx ptc-wasm <command> ... (see USAGE). Exit codes: 0 ok,
+// 1 the program failed (its formatted error is on stderr), 2 bad usage.
+import { readFile, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
+import type { Runtime } from "./runtime.js";
+import type { ProgramInput, RunOptions, Tool } from "./types.js";
+
+const USAGE = `Usage: ptc-wasm <command> [options]
+
+Run, check and describe PTC-JSON programs (the JSON data-pipeline language LLM
+agents write) in the ptc-wasm sandbox.
+
+Commands:
+  run <program.json | ->       Run a program; prints its result as JSON on stdout.
+  validate <program.json | ->  Check a program without running it; prints "ok".
+  schema                       Print the JSON Schema (draft 2020-12) of a program.
+  prompt                       Print the system prompt that teaches a model the language.
+  mcp                          Serve run_program and describe_language as an MCP server over stdio.
+  help                         Print this help.
+
+Options:
+  --context <file | ->   JSON object of context data, read with {"op": "load"} (run, mcp, prompt)
+  --memory <file | ->    JSON object of memory from earlier runs, read with {"op": "var"} (run, mcp)
+  --memory-out <file>    Write the memory after the run (the memory contract) to a file (run)
+  --tools <module>       A JS module whose exports are tools: functions or descriptors
+                         {description, parameters, execute} (run, validate, schema, prompt, mcp)
+  --timeout <ms>         Time limit of a run, tool calls included (default 1000)
+  --max-heap <bytes>     Bytes of values a run may hold (default 10485760)
+  --max-depth <n>        Deepest nesting of operations (default 50)
+  --full                 Print the whole run result {result, memoryDelta, memory, metrics} (run)
+  --compact              The compact prompt, for small context windows (prompt)
+  -h, --help             Print this help.
+  -v, --version          Print the version.
+
+"-" reads the file from standard input (once per command).
+A program file holds {"program": {"op": ...}}.
+
+Exit codes: 0 success; 1 the program failed (parse, validation or execution
+error, timeout, memory exceeded: the formatted error is printed on stderr);
+2 bad usage (unknown command or option, missing or unreadable file); 3 an
+internal failure of ptc-wasm itself.
+
+Examples:
+  ptc-wasm run program.json --context data.json
+  echo '{"program": {"op": "add", "left": 1, "right": 2}}' | ptc-wasm run -
+  ptc-wasm prompt --compact --tools ./tools.mjs
+  ptc-wasm mcp --tools ./tools.mjs --context data.json
+`;
+
+const VERSION = "0.1.0";
+
+class UsageError extends Error {}
+
+interface Parsed {
+  command: string;
+  positional: string[];
+  options: Map<string, string | true>;
+}
+
+const VALUED = new Set(["--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth"]);
+const FLAGS = new Set(["--full", "--compact", "--help", "--version"]);
+const ALLOWED: Record<string, string[]> = {
+  run: ["--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth", "--full"],
+  validate: ["--tools", "--max-depth"],
+  schema: ["--tools"],
+  prompt: ["--tools", "--context", "--compact"],
+  mcp: ["--tools", "--context", "--memory", "--timeout", "--max-heap", "--max-depth"],
+  help: [],
+};
+const ARITY: Record<string, number> = { run: 1, validate: 1, schema: 0, prompt: 0, mcp: 0, help: 0 };
+
+function parse(argv: string[]): Parsed {
+  const positional: string[] = [];
+  const options = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i];
+    if (arg === "-h") arg = "--help";
+    if (arg === "-v") arg = "--version";
+    if (arg === "-" || !arg.startsWith("-")) {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf("=");
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (VALUED.has(name)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined || value === "") throw new UsageError(`${name} needs a value`);
+      options.set(name, value);
+    } else if (FLAGS.has(name) && eq < 0) options.set(name, true);
+    else throw new UsageError(`unknown option '${arg}'`);
+  }
+  return { command: positional.shift() ?? "", positional, options };
+}
+
+let stdinUsed = false;
+async function readInput(file: string, what: string): Promise<string> {
+  if (file === "-") {
+    if (stdinUsed) throw new UsageError("standard input (-) can be read only once");
+    stdinUsed = true;
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString("utf8");
+  }
+  try {
+    return await readFile(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read the ${what} file '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+async function readObject(file: string, what: string): Promise<Record<string, unknown>> {
+  const text = await readInput(file, what);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`the ${what} file '${file}' is not JSON: ${(e as Error).message}`);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new UsageError(`the ${what} file '${file}' must hold a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+/** Tools from a module's exports: named exports, and the entries of a default-exported object. */
+export async function loadTools(file: string): Promise<Record<string, Tool>> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = await import(pathToFileURL(resolve(file)).href);
+  } catch (e) {
+    throw new UsageError(`cannot load the tools module '${file}': ${(e as Error).message}`);
+  }
+  const isTool = (v: unknown): v is Tool => typeof v === "function" || isToolDescriptor(v);
+  const tools: Record<string, Tool> = {};
+  const fallback = mod.default;
+  if (fallback && typeof fallback === "object" && !isToolDescriptor(fallback))
+    for (const [name, value] of Object.entries(fallback)) if (isTool(value)) tools[name] = value;
+  for (const [name, value] of Object.entries(mod)) if (name !== "default" && isTool(value)) tools[name] = value;
+  if (!Object.keys(tools).length)
+    throw new UsageError(
+      `the tools module '${file}' exports no tools (export functions or {description, parameters, execute} descriptors)`,
+    );
+  return tools;
+}
+
+function positiveNumber(options: Parsed["options"], name: string): number | undefined {
+  const raw = options.get(name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!(Number.isFinite(n) && n > 0)) throw new UsageError(`${name} must be a positive number, got '${String(raw)}'`);
+  return n;
+}
+
+function write(stream: NodeJS.WriteStream, text: string): void {
+  stream.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { command, positional, options } = parse(argv);
+  if (options.has("--version")) return write(process.stdout, VERSION), 0;
+  if (options.has("--help") || command === "help") return write(process.stdout, USAGE), 0;
+  if (!command) throw new UsageError("no command given");
+  if (!(command in ALLOWED)) throw new UsageError(`unknown command '${command}'`);
+  for (const name of options.keys())
+    if (!ALLOWED[command].includes(name)) throw new UsageError(`option ${name} does not apply to '${command}'`);
+  if (positional.length !== ARITY[command])
+    throw new UsageError(
+      ARITY[command] ? `'${command}' takes one program file (or - for standard input)` : `'${command}' takes no file`,
+    );
+
+  const fromStdin = [...positional, options.get("--context"), options.get("--memory")].filter((v) => v === "-");
+  if (fromStdin.length > 1) throw new UsageError("standard input (-) can be read only once");
+
+  const tools = options.has("--tools") ? await loadTools(options.get("--tools") as string) : undefined;
+  const context = options.has("--context") ? await readObject(options.get("--context") as string, "context") : undefined;
+  const memory = options.has("--memory") ? await readObject(options.get("--memory") as string, "memory") : undefined;
+  const limits = {
+    timeoutMs: positiveNumber(options, "--timeout"),
+    maxHeapBytes: positiveNumber(options, "--max-heap"),
+    maxDepth: positiveNumber(options, "--max-depth"),
+  };
+  const runtime: Runtime = await createRuntime();
+
+  switch (command) {
+    case "schema":
+      return write(process.stdout, JSON.stringify(runtime.schema(tools ? { tools } : {}), null, 2)), 0;
+    case "prompt": {
+      const text = runtime.prompt({ tools, context, compact: options.has("--compact") });
+      write(process.stdout, text);
+      if (process.stderr.isTTY) process.stderr.write(`(${text.length} characters, ~${approximateTokens(text)} tokens)\n`);
+      return 0;
+    }
+    case "validate": {
+      const program: ProgramInput = await readInput(positional[0], "program");
+      const r = runtime.validate(program, { tools, maxDepth: limits.maxDepth });
+      if (r.ok) return write(process.stdout, "ok"), 0;
+      return write(process.stderr, runtime.formatError(r.error, program)), 1;
+    }
+    case "run": {
+      const program: ProgramInput = await readInput(positional[0], "program");
+      const runOptions: RunOptions = { context, memory, tools, ...limits };
+      const r = await runtime.run(program, runOptions);
+      if (!r.ok) return write(process.stderr, runtime.formatError(r.error, program)), 1;
+      if (options.has("--memory-out"))
+        await writeFile(options.get("--memory-out") as string, `${JSON.stringify(r.memory, null, 2)}\n`);
+      write(process.stdout, JSON.stringify(options.has("--full") ? r : r.result, null, 2));
+      return 0;
+    }
+    case "mcp": {
+      const { serveStdio } = await import("./mcp.js");
+      await serveStdio(runtime, { tools, context, memory, ...limits });
+      return -1; // keeps serving until the client closes standard input
+    }
+  }
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (e) => {
+    if (e instanceof UsageError) {
+      process.stderr.write(`ptc-wasm: ${e.message}\nRun 'ptc-wasm --help' for usage.\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`ptc-wasm: ${(e as Error).stack ?? String(e)}\n`);
+      process.exitCode = 3;
+    }
+  },
+);

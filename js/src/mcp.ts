@@ -1,0 +1,81 @@
+// ptc-wasm/mcp: an MCP server (the official SDK's McpServer) exposing
+//   run_program({program, context?})  runs a program; the description is the compact prompt
+//   describe_language({compact?})     the full prompt (the language, the tools, the errors)
+// Results are JSON text content; a failed program is an isError result whose text
+// is the formatted error. Memory carries over between run_program calls.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import * as z from "zod";
+import type { PtcRuntime } from "./runtime.js";
+import { ProgramSession, storedNote, type SessionOptions } from "./session.js";
+
+export interface PtcMcpServerOptions extends SessionOptions {
+  /** Server name reported to clients (default "ptc-wasm"). */
+  name?: string;
+  version?: string;
+}
+
+export const RUN_PROGRAM = "run_program";
+export const DESCRIBE_LANGUAGE = "describe_language";
+
+/** An McpServer with run_program and describe_language; connect it to any transport. */
+export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): McpServer {
+  const session = new ProgramSession(runtime, options);
+  const tools = options.tools ?? {};
+  const server = new McpServer({ name: options.name ?? "ptc-wasm", version: options.version ?? "0.1.0" });
+
+  // The input schema is the program schema (generated from the op table) with a
+  // context property: zod carries it through as metadata, and checks nothing
+  // itself, so a bad program reaches the engine and comes back as its formatted error.
+  const { $defs, properties } = runtime.schema({ tools });
+  const inputSchema = z
+    .object({
+      program: z.unknown().meta({
+        ...(properties as Record<string, object>).program,
+        description: "The program's root operation, as in {\"program\": {\"op\": ...}}",
+      }),
+      context: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .meta({ description: "Extra context data for this run, read with {\"op\": \"load\", \"name\": <key>}" }),
+    })
+    .meta({ $defs });
+
+  server.registerTool(
+    RUN_PROGRAM,
+    {
+      title: "Run a PTC-JSON program",
+      description: runtime.prompt({ tools, context: options.context, compact: true }),
+      inputSchema,
+    },
+    async ({ program, context }) => {
+      const outcome = await session.run(program, context as Record<string, unknown> | undefined);
+      if (!outcome.ok) return { isError: true, content: [{ type: "text" as const, text: outcome.message }] };
+      const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
+      if (outcome.stored.length) content.push({ type: "text" as const, text: storedNote(outcome.stored) });
+      return { content };
+    },
+  );
+
+  server.registerTool(
+    DESCRIBE_LANGUAGE,
+    {
+      title: "Describe PTC-JSON",
+      description:
+        "The full reference of PTC-JSON, the language run_program accepts: every operation with its fields and an " +
+        "example, the memory contract, the error types and the available tools.",
+      inputSchema: { compact: z.boolean().optional().describe("the short form") },
+    },
+    async ({ compact }) => ({
+      content: [{ type: "text" as const, text: runtime.prompt({ tools, context: options.context, compact: compact === true }) }],
+    }),
+  );
+  return server;
+}
+
+/** Serves run_program and describe_language over stdio until the input ends. */
+export async function serveStdio(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): Promise<McpServer> {
+  const server = createMcpServer(runtime, options);
+  await server.connect(new StdioServerTransport());
+  return server;
+}

@@ -1,0 +1,72 @@
+// One agent session over a runtime, shared by the MCP server and the AI SDK tool:
+// takes a program as a model sends it, runs it with the session's tools and
+// context, keeps the memory between programs (the memory contract) and turns a
+// failure into the formatted message a model can act on.
+import type { PtcRuntime } from "./runtime.js";
+import type { JsonObject, JsonValue, ProgramInput, PtcError, Tool } from "./types.js";
+
+export interface SessionOptions {
+  /** Tools programs may call: functions or descriptors {description, parameters, execute}. */
+  tools?: Record<string, Tool>;
+  /** Context data every program may load (a program's own context is merged over it). */
+  context?: Record<string, unknown>;
+  /** Memory to start from; it then carries over from one program to the next. */
+  memory?: Record<string, unknown>;
+  timeoutMs?: number;
+  maxHeapBytes?: number;
+  maxDepth?: number;
+}
+
+export type SessionOutcome =
+  | { ok: true; result: JsonValue; stored: string[] }
+  | { ok: false; error: PtcError; message: string };
+
+/**
+ * A program as a model may send it: the root expression (`{"op": ...}`), the
+ * envelope (`{"program": ...}`), or either as JSON text.
+ */
+export function programFrom(input: unknown): ProgramInput {
+  let value = input;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return value as string; // the engine reports where the text stops being JSON
+    }
+  }
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && "program" in value)
+    return value as ProgramInput;
+  return { program: value };
+}
+
+export class ProgramSession {
+  memory: JsonObject;
+
+  constructor(
+    readonly runtime: PtcRuntime,
+    readonly options: SessionOptions = {},
+  ) {
+    this.memory = { ...(options.memory ?? {}) } as JsonObject;
+  }
+
+  async run(program: unknown, context?: Record<string, unknown>): Promise<SessionOutcome> {
+    const { tools, timeoutMs, maxHeapBytes, maxDepth } = this.options;
+    const input = programFrom(program);
+    const r = await this.runtime.run(input, {
+      context: { ...(this.options.context ?? {}), ...(context ?? {}) },
+      memory: this.memory,
+      tools: tools ?? {},
+      timeoutMs,
+      maxHeapBytes,
+      maxDepth,
+    });
+    if (!r.ok) return { ok: false, error: r.error, message: this.runtime.formatError(r.error, input) };
+    this.memory = r.memory;
+    return { ok: true, result: r.result, stored: Object.keys(r.memoryDelta) };
+  }
+}
+
+/** The note a model gets when its program stored keys in memory. */
+export function storedNote(stored: string[]): string {
+  return `Stored in memory for your next programs (read with {"op": "var", "name": ...}): ${stored.join(", ")}`;
+}

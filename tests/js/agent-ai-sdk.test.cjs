@@ -1,0 +1,91 @@
+// ptc-wasm/ai-sdk: ptcTool(runtime, { tools, context }) is a Vercel AI SDK tool.
+// `ai` is ESM-only and Jest (on Node 20) cannot load ESM from CommonJS tests, so
+// the checks run in a plain Node process, through the published entries
+// (ptc-wasm/ai-sdk as ESM and as CommonJS), and report back as JSON.
+const { execFileSync } = require("node:child_process");
+const path = require("node:path");
+
+const root = path.join(__dirname, "../..");
+
+function runNode(source) {
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", source], { cwd: root, encoding: "utf8" });
+  return JSON.parse(out.trim().split("\n").pop());
+}
+
+const script = (entry) => `
+  import { createRequire } from "node:module";
+  import { createRuntime } from "ptc-wasm";
+  import * as tools from "./examples/agent-loop/tools.mjs";
+  const { ptcTool } = ${entry === "cjs" ? 'createRequire(import.meta.url)("ptc-wasm/ai-sdk")' : 'await import("ptc-wasm/ai-sdk")'};
+  const { generateText, stepCountIs } = await import("ai");
+  const { MockLanguageModelV4 } = await import("ai/test");
+
+  const rt = await createRuntime();
+  const context = { rows: [{ n: 1 }, { n: 2 }, { n: 3 }] };
+  const t = ptcTool(rt, { tools, context });
+  const out = {};
+  out.descriptionIsCompactPrompt = t.description === rt.prompt({ tools, context, compact: true });
+  const { $schema, ...schema } = rt.schema({ tools });
+  out.inputSchemaIsProgramSchema = JSON.stringify(await t.inputSchema.jsonSchema) === JSON.stringify(schema);
+  const opts = { toolCallId: "1", messages: [] };
+  out.sum = await t.execute({ program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "sum", field: "n" }] } }, opts);
+  out.tool = await t.execute({ program: { op: "call", tool: "get_customer", args: { id: 3 } } }, opts);
+  out.badArgs = await t.execute({ program: { op: "call", tool: "get_customer", args: {} } }, opts);
+  out.typo = await t.execute({ program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "cuont" }] } }, opts);
+  out.store = await t.execute({ program: { result: "ok", kept: { op: "load", name: "rows" } } }, opts);
+  out.recall = await t.execute({ program: { op: "pipe", steps: [{ op: "var", name: "kept" }, { op: "count" }] } }, opts);
+  out.text = await t.execute({ program: '{"op": "mul", "left": 6, "right": 7}' }, opts);
+
+  // Inside generateText, with a scripted model: one tool call, then an answer.
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const model = new MockLanguageModelV4({
+    doGenerate: [
+      { content: [{ type: "tool-call", toolCallId: "c1", toolName: "run_program",
+          input: JSON.stringify({ program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "max", field: "n" }] } }) }],
+        finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] },
+      { content: [{ type: "text", text: "The largest n is 3." }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] },
+    ],
+  });
+  const r = await generateText({ model, tools: { run_program: t }, prompt: "largest n?", stopWhen: stepCountIs(3) });
+  out.generateText = { text: r.text, toolResults: r.steps.flatMap((s) => s.toolResults.map((x) => x.output)) };
+  out.sentTool = model.doGenerateCalls[0].tools.map((x) => ({ name: x.name, hasDefs: !!x.inputSchema.$defs }));
+  console.log(JSON.stringify(out));
+`;
+
+describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
+  let out;
+  beforeAll(() => {
+    out = runNode(script(entry));
+  }, 60000);
+
+  test("its description is the compact prompt and its input schema the program schema", () => {
+    expect(out.descriptionIsCompactPrompt).toBe(true);
+    expect(out.inputSchemaIsProgramSchema).toBe(true);
+  });
+
+  test("execute runs programs with the context and the tools", () => {
+    expect(out.sum).toEqual({ ok: true, result: 6 });
+    // An object result is stored in memory too (the memory contract), and the model is told so.
+    const customer = { id: 3, name: "Edsger Dijkstra", country: "NL", tier: "gold" };
+    expect(out.tool).toEqual({ ok: true, result: customer, stored: ["id", "name", "country", "tier"] });
+    expect(out.text).toEqual({ ok: true, result: 42 });
+  });
+
+  test("failures come back as the formatted error, for the model to repair", () => {
+    expect(out.typo.ok).toBe(false);
+    expect(out.typo.error).toMatch(/^ValidationError at \/program\/steps\/1: Unknown operation 'cuont'\. Did you mean 'count'\?/);
+    expect(out.badArgs.ok).toBe(false);
+    expect(out.badArgs.error).toContain("Tool 'get_customer' failed: invalid args");
+    expect(out.badArgs.error).toContain("at /id: the required arg 'id' is missing");
+  });
+
+  test("memory carries over between calls", () => {
+    expect(out.store).toEqual({ ok: true, result: "ok", stored: ["kept"] });
+    expect(out.recall).toEqual({ ok: true, result: 3 });
+  });
+
+  test("it works inside generateText", () => {
+    expect(out.sentTool).toEqual([{ name: "run_program", hasDefs: true }]);
+    expect(out.generateText).toEqual({ text: "The largest n is 3.", toolResults: [{ ok: true, result: 3 }] });
+  });
+});

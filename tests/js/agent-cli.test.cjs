@@ -1,0 +1,172 @@
+// The CLI (npx ptc-wasm → dist/cli.mjs), run as a process: each command, stdin,
+// the exit codes (0 ok, 1 bad program, 2 bad usage) and long output.
+const { spawnSync } = require("node:child_process");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { ptcWasm } = require("./helpers.cjs");
+
+const root = path.join(__dirname, "../..");
+const example = path.join(root, "examples/agent-loop");
+let tmp, ptc;
+
+function cli(args, input) {
+  const r = spawnSync(process.execPath, ["dist/cli.mjs", ...args], { cwd: root, input, encoding: "utf8", maxBuffer: 1 << 28 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const file = (name, value) => {
+  const p = path.join(tmp, name);
+  fs.writeFileSync(p, typeof value === "string" ? value : JSON.stringify(value));
+  return p;
+};
+
+beforeAll(async () => {
+  ptc = await ptcWasm.createRuntime();
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ptc-cli-"));
+  file(
+    "slow-tools.mjs",
+    "export const slow = { description: 'never answers', execute: () => new Promise(() => {}) };\n" +
+      "export function double({ n }) { return n * 2; }\n",
+  );
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe("run", () => {
+  test("prints the result as JSON (exit 0)", () => {
+    const r = cli(["run", path.join(example, "program.json"), "--context", path.join(example, "data.json")]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout)).toEqual([
+      { date: "2024-02-08", employee: "ben", amount: 391 },
+      { date: "2024-03-15", employee: "chloe", amount: 362 },
+      { date: "2024-04-22", employee: "ana", amount: 333 },
+    ]);
+  });
+
+  test("- reads the program from standard input", () => {
+    const r = cli(["run", "-"], '{"program": {"op": "add", "left": 1, "right": 2}}');
+    expect([r.code, r.stdout]).toEqual([0, "3\n"]);
+  });
+
+  test("--context - reads the context from standard input", () => {
+    const program = file("count.json", { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "count" }] } });
+    const r = cli(["run", program, "--context", "-"], '{"xs": [1, 2, 3]}');
+    expect([r.code, r.stdout]).toEqual([0, "3\n"]);
+  });
+
+  test("--memory, --memory-out and --full: a second turn reads what the first stored", () => {
+    const out = path.join(tmp, "memory-out.json");
+    const first = cli(["run", "-", "--memory", file("m.json", { seen: 1 }), "--memory-out", out], '{"program": {"result": 7, "stash": [1, 2]}}');
+    expect([first.code, first.stdout]).toEqual([0, "7\n"]);
+    expect(JSON.parse(fs.readFileSync(out, "utf8"))).toEqual({ seen: 1, stash: [1, 2] });
+    const second = cli(["run", "-", "--memory", out, "--full"], '{"program": {"op": "pipe", "steps": [{"op": "var", "name": "stash"}, {"op": "sum"}]}}');
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ ok: true, result: 3, memoryDelta: {}, memory: { seen: 1, stash: [1, 2] }, metrics: {} });
+  });
+
+  test("--tools loads a module's exports as tools", () => {
+    const r = cli(["run", "-", "--tools", path.join(tmp, "slow-tools.mjs")], '{"program": {"op": "call", "tool": "double", "args": {"n": 21}}}');
+    expect([r.code, r.stdout]).toEqual([0, "42\n"]);
+  });
+
+  test.each([
+    ["not JSON", '{"program": ', /^ParseError at position 12: /],
+    ["a validation error", '{"program": {"op": "pipe", "steps": [{"op": "load", "name": "x"}, {"op": "filer"}]}}', /^ValidationError at \/program\/steps\/1: Unknown operation 'filer'\. Did you mean 'filter'\?\n$/],
+    ["an execution error", '{"program": {"op": "count"}}', /^ExecutionError at \/program: No input available for 'count'/],
+    ["a tool's invalid args", '{"program": {"op": "call", "tool": "get_customer", "args": {"id": "x"}}}', /^ExecutionError at \/program: Tool 'get_customer' failed: invalid args .*at \/id: expected integer/],
+  ])("%s: the formatted error on stderr, exit 1", (_name, program, message) => {
+    const r = cli(["run", "-", "--tools", path.join(example, "tools.mjs")], program);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(message);
+  });
+
+  test("--timeout: a run past its time limit is exit 1 with a Timeout", () => {
+    const started = Date.now();
+    const r = cli(["run", "-", "--tools", path.join(tmp, "slow-tools.mjs"), "--timeout", "150"], '{"program": {"op": "call", "tool": "slow"}}');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^Timeout/);
+    expect(Date.now() - started).toBeLessThan(10000);
+  });
+
+  test("long output is not truncated", () => {
+    const n = 300000;
+    const r = cli(["run", "-", "--max-heap", "1000000000", "--timeout", "20000", "--context", file("big.json", { xs: Array.from({ length: n }, (_, i) => ({ i, s: `item-${i}` })) })], JSON.stringify({ program: { op: "load", name: "xs" } }));
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(10_000_000);
+    const xs = JSON.parse(r.stdout);
+    expect(xs).toHaveLength(n);
+    expect(xs[n - 1]).toEqual({ i: n - 1, s: `item-${n - 1}` });
+  });
+});
+
+describe("validate", () => {
+  test("ok (exit 0)", () => {
+    expect(cli(["validate", path.join(example, "program.json")])).toEqual({ code: 0, stdout: "ok\n", stderr: "" });
+  });
+
+  test("a bad program: the formatted error with the op's shape, exit 1", () => {
+    const r = cli(["validate", "-"], '{"program": {"op": "take"}}');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("ValidationError at /program: Operation 'take' requires field 'count'. Shape: ");
+  });
+
+  test("with --tools, unknown tool names are errors", () => {
+    const r = cli(["validate", "-", "--tools", path.join(example, "tools.mjs")], '{"program": {"op": "call", "tool": "get_order"}}');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Did you mean 'get_orders'?");
+  });
+});
+
+describe("schema and prompt", () => {
+  test("schema prints the program schema", () => {
+    const r = cli(["schema"]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(ptc.schema());
+    const withTools = JSON.parse(cli(["schema", "--tools", path.join(example, "tools.mjs")]).stdout);
+    expect(withTools.$defs.op_call.properties.tool.enum).toEqual(["get_customer", "get_orders"]);
+  });
+
+  test("prompt prints the full prompt; --compact the short one; --tools and --context are listed", () => {
+    expect(cli(["prompt"]).stdout).toBe(ptc.prompt());
+    expect(cli(["prompt", "--compact"]).stdout).toBe(ptc.prompt({ compact: true }));
+    const r = cli(["prompt", "--compact", "--tools", path.join(example, "tools.mjs"), "--context", path.join(example, "data.json")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("get_customer(id: integer): One customer by id");
+    expect(r.stdout).toContain("`expenses`: list of 24 objects");
+  });
+});
+
+describe("usage", () => {
+  test("--help lists every command and option (exit 0)", () => {
+    for (const args of [["--help"], ["-h"], ["help"], ["run", "--help"]]) {
+      const r = cli(args);
+      expect(r.code).toBe(0);
+      for (const word of ["run", "validate", "schema", "prompt", "mcp", "--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth", "--full", "--compact", "Exit codes"])
+        expect([args, word, r.stdout.includes(word)]).toEqual([args, word, true]);
+    }
+    expect(cli(["--version"]).stdout).toBe(`${require("../../package.json").version}\n`);
+  });
+
+  test.each([
+    ["no command", [], "no command given"],
+    ["an unknown command", ["frobnicate"], "unknown command 'frobnicate'"],
+    ["an unknown option", ["run", "p.json", "--contxt", "x"], "unknown option '--contxt'"],
+    ["an option of another command", ["schema", "--compact"], "option --compact does not apply to 'schema'"],
+    ["a missing program file argument", ["run"], "'run' takes one program file"],
+    ["a file the command does not take", ["schema", "x.json"], "'schema' takes no file"],
+    ["a missing file", ["run", "no/such/program.json"], "cannot read the program file 'no/such/program.json': ENOENT"],
+    ["an option without its value", ["run", "-", "--timeout"], "--timeout needs a value"],
+    ["a bad number", ["run", "-", "--timeout", "soon"], "--timeout must be a positive number"],
+    ["a context that is not JSON", ["run", "-", "--context", "README.md"], "the context file 'README.md' is not JSON"],
+    ["a context that is not an object", ["run", "p.json", "--context", "-"], "the context file '-' must hold a JSON object"],
+    ["stdin read twice", ["run", "-", "--memory", "-"], "standard input (-) can be read only once"],
+    ["a tools module that exports no tools", ["run", "-", "--tools", "package.json"], "cannot load the tools module"],
+  ])("%s: a clear message, exit 2", (_name, args, message) => {
+    const r = cli(args, "[1]");
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(`ptc-wasm: ${message}`);
+    expect(r.stderr).toContain("Run 'ptc-wasm --help' for usage.");
+  });
+});
