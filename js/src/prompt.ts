@@ -53,7 +53,7 @@ function typeText(s: JsonObject | undefined): string {
 }
 
 function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
-  const lines = [compact ? "Tools (call with {\"op\": \"call\", \"tool\": name, \"args\": {...}}):" : "## Tools", ""];
+  const lines = [compact ? "Available tools (call with {\"op\": \"call\", \"tool\": name, \"args\": {...}}):" : "## Available tools", ""];
   if (!compact)
     lines.push(
       "Call a tool with {\"op\": \"call\", \"tool\": \"<name>\", \"args\": {...}}. `args` is an implicit object: values " +

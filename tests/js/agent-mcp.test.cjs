@@ -117,7 +117,7 @@ test("a program sent as JSON text is accepted too", async () => {
 
 test("describe_language returns the full prompt (or the compact one)", async () => {
   const full = text(await client.callTool({ name: "describe_language", arguments: {} }));
-  expect(full.startsWith(ptc.prompt().split("## Tools")[0])).toBe(true);
+  expect(full.startsWith(ptc.prompt().split("## Available tools")[0])).toBe(true);
   for (const op of ptc.operations()) expect(full).toContain(`\`${JSON.stringify(op.example)}\``);
   expect(full).toContain("- `get_orders`: Orders, optionally only those with one status; newest first.");
   expect(full).toContain('Parameters (JSON Schema): {"type":"object","properties":{"id":{"type":"integer"');
