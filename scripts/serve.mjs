@@ -129,11 +129,17 @@ function parseArgs(argv) {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const options = parseArgs(process.argv.slice(2));
-  try {
-    const { url } = await serve(options);
-    console.log(`ptc-wasm playground: ${url}  (Ctrl-C to stop)`);
-  } catch (e) {
-    console.error(e.code === "EADDRINUSE" ? `serve: port ${options.port ?? 8080} is in use; try --port N` : e.message);
-    process.exit(1);
+  // Without --port, the first free port of 8080-8089.
+  const ports = options.port !== undefined ? [options.port] : Array.from({ length: 10 }, (_, i) => 8080 + i);
+  for (const [i, port] of ports.entries()) {
+    try {
+      const { url } = await serve({ ...options, port });
+      console.log(`ptc-wasm playground: ${url}  (Ctrl-C to stop)`);
+      break;
+    } catch (e) {
+      if (e.code === "EADDRINUSE" && i < ports.length - 1) continue;
+      console.error(e.code === "EADDRINUSE" ? `serve: port ${port} is in use; try --port N` : e.message);
+      process.exit(1);
+    }
   }
 }

@@ -3,8 +3,11 @@
 // are built, so the first result shows sooner. main.ts picks the runtime up.
 import { loadRuntime, type PtcRuntime } from "./ptc.js";
 
+performance.mark("ptc-boot");
 const ready: Promise<PtcRuntime> = loadRuntime().then(async (runtime) => {
+  performance.mark("ptc-boot-compiled");
   await runtime.run('{"program": {"op": "literal", "value": null}}').catch(() => {});
+  performance.mark("ptc-boot-warm");
   return runtime;
 });
 (window as unknown as { __ptcRuntime: Promise<PtcRuntime> }).__ptcRuntime = ready;

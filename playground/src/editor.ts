@@ -21,6 +21,7 @@ import {
   Annotation,
   ChangeSet,
   Compartment,
+  RangeSetBuilder,
   EditorSelection,
   EditorState,
   StateEffect,
@@ -29,9 +30,13 @@ import {
   type Extension,
 } from "@codemirror/state";
 import {
+  Decoration,
   drawSelection,
   dropCursor,
   EditorView,
+  ViewPlugin,
+  type DecorationSet,
+  type ViewUpdate,
   highlightActiveLine,
   highlightActiveLineGutter,
   highlightSpecialChars,
@@ -147,6 +152,36 @@ const editingKeymap = [
   { key: "Mod-a", run: selectAll },
 ];
 
+// ---- hanging indent for wrapped lines ---------------------------------------
+
+/** Wrapped continuation lines start two columns right of their line's indentation. */
+const hangingIndent = ViewPlugin.fromClass(
+  class {
+    decorations: DecorationSet;
+    constructor(view: EditorView) {
+      this.decorations = this.build(view);
+    }
+    update(u: ViewUpdate) {
+      if (u.docChanged || u.viewportChanged) this.decorations = this.build(u.view);
+    }
+    build(view: EditorView): DecorationSet {
+      const builder = new RangeSetBuilder<Decoration>();
+      for (const { from, to } of view.visibleRanges) {
+        for (let pos = from; pos <= to; ) {
+          const line = view.state.doc.lineAt(pos);
+          const indent = /^[ \t]*/.exec(line.text)![0].replace(/\t/g, "  ").length + 2;
+          builder.add(line.from, line.from, Decoration.line({
+            attributes: { style: `padding-left: calc(${indent}ch + 6px); text-indent: -${indent}ch` },
+          }));
+          pos = line.to + 1;
+        }
+      }
+      return builder.finish();
+    }
+  },
+  { decorations: (v) => v.decorations },
+);
+
 // ---- looks ---------------------------------------------------------------
 
 const highlight = HighlightStyle.define([
@@ -256,7 +291,7 @@ export interface EditorOptions {
   language: "json" | "javascript";
   onChange?: (view: EditorView) => void;
   completion?: CompletionSource;
-  /** Soft-wrap long lines (slow for very long single lines, so a toggle). */
+  /** Soft-wrap long lines (default on; setWrapping changes it). */
   wrap?: boolean;
   extra?: Extension[];
 }
@@ -264,7 +299,7 @@ export interface EditorOptions {
 const wrapping = new Compartment();
 
 export function setWrapping(view: EditorView, on: boolean): void {
-  view.dispatch({ effects: wrapping.reconfigure(on ? EditorView.lineWrapping : []) });
+  view.dispatch({ effects: wrapping.reconfigure(on ? [EditorView.lineWrapping, hangingIndent] : []) });
 }
 
 export function createEditor(o: EditorOptions): EditorView {
@@ -290,7 +325,7 @@ export function createEditor(o: EditorOptions): EditorView {
     }),
     keymap.of([...closeBracketsKeymap, ...completionKeymap, ...editingKeymap, ...foldKeymap]),
     theme,
-    wrapping.of(o.wrap ? EditorView.lineWrapping : []),
+    wrapping.of(o.wrap === false ? [] : [EditorView.lineWrapping, hangingIndent]),
     EditorView.contentAttributes.of({ "aria-label": o.label, "aria-multiline": "true", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
     ...(o.extra ?? []),
   ];

@@ -46,12 +46,32 @@ const scheduleRun = () => {
   debounce = setTimeout(() => void runNow(), DEBOUNCE_MS);
 };
 
+// Soft wrap is on unless the visitor turns it off, and off for a text with a
+// very long line (laying out a wrapped 10,000-character line on every keystroke is slow).
+const LONG_LINE = 1000;
+let wrapWanted = true;
+const wrapped = new WeakMap<EditorView, boolean>();
+function hasLongLine(view: EditorView): boolean {
+  for (const line of view.state.doc.iterLines()) if (line.length > LONG_LINE) return true;
+  return false;
+}
+function updateWrapping(view: EditorView): void {
+  const on = wrapWanted && !hasLongLine(view);
+  if (wrapped.get(view) === on) return;
+  wrapped.set(view, on);
+  setWrapping(view, on);
+}
+const onEdit = (view: EditorView) => {
+  updateWrapping(view);
+  scheduleRun();
+};
+
 const programView = createEditor({
   parent: $("program-editor"),
   doc: "",
   label: "Program (PTC-JSON)",
   language: "json",
-  onChange: scheduleRun,
+  onChange: onEdit,
   completion: ptcCompletionSource({
     operations: () => operations,
     toolNames: () => {
@@ -73,14 +93,14 @@ const contextView = createEditor({
   doc: "{}",
   label: "Context (JSON): data the program reads with load",
   language: "json",
-  onChange: scheduleRun,
+  onChange: onEdit,
 });
 const toolsView = createEditor({
   parent: $("panel-tools"),
   doc: "",
   label: "Mock tools (JavaScript): the body of an object literal of functions",
   language: "javascript",
-  onChange: scheduleRun,
+  onChange: onEdit,
 });
 
 const textOf = (view: EditorView) => view.state.doc.toString();
@@ -92,6 +112,13 @@ function mark(view: EditorView, diagnostics: Diagnostic[]): void {
 // ---- announcements ---------------------------------------------------------
 
 let announceTimer: ReturnType<typeof setTimeout> | undefined;
+/** What the last run outcome announced: only a change is spoken (runs happen while typing). */
+let lastOutcomeKey = "ok";
+function announceOutcome(key: string, message: string): void {
+  if (key === lastOutcomeKey) return;
+  lastOutcomeKey = key;
+  announce(message);
+}
 function announce(message: string): void {
   const node = $("announcer");
   node.textContent = "";
@@ -185,6 +212,7 @@ async function runNow(): Promise<void> {
   document.body.dataset.status = "running";
   const dialect = dialects[exampleById(exampleId)?.dialect ?? "ptc-json"] ?? dialects["ptc-json"]!;
   let result: RunResult;
+  if (firstResultAt === null) performance.mark("ptc-first-run-start");
   try {
     result = await dialect.run(runtime, program, {
       context: (context as { value: Record<string, unknown> }).value,
@@ -197,6 +225,7 @@ async function runNow(): Promise<void> {
     result = { ok: false, error: { type: "execution_error", message: e instanceof Error ? e.message : String(e) } };
   }
   clearTimeout(slow);
+  if (firstResultAt === null) performance.mark("ptc-first-run-end");
   if (seq !== runSeq) return; // a newer run is on its way
   runsDone++;
   latest = result;
@@ -239,6 +268,7 @@ function showSuccess(r: RunSuccess, program: string, calls: CallRecord[]): void 
   renderCalls(calls);
   renderMemory(r);
   ($("next-turn") as HTMLButtonElement).disabled = false;
+  announceOutcome("ok", "The program runs again");
 }
 
 const ERROR_TITLES: Record<string, string> = {
@@ -287,7 +317,7 @@ function showFailure(error: PtcError, program: string, calls: CallRecord[], sour
   }
   renderCalls(calls);
   ($("next-turn") as HTMLButtonElement).disabled = true;
-  announce(`${title}: ${formatted}`);
+  announceOutcome(`${source}:${error.type}:${error.path ?? ""}`, `${title}: ${formatted}`);
 }
 
 function renderCalls(calls: CallRecord[]): void {
@@ -328,11 +358,13 @@ function renderMemory(r?: RunSuccess): void {
   const out = $("memory-out");
   if (!r) {
     out.textContent = "";
+    $("memory-stored").textContent = "";
     return;
   }
   showJson(out, r.memory, 40);
   const changed = Object.keys(r.memoryDelta);
   out.dataset.changed = changed.join(",");
+  $("memory-stored").textContent = changed.length ? `This run stored ${changed.join(", ")}.` : "This run stored nothing.";
   $("memory-out").setAttribute("aria-label", `Memory after this run${changed.length ? `; this run stored ${changed.join(", ")}` : "; unchanged"}`);
 }
 
@@ -536,9 +568,10 @@ function setupControls(): void {
     $("share-button").focus();
   });
   $("wrap-toggle").addEventListener("click", () => {
-    const on = $("wrap-toggle").getAttribute("aria-pressed") !== "true";
-    $("wrap-toggle").setAttribute("aria-pressed", String(on));
-    for (const view of [programView, contextView, toolsView]) setWrapping(view, on);
+    wrapWanted = !wrapWanted;
+    $("wrap-toggle").setAttribute("aria-pressed", String(wrapWanted));
+    for (const view of [programView, contextView, toolsView]) updateWrapping(view);
+    if (wrapWanted && hasLongLine(programView)) announce("Lines longer than 1000 characters are not wrapped; Format splits them");
   });
   $("next-turn").addEventListener("click", nextTurn);
   $("reset-memory").addEventListener("click", clearMemory);

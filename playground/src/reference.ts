@@ -15,6 +15,12 @@ const CATEGORY_TITLES: Record<string, string> = {
   combine: "Combine",
 };
 
+/** Fills a node with text whose `backticked` parts become <code>. */
+function withCode(node: HTMLElement, text: string): HTMLElement {
+  text.split(/`([^`]+)`/).forEach((part, i) => node.append(i % 2 ? el("code", {}, part) : part));
+  return node;
+}
+
 const title = (category: string) => CATEGORY_TITLES[category] ?? category.charAt(0).toUpperCase() + category.slice(1);
 
 export function renderReference(list: HTMLElement, filter: HTMLInputElement, ops: Operation[], onInsert: (example: string) => void): void {
@@ -36,14 +42,14 @@ export function renderReference(list: HTMLElement, filter: HTMLInputElement, ops
             el("code", { class: "ref-field" }, f.name), " ",
             el("span", { class: "ref-kind" }, f.kind), " ",
             el("span", { class: `ref-presence ${f.presence}` }, presence), " ",
-            el("span", { class: "ref-desc" }, f.description)),
+            withCode(el("span", { class: "ref-desc" }), f.description)),
         );
       }
       const pre = el("pre", { class: "json ref-example", "aria-label": `Example of ${op.name}` });
       pre.innerHTML = highlightJson(formatJson(op.example, 46));
       const node = el("article", { class: "ref-op", id: `op-${op.name}` },
         el("div", { class: "ref-op-head" }, el("h4", {}, el("code", {}, op.name)), insert),
-        el("p", { class: "ref-description" }, op.description),
+        withCode(el("p", { class: "ref-description" }), op.description),
         ...(op.fields.length ? [fields] : [el("p", { class: "ref-nofields" }, "No fields.")]),
         pre);
       section.append(node);

@@ -43,8 +43,8 @@ export async function startAll() {
  * Opens the playground; records every request and console error. `path` is
  * appended to the server URL (a hash, or a sub-path).
  */
-export async function openPage(browser, baseUrl, { path = "", viewport = { width: 1440, height: 900 }, waitForResult = true } = {}) {
-  const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+export async function openPage(browser, baseUrl, { path = "", viewport = { width: 1440, height: 900 }, waitForResult = true, colorScheme = "light" } = {}) {
+  const context = await browser.newContext({ viewport, deviceScaleFactor: 1, colorScheme });
   const page = await context.newPage();
   const requests = [];
   const errors = [];
