@@ -9,7 +9,7 @@ import { createEditor, setText, setWrapping } from "./editor.js";
 import { exampleById, examples, type Example } from "./examples.js";
 import { formatBytes, formatJson, formatMs } from "./format.js";
 import { byteOffsetToIndex, findJsonSyntaxError, resolvePointer, tokenEnd } from "./positions.js";
-import { ENGINE_IN_WORKER, loadRuntime, type Operation, type PtcError, type PtcRuntime, type RunResult, type RunSuccess } from "./ptc.js";
+import { loadEngine, type Engine, type Operation, type PtcError, type PtcRuntime, type RunResult, type RunSuccess } from "./ptc.js";
 import { renderReference } from "./reference.js";
 import { el, escapeHtml, showJson, summarize } from "./render.js";
 import { decodeSession, encodeSession, type Session } from "./share.js";
@@ -24,6 +24,7 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getEleme
 // ---- state -----------------------------------------------------------------
 
 let runtime: PtcRuntime | null = null;
+let engineInWorker = false;
 let operations: Operation[] | null = null;
 let exampleId: string | undefined;
 let turn = 1;
@@ -628,20 +629,22 @@ async function restoreFromHash(): Promise<boolean> {
 async function start(): Promise<void> {
   performance.mark("ptc-editors-done");
   // boot.js has usually started the engine already.
-  const runtimeReady = (window as unknown as { __ptcRuntime?: Promise<PtcRuntime> }).__ptcRuntime ?? loadRuntime();
+  const engineReady = (window as unknown as { __ptcEngine?: Promise<Engine> }).__ptcEngine ?? loadEngine();
   setupControls();
   setReference(wideLayout.matches);
   if (!(await restoreFromHash())) loadExample(examples[0]);
   performance.mark("ptc-example-loaded");
   try {
-    runtime = await runtimeReady;
+    const engine = await engineReady;
+    runtime = engine.runtime;
+    engineInWorker = engine.inWorker;
     performance.mark("ptc-runtime-ready");
   } catch (e) {
     setStatus("error", `The engine could not load: ${escapeHtml((e as Error).message)}`);
     document.body.dataset.status = "engine-error";
     return;
   }
-  $("engine-mode").textContent = ENGINE_IN_WORKER ? "Engine: WebAssembly in a Web Worker" : "Engine: WebAssembly in this page";
+  $("engine-mode").textContent = engineInWorker ? "Engine: WebAssembly in a Web Worker" : "Engine: WebAssembly in this page";
   await runNow();
   operations = runtime.operations();
   renderReference($("ref-list"), $<HTMLInputElement>("ref-filter"), operations, insertIntoProgram);
@@ -664,7 +667,9 @@ window.__playground = {
   get firstResultAt() {
     return firstResultAt;
   },
-  engineInWorker: ENGINE_IN_WORKER,
+  get engineInWorker() {
+    return engineInWorker;
+  },
   diagnostics(which: "program" | "context" = "program") {
     const view = which === "program" ? programView : contextView;
     const out: { from: number; to: number; text: string; message: string }[] = [];

@@ -4,6 +4,7 @@
 // @ts-ignore -- resolved by scripts/bundle-playground.mjs
 import * as pkg from "ptc-wasm";
 import type * as Browser from "../../dist/browser.js";
+import type { PtcRuntime, RunResult } from "../../dist/browser.js";
 
 export type {
   JsonObject,
@@ -16,14 +17,32 @@ export type {
   RunResult,
   RunSuccess,
 } from "../../dist/browser.js";
-import type { PtcRuntime } from "../../dist/browser.js";
 
+/** Defined by the bundler: whether the package has its worker build. */
 declare const __PTC_WORKER__: boolean;
 
-/** Whether the engine runs in a Web Worker (a runaway program cannot freeze the page). */
-export const ENGINE_IN_WORKER: boolean = __PTC_WORKER__ && typeof Worker === "function";
+export interface Engine {
+  runtime: PtcRuntime;
+  /** The engine runs in a Web Worker: a runaway program cannot freeze the page. */
+  inWorker: boolean;
+}
 
-export function loadRuntime(): Promise<PtcRuntime> {
+const WARM_UP = '{"program": {"op": "literal", "value": null}}';
+
+/**
+ * The engine, in a Web Worker when the package and the browser allow it (a
+ * first throwaway run boots the worker and proves it works), else in the page.
+ */
+export async function loadEngine(): Promise<Engine> {
   const { createRuntime } = pkg as typeof Browser;
-  return ENGINE_IN_WORKER ? createRuntime({ worker: true }) : createRuntime();
+  if (__PTC_WORKER__ && typeof Worker === "function") {
+    const runtime = await createRuntime({ worker: true });
+    const probe: RunResult = await runtime.run(WARM_UP).catch((e: unknown) => ({
+      ok: false as const,
+      error: { type: "execution_error" as const, message: String(e) },
+    }));
+    if (probe.ok) return { runtime, inWorker: true };
+    runtime.close(); // e.g. a browser without module workers
+  }
+  return { runtime: await createRuntime(), inWorker: false };
 }

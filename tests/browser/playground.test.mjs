@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import { serve } from "../../scripts/serve.mjs";
-import { ARTIFACTS, nextRun, openPage, resultText, shot, SITE, startAll } from "./helpers.mjs";
+import { ARTIFACTS, nextRun, openPage, resultText, shot, SITE, startAll, waitForRuns } from "./helpers.mjs";
 
 let env;
 const allRequests = [];
@@ -58,6 +58,24 @@ const setEditor = (page, which, text) =>
     },
     [which, text],
   );
+
+/** A map over 3,000 rows (concat of literals) whose expr filters the list three times over: 27 million comparisons. */
+function runawayProgram() {
+  const chunk = Array.from({ length: 1000 }, (_, i) => i);
+  const rows = { op: "concat", lists: [chunk, chunk.map((i) => i + 1000), chunk.map((i) => i + 2000)] };
+  return {
+    program: {
+      op: "let", name: "rows", value: rows,
+      in: { op: "pipe", steps: [
+        { op: "var", name: "rows" },
+        { op: "map", expr: { op: "pipe", steps: [
+          { op: "concat", lists: [{ op: "var", name: "rows" }, { op: "var", name: "rows" }, { op: "var", name: "rows" }] },
+          { op: "filter", where: { op: "eq", value: { op: "get", path: [] } } },
+          { op: "count" }] } },
+        { op: "count" }] },
+    },
+  };
+}
 
 const status = (page) => page.evaluate(() => ({ ...document.body.dataset }));
 const diagnostics = (page, which = "program") => page.evaluate((w) => window.__playground.diagnostics(w), which);
@@ -234,21 +252,7 @@ describe("playground", () => {
 
   test("a runaway program times out and the page stays responsive", async () => {
     const { page, errors, context } = await open();
-    const chunk = Array.from({ length: 1000 }, (_, i) => i);
-    const rows = { op: "concat", lists: [chunk, chunk.map((i) => i + 1000), chunk.map((i) => i + 2000)] };
-    // map over 3,000 rows; each filters the list three times over (27 million comparisons).
-    const runaway = {
-      program: {
-        op: "let", name: "rows", value: rows,
-        in: { op: "pipe", steps: [
-          { op: "var", name: "rows" },
-          { op: "map", expr: { op: "pipe", steps: [
-            { op: "concat", lists: [{ op: "var", name: "rows" }, { op: "var", name: "rows" }, { op: "var", name: "rows" }] },
-            { op: "filter", where: { op: "eq", value: { op: "get", path: [] } } },
-            { op: "count" }] } },
-          { op: "count" }] },
-      },
-    };
+    const runaway = runawayProgram();
     const started = Date.now();
     await setEditor(page, "program", JSON.stringify(runaway, null, 2)); // like a paste of formatted JSON
     // While it runs, the page answers and the editor takes input.
@@ -366,6 +370,31 @@ describe("playground", () => {
     } finally {
       await server.close();
     }
+  });
+
+  test("without Web Workers the engine runs in the page and still times out a runaway program", async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addInitScript(() => {
+      window.Worker = class {
+        constructor() {
+          throw new Error("workers are disabled in this test");
+        }
+      };
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(env.server.url);
+    await waitForRuns(page, 1);
+    assert.equal(await resultText(page), "1234.5");
+    assert.equal(await page.evaluate(() => window.__playground.engineInWorker), false);
+    assert.match(await page.locator("#engine-mode").innerText(), /in this page/);
+    await setEditor(page, "program", JSON.stringify(runawayProgram(), null, 2));
+    await page.waitForFunction(() => document.body.dataset.errorType === "timeout", null, { timeout: 10_000 });
+    await nextRun(page, () => setEditor(page, "program", '{"program": {"op": "add", "left": 40, "right": 2}}'));
+    assert.equal(await resultText(page), "42");
+    assert.deepEqual(errors, []);
+    await context.close();
   });
 
   test("the page made no request outside its origin", () => {
