@@ -1,28 +1,36 @@
 // ptc-wasm/ai-sdk: a Vercel AI SDK tool that runs PTC-JSON programs. Its
 // description is the compact prompt and its input schema the program schema,
 // both generated from the op table. `ai` is an optional peer dependency.
-import { jsonSchema, tool, type JSONSchema7 } from "ai";
+import { jsonSchema, tool, type JSONSchema7, type Tool } from "ai";
 import type { PtcRuntime } from "./runtime.js";
 import { ProgramSession, type SessionOptions } from "./session.js";
 import type { JsonValue } from "./types.js";
 
 export type PtcToolOptions = SessionOptions;
 
+/** What the model sends: a program {"program": ...} (its value may also arrive as JSON text). */
+export interface PtcToolInput {
+  program: unknown;
+}
+
 /** What the model gets back from a program. */
 export type PtcToolOutput = { ok: true; result: JsonValue; stored?: string[] } | { ok: false; error: string };
+
+/** An AI SDK tool with its execute (callable directly, as a model's call would). */
+export type PtcTool = Tool<PtcToolInput, PtcToolOutput> & Required<Pick<Tool<PtcToolInput, PtcToolOutput>, "execute">>;
 
 /**
  * A tool for generateText/streamText: `tools: { run_program: ptcTool(runtime, { tools, context }) }`.
  * Its input is a program {"program": ...}; memory carries over between its calls.
  */
-export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}) {
+export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcTool {
   const session = new ProgramSession(runtime, options);
   const tools = options.tools ?? {};
   const { $schema: _dialect, ...schema } = runtime.schema({ tools });
   return tool({
     description: runtime.prompt({ tools, context: options.context, compact: true }),
-    inputSchema: jsonSchema<{ program: unknown }>(schema as JSONSchema7),
-    execute: async (input: { program: unknown }): Promise<PtcToolOutput> => {
+    inputSchema: jsonSchema<PtcToolInput>(schema as JSONSchema7),
+    execute: async (input: PtcToolInput): Promise<PtcToolOutput> => {
       // Some models send the program as JSON text.
       const outcome = await session.run(typeof input?.program === "string" ? input.program : input);
       if (!outcome.ok) return { ok: false, error: outcome.message };

@@ -103,13 +103,16 @@ function operationsSection(ops: Operation[], compact: boolean): string[] {
     lines.push(compact ? `${capitalized(category)}:` : `### ${capitalized(category)}`, ...(compact ? [] : [""]));
     for (const op of ops.filter((o) => o.category === category)) {
       const mark = op.readsInput ? "*" : "";
+      const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
+      const exactlyOne = oneOf.length ? ` Exactly one of ${oneOf.join(", ")}.` : "";
       if (compact) {
-        lines.push(`- ${op.name}${mark} ${op.shape.replace(`"op": "${op.name}", `, "").replace(`{"op": "${op.name}"}`, "{}")}: ${op.description}`);
+        const shape = op.shape.replace(`"op": "${op.name}", `, "").replace(`{"op": "${op.name}"}`, "{}");
+        lines.push(`- ${op.name}${mark} ${shape}: ${op.description}${exactlyOne}`);
         continue;
       }
-      lines.push(`- **${op.name}**${mark} \`${op.shape}\`: ${op.description}`);
+      lines.push(`- **${op.name}**${mark} \`${op.shape}\`: ${op.description}${exactlyOne}`);
       for (const f of op.fields)
-        lines.push(`  - \`${f.name}\` (${f.presence === "one_of" ? "exactly one of the one_of fields" : f.presence}): ${f.description}`);
+        lines.push(`  - \`${f.name}\` (${f.presence === "one_of" ? `one of ${oneOf.join("/")}` : f.presence}): ${f.description}`);
       lines.push(`  - Example: \`${json(op.example)}\``);
     }
     lines.push("");
