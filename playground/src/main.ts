@@ -303,7 +303,8 @@ function showFailure(error: PtcError, program: string, calls: CallRecord[], sour
     mark(programView, errorRange ? [{ ...errorRange, severity: "error", message: formatted, source: ERROR_TITLES[error.type] }] : []);
   }
   const timing = ms !== undefined ? ` after ${formatMs(ms)}` : "";
-  setStatus("error", `<span class="badge error">✗ ${escapeHtml(error.type)}</span>${timing}`);
+  const badge = source === "program" ? error.type : `${source} error`;
+  setStatus("error", `<span class="badge error">✗ ${escapeHtml(badge)}</span>${timing}`);
   $("error-box").hidden = false;
   $("error-title").textContent = title;
   $("error-message").textContent = formatted;

@@ -45,7 +45,7 @@ export function renderReference(list: HTMLElement, filter: HTMLInputElement, ops
             withCode(el("span", { class: "ref-desc" }), f.description)),
         );
       }
-      const pre = el("pre", { class: "json ref-example", "aria-label": `Example of ${op.name}` });
+      const pre = el("pre", { class: "json ref-example", role: "group", "aria-label": `Example of ${op.name}` });
       pre.innerHTML = highlightJson(formatJson(op.example, 46));
       const node = el("article", { class: "ref-op", id: `op-${op.name}` },
         el("div", { class: "ref-op-head" }, el("h4", {}, el("code", {}, op.name)), insert),
