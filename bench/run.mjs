@@ -156,14 +156,13 @@ async function measureTiny(peers, batches) {
       engineFailed(`${peer.name}, 10 rows`, e);
     }
     if (!sameNumber(got, expected)) wrongAnswer(`${peer.name}, 10 rows`, got, expected);
-    // Warm up for 200 ms (JIT tiers, wasm tier-up), then size a batch to ~2 ms.
-    let calls = 0;
+    // Warm up for 200 ms (JIT tiers, wasm tier-up), then size a batch to ~2 ms
+    // from 20 warm calls (the warm-up's own average includes the cold calls).
     const t = now();
-    while (now() - t < 200) {
-      await peer.run(rows, limits);
-      calls++;
-    }
-    const perCall = (now() - t) / calls;
+    while (now() - t < 200) await peer.run(rows, limits);
+    const t20 = now();
+    for (let i = 0; i < 20; i++) await peer.run(rows, limits);
+    const perCall = (now() - t20) / 20;
     plan.push({ peer, batch: Math.max(1, Math.min(20_000, Math.round(2 / perCall))), samples: [] });
   }
   for (let b = 0; b < batches; b++) {
