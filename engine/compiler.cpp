@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "json.h"
+#include "json_pointer.h"
 #include "program.h"
 #include "suggest.h"
 
@@ -12,24 +13,7 @@ namespace ptc {
 
 namespace {
 
-std::string escapePointerToken(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out.push_back(c);
-  }
-  return out;
-}
 
-std::string child(const std::string& path, std::string_view token) { return path + "/" + escapePointerToken(token); }
-std::string child(const std::string& path, size_t index) { return path + "/" + std::to_string(index); }
-
-std::string describe(const Value& v) {
-  std::string text = toJson(v);
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return std::string(typeName(v)) + " " + text;
-}
 
 [[noreturn]] void fail(const std::string& path, std::string message) {
   throw PtcError(ErrorType::Validation, std::move(message), path);
@@ -93,7 +77,7 @@ class Compiler {
   // value is literal data, one level only.
   void objectFields(Node& node, const Value& fields, const std::string& path, int depth) {
     for (const Member& m : fields.members()) {
-      std::string fieldPath = child(path, m.key.str());
+      std::string fieldPath = childPath(path, m.key.str());
       node.keys.push_back(m.key);
       node.kids.push_back(isOperation(m.value) ? operation(m.value, fieldPath, depth + 1)
                                                : literal(m.value, fieldPath));
@@ -114,7 +98,7 @@ class Compiler {
     checkDepth(path, depth);
     const Value& opName = *v.find("op");
     if (!opName.isString())
-      fail(child(path, "op"), "Field 'op' must be a string naming an operation, got " + describe(opName));
+      fail(childPath(path, "op"), "Field 'op' must be a string naming an operation, got " + describeValue(opName));
     const OpSpec* spec = findOp(opName.str());
     if (!spec) fail(path, "Unknown operation '" + opName.str() + "'." + didYouMean(opName.str(), opNames()));
 
@@ -131,10 +115,10 @@ class Compiler {
                          opShape(*spec));
         continue;
       }
-      compileField(*node, *spec, f, *value, child(path, f.name), depth);
+      compileField(*node, *spec, f, *value, childPath(path, f.name), depth);
     }
     checkOneOf(*spec, v, path);
-    if (node->op == Op::Call) checkTool(*node, child(path, "tool"));
+    if (node->op == Op::Call) checkTool(*node, childPath(path, "tool"));
     node->valueSeesMapItem = spec->category == std::string_view("comparison");
     if (node->op == Op::Load && std::find(loads_.begin(), loads_.end(), node->name.str()) == loads_.end())
       loads_.push_back(node->name.str());
@@ -150,7 +134,7 @@ class Compiler {
       std::string hint = didYouMean(key, names);
       if (hint.empty())
         hint = names.empty() ? " It takes no fields." : " Its fields are: " + listNames(names) + ".";
-      fail(child(path, key), "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint + " Shape: " +
+      fail(childPath(path, key), "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint + " Shape: " +
                                  opShape(spec));
     }
   }
@@ -180,7 +164,7 @@ class Compiler {
   [[noreturn]] void wrongKind(const OpSpec& spec, const FieldSpec& f, const std::string& path, const char* expected,
                               const Value& got) {
     fail(path, "Field '" + std::string(f.name) + "' of '" + spec.name + "' must be " + expected + ", got " +
-                   describe(got) + ". Shape: " + opShape(spec));
+                   describeValue(got) + ". Shape: " + opShape(spec));
   }
 
   void compileField(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path,
@@ -192,7 +176,7 @@ class Compiler {
       case FieldKind::ExprList:
         if (!v.isArray()) wrongKind(spec, f, path, "a list of expressions", v);
         for (size_t i = 0; i < v.items().size(); ++i)
-          node.kids.push_back(expression(v.items()[i], child(path, i), depth + 1));
+          node.kids.push_back(expression(v.items()[i], childPath(path, i), depth + 1));
         return;
       case FieldKind::ExprFields:
         if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);
@@ -214,7 +198,7 @@ class Compiler {
       case FieldKind::Names:
         if (!v.isArray()) wrongKind(spec, f, path, "a list of strings", v);
         for (size_t i = 0; i < v.items().size(); ++i) {
-          if (!v.items()[i].isString()) wrongKind(spec, f, child(path, i), "a list of strings", v);
+          if (!v.items()[i].isString()) wrongKind(spec, f, childPath(path, i), "a list of strings", v);
           node.keys.push_back(v.items()[i]);
         }
         node.usesPath = true;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "error.h"
+#include "json_pointer.h"
 
 namespace ptc {
 
@@ -306,5 +307,12 @@ std::string toJson(const Value& v) {
   appendJson(out, v);
   return out;
 }
+
+std::string shortJson(const Value& v, size_t max) {
+  std::string text = toJson(v);
+  return text.size() > max ? text.substr(0, max - 3) + "..." : text;
+}
+
+std::string describeValue(const Value& v) { return std::string(typeName(v)) + " " + shortJson(v, 40); }
 
 }  // namespace ptc

@@ -7,6 +7,7 @@
 
 #include "error.h"
 #include "json.h"
+#include "json_pointer.h"
 #include "suggest.h"
 #include "workflow_text.h"
 
@@ -14,26 +15,11 @@ namespace ptc::workflow {
 
 namespace {
 
-std::string pointerToken(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out.push_back(c);
-  }
-  return out;
-}
-std::string child(const std::string& path, std::string_view key) { return path + "/" + pointerToken(key); }
-std::string child(const std::string& path, size_t index) { return path + "/" + std::to_string(index); }
 
 [[noreturn]] void fail(const std::string& path, std::string message) {
   throw PtcError(ErrorType::Validation, std::move(message), path);
 }
 
-std::string shortJson(const Value& v) {
-  std::string text = toJson(v);
-  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
-}
 
 std::string list(const std::vector<std::string>& names) {
   std::string out;
@@ -137,7 +123,7 @@ class WorkflowCompiler {
       const std::string& k = m.key.str();
       if (std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
       const char* why = notInDialect(k);
-      fail(child(path, k), "Unknown key '" + k + "' in a function object" +
+      fail(childPath(path, k), "Unknown key '" + k + "' in a function object" +
                                (why ? ": " + std::string(why) : "." + didYouMean(k, keys) + " Its keys are: " + list(keys) + "."));
     }
     Header h;
@@ -145,14 +131,14 @@ class WorkflowCompiler {
     const Value* name = v.find("function");
     if (!name) fail(path, "A function object needs \"function\": its name");
     if (!name->isString() || !isName(name->str()))
-      fail(child(path, "function"), "The function name must be a NAME (letters, digits, '_', '-' groups, e.g. \"make-id\"), got " + shortJson(*name));
+      fail(childPath(path, "function"), "The function name must be a NAME (letters, digits, '_', '-' groups, e.g. \"make-id\"), got " + shortJson(*name));
     h.name = name->str();
     for (const Header& other : headers_)
-      if (other.name == h.name) fail(child(path, "function"), "A second function named '" + h.name + "' (the first is " + other.path + ")");
+      if (other.name == h.name) fail(childPath(path, "function"), "A second function named '" + h.name + "' (the first is " + other.path + ")");
     if (const Value* input = v.find("input")) {
-      if (!input->isObject()) fail(child(path, "input"), "\"input\" must be an object of parameter names to types, got " + std::string(typeName(*input)));
+      if (!input->isObject()) fail(childPath(path, "input"), "\"input\" must be an object of parameter names to types, got " + std::string(typeName(*input)));
       for (const Member& m : input->members()) {
-        std::string p = child(child(path, "input"), m.key.str());
+        std::string p = childPath(childPath(path, "input"), m.key.str());
         if (!isName(m.key.str())) fail(p, "Parameter name '" + m.key.str() + "' is not a NAME");
         if (!m.value.isString()) fail(p, "The type of parameter '" + m.key.str() + "' must be a type string such as \"number\" or \"list text\"");
         Type t;
@@ -163,23 +149,23 @@ class WorkflowCompiler {
     }
     const Value* output = v.find("output");
     if (!output) fail(path, "Function '" + h.name + "' needs \"output\": its type, e.g. \"number\" or \"result nil text\"");
-    if (!output->isString()) fail(child(path, "output"), "\"output\" must be a type string");
+    if (!output->isString()) fail(childPath(path, "output"), "\"output\" must be a type string");
     std::string error;
-    if (!parseType(output->str(), true, h.output, error)) fail(child(path, "output"), "Bad output type \"" + output->str() + "\": " + error);
+    if (!parseType(output->str(), true, h.output, error)) fail(childPath(path, "output"), "Bad output type \"" + output->str() + "\": " + error);
     if (const Value* deps = v.find("deps")) {
-      if (!deps->isArray()) fail(child(path, "deps"), "\"deps\" must be a list of the names this function calls");
+      if (!deps->isArray()) fail(childPath(path, "deps"), "\"deps\" must be a list of the names this function calls");
       h.hasDeps = true;
       for (size_t i = 0; i < deps->items().size(); ++i) {
         const Value& d = deps->items()[i];
-        if (!d.isString() || !isName(d.str())) fail(child(child(path, "deps"), i), "Each dep must be a NAME, got " + shortJson(d));
+        if (!d.isString() || !isName(d.str())) fail(childPath(childPath(path, "deps"), i), "Each dep must be a NAME, got " + shortJson(d));
         if (std::find(h.deps.begin(), h.deps.end(), d.str()) != h.deps.end())
-          fail(child(child(path, "deps"), i), "Dep '" + d.str() + "' is listed twice");
+          fail(childPath(childPath(path, "deps"), i), "Dep '" + d.str() + "' is listed twice");
         h.deps.push_back(d.str());
       }
     }
     const Value* steps = v.find("steps");
     if (!steps) fail(path, "Function '" + h.name + "' needs \"steps\": a non-empty list of steps");
-    if (!steps->isArray() || steps->items().empty()) fail(child(path, "steps"), "\"steps\" must be a non-empty list of steps");
+    if (!steps->isArray() || steps->items().empty()) fail(childPath(path, "steps"), "\"steps\" must be a non-empty list of steps");
     h.steps = steps;
     return h;
   }
@@ -218,24 +204,24 @@ class WorkflowCompiler {
     fn.params = h.params;
     fn.output = h.output;
     Scope scope;
-    fn.steps = block(*h.steps, child(h.path, "steps"), scope, 0);
+    fn.steps = block(*h.steps, childPath(h.path, "steps"), scope, 0);
     const Step& last = fn.steps.back();
     fn.endsWithUnboundFor = last.kind == Step::Kind::For && last.let.empty();
     if (!h.output.allowsFallingOffTheEnd() && last.kind != Step::Kind::Return && !fn.endsWithUnboundFor)
-      fail(child(child(h.path, "steps"), fn.steps.size() - 1),
+      fail(childPath(childPath(h.path, "steps"), fn.steps.size() - 1),
            "Missing return: function '" + h.name + "' has output '" + typeText(h.output) +
                "', so its last step must be a {\"return\": ...} (or a for without let, whose list it returns)");
     if (h.hasDeps)
       for (size_t i = 0; i < h.deps.size(); ++i)
         if (functionIndex(h.deps[i]) < 0 && options_.toolsKnown &&
             std::find(options_.tools.begin(), options_.tools.end(), h.deps[i]) == options_.tools.end())
-          fail(child(child(h.path, "deps"), i), "Dep '" + h.deps[i] + "' is neither a function of the file nor a tool of this run." + didYouMean(h.deps[i], targets()));
+          fail(childPath(childPath(h.path, "deps"), i), "Dep '" + h.deps[i] + "' is neither a function of the file nor a tool of this run." + didYouMean(h.deps[i], targets()));
     return fn;
   }
 
   std::vector<Step> block(const Value& steps, const std::string& path, Scope& scope, int loopDepth) {
     std::vector<Step> out;
-    for (size_t i = 0; i < steps.items().size(); ++i) out.push_back(step(steps.items()[i], child(path, i), i, scope, loopDepth));
+    for (size_t i = 0; i < steps.items().size(); ++i) out.push_back(step(steps.items()[i], childPath(path, i), i, scope, loopDepth));
     return out;
   }
 
@@ -244,7 +230,7 @@ class WorkflowCompiler {
       const std::string& k = m.key.str();
       if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
       const char* why = notInDialect(k);
-      fail(child(path, k), "Unknown key '" + k + "' in " + shape + (why ? ": " + std::string(why) : ". Its keys are: " + list(allowed) + "."));
+      fail(childPath(path, k), "Unknown key '" + k + "' in " + shape + (why ? ": " + std::string(why) : ". Its keys are: " + list(allowed) + "."));
     }
   }
 
@@ -271,7 +257,7 @@ class WorkflowCompiler {
       checkKeys(v, path, {"yield"}, "a yield step");
       if (loopDepth == 0) fail(path, "'yield' is only allowed in the \"do\" body of a for loop");
       s.kind = Step::Kind::Yield;
-      s.expr = expr(*v.find("yield"), child(path, "yield"), scope, false);
+      s.expr = expr(*v.find("yield"), childPath(path, "yield"), scope, false);
     } else if (has("for")) {
       forStep(v, path, s, scope, loopDepth);
     } else if (has("match")) {
@@ -279,38 +265,38 @@ class WorkflowCompiler {
       if (!has("let")) fail(path, "A match step needs \"let\": {\"let\": \"x\", \"match\": \"$y\", \"cases\": {...}}");
       if (!has("cases")) fail(path, "A match step needs \"cases\": an object of values by key, with \"_\" as the default");
       s.kind = Step::Kind::Match;
-      s.expr = expr(*v.find("match"), child(path, "match"), scope, false);
+      s.expr = expr(*v.find("match"), childPath(path, "match"), scope, false);
       const Value& cases = *v.find("cases");
-      if (!cases.isObject() || cases.members().empty()) fail(child(path, "cases"), "\"cases\" must be a non-empty object");
+      if (!cases.isObject() || cases.members().empty()) fail(childPath(path, "cases"), "\"cases\" must be a non-empty object");
       for (const Member& m : cases.members())
-        s.cases.emplace_back(m.key.str(), expr(m.value, child(child(path, "cases"), m.key.str()), scope, false));
-      s.let = bindName(*v.find("let"), child(path, "let"));
+        s.cases.emplace_back(m.key.str(), expr(m.value, childPath(childPath(path, "cases"), m.key.str()), scope, false));
+      s.let = bindName(*v.find("let"), childPath(path, "let"));
     } else if (has("if")) {
       checkKeys(v, path, {"if", "return", "compensate"}, "an if step");
       if (!has("return")) fail(path, "An 'if' step must have \"return\": if steps always pair with return for early exit (there is no else)");
       s.kind = Step::Kind::If;
-      s.expr = expr(*v.find("if"), child(path, "if"), scope, false);
-      if (const Value* comp = v.find("compensate")) s.compensate = compensations(*comp, child(path, "compensate"), scope, false);
-      s.ifReturn = returnValue(*v.find("return"), child(path, "return"), scope, false);
+      s.expr = expr(*v.find("if"), childPath(path, "if"), scope, false);
+      if (const Value* comp = v.find("compensate")) s.compensate = compensations(*comp, childPath(path, "compensate"), scope, false);
+      s.ifReturn = returnValue(*v.find("return"), childPath(path, "return"), scope, false);
     } else if (has("call")) {
       checkKeys(v, path, {"let", "call", "args", "on-error"}, "a call step");
       s.kind = Step::Kind::Call;
       s.call = call(v, path, scope, false);
-      if (const Value* handler = v.find("on-error")) s.onError = onError(*handler, child(path, "on-error"), scope, loopDepth);
-      if (const Value* let = v.find("let")) s.let = bindName(*let, child(path, "let"));
+      if (const Value* handler = v.find("on-error")) s.onError = onError(*handler, childPath(path, "on-error"), scope, loopDepth);
+      if (const Value* let = v.find("let")) s.let = bindName(*let, childPath(path, "let"));
     } else if (has("expr")) {
       checkKeys(v, path, {"let", "expr"}, "a let step");
       if (!has("let")) fail(path, "An \"expr\" step needs \"let\": {\"let\": \"x\", \"expr\": ...}");
       s.kind = Step::Kind::LetExpr;
-      s.expr = expr(*v.find("expr"), child(path, "expr"), scope, false);
-      s.let = bindName(*v.find("let"), child(path, "let"));
+      s.expr = expr(*v.find("expr"), childPath(path, "expr"), scope, false);
+      s.let = bindName(*v.find("let"), childPath(path, "let"));
     } else if (has("return")) {
       checkKeys(v, path, {"return"}, "a return step");
       s.kind = Step::Kind::Return;
-      s.expr = returnValue(*v.find("return"), child(path, "return"), scope, false);
+      s.expr = returnValue(*v.find("return"), childPath(path, "return"), scope, false);
     } else {
       for (const Member& m : v.members())
-        if (const char* why = notInDialect(m.key.str())) fail(child(path, m.key.str()), why);
+        if (const char* why = notInDialect(m.key.str())) fail(childPath(path, m.key.str()), why);
       if (has("let")) fail(path, "A \"let\" step needs \"expr\", \"call\" or \"match\" to say what is bound");
       fail(path, "Unknown step shape: a step is one of {let, expr}, {let?, call, args?, on-error?}, {let, match, cases}, "
                  "{if, return, compensate?}, {return}, {for, in, do, let?} or {yield}");
@@ -324,17 +310,17 @@ class WorkflowCompiler {
     if (!v.find("in")) fail(path, "A for step needs \"in\": the list to loop over");
     if (!v.find("do")) fail(path, "A for step needs \"do\": the steps of each iteration");
     s.kind = Step::Kind::For;
-    s.var = bindName(*v.find("for"), child(path, "for"));
-    s.expr = expr(*v.find("in"), child(path, "in"), scope, false);
+    s.var = bindName(*v.find("for"), childPath(path, "for"));
+    s.expr = expr(*v.find("in"), childPath(path, "in"), scope, false);
     const Value& body = *v.find("do");
-    if (!body.isArray() || body.items().empty()) fail(child(path, "do"), "\"do\" must be a non-empty list of steps");
+    if (!body.isArray() || body.items().empty()) fail(childPath(path, "do"), "\"do\" must be a non-empty list of steps");
     Scope inner = scope;
     bind(inner, s.var);
-    s.body = block(body, child(path, "do"), inner, loopDepth + 1);
+    s.body = block(body, childPath(path, "do"), inner, loopDepth + 1);
     // Names bound in the body are not visible after the loop (unless bound before it).
     for (const std::string& n : inner.names)
       if (!scope.has(n)) scope.leftLoop[n] = path;
-    if (const Value* let = v.find("let")) s.let = bindName(*let, child(path, "let"));
+    if (const Value* let = v.find("let")) s.let = bindName(*let, childPath(path, "let"));
   }
 
   static void bind(Scope& scope, const std::string& name) {
@@ -347,18 +333,18 @@ class WorkflowCompiler {
     checkKeys(v, path, {"compensate", "return", "continue"}, "on-error");
     if (v.members().empty()) fail(path, "\"on-error\" needs at least one of \"return\", \"compensate\", \"continue\"");
     auto h = std::make_unique<Handler>();
-    if (const Value* comp = v.find("compensate")) h->compensate = compensations(*comp, child(path, "compensate"), scope, true);
+    if (const Value* comp = v.find("compensate")) h->compensate = compensations(*comp, childPath(path, "compensate"), scope, true);
     const Value* ret = v.find("return");
     const Value* cont = v.find("continue");
     if (ret && cont) fail(path, "\"on-error\" cannot have both \"return\" and \"continue\"");
     if (cont) {
-      if (!(cont->isBool() && cont->asBool())) fail(child(path, "continue"), "\"continue\" must be true");
-      if (loopDepth == 0) fail(child(path, "continue"), "\"continue\" is only allowed inside the \"do\" body of a for loop");
+      if (!(cont->isBool() && cont->asBool())) fail(childPath(path, "continue"), "\"continue\" must be true");
+      if (loopDepth == 0) fail(childPath(path, "continue"), "\"continue\" is only allowed inside the \"do\" body of a for loop");
       h->continueLoop = true;
     }
     if (ret) {
       h->hasReturn = true;
-      h->returnValue = returnValue(*ret, child(path, "return"), scope, true);
+      h->returnValue = returnValue(*ret, childPath(path, "return"), scope, true);
     }
     return h;
   }
@@ -368,7 +354,7 @@ class WorkflowCompiler {
     std::vector<Call> out;
     for (size_t i = 0; i < v.items().size(); ++i) {
       const Value& c = v.items()[i];
-      std::string p = child(path, i);
+      std::string p = childPath(path, i);
       if (!c.isObject() || !c.find("call")) fail(p, "A compensation is a call: {\"call\": \"name\", \"args\": {...}}");
       checkKeys(c, p, {"call", "args"}, "a compensation");
       out.push_back(call(c, p, scope, errorAvailable));
@@ -380,25 +366,25 @@ class WorkflowCompiler {
     Call c;
     c.path = path;
     const Value& target = *v.find("call");
-    if (!target.isString() || !isName(target.str())) fail(child(path, "call"), "\"call\" must name a function of the file or a tool, got " + shortJson(target));
+    if (!target.isString() || !isName(target.str())) fail(childPath(path, "call"), "\"call\" must name a function of the file or a tool, got " + shortJson(target));
     c.target = target.str();
     c.function = functionIndex(c.target);
     if (c.function < 0) {
       if (options_.toolsKnown && std::find(options_.tools.begin(), options_.tools.end(), c.target) == options_.tools.end())
-        fail(child(path, "call"), "Unknown function or tool '" + c.target + "'." + didYouMean(c.target, targets()) +
+        fail(childPath(path, "call"), "Unknown function or tool '" + c.target + "'." + didYouMean(c.target, targets()) +
                                       (targets().empty() ? " No tools are available in this run." : " Available: " + list(targets()) + "."));
       toolsCalled_.insert(c.target);
     } else {
-      calls_.back().emplace_back(c.function, child(path, "call"));
+      calls_.back().emplace_back(c.function, childPath(path, "call"));
     }
     if (current_->hasDeps && std::find(current_->deps.begin(), current_->deps.end(), c.target) == current_->deps.end())
-      fail(child(path, "call"), "Undeclared dep '" + c.target + "': function '" + current_->name + "' lists its deps, so add it to \"deps\"");
+      fail(childPath(path, "call"), "Undeclared dep '" + c.target + "': function '" + current_->name + "' lists its deps, so add it to \"deps\"");
     if (const Value* args = v.find("args")) {
-      std::string ap = child(path, "args");
+      std::string ap = childPath(path, "args");
       if (!args->isObject()) fail(ap, "\"args\" must be an object of argument names to values");
       for (const Member& m : args->members())
         if (findOperator(m.key.str()) || m.key.str() == "$merge")
-          fail(child(ap, m.key.str()), "Argument names cannot be operators or $merge: \"args\" is an object literal");
+          fail(childPath(ap, m.key.str()), "Argument names cannot be operators or $merge: \"args\" is an object literal");
       c.hasArgs = true;
       c.args = objectLiteral(*args, ap, scope, errorAvailable);
     }
@@ -415,11 +401,11 @@ class WorkflowCompiler {
       for (const Member& m : args->members()) given.push_back(m.key.str());
     for (const std::string& g : given)
       if (std::find(declared.begin(), declared.end(), g) == declared.end())
-        fail(child(child(path, "args"), g), "Function '" + callee.name + "' has no parameter '" + g + "'." + didYouMean(g, declared) +
+        fail(childPath(childPath(path, "args"), g), "Function '" + callee.name + "' has no parameter '" + g + "'." + didYouMean(g, declared) +
                                                 " Its parameters: " + (declared.empty() ? "none" : list(declared)) + ".");
     for (const std::string& d : declared)
       if (std::find(given.begin(), given.end(), d) == given.end())
-        fail(args ? child(path, "args") : path, "The call of '" + callee.name + "' is missing argument '" + d + "'");
+        fail(args ? childPath(path, "args") : path, "The call of '" + callee.name + "' is missing argument '" + d + "'");
   }
 
   std::vector<std::string> targets() const {
@@ -446,7 +432,7 @@ class WorkflowCompiler {
       std::string key = out.isResult() ? v.members()[0].key.str() : "";
       const Value& shown = out.isResult() ? v.members()[0].value : e.constant;
       std::string what = out.isResult() ? typeText(out.args[key == "ok" ? 0 : 1]) : typeText(out);
-      fail(key.empty() ? path : child(path, key), "The returned constant " + shortJson(shown) + " is not a " + what +
+      fail(key.empty() ? path : childPath(path, key), "The returned constant " + shortJson(shown) + " is not a " + what +
                                                       " (function '" + current_->name + "' has output '" + typeText(out) + "')");
     }
     return e;
@@ -461,7 +447,7 @@ class WorkflowCompiler {
       case Kind::String: return stringExpr(v, path, scope, errorAvailable);
       case Kind::Array: {
         e.kind = Expr::Kind::Array;
-        for (size_t i = 0; i < v.items().size(); ++i) e.items.push_back(expr(v.items()[i], child(path, i), scope, errorAvailable));
+        for (size_t i = 0; i < v.items().size(); ++i) e.items.push_back(expr(v.items()[i], childPath(path, i), scope, errorAvailable));
         return fold(std::move(e));
       }
       case Kind::Object: return objectExpr(v, path, scope, errorAvailable);
@@ -479,14 +465,14 @@ class WorkflowCompiler {
       const std::string& k = m.key.str();
       bool special = findOperator(k) || k == "$merge";
       if (special && v.members().size() > 1)
-        fail(child(path, k), "An operator or $merge must be the only key of its object, but '" + k + "' has company");
+        fail(childPath(path, k), "An operator or $merge must be the only key of its object, but '" + k + "' has company");
       if (!special && v.members().size() == 1 && looksLikeOperator(k))
-        fail(child(path, k), "Unknown operator '" + k + "'." + didYouMean(k, operatorKeys()) + " Operators: + - * / > >= < <= == != and or not, and $merge.");
+        fail(childPath(path, k), "Unknown operator '" + k + "'." + didYouMean(k, operatorKeys()) + " Operators: + - * / > >= < <= == != and or not, and $merge.");
     }
     if (v.members().size() == 1) {
       const std::string& k = v.members()[0].key.str();
-      if (k == "$merge") return mergeExpr(v.members()[0].value, child(path, k), scope, errorAvailable);
-      if (const OperatorSpec* op = findOperator(k)) return operatorExpr(*op, v.members()[0].value, child(path, k), scope, errorAvailable);
+      if (k == "$merge") return mergeExpr(v.members()[0].value, childPath(path, k), scope, errorAvailable);
+      if (const OperatorSpec* op = findOperator(k)) return operatorExpr(*op, v.members()[0].value, childPath(path, k), scope, errorAvailable);
     }
     return objectLiteral(v, path, scope, errorAvailable);
   }
@@ -497,7 +483,7 @@ class WorkflowCompiler {
     e.kind = Expr::Kind::Object;
     for (const Member& m : v.members()) {
       e.keys.push_back(m.key);
-      e.items.push_back(expr(m.value, child(path, m.key.str()), scope, errorAvailable));
+      e.items.push_back(expr(m.value, childPath(path, m.key.str()), scope, errorAvailable));
     }
     return fold(std::move(e));
   }
@@ -519,7 +505,7 @@ class WorkflowCompiler {
     size_t n = operands.items().size();
     if (n < op.minOperands || n > op.maxOperands)
       fail(path, "Operator '" + std::string(op.key) + "' takes " + arity + " operands, got " + std::to_string(n));
-    for (size_t i = 0; i < n; ++i) e.items.push_back(expr(operands.items()[i], child(path, i), scope, errorAvailable));
+    for (size_t i = 0; i < n; ++i) e.items.push_back(expr(operands.items()[i], childPath(path, i), scope, errorAvailable));
     return e;
   }
 
@@ -529,7 +515,7 @@ class WorkflowCompiler {
     Expr e;
     e.path = path;
     e.kind = Expr::Kind::Merge;
-    for (size_t i = 0; i < operands.items().size(); ++i) e.items.push_back(expr(operands.items()[i], child(path, i), scope, errorAvailable));
+    for (size_t i = 0; i < operands.items().size(); ++i) e.items.push_back(expr(operands.items()[i], childPath(path, i), scope, errorAvailable));
     return e;
   }
 

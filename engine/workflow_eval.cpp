@@ -5,6 +5,7 @@
 
 #include "error.h"
 #include "json.h"
+#include "json_pointer.h"
 #include "workflow_run.h"
 #include "workflow_text.h"
 
@@ -21,11 +22,6 @@ const char* operatorName(Operator op) {
   return names[static_cast<int>(op)];
 }
 
-std::string describe(const Value& v) {
-  std::string text = toJson(v);
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
-  return std::string(typeName(v)) + " " + text;
-}
 
 Value lookupVar(const Frame& frame, const std::string& name) {
   for (auto it = frame.vars.rbegin(); it != frame.vars.rend(); ++it)
@@ -48,14 +44,14 @@ Value resolve(const Frame& frame, const Ref& ref, const std::string& path) {
       size_t index = seg.size() > 9 ? SIZE_MAX : std::stoul(seg);
       v = index < v.items().size() ? v.items()[index] : Value();
     } else {
-      fault(path, "'" + ref.text + "': cannot read '" + seg + "' of a " + typeName(v) + " (" + describe(v) + ")");
+      fault(path, "'" + ref.text + "': cannot read '" + seg + "' of a " + typeName(v) + " (" + describeValue(v) + ")");
     }
   }
   return v;
 }
 
 double number(const Value& v, Operator op, const std::string& path) {
-  if (!v.isNumber()) fault(path, std::string("Operator '") + operatorName(op) + "' needs numbers, got " + describe(v));
+  if (!v.isNumber()) fault(path, std::string("Operator '") + operatorName(op) + "' needs numbers, got " + describeValue(v));
   return v.asDouble();
 }
 
@@ -65,14 +61,14 @@ Value arithmetic(const Frame& frame, const Expr& e) {
   if (e.op == Operator::Add && operands[0].isString()) {
     std::string out;
     for (const Value& v : operands) {
-      if (!v.isString()) fault(e.path, "Operator '+' adds numbers or joins texts, not a mix: got " + describe(v) + " among texts");
+      if (!v.isString()) fault(e.path, "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v) + " among texts");
       out += v.str();
     }
     return Value::string(std::move(out));
   }
   if (e.op == Operator::Add)
     for (const Value& v : operands)
-      if (!v.isNumber()) fault(e.path, "Operator '+' adds numbers or joins texts, not a mix: got " + describe(v));
+      if (!v.isNumber()) fault(e.path, "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v));
   double acc = number(operands[0], e.op, e.path);
   if (e.op == Operator::Sub && operands.size() == 1) return numberValue(-acc, e.path);
   for (size_t i = 1; i < operands.size(); ++i) {
@@ -96,8 +92,8 @@ Value ordering(const Frame& frame, const Expr& e) {
   if (a.isNumber() && b.isNumber()) c = a.asDouble() < b.asDouble() ? -1 : (a.asDouble() > b.asDouble() ? 1 : 0);
   else if (a.isString() && b.isString()) c = a.str().compare(b.str());  // UTF-8 byte order = code point order
   else
-    fault(e.path, std::string("Operator '") + operatorName(e.op) + "' compares two numbers or two texts, got " + describe(a) +
-                      " and " + describe(b));
+    fault(e.path, std::string("Operator '") + operatorName(e.op) + "' compares two numbers or two texts, got " + describeValue(a) +
+                      " and " + describeValue(b));
   switch (e.op) {
     case Operator::Gt: return Value::boolean(c > 0);
     case Operator::Gte: return Value::boolean(c >= 0);
@@ -120,7 +116,7 @@ Value merge(const Frame& frame, const Expr& e) {
   Members out;
   for (const Expr& x : e.items) {
     Value v = evaluate(frame, x);
-    if (!v.isObject()) fault(x.path, "$merge merges objects, got " + describe(v));
+    if (!v.isObject()) fault(x.path, "$merge merges objects, got " + describeValue(v));
     for (const Member& m : v.members()) {
       bool replaced = false;
       for (Member& o : out)
@@ -140,7 +136,7 @@ Value merge(const Frame& frame, const Expr& e) {
 bool truthValue(const Value& v, const std::string& path, const char* where) {
   if (v.isBool()) return v.asBool();
   if (v.isNull()) return false;
-  fault(path, std::string(where) + " needs a bool (or nil), got " + describe(v));
+  fault(path, std::string(where) + " needs a bool (or nil), got " + describeValue(v));
 }
 
 Value numberValue(double d, const std::string& path) {

@@ -2,6 +2,7 @@
 
 #include "error.h"
 #include "json.h"
+#include "json_pointer.h"
 #include "protocol.h"
 #include "workflow_compiler.h"
 #include "workflow_eval.h"
@@ -17,10 +18,6 @@ constexpr uint64_t kStepLimit = 100000;
   throw PtcError(ErrorType::Execution, std::move(message), path);
 }
 
-std::string shortJson(const Value& v) {
-  std::string text = toJson(v);
-  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
-}
 
 // §9: every returned value must conform to the function's output type.
 void checkReturned(const Function& fn, const Value& v, const std::string& path) {

@@ -2,7 +2,7 @@
 // same files the native GoogleTest suite runs through the C++ engine).
 const fs = require("node:fs");
 const path = require("node:path");
-const { ptcWasm, sameJson } = require("./helpers.cjs");
+const { ptcWasm, checkExpectation } = require("./helpers.cjs");
 
 const dir = path.join(__dirname, "../conformance");
 const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
@@ -36,31 +36,13 @@ async function runCase(c, calls) {
   });
 }
 
-function check(c, got, calls) {
-  const want = c.expect;
-  const shown = JSON.stringify(got);
-  if ("toolCalls" in want && !sameJson(calls, want.toolCalls)) expect(calls).toEqual(want.toolCalls);
-  if (want.error) {
-    expect({ ok: got.ok, shown }).toEqual({ ok: false, shown });
-    expect(got.error.type).toBe(want.error.type);
-    if ("path" in want.error) expect(got.error.path ?? null).toBe(want.error.path);
-    if ("position" in want.error) expect(got.error.position).toBe(want.error.position);
-    if ("message" in want.error) expect(got.error.message).toContain(want.error.message);
-    return;
-  }
-  expect({ ok: got.ok, shown }).toEqual({ ok: true, shown });
-  for (const key of ["result", "memoryDelta", "memory"]) {
-    if (key in want && !sameJson(got[key], want[key])) expect(got[key]).toEqual(want[key]);
-  }
-}
-
 for (const file of files) {
   const { cases } = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
   describe(file, () => {
     for (const c of cases) {
       test(c.name, async () => {
         const calls = [];
-        check(c, await runCase(c, calls), calls);
+        checkExpectation(c.expect, await runCase(c, calls), calls);
       });
     }
   });

@@ -15,4 +15,32 @@ function sameJson(a, b) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-module.exports = { ptcWasm, sameJson, sleep };
+/**
+ * Checks a run's result against a conformance case's "expect" (both dialects):
+ * error type/path/position/message, result, memory, tool calls, trace entries.
+ */
+function checkExpectation(want, got, calls) {
+  const shown = JSON.stringify(got).slice(0, 2000);
+  if ("toolCalls" in want && !sameJson(calls, want.toolCalls)) expect(calls).toEqual(want.toolCalls);
+  if (want.error) {
+    expect({ ok: got.ok, shown }).toEqual({ ok: false, shown });
+    expect(got.error.type).toBe(want.error.type);
+    if ("path" in want.error) expect(got.error.path ?? null).toBe(want.error.path);
+    if ("position" in want.error) expect(got.error.position).toBe(want.error.position);
+    if ("message" in want.error) expect(got.error.message).toContain(want.error.message);
+  } else {
+    expect({ ok: got.ok, shown }).toEqual({ ok: true, shown });
+  }
+  for (const key of ["result", "memoryDelta", "memory"]) {
+    if (key in want && !sameJson(got[key], want[key])) expect(got[key]).toEqual(want[key]);
+  }
+  if (want.trace) {
+    expect(got.trace.length).toBe(want.trace.length);
+    want.trace.forEach((entry, i) => {
+      for (const [key, value] of Object.entries(entry))
+        if (!sameJson(got.trace[i][key], value)) expect({ i, key, value: got.trace[i][key] }).toEqual({ i, key, value });
+    });
+  }
+}
+
+module.exports = { ptcWasm, sameJson, sleep, checkExpectation };

@@ -2,7 +2,7 @@
 // package (the native suite runs the same files through the C++ engine).
 const fs = require("node:fs");
 const path = require("node:path");
-const { ptcWasm, sameJson } = require("./helpers.cjs");
+const { ptcWasm, checkExpectation } = require("./helpers.cjs");
 
 const root = path.join(__dirname, "../..");
 const dir = path.join(root, "tests/conformance-workflows");
@@ -35,29 +35,6 @@ function mockTools(spec, calls) {
   return tools;
 }
 
-function check(c, got, calls) {
-  const want = c.expect;
-  const shown = JSON.stringify(got).slice(0, 2000);
-  if ("toolCalls" in want && !sameJson(calls, want.toolCalls)) expect(calls).toEqual(want.toolCalls);
-  if (want.error) {
-    expect({ ok: got.ok, shown }).toEqual({ ok: false, shown });
-    expect(got.error.type).toBe(want.error.type);
-    if ("path" in want.error) expect(got.error.path ?? null).toBe(want.error.path);
-    if ("position" in want.error) expect(got.error.position).toBe(want.error.position);
-    if ("message" in want.error) expect(got.error.message).toContain(want.error.message);
-  } else {
-    expect({ ok: got.ok, shown }).toEqual({ ok: true, shown });
-  }
-  if ("result" in want && !sameJson(got.result, want.result)) expect(got.result).toEqual(want.result);
-  if (want.trace) {
-    expect(got.trace.length).toBe(want.trace.length);
-    want.trace.forEach((entry, i) => {
-      for (const [key, value] of Object.entries(entry))
-        if (!sameJson(got.trace[i][key], value)) expect({ i, key, value: got.trace[i][key] }).toEqual({ i, key, value });
-    });
-  }
-}
-
 for (const file of files) {
   const { cases } = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
   describe(file, () => {
@@ -68,7 +45,7 @@ for (const file of files) {
         const got = c.validateOnly
           ? ptc.validateWorkflow(sourceOf(c), { tools, entry: c.entry, input: c.input })
           : await ptc.runWorkflow(sourceOf(c), { ...(c.options ?? {}), entry: c.entry, input: c.input ?? {}, tools });
-        check(c, got, calls);
+        checkExpectation(c.expect, got, calls);
       });
     }
   });
