@@ -40,6 +40,32 @@ let debounce: ReturnType<typeof setTimeout> | undefined;
 let firstResultAt: number | null = null;
 let errorRange: { from: number; to: number } | null = null;
 
+// ---- the first session: a shared link, else the first example --------------
+// Read before the editors exist, so they are created with their text (setting
+// it afterwards would cost three more editor updates before the first result).
+
+interface Initial {
+  session: Session;
+  /** Why the shared link could not be used. */
+  problem?: string;
+}
+
+async function initialSession(): Promise<Initial> {
+  const ex = examples[0];
+  const fallback: Session = { program: ex.turns[0].program, context: ex.context, tools: ex.tools, example: ex.id };
+  try {
+    const shared = location.hash && location.hash !== "#" ? await decodeSession(location.hash) : null;
+    return { session: shared ?? fallback };
+  } catch (e) {
+    return { session: fallback, problem: (e as Error).message };
+  }
+}
+
+const initial = await initialSession();
+exampleId = initial.session.example && exampleById(initial.session.example) ? initial.session.example : undefined;
+turn = initial.session.turn ?? 1;
+memoryIn = initial.session.memory ?? {};
+
 // ---- editors ---------------------------------------------------------------
 
 const scheduleRun = () => {
@@ -52,7 +78,8 @@ const scheduleRun = () => {
 const LONG_LINE = 1000;
 let wrapWanted = true;
 const wrapped = new WeakMap<EditorView, boolean>();
-function hasLongLine(view: EditorView): boolean {
+function hasLongLine(view: EditorView | string): boolean {
+  if (typeof view === "string") return view.split("\n").some((line) => line.length > LONG_LINE);
   for (const line of view.state.doc.iterLines()) if (line.length > LONG_LINE) return true;
   return false;
 }
@@ -69,7 +96,8 @@ const onEdit = (view: EditorView) => {
 
 const programView = createEditor({
   parent: $("program-editor"),
-  doc: "",
+  doc: initial.session.program,
+  wrap: !hasLongLine(initial.session.program),
   label: "Program (PTC-JSON)",
   language: "json",
   onChange: onEdit,
@@ -91,18 +119,22 @@ const programView = createEditor({
 });
 const contextView = createEditor({
   parent: $("panel-context"),
-  doc: "{}",
+  doc: initial.session.context,
+  wrap: !hasLongLine(initial.session.context),
   label: "Context (JSON): data the program reads with load",
   language: "json",
   onChange: onEdit,
 });
 const toolsView = createEditor({
   parent: $("panel-tools"),
-  doc: "",
+  doc: initial.session.tools,
+  wrap: !hasLongLine(initial.session.tools),
   label: "Mock tools (JavaScript): the body of an object literal of functions",
   language: "javascript",
   onChange: onEdit,
 });
+
+for (const view of [programView, contextView, toolsView]) wrapped.set(view, !hasLongLine(view));
 
 const textOf = (view: EditorView) => view.state.doc.toString();
 
@@ -417,6 +449,7 @@ function syncSelect(): void {
 }
 
 function loadExample(ex: Example): void {
+  showNotice(null);
   exampleId = ex.id;
   turn = 1;
   memoryIn = {};
@@ -432,6 +465,7 @@ function loadExample(ex: Example): void {
 }
 
 function applySession(s: Session): void {
+  showNotice(null);
   exampleId = s.example && exampleById(s.example) ? s.example : undefined;
   turn = s.turn ?? 1;
   memoryIn = s.memory ?? {};
@@ -619,10 +653,15 @@ async function restoreFromHash(): Promise<boolean> {
     applySession(session);
     return true;
   } catch (e) {
-    announce(`Could not read the shared link: ${(e as Error).message}`);
-    setStatus("error", `Could not read the shared link (${escapeHtml((e as Error).message)}); showing an example instead.`);
+    showNotice(`Could not read the shared link (${(e as Error).message}).`);
     return false;
   }
+}
+
+function showNotice(message: string | null): void {
+  $("notice").hidden = !message;
+  $("notice").textContent = message ?? "";
+  if (message) announce(message);
 }
 
 // ---- start -----------------------------------------------------------------
@@ -633,7 +672,10 @@ async function start(): Promise<void> {
   const engineReady = (window as unknown as { __ptcEngine?: Promise<Engine> }).__ptcEngine ?? loadEngine();
   setupControls();
   setReference(wideLayout.matches);
-  if (!(await restoreFromHash())) loadExample(examples[0]);
+  syncSelect();
+  renderTurn();
+  renderMemory();
+  if (initial.problem) showNotice(`Could not read the shared link (${initial.problem}); showing an example instead.`);
   performance.mark("ptc-example-loaded");
   try {
     const engine = await engineReady;

@@ -37,6 +37,7 @@ export async function loadEngine(): Promise<Engine> {
   const { createRuntime } = pkg as typeof Browser;
   if (__PTC_WORKER__ && typeof Worker === "function") {
     const runtime = await createRuntime({ worker: true });
+    performance.mark("ptc-engine-compiled");
     const probe: RunResult = await runtime.run(WARM_UP).catch((e: unknown) => ({
       ok: false as const,
       error: { type: "execution_error" as const, message: String(e) },

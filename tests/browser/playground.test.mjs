@@ -234,6 +234,7 @@ describe("playground", () => {
     const result = await resultText(page);
     assert.match(result, /^66\.666/); // delivered_count 2 (from memory) of 3 orders
     await page.click("#share-button");
+    await page.locator("#share-box").waitFor(); // the link is compressed asynchronously
     const url = await page.locator("#share-url").inputValue();
     assert.match(url, /#[cj]=[A-Za-z0-9_-]+$/);
     assert.equal(await page.evaluate(() => location.href), url);
