@@ -17,4 +17,7 @@ test -f build/wasm/ptc.wasm
 
 node scripts/bundle.mjs
 npx tsc -p tsconfig.json
+# The playground: type-checked, then bundled into dist/playground/ (a static site).
+npx tsc -p playground/tsconfig.json
+node scripts/bundle-playground.mjs
 echo "build: dist/ ready ($(wc -c < dist/ptc.wasm) bytes of wasm, $(gzip -9c dist/ptc.wasm | wc -c) gzipped)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# npm start: set-up and build, then run the spec's complete examples through
-# the package and print their results.
+# npm start: set-up and build (the package and the playground), then serve the
+# playground on localhost and print its URL. Extra arguments go to the server
+# (e.g. `npm start -- --port 9000`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
-node examples/run-spec-examples.mjs
+exec node scripts/serve.mjs "$@"
