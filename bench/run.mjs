@@ -45,6 +45,8 @@ const rotated = (list, r) => list.map((_, i) => list[(i + r) % list.length]);
 
 function fmtTime(ms) {
   if (ms == null || !Number.isFinite(ms)) return "—";
+  // A difference of two noisy medians can come out below zero.
+  if (ms < 0) return `-${fmtTime(-ms)}`;
   if (ms < 1) return `${(ms * 1000).toFixed(ms < 0.01 ? 2 : 1)} µs`;
   if (ms < 1000) return `${ms.toFixed(ms < 10 ? 2 : 1)} ms`;
   return `${(ms / 1000).toFixed(2)} s`;
