@@ -83,6 +83,29 @@ test("abort while a tool is pending ends only that run", async () => {
   expect(await bystander).toMatchObject({ ok: true, result: "fine" });
 });
 
+test("abort while the engine computes terminates the worker promptly; the next run works", async () => {
+  const controller = new AbortController();
+  const started = performance.now();
+  const running = w.run(runaway, { context: { rows }, timeoutMs: 10000, signal: controller.signal });
+  setTimeout(() => controller.abort(new Error("stop now")), 50);
+  const r = await running;
+  expect(r.error).toMatchObject({ type: "execution_error", message: expect.stringContaining("stop now") });
+  expect(performance.now() - started).toBeLessThan(2000);
+  expect((await w.run({ program: { op: "literal", value: "alive" } })).result).toBe("alive");
+});
+
+test("step-function files run in the worker too", async () => {
+  const source = JSON.stringify({
+    function: "double-all",
+    input: { xs: "list number" },
+    output: "list number",
+    steps: [{ for: "x", in: "$input.xs", do: [{ let: "d", call: "double", args: { n: "$x" } }, { yield: "$d" }] }],
+  });
+  const r = await w.runWorkflow(source, { input: { xs: [1, 2] }, tools: { double: async ({ n }) => n * 2 } });
+  expect(r).toMatchObject({ ok: true, result: [2, 4] });
+  expect(r.trace.map((t) => t.kind)).toEqual(["for", "call", "yield", "call", "yield"]);
+});
+
 test("concurrent runs each get their own results", async () => {
   const tools = { echo: async ({ n }) => (await sleep(Math.random() * 10), n) };
   const runs = Array.from({ length: 32 }, (_, n) =>
