@@ -1,34 +1,14 @@
-// CodeMirror 6 set-up from the @codemirror/* packages alone: JSON mode (and a
-// small JavaScript mode for the mock tools), line numbers, folding, bracket
-// matching, closing brackets, completion, lint marks, and a compact undo
-// history and Enter-with-indent (the project has no @codemirror/commands).
+// CodeMirror 6 set-up from the @codemirror/* packages: JSON mode (and a small
+// JavaScript mode for the mock tools), line numbers, folding, bracket matching,
+// closing brackets, completion, lint marks, undo history, search, and the
+// standard key bindings (Tab indents; Escape then Tab leaves the editor).
 import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionSource } from "@codemirror/autocomplete";
+import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { json } from "@codemirror/lang-json";
-import {
-  bracketMatching,
-  foldGutter,
-  foldKeymap,
-  getIndentation,
-  HighlightStyle,
-  IndentContext,
-  indentOnInput,
-  indentString,
-  StreamLanguage,
-  syntaxHighlighting,
-} from "@codemirror/language";
+import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, StreamLanguage, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter } from "@codemirror/lint";
-import {
-  Annotation,
-  ChangeSet,
-  Compartment,
-  RangeSetBuilder,
-  EditorSelection,
-  EditorState,
-  StateEffect,
-  StateField,
-  Transaction,
-  type Extension,
-} from "@codemirror/state";
+import { search, searchKeymap } from "@codemirror/search";
+import { Compartment, EditorState, RangeSetBuilder, StateEffect, StateField, type Extension } from "@codemirror/state";
 import {
   Decoration,
   drawSelection,
@@ -42,115 +22,8 @@ import {
   highlightSpecialChars,
   keymap,
   lineNumbers,
-  type Command,
 } from "@codemirror/view";
 import { tags as t } from "@lezer/highlight";
-
-// ---- undo history -------------------------------------------------------
-
-interface HistoryEntry {
-  /** Changes that undo (or redo) the entry. */
-  changes: ChangeSet;
-  selection: EditorSelection;
-  time: number;
-  kind: string;
-}
-interface HistoryState {
-  done: HistoryEntry[];
-  undone: HistoryEntry[];
-}
-const fromHistory = Annotation.define<boolean>();
-const setHistory = StateEffect.define<HistoryState>();
-const MAX_HISTORY = 300;
-const GROUP_MS = 600;
-
-const eventKind = (tr: Transaction) => {
-  const e = tr.annotation(Transaction.userEvent) ?? "";
-  return e.startsWith("input.type") ? "type" : e.startsWith("delete") ? "delete" : e || "other";
-};
-
-const historyField = StateField.define<HistoryState>({
-  create: () => ({ done: [], undone: [] }),
-  update(history, tr) {
-    for (const e of tr.effects) if (e.is(setHistory)) return e.value;
-    if (!tr.docChanged || tr.annotation(fromHistory)) return history;
-    const inverse = tr.changes.invert(tr.startState.doc);
-    const kind = eventKind(tr);
-    const now = Date.now();
-    const last = history.done[history.done.length - 1];
-    if (last && (kind === "type" || kind === "delete") && last.kind === kind && now - last.time < GROUP_MS) {
-      const merged = { changes: inverse.compose(last.changes), selection: last.selection, time: now, kind };
-      return { done: [...history.done.slice(0, -1), merged], undone: [] };
-    }
-    const entry = { changes: inverse, selection: tr.startState.selection, time: now, kind };
-    return { done: [...history.done, entry].slice(-MAX_HISTORY), undone: [] };
-  },
-});
-
-function historyCommand(direction: "undo" | "redo"): Command {
-  return (view) => {
-    const history = view.state.field(historyField, false);
-    if (!history) return false;
-    const from = direction === "undo" ? history.done : history.undone;
-    const entry = from[from.length - 1];
-    if (!entry) return false;
-    const back: HistoryEntry = {
-      changes: entry.changes.invert(view.state.doc),
-      selection: view.state.selection,
-      time: 0,
-      kind: "history",
-    };
-    const next =
-      direction === "undo"
-        ? { done: history.done.slice(0, -1), undone: [...history.undone, back] }
-        : { done: [...history.done, back], undone: history.undone.slice(0, -1) };
-    view.dispatch({
-      changes: entry.changes,
-      selection: entry.selection,
-      effects: setHistory.of(next),
-      annotations: [fromHistory.of(true), Transaction.userEvent.of(direction)],
-      scrollIntoView: true,
-    });
-    return true;
-  };
-}
-export const undo = historyCommand("undo");
-export const redo = historyCommand("redo");
-
-// ---- editing commands ----------------------------------------------------
-
-/** Enter: a new line indented for the syntax; between brackets, the closing one goes on its own line. */
-const newlineAndIndent: Command = (view) => {
-  const { state } = view;
-  if (state.readOnly) return false;
-  const tr = state.changeByRange((range) => {
-    const { from, to } = range;
-    const line = state.doc.lineAt(from);
-    const pair = state.sliceDoc(from - 1, from) + state.sliceDoc(to, to + 1);
-    const explode = pair === "{}" || pair === "[]" || pair === "()";
-    const cx = new IndentContext(state, { simulateBreak: from, simulateDoubleBreak: explode });
-    const lineIndent = /^[ \t]*/.exec(line.text)![0].length;
-    const indent = getIndentation(cx, from) ?? lineIndent;
-    const first = "\n" + indentString(state, indent);
-    const insert = explode ? first + "\n" + indentString(state, lineIndent) : first;
-    return { changes: { from, to, insert }, range: EditorSelection.cursor(from + first.length) };
-  });
-  view.dispatch(state.update(tr, { scrollIntoView: true, userEvent: "input" }));
-  return true;
-};
-
-const selectAll: Command = (view) => {
-  view.dispatch({ selection: { anchor: 0, head: view.state.doc.length }, userEvent: "select" });
-  return true;
-};
-
-const editingKeymap = [
-  { key: "Mod-z", run: undo, preventDefault: true },
-  { key: "Mod-y", mac: "Mod-Shift-z", run: redo, preventDefault: true },
-  { key: "Mod-Shift-z", run: redo, preventDefault: true },
-  { key: "Enter", run: newlineAndIndent },
-  { key: "Mod-a", run: selectAll },
-];
 
 // ---- hanging indent for wrapped lines ---------------------------------------
 
@@ -181,6 +54,42 @@ const hangingIndent = ViewPlugin.fromClass(
   },
   { decorations: (v) => v.decorations },
 );
+
+// ---- a marked range (the step a trace row names) ----------------------------
+
+const setMarkedRange = StateEffect.define<{ from: number; to: number } | null>();
+const markDecoration = Decoration.mark({ class: "cm-traceMark" });
+
+/** A highlighted range, kept until the text changes or another range is marked. */
+const markedRange = StateField.define<DecorationSet>({
+  create: () => Decoration.none,
+  update(marks, tr) {
+    for (const e of tr.effects)
+      if (e.is(setMarkedRange)) return e.value && e.value.to > e.value.from ? Decoration.set([markDecoration.range(e.value.from, e.value.to)]) : Decoration.none;
+    return tr.docChanged ? Decoration.none : marks;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+/** Marks (and selects, and scrolls to) a range of the editor; null removes the mark. */
+export function markRange(view: EditorView, range: { from: number; to: number } | null): void {
+  if (!range) {
+    view.dispatch({ effects: setMarkedRange.of(null) });
+    return;
+  }
+  const to = Math.min(range.to, view.state.doc.length);
+  const from = Math.min(range.from, to);
+  view.dispatch({
+    selection: { anchor: from, head: to },
+    effects: [setMarkedRange.of({ from, to }), EditorView.scrollIntoView(from, { y: "center" })],
+  });
+}
+
+/** The marked range, if any (for the tests). */
+export function markedRangeOf(view: EditorView): { from: number; to: number } | null {
+  const iter = view.state.field(markedRange, false)?.iter();
+  return iter && iter.value ? { from: iter.from, to: iter.to } : null;
+}
 
 // ---- looks ---------------------------------------------------------------
 
@@ -219,6 +128,22 @@ const theme = EditorView.theme({
   ".cm-diagnostic": { fontFamily: "var(--sans)", maxWidth: "36em", whiteSpace: "pre-wrap" },
   ".cm-diagnostic-error": { borderLeftColor: "var(--error)" },
   ".cm-lint-marker": { width: "0.9em", height: "0.9em" },
+  ".cm-panels": { backgroundColor: "var(--gutter-bg)", color: "var(--fg)" },
+  ".cm-panels.cm-panels-top": { borderBottom: "1px solid var(--border)" },
+  ".cm-search": { fontFamily: "var(--sans)", fontSize: "13px", padding: "4px 8px 6px" },
+  ".cm-search label": { fontSize: "12.5px", color: "var(--muted)" },
+  ".cm-textfield": {
+    font: "13px var(--mono)", backgroundColor: "var(--editor-bg)", color: "var(--fg)",
+    border: "1px solid var(--border)", borderRadius: "5px", padding: "3px 6px",
+  },
+  ".cm-button": {
+    font: "12.5px var(--sans)", backgroundImage: "none", backgroundColor: "var(--panel-bg)", color: "var(--fg)",
+    border: "1px solid var(--border)", borderRadius: "5px", padding: "2px 8px",
+  },
+  ".cm-panel.cm-search [name=close]": { color: "var(--muted)", fontSize: "18px", right: "6px" },
+  ".cm-searchMatch": { backgroundColor: "var(--match-bg)", outline: "1px solid var(--match-border)" },
+  ".cm-searchMatch.cm-searchMatch-selected": { backgroundColor: "var(--selection)" },
+  ".cm-traceMark": { backgroundColor: "var(--trace-mark)", borderRadius: "2px" },
 });
 
 // ---- a small JavaScript mode for the Tools editor --------------------------
@@ -288,6 +213,8 @@ export interface EditorOptions {
   parent: HTMLElement;
   doc: string;
   label: string;
+  /** Id of an element that tells the keys (Tab indents, Escape then Tab leaves). */
+  describedBy?: string;
   language: "json" | "javascript";
   onChange?: (view: EditorView) => void;
   completion?: CompletionSource;
@@ -297,6 +224,15 @@ export interface EditorOptions {
 }
 
 const wrapping = new Compartment();
+const labelling = new Compartment();
+
+/** What assistive technology calls the editor (`aria-label`); `describedBy` names the key hint. */
+const labelAttributes = (label: string, describedBy?: string) =>
+  EditorView.contentAttributes.of({ "aria-label": label, ...(describedBy ? { "aria-describedby": describedBy } : {}) });
+
+export function setLabel(view: EditorView, label: string, describedBy?: string): void {
+  view.dispatch({ effects: labelling.reconfigure(labelAttributes(label, describedBy)) });
+}
 
 export function setWrapping(view: EditorView, on: boolean): void {
   view.dispatch({ effects: wrapping.reconfigure(on ? [EditorView.lineWrapping, hangingIndent] : []) });
@@ -309,7 +245,8 @@ export function createEditor(o: EditorOptions): EditorView {
     foldGutter({ openText: "▾", closedText: "▸" }),
     lintGutter(),
     highlightSpecialChars(),
-    historyField,
+    history(),
+    markedRange,
     drawSelection(),
     dropCursor(),
     indentOnInput(),
@@ -323,10 +260,20 @@ export function createEditor(o: EditorOptions): EditorView {
       activateOnTyping: true,
       icons: false,
     }),
-    keymap.of([...closeBracketsKeymap, ...completionKeymap, ...editingKeymap, ...foldKeymap]),
+    search({ top: true }),
+    keymap.of([
+      ...closeBracketsKeymap,
+      ...completionKeymap,
+      ...searchKeymap,
+      ...defaultKeymap,
+      ...historyKeymap,
+      ...foldKeymap,
+      indentWithTab,
+    ]),
     theme,
     wrapping.of(o.wrap === false ? [] : [EditorView.lineWrapping, hangingIndent]),
-    EditorView.contentAttributes.of({ "aria-label": o.label, "aria-multiline": "true", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
+    labelling.of(labelAttributes(o.label, o.describedBy)),
+    EditorView.contentAttributes.of({ "aria-multiline": "true", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
     ...(o.extra ?? []),
   ];
   if (o.onChange) {

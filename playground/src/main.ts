@@ -99,6 +99,7 @@ const programView = createEditor({
   doc: initial.session.program,
   wrap: !hasLongLine(initial.session.program),
   label: "Program (PTC-JSON)",
+  describedBy: "editor-keys",
   language: "json",
   onChange: onEdit,
   completion: ptcCompletionSource({
@@ -122,6 +123,7 @@ const contextView = createEditor({
   doc: initial.session.context,
   wrap: !hasLongLine(initial.session.context),
   label: "Context (JSON): data the program reads with load",
+  describedBy: "editor-keys",
   language: "json",
   onChange: onEdit,
 });
@@ -130,6 +132,7 @@ const toolsView = createEditor({
   doc: initial.session.tools,
   wrap: !hasLongLine(initial.session.tools),
   label: "Mock tools (JavaScript): the body of an object literal of functions",
+  describedBy: "editor-keys",
   language: "javascript",
   onChange: onEdit,
 });

@@ -329,13 +329,42 @@ describe("playground", () => {
     assert.deepEqual([...at].sort((a, b) => a - b), at, `tab order: ${names.join(" | ")}`);
     assert.ok(stops.every((s) => s.name.length > 0), `an unlabelled stop: ${names.join(" | ")}`);
     assert.ok(stops.filter((s) => s.tag === "BUTTON").every((s) => s.ring), `a button without a focus ring: ${JSON.stringify(stops)}`);
-    // Enter in the editor keeps working (newline with indentation), Ctrl-Z undoes it.
+    // Enter in the editor keeps working (newline with indentation), Ctrl-Z undoes it, Ctrl-Y redoes it.
     await page.locator("#program-editor .cm-content").focus();
     const before = await editorText(page, "program");
     await page.keyboard.press("Enter");
-    assert.notEqual(await editorText(page, "program"), before);
+    const afterEnter = await editorText(page, "program");
+    assert.notEqual(afterEnter, before);
+    assert.match(afterEnter, /\n {2,}/, "the new line is indented");
     await page.keyboard.press("Control+z");
     assert.equal(await editorText(page, "program"), before);
+    await page.keyboard.press("Control+y");
+    assert.equal(await editorText(page, "program"), afterEnter);
+    await page.keyboard.press("Control+z");
+    // Tab indents inside the editor; Escape then Tab moves on to the next control.
+    await page.keyboard.press("Tab");
+    assert.notEqual(await editorText(page, "program"), before, "Tab indents");
+    assert.equal(await page.evaluate(() => document.activeElement.closest("#program-editor") !== null), true);
+    await page.keyboard.press("Control+z");
+    assert.equal(await editorText(page, "program"), before);
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Tab");
+    assert.equal(await page.evaluate(() => document.activeElement.closest("#program-editor")), null, "Escape, Tab leaves the editor");
+    assert.equal(await editorText(page, "program"), before);
+    assert.match(await page.evaluate(() => document.querySelector("#program-editor .cm-content").getAttribute("aria-describedby")), /editor-keys/);
+    // Ctrl-F opens the search panel; Escape closes it and returns to the text.
+    await page.locator("#program-editor .cm-content").focus();
+    await page.keyboard.press("Control+f");
+    await page.locator("#program-editor .cm-search input[name=search]").waitFor({ timeout: 3000 });
+    await page.keyboard.type("amount");
+    await page.keyboard.press("Enter");
+    const selected = await page.evaluate(() => {
+      const v = window.__playground.views.program;
+      return v.state.sliceDoc(v.state.selection.main.from, v.state.selection.main.to);
+    });
+    assert.equal(selected, "amount");
+    await page.keyboard.press("Escape");
+    assert.equal(await page.locator("#program-editor .cm-search").count(), 0);
     await context.close();
   });
 
