@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build and test ptc-wasm:
-# Debian packages (Emscripten, nlohmann/json, GoogleTest, ninja, Chromium) when
+# Debian packages (Emscripten, nlohmann/json, fast_float, GoogleTest, ninja, Chromium) when
 # missing, then the npm dependencies when package-lock.json changed.
 # Idempotent and quiet when everything is present; `npm start`/`npm test` call it.
 set -euo pipefail
@@ -12,6 +12,7 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 
 have_cmd em++ || need_apt+=(emscripten)
 have_pkg nlohmann-json3-dev || need_apt+=(nlohmann-json3-dev)
+have_pkg libfast-float-dev || need_apt+=(libfast-float-dev)
 have_pkg libgtest-dev || need_apt+=(libgtest-dev)
 have_cmd ninja || need_apt+=(ninja-build)
 have_cmd cmake || need_apt+=(cmake)
