@@ -29,6 +29,14 @@ std::string noSuchRun(int run) {
 
 }  // namespace
 
+const EngineOptions& Engine::options(std::string_view optionsJson) {
+  if (optionsJson != lastOptionsJson_) {
+    lastOptions_ = parseEngineOptions(optionsJson);
+    lastOptionsJson_ = std::string(optionsJson);
+  }
+  return lastOptions_;
+}
+
 std::shared_ptr<const Program> Engine::compile(std::string_view programJson, const EngineOptions& options) {
   std::string key = cacheKey(programJson, options);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
@@ -57,9 +65,9 @@ std::string Engine::registerRun(std::unique_ptr<RunBase> run, const std::vector<
 
 std::string Engine::start(std::string_view programJson, std::string_view optionsJson) {
   try {
-    EngineOptions options = parseEngineOptions(optionsJson);
-    auto program = compile(programJson, options);
-    return registerRun(std::make_unique<ProgramRun>(program, options.limits), program->loads);
+    const EngineOptions& opts = options(optionsJson);
+    auto program = compile(programJson, opts);
+    return registerRun(std::make_unique<ProgramRun>(program, opts.limits), program->loads);
   } catch (...) {
     return doneErrorJson(currentError(), kNoMetrics);
   }
@@ -106,6 +114,15 @@ std::string Engine::drive(int run, const std::function<std::string(RunBase&)>& s
   std::string status = step(*it->second);
   if (it->second->finished()) runs_.erase(it);
   return status;
+}
+
+std::string Engine::startAndBegin(std::string_view programJson, std::string_view optionsJson,
+                                  std::string_view contextJson, std::string_view memoryJson) {
+  std::string ready = start(programJson, optionsJson);
+  if (ready.rfind("{\"state\":\"ready\"", 0) != 0) return ready;  // a done status with the error
+  int run = nextRun_ - 1;
+  std::string status = begin(run, contextJson, memoryJson);
+  return "{\"run\":" + std::to_string(run) + "," + status.substr(1);
 }
 
 std::string Engine::begin(int run, std::string_view contextJson, std::string_view memoryJson) {

@@ -31,6 +31,11 @@ class Engine {
   std::string validateWorkflow(std::string_view source, std::string_view optionsJson);
 
   std::string begin(int run, std::string_view contextJson, std::string_view memoryJson);
+  // start and begin in one call, for a host that already knows which context
+  // keys the program loads (from an earlier ready status). The status has the
+  // run's id as "run". One boundary crossing instead of two for small runs.
+  std::string startAndBegin(std::string_view programJson, std::string_view optionsJson,
+                            std::string_view contextJson, std::string_view memoryJson);
   std::string resume(int run, std::string_view toolResultJson);
   std::string fail(int run, std::string_view toolErrorMessage);
   // reason: "timeout" (while awaiting a tool) or "abort" (the caller's signal).
@@ -46,7 +51,13 @@ class Engine {
   std::string registerRun(std::unique_ptr<RunBase> run, const std::vector<std::string>& loads);
   std::string drive(int run, const std::function<std::string(RunBase&)>& step);
 
+  const EngineOptions& options(std::string_view optionsJson);
+
   std::unordered_map<int, std::unique_ptr<RunBase>> runs_;
+  // The options text of the last run and its parse: hosts send the same limits
+  // run after run, and parsing them again costs as much as a tiny run.
+  std::string lastOptionsJson_;
+  EngineOptions lastOptions_;
   int nextRun_ = 1;
   // Compiled programs by (options, text): agents resend the same program often.
   std::unordered_map<std::string, std::shared_ptr<const Program>> cache_;

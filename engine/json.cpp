@@ -38,6 +38,9 @@ using nlohmann::json;
 // so nesting depth costs no native stack (and is capped at kMaxJsonNesting).
 class ValueBuilder : public nlohmann::json_sax<json> {
  public:
+  ValueBuilder() = default;
+  explicit ValueBuilder(const std::function<void()>& progress) : progress_(progress) {}
+
   bool null() override { return add(Value()); }
   bool boolean(bool b) override { return add(Value::boolean(b)); }
   bool number_integer(number_integer_t i) override { return add(Value::integer(i)); }
@@ -76,6 +79,7 @@ class ValueBuilder : public nlohmann::json_sax<json> {
   };
 
   bool add(Value v) {
+    if (progress_ && (++values_ & 4095) == 0) progress_();
     if (frames_.empty()) {
       roots_.push_back(std::move(v));
     } else if (frames_.back().isObject) {
@@ -114,6 +118,8 @@ class ValueBuilder : public nlohmann::json_sax<json> {
     return v;
   }
 
+  std::function<void()> progress_;
+  uint32_t values_ = 0;
   std::vector<Frame> frames_;
   std::vector<Value> roots_;
   std::unordered_map<std::string, Value> keys_;
@@ -240,8 +246,8 @@ std::vector<Value> parseJsonSequence(std::string_view text, std::string_view wha
   return values;
 }
 
-Value parseJson(std::string_view text, std::string_view what) {
-  ValueBuilder builder;
+Value parseJson(std::string_view text, std::string_view what, const std::function<void()>& progress) {
+  ValueBuilder builder(progress);
   bool ok = json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json, true);
   if (!ok) throwParseError(what, builder, text);
   return std::move(builder.roots().front());

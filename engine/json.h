@@ -3,6 +3,7 @@
 // their key strings. This is the only translation unit that includes nlohmann.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +16,9 @@ constexpr int kMaxJsonNesting = 1000;
 
 // Parses one JSON document. Throws PtcError(parse_error) with the byte offset of
 // the first problem. `what` names the text in messages ("program", "context", ...).
-Value parseJson(std::string_view text, std::string_view what);
+// `progress`, when given, is called every few thousand values (a run checks its
+// deadline there, so loading a huge input cannot overrun the time limit).
+Value parseJson(std::string_view text, std::string_view what, const std::function<void()>& progress = {});
 
 // Parses JSON values written one after another, separated by optional
 // whitespace (the step-function file format). Positions in errors are offsets

@@ -10,9 +10,9 @@ namespace ptc {
 
 namespace {
 
-Value parseObject(std::string_view text, std::string_view what) {
-  if (text.empty()) return Value::object({});
-  Value v = parseJson(text, what);
+Value parseObject(std::string_view text, std::string_view what, const std::function<void()>& progress) {
+  if (text.empty() || text == "{}") return Value::object({});
+  Value v = parseJson(text, what, progress);
   if (!v.isObject())
     throw PtcError(ErrorType::Parse, "The " + std::string(what) + " must be a JSON object, got " + typeName(v));
   return v;
@@ -28,8 +28,9 @@ ProgramRun::~ProgramRun() {
 }
 
 std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string_view memoryJson) {
-  state_.context = parseObject(contextJson, "context");
-  state_.memory = parseObject(memoryJson, "memory");
+  auto checkDeadline = [this] { core_.checkDeadline(); };
+  state_.context = parseObject(contextJson, "context", checkDeadline);
+  state_.memory = parseObject(memoryJson, "memory", checkDeadline);
   if (!program_->hasCall) return evaluator_.evalSync(*program_->root, Value::none());
   task_.emplace(evaluator_.evalAsync(*program_->root, Value::none()));
   return std::nullopt;

@@ -31,6 +31,7 @@ std::string RunBase::guarded(F&& step) {
 
 std::string RunBase::begin(std::string_view payloadJson, std::string_view memoryJson) {
   return guarded([&] {
+    core_.checkDeadline();  // the host may have spent the time turning its data into JSON
     std::optional<Value> done = start(payloadJson, memoryJson);
     return done ? finishOk(*done) : status();
   });
@@ -41,7 +42,7 @@ std::string RunBase::resume(std::string_view toolResultJson) {
     std::string tool = core_.pending ? core_.pending->tool : "";
     Value result;
     try {
-      result = parseJson(toolResultJson, "the result of tool '" + tool + "'");
+      result = parseJson(toolResultJson, "the result of tool '" + tool + "'", [this] { core_.checkDeadline(); });
     } catch (const PtcError& e) {
       if (e.error.type != ErrorType::Parse) throw;
       // The host's data, not the program: an execution error naming the tool.

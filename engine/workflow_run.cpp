@@ -44,7 +44,7 @@ WorkflowRun::~WorkflowRun() {
 }
 
 std::optional<Value> WorkflowRun::start(std::string_view inputJson, std::string_view) {
-  Value input = inputJson.empty() ? Value::object({}) : parseJson(inputJson, "input");
+  Value input = inputJson.empty() ? Value::object({}) : parseJson(inputJson, "input", [this] { core_.checkDeadline(); });
   checkEntryInput(*workflow_, input);
   task_.emplace(runEntry(std::move(input)));
   return std::nullopt;

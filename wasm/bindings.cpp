@@ -28,6 +28,10 @@ std::string validateWorkflow(std::string source, std::string options) {
 std::string begin(int run, uintptr_t contextPtr, size_t contextLen, std::string memory) {
   return engine().begin(run, bytes(contextPtr, contextLen), memory);
 }
+std::string startAndBegin(std::string program, std::string options, uintptr_t contextPtr, size_t contextLen,
+                          std::string memory) {
+  return engine().startAndBegin(program, options, bytes(contextPtr, contextLen), memory);
+}
 std::string resume(int run, uintptr_t resultPtr, size_t resultLen) {
   return engine().resume(run, bytes(resultPtr, resultLen));
 }
@@ -50,6 +54,7 @@ EMSCRIPTEN_BINDINGS(ptc_engine) {
   emscripten::function("startWorkflow", &startWorkflow);
   emscripten::function("validateWorkflow", &validateWorkflow);
   emscripten::function("begin", &begin);
+  emscripten::function("startAndBegin", &startAndBegin);
   emscripten::function("resume", &resume);
   emscripten::function("fail", &fail);
   emscripten::function("cancel", &cancel);

@@ -44,6 +44,37 @@ export interface Driven {
 
 const now = () => performance.now();
 
+// Which context keys each recently seen program loads: with it known, a run
+// starts and begins in one crossing of the boundary instead of two.
+const loadsOf = new Map<string, string[]>();
+const LOADS_CACHE_SIZE = 256;
+
+function remember(program: string, loads: string[]): void {
+  if (loadsOf.size >= LOADS_CACHE_SIZE) loadsOf.clear();
+  loadsOf.set(program, loads);
+}
+
+async function firstStatus(engine: EngineInstance, program: string, engineOptions: string, io: RunIo, dialect: Dialect): Promise<{ run: number; status: Status } | Driven> {
+  const known = dialect === "program" ? loadsOf.get(program) : undefined;
+  if (known) {
+    const payload = await io.payload(known);
+    if (!("error" in payload)) {
+      const status = JSON.parse(engine.startAndBegin(program, engineOptions, payload.context, payload.memory)) as Status & { run?: number };
+      return status.state === "done" && status.run === undefined ? { status, toolMs: 0 } : { run: status.run as number, status };
+    }
+  }
+  const first = dialect === "workflow" ? engine.startWorkflow(program, engineOptions) : engine.start(program, engineOptions);
+  const ready = JSON.parse(first) as Status;
+  if (ready.state !== "ready") return { status: ready as DoneStatus, toolMs: 0 };
+  if (dialect === "program") remember(program, ready.loads);
+  const payload = await io.payload(ready.loads);
+  if ("error" in payload) {
+    engine.cancel(ready.run, "abort", "");
+    return { status: { state: "done", ok: false, error: { type: "execution_error", message: payload.error }, metrics: { memoryBytes: 0, toolCalls: 0 } }, toolMs: 0 };
+  }
+  return { run: ready.run, status: JSON.parse(engine.begin(ready.run, payload.context, payload.memory)) as Status };
+}
+
 export async function driveRun(
   engine: EngineInstance,
   program: string,
@@ -51,16 +82,10 @@ export async function driveRun(
   io: RunIo,
   dialect: Dialect = "program",
 ): Promise<Driven> {
-  const first = dialect === "workflow" ? engine.startWorkflow(program, engineOptions) : engine.start(program, engineOptions);
-  let status = JSON.parse(first) as Status;
-  if (status.state !== "ready") return { status: status as DoneStatus, toolMs: 0 };
-  const run = status.run;
-  const payload = await io.payload(status.loads);
-  if ("error" in payload) {
-    engine.cancel(run, "abort", "");
-    return { status: { state: "done", ok: false, error: { type: "execution_error", message: payload.error }, metrics: { memoryBytes: 0, toolCalls: 0 } }, toolMs: 0 };
-  }
-  status = JSON.parse(engine.begin(run, payload.context, payload.memory)) as Status;
+  const first = await firstStatus(engine, program, engineOptions, io, dialect);
+  if (!("run" in first)) return first;
+  const run = first.run;
+  let status = first.status;
   let toolMs = 0;
   while (status.state === "call") {
     const waitStarted = now();

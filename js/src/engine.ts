@@ -8,6 +8,7 @@ interface EmbindModule {
   startWorkflow(source: string, options: string): string;
   validateWorkflow(source: string, options: string): string;
   begin(run: number, contextPtr: number, contextLen: number, memory: string): string;
+  startAndBegin(program: string, options: string, contextPtr: number, contextLen: number, memory: string): string;
   resume(run: number, resultPtr: number, resultLen: number): string;
   fail(run: number, message: string): string;
   cancel(run: number, reason: string, detail: string): string;
@@ -59,6 +60,11 @@ export class EngineInstance {
   }
   begin(run: number, context: string, memory: string): string {
     return this.guard(() => this.withBytes(context, (ptr, len) => this.m.begin(run, ptr, len, memory)));
+  }
+  startAndBegin(program: string, options: string, context: string, memory: string): string {
+    return this.guard(() =>
+      this.withBytes(context, (ptr, len) => this.m.startAndBegin(program, options, ptr, len, memory)),
+    );
   }
   resume(run: number, result: string): string {
     return this.guard(() => this.withBytes(result, (ptr, len) => this.m.resume(run, ptr, len)));

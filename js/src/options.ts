@@ -79,11 +79,17 @@ export function validateOptionsJson(options: ValidateOptions): string {
 /** JSON of only the context keys the program loads (the rest never crosses), and of the memory. */
 export function payloadFor(options: RunOptions, loads: string[]): Payload {
   try {
-    // No prototype: a context key named "__proto__" must stay a key.
-    const picked: Record<string, unknown> = Object.create(null);
-    const context = options.context ?? {};
-    for (const key of loads) if (Object.prototype.hasOwnProperty.call(context, key)) picked[key] = context[key];
-    return { context: JSON.stringify(picked), memory: JSON.stringify(options.memory ?? {}) };
+    // The text is built key by key: no intermediate object, and a key named
+    // "__proto__" stays a key.
+    const context = (options.context ?? {}) as Record<string, unknown>;
+    let text = "{";
+    for (const key of loads) {
+      if (!Object.prototype.hasOwnProperty.call(context, key)) continue;
+      const value = JSON.stringify(context[key]);
+      if (value === undefined) continue; // as JSON.stringify drops undefined and functions
+      text += (text.length > 1 ? "," : "") + JSON.stringify(key) + ":" + value;
+    }
+    return { context: text + "}", memory: options.memory ? JSON.stringify(options.memory) : "{}" };
   } catch (e) {
     return { error: `The context or memory is not JSON data: ${(e as Error).message}` };
   }

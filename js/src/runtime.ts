@@ -74,6 +74,7 @@ function deepFreeze<T>(value: T): T {
  * input once) is replaced, so the host gets the memory back.
  */
 const RECYCLE_ENGINE_BYTES = 256 * 1024 * 1024;
+const RECYCLE_IDLE_MS = 2000;
 
 export const BROKEN_ENGINE_MESSAGE =
   "The engine failed while running this program; it has been replaced, so the runtime is usable again";
@@ -154,6 +155,17 @@ export class EngineHost {
 
 export class Runtime extends EngineHost implements PtcRuntime {
   private inFlight = 0;
+  private recycleTimer?: ReturnType<typeof setTimeout>;
+
+  // Back-to-back big runs reuse the grown memory; only an instance that stays
+  // idle for a while is replaced, so the host gets the memory back.
+  private recycleWhenIdle(): void {
+    clearTimeout(this.recycleTimer);
+    this.recycleTimer = setTimeout(() => {
+      if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleEngine();
+    }, RECYCLE_IDLE_MS);
+    (this.recycleTimer as { unref?: () => void }).unref?.();
+  }
 
   /** Runs a program. Never throws for a bad program: failures come back as { ok: false, error }. */
   async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
@@ -197,7 +209,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
       return failure("execution_error", `${BROKEN_ENGINE_MESSAGE} (${e.message})`) as R;
     } finally {
       this.inFlight--;
-      if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleEngine();
+      if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleWhenIdle();
     }
   }
 
@@ -210,5 +222,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     return this.inFlight;
   }
 
-  close(): void {}
+  close(): void {
+    clearTimeout(this.recycleTimer);
+  }
 }

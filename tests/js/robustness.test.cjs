@@ -55,3 +55,28 @@ test("bad options are reported before the program is looked at", async () => {
   await expect(rt.run("not json", { context: 3 })).rejects.toThrow(TypeError);
   await sleep(0);
 });
+
+test("the deadline holds while a huge context is serialised and parsed", async () => {
+  const rows = Array.from({ length: 400000 }, (_, i) => ({ id: i, name: `row ${i}`, amount: i * 1.5 }));
+  const started = performance.now();
+  const r = await rt.run(
+    { program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "count" }] } },
+    { context: { rows }, timeoutMs: 30, maxHeapBytes: 1 << 30 },
+  );
+  expect(r.error?.type).toBe("timeout");
+  // Serialising 400k rows alone takes longer than 30 ms; the run stops at the
+  // first check after it, not after parsing everything.
+  expect(performance.now() - started).toBeLessThan(5000);
+  expect((await rt.run({ program: { op: "literal", value: 1 } })).result).toBe(1);
+});
+
+test("a program run again with other data takes the one-crossing path and sees the new data", async () => {
+  const program = { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "sum" }] } };
+  expect((await rt.run(program, { context: { xs: [1, 2] } })).result).toBe(3);
+  expect((await rt.run(program, { context: { xs: [10] } })).result).toBe(10);
+  expect((await rt.run(program, { context: {} })).error).toMatchObject({ type: "execution_error" });
+  expect((await rt.run(program, { context: { xs: [5] }, memory: { m: 1 } })).memory).toEqual({ m: 1 });
+  // Errors on the short path are the same as on the long one.
+  const bad = await rt.run(program, { context: { xs: ["a"] } });
+  expect(bad.error).toMatchObject({ type: "execution_error", path: "/program/steps/1" });
+});
