@@ -8,4 +8,9 @@ cd "$(dirname "$0")/.."
 bash scripts/build.sh
 # --expose-gc: the runner collects garbage between large samples, outside the
 # timed region, so one engine's garbage is not charged to the next.
-exec node --expose-gc bench/run.mjs "$@"
+node --expose-gc bench/run.mjs "$@"
+# The cost of async tool support: one tool round trip, tool-free work next to
+# a tool call, and the runtime's memory over 10,000 runs.
+echo
+echo "ASYNC TOOLS"
+node bench/async.mjs
