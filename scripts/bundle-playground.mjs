@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the static playground into dist/playground/: index.html, app.js (the
-// page, CodeMirror and the examples, bundled and minified by esbuild), app.css,
+// page, CodeMirror and the examples — examples/spec-examples.json and
+// examples/step-functions/ — bundled and minified by esbuild), app.css,
 // and ptc/ (the package's browser entry, its engine worker and ptc.wasm, copied
 // from dist/ as they are). Every URL is relative, so the folder works at any
 // sub-path of any static host.
@@ -39,6 +40,22 @@ const ptcExternal = {
   },
 };
 
+// The step-function examples: examples/step-functions/index.json with each file's
+// text as it is (a file is functions written one after another, not one JSON
+// document, so it cannot be imported as JSON).
+const stepFunctionExamples = {
+  name: "step-function-examples",
+  setup(b) {
+    b.onResolve({ filter: /^virtual:step-function-examples$/ }, (a) => ({ path: a.path, namespace: "step-function-examples" }));
+    b.onLoad({ filter: /.*/, namespace: "step-function-examples" }, () => {
+      const dir = join(root, "examples", "step-functions");
+      const index = JSON.parse(readFileSync(join(dir, "index.json"), "utf8"));
+      const list = index.map((e) => ({ ...e, source: readFileSync(join(dir, e.file), "utf8") }));
+      return { contents: JSON.stringify(list), loader: "json", watchFiles: [join(dir, "index.json"), ...index.map((e) => join(dir, e.file))] };
+    });
+  },
+};
+
 await build({
   entryPoints: { app: join(root, "playground/src/main.ts"), boot: join(root, "playground/src/boot.ts") },
   outdir: out,
@@ -50,7 +67,7 @@ await build({
   sourcemap: dev ? "linked" : false,
   legalComments: dev ? "inline" : "none",
   define: { __PTC_WORKER__: String(hasWorker) },
-  plugins: [ptcExternal],
+  plugins: [ptcExternal, stepFunctionExamples],
   logLevel: "warning",
 });
 await build({

@@ -179,3 +179,23 @@ export function ptcCompletionSource(sources: CompletionSources) {
     return { from, to: str ? contentEnd : cx.pos, options, validFor: /^[\w$-]*$/ };
   };
 }
+
+/** Step functions: the mock tools and the file's functions as the value of "call". */
+export function stepFunctionCompletionSource(sources: { toolNames: () => string[]; functionNames: () => string[] }) {
+  return (cx: CompletionContext): CompletionResult | null => {
+    const text = cx.state.doc.toString();
+    const where = cursorContext(text, cx.pos);
+    const str = where.string;
+    if ((!str && !cx.explicit) || where.role !== "value" || where.key !== "call") return null;
+    const from = str ? str.from + 1 : cx.pos;
+    if (!/^[\w$-]*$/.test(text.slice(from, cx.pos))) return null;
+    const option = (label: string, detail: string, info: string): Completion => ({ label, detail, info, type: "function", apply: str ? label : quoted(label) });
+    const functions = sources.functionNames();
+    const options = [
+      ...functions.map((f) => option(f, "function", "A function of this file")),
+      ...sources.toolNames().filter((t) => !functions.includes(t)).map((t) => option(t, "tool", "A mock tool from the Tools tab")),
+    ];
+    if (options.length === 0) return null;
+    return { from, to: str ? (str.closed ? str.to - 1 : str.to) : cx.pos, options, validFor: /^[\w$-]*$/ };
+  };
+}

@@ -71,7 +71,7 @@ const markedRange = StateField.define<DecorationSet>({
   provide: (f) => EditorView.decorations.from(f),
 });
 
-/** Marks (and selects, and scrolls to) a range of the editor; null removes the mark. */
+/** Marks a range of the editor (the cursor goes to its start; it scrolls into view); null removes the mark. */
 export function markRange(view: EditorView, range: { from: number; to: number } | null): void {
   if (!range) {
     view.dispatch({ effects: setMarkedRange.of(null) });
@@ -80,8 +80,8 @@ export function markRange(view: EditorView, range: { from: number; to: number } 
   const to = Math.min(range.to, view.state.doc.length);
   const from = Math.min(range.from, to);
   view.dispatch({
-    selection: { anchor: from, head: to },
-    effects: [setMarkedRange.of({ from, to }), EditorView.scrollIntoView(from, { y: "center" })],
+    selection: { anchor: from },
+    effects: [setMarkedRange.of({ from, to }), EditorView.scrollIntoView(from, { y: "start", yMargin: 24 })],
   });
 }
 

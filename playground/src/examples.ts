@@ -1,12 +1,11 @@
-// The examples the visitor can pick, read from examples/spec-examples.json at
-// build time (the same file `npm start` runs).
-//
-// Extension point: every example names its dialect. Only "ptc-json" exists
-// today; step-function examples will add entries with dialect
-// "step-functions" (and a runner for it in dialects.ts).
+// The examples the visitor can pick, read at build time: PTC-JSON programs from
+// examples/spec-examples.json (the same file `npm start` runs) and step functions
+// from examples/step-functions/ (index.json and the files' text, through
+// scripts/bundle-playground.mjs). Every example names its dialect (dialects.ts).
 import spec from "../../examples/spec-examples.json";
+import workflows from "virtual:step-function-examples";
 import { formatJson } from "./format.js";
-import { toolsSourceFor } from "./tools.js";
+import { toolsSourceFor, toolsSourceForWorkflow } from "./tools.js";
 
 export type DialectId = "ptc-json" | "step-functions";
 
@@ -23,8 +22,10 @@ export interface Example {
   group: string;
   dialect: DialectId;
   turns: ExampleTurn[];
-  /** Context JSON text. */
+  /** Context JSON text (for step functions: the entry's input). */
   context: string;
+  /** Step functions: the function to run. */
+  entry?: string;
   /** Mock tools source (JavaScript). */
   tools: string;
 }
@@ -41,7 +42,7 @@ interface SpecExample {
 
 const groupOf = (id: string) => (/^7\./.test(id) ? "Spec §7: complete examples" : "Spec §5.11: memory across turns");
 
-export const examples: Example[] = (spec.examples as SpecExample[]).map((e) => ({
+const ptcExamples: Example[] = (spec.examples as SpecExample[]).map((e) => ({
   id: e.id,
   title: e.title,
   group: groupOf(e.id),
@@ -53,5 +54,18 @@ export const examples: Example[] = (spec.examples as SpecExample[]).map((e) => (
   context: formatJson(e.context ?? {}),
   tools: toolsSourceFor(e.tools),
 }));
+
+const stepFunctionExamples: Example[] = workflows.map((w) => ({
+  id: w.id,
+  title: w.title,
+  group: "Step functions",
+  dialect: "step-functions",
+  turns: [{ program: w.source }],
+  context: formatJson(w.input ?? {}),
+  tools: toolsSourceForWorkflow(w.tools),
+  entry: w.entry,
+}));
+
+export const examples: Example[] = [...ptcExamples, ...stepFunctionExamples];
 
 export const exampleById = (id: string | undefined) => examples.find((e) => e.id === id);

@@ -1,19 +1,23 @@
-// The playground page: three editors (program, context, mock tools), a live
-// run on every edit, results, tool calls, memory across turns, sharing, and
-// the operation reference. Everything runs in the visitor's tab.
+// The playground page: three editors (program, context or input, mock tools),
+// a live run on every edit, results, tool calls, memory across turns, the trace
+// of step functions, sharing, and the operation reference. Everything runs in
+// the visitor's tab.
+import type { CompletionContext } from "@codemirror/autocomplete";
 import { forEachDiagnostic, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import type { EditorView } from "@codemirror/view";
-import { ptcCompletionSource } from "./completion.js";
-import { dialects } from "./dialects.js";
-import { createEditor, setText, setWrapping } from "./editor.js";
-import { exampleById, examples, type Example } from "./examples.js";
+import { ptcCompletionSource, stepFunctionCompletionSource } from "./completion.js";
+import { dialects, type Outcome } from "./dialects.js";
+import { createEditor, markedRangeOf, markRange, setLabel, setText, setWrapping } from "./editor.js";
+import { exampleById, examples, type DialectId, type Example } from "./examples.js";
 import { formatBytes, formatJson, formatMs } from "./format.js";
 import { byteOffsetToIndex, findJsonSyntaxError, resolvePointer, tokenEnd } from "./positions.js";
-import { loadEngine, type Engine, type Operation, type PtcError, type PtcRuntime, type RunResult, type RunSuccess } from "./ptc.js";
+import { loadEngine, type Engine, type Operation, type PtcError, type PtcRuntime, type RunResult, type RunSuccess, type TraceEntry, type WorkflowResult } from "./ptc.js";
 import { renderReference } from "./reference.js";
 import { el, escapeHtml, showJson, summarize } from "./render.js";
+import { functionsOf, parseSequence, formatSequence, resolveSequencePointer, valueAt, type FunctionInfo, type ParsedSequence } from "./sequence.js";
 import { decodeSession, encodeSession, type Session } from "./share.js";
-import { compileTools, type MockTool } from "./tools.js";
+import { compileTools } from "./tools.js";
+import { renderTrace, type StepSource } from "./trace.js";
 
 performance.mark("ptc-app-start");
 const TIMEOUT_MS = 1000;
@@ -23,16 +27,24 @@ const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getEleme
 
 // ---- state -----------------------------------------------------------------
 
+type WorkflowSuccess = Extract<WorkflowResult, { ok: true }>;
+
 let runtime: PtcRuntime | null = null;
 let engineInWorker = false;
 let operations: Operation[] | null = null;
 let exampleId: string | undefined;
+/** The dialect of the program in the editor. */
+let dialect: DialectId = "ptc-json";
+/** Step functions: the entry the visitor picked (else the file's last function). */
+let entryChoice: string | undefined;
+/** Step functions: the functions of the file as last parsed. */
+let fileFunctions: FunctionInfo[] = [];
 let turn = 1;
 let memoryIn: Record<string, unknown> = {};
 /** The last successful run, shown greyed while the current inputs fail. */
-let lastGood: { result: RunSuccess; program: string } | null = null;
+let lastGood: Outcome | null = null;
 /** The outcome of the latest run (for the test hook and Next turn). */
-let latest: RunResult | null = null;
+let latest: Outcome | null = null;
 let runSeq = 0;
 let runsDone = 0;
 let controller: AbortController | null = null;
@@ -52,7 +64,7 @@ interface Initial {
 
 async function initialSession(): Promise<Initial> {
   const ex = examples[0];
-  const fallback: Session = { program: ex.turns[0].program, context: ex.context, tools: ex.tools, example: ex.id };
+  const fallback: Session = { dialect: ex.dialect, program: ex.turns[0].program, context: ex.context, tools: ex.tools, example: ex.id, entry: ex.entry };
   try {
     const shared = location.hash && location.hash !== "#" ? await decodeSession(location.hash) : null;
     return { session: shared ?? fallback };
@@ -63,8 +75,15 @@ async function initialSession(): Promise<Initial> {
 
 const initial = await initialSession();
 exampleId = initial.session.example && exampleById(initial.session.example) ? initial.session.example : undefined;
+dialect = dialectOf(initial.session);
+entryChoice = initial.session.entry;
 turn = initial.session.turn ?? 1;
 memoryIn = initial.session.memory ?? {};
+
+/** A session's dialect: as it says, else its example's, else PTC-JSON. */
+function dialectOf(s: Session): DialectId {
+  return s.dialect ?? exampleById(s.example)?.dialect ?? "ptc-json";
+}
 
 // ---- editors ---------------------------------------------------------------
 
@@ -98,16 +117,24 @@ const programView = createEditor({
   parent: $("program-editor"),
   doc: initial.session.program,
   wrap: !hasLongLine(initial.session.program),
-  label: "Program (PTC-JSON)",
+  label: dialects[dialect].programLabel,
   describedBy: "editor-keys",
   language: "json",
   onChange: onEdit,
-  completion: ptcCompletionSource({
+  completion: (cx: CompletionContext) => (dialect === "step-functions" ? stepFunctionCompletion(cx) : ptcCompletion(cx)),
+});
+
+const mockToolNames = () => {
+  const compiled = compileTools(toolsView.state.doc.toString());
+  return compiled.ok ? compiled.names : [];
+};
+const stepFunctionCompletion = stepFunctionCompletionSource({
+  toolNames: mockToolNames,
+  functionNames: () => fileFunctions.map((f) => f.name),
+});
+const ptcCompletion = ptcCompletionSource({
     operations: () => operations,
-    toolNames: () => {
-      const compiled = compileTools(toolsView.state.doc.toString());
-      return compiled.ok ? compiled.names : [];
-    },
+    toolNames: mockToolNames,
     contextKeys: () => {
       try {
         const ctx = JSON.parse(contextView.state.doc.toString());
@@ -116,19 +143,18 @@ const programView = createEditor({
         return [];
       }
     },
-  }),
 });
 const contextView = createEditor({
-  parent: $("panel-context"),
+  parent: $("context-editor"),
   doc: initial.session.context,
   wrap: !hasLongLine(initial.session.context),
-  label: "Context (JSON): data the program reads with load",
+  label: dialects[dialect].dataLabel,
   describedBy: "editor-keys",
   language: "json",
   onChange: onEdit,
 });
 const toolsView = createEditor({
-  parent: $("panel-tools"),
+  parent: $("tools-editor"),
   doc: initial.session.tools,
   wrap: !hasLongLine(initial.session.tools),
   label: "Mock tools (JavaScript): the body of an object literal of functions",
@@ -175,18 +201,21 @@ interface CallRecord {
 
 type InputProblem = { where: "context" | "tools"; message: string };
 
+/** The Context tab's JSON object (for step functions: the entry's input). */
 function readContext(): { ok: true; value: Record<string, unknown> } | { ok: false; problem: InputProblem } {
   const text = textOf(contextView);
+  const name = dialects[dialect].dataTab;
   const syntax = findJsonSyntaxError(text);
   if (syntax) {
     const to = Math.max(tokenEnd(text, syntax.index), Math.min(syntax.index + 1, text.length));
     mark(contextView, [{ from: Math.min(syntax.index, text.length), to, severity: "error", message: syntax.message }]);
-    return { ok: false, problem: { where: "context", message: `Context is not valid JSON: ${syntax.message}` } };
+    return { ok: false, problem: { where: "context", message: `${name} is not valid JSON: ${syntax.message}` } };
   }
   const value: unknown = JSON.parse(text);
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    mark(contextView, [{ from: 0, to: text.length, severity: "error", message: "The context must be a JSON object" }]);
-    return { ok: false, problem: { where: "context", message: "The context must be a JSON object: {\"name\": data, …}" } };
+    mark(contextView, [{ from: 0, to: text.length, severity: "error", message: `The ${name.toLowerCase()} must be a JSON object` }]);
+    const shape = dialect === "step-functions" ? '{"parameter": value, …}' : '{"name": data, …}';
+    return { ok: false, problem: { where: "context", message: `The ${name.toLowerCase()} must be a JSON object: ${shape}` } };
   }
   mark(contextView, []);
   return { ok: true, value: value as Record<string, unknown> };
@@ -195,7 +224,7 @@ function readContext(): { ok: true; value: Record<string, unknown> } | { ok: fal
 function showInputProblem(problem: InputProblem | null): void {
   const node = $("input-error");
   node.hidden = !problem;
-  node.textContent = problem ? (problem.where === "context" ? "Context has an error" : "Tools have an error") : "";
+  node.textContent = problem ? (problem.where === "context" ? `${dialects[dialect].dataTab} has an error` : "Tools have an error") : "";
   $("tab-context").classList.toggle("has-error", problem?.where === "context");
   $("tab-tools").classList.toggle("has-error", problem?.where === "tools");
 }
@@ -207,6 +236,7 @@ async function runNow(): Promise<void> {
   controller?.abort(new Error("superseded by a newer run"));
   const abort = (controller = new AbortController());
   const program = textOf(programView);
+  const parsed = dialect === "step-functions" ? updateFunctions(program) : null;
 
   const context = readContext();
   const compiled = compileTools(textOf(toolsView));
@@ -214,20 +244,22 @@ async function runNow(): Promise<void> {
   showInputProblem(problem);
   if (problem) {
     showFailure({ type: "execution_error", message: problem.message }, program, [], problem.where);
+    if (dialect === "step-functions") showTrace([]);
     runsDone++;
     return;
   }
 
   const calls: CallRecord[] = [];
-  const tools: Record<string, MockTool> = {};
-  for (const [name, fn] of Object.entries((compiled as { tools: Record<string, MockTool> }).tools)) {
+  const tools: Record<string, (args: Record<string, unknown>) => unknown> = {};
+  for (const [name, fn] of Object.entries(compiled.ok ? compiled.tools : {})) {
+    let count = 0; // calls of this tool in this run (a mock's `{ call }`)
     tools[name] = async (args) => {
       const record: CallRecord = { tool: name, args: structuredClone(args), state: "pending" };
       calls.push(record);
       if (seq === runSeq) renderCalls(calls);
       const started = performance.now();
       try {
-        const value = await fn(args);
+        const value = await fn(args, { call: count++ });
         record.state = "ok";
         record.result = value === undefined ? null : JSON.parse(JSON.stringify(value) ?? "null");
         return value;
@@ -246,13 +278,14 @@ async function runNow(): Promise<void> {
     if (seq === runSeq) setStatus("running", "Running…");
   }, 120);
   document.body.dataset.status = "running";
-  const dialect = dialects[exampleById(exampleId)?.dialect ?? "ptc-json"] ?? dialects["ptc-json"]!;
-  let result: RunResult;
+  const runDialect = dialect;
+  let result: Outcome;
   if (firstResultAt === null) performance.mark("ptc-first-run-start");
   try {
-    result = await dialect.run(runtime, program, {
-      context: (context as { value: Record<string, unknown> }).value,
+    result = await dialects[runDialect].run(runtime, program, {
+      data: context.ok ? context.value : {},
       memory: memoryIn,
+      entry: runDialect === "step-functions" ? currentEntry() : undefined,
       tools,
       timeoutMs: TIMEOUT_MS,
       signal: abort.signal,
@@ -265,8 +298,19 @@ async function runNow(): Promise<void> {
   if (seq !== runSeq) return; // a newer run is on its way
   runsDone++;
   latest = result;
-  if (result.ok) showSuccess(result, program, calls);
-  else showFailure(result.error, program, calls, "program", result.metrics?.durationMs);
+  if (runDialect === "step-functions") {
+    ranSequence = parsed;
+    const r = result as WorkflowResult;
+    if (r.ok) showWorkflowSuccess(r);
+    else {
+      showFailure(r.error, program, calls, "program", r.metrics?.durationMs);
+      showTrace(r.trace, r.error);
+    }
+  } else {
+    const r = result as RunResult;
+    if (r.ok) showSuccess(r, calls);
+    else showFailure(r.error, program, calls, "program", r.metrics?.durationMs);
+  }
   if (firstResultAt === null) {
     firstResultAt = performance.now();
     performance.mark("ptc-first-result");
@@ -281,30 +325,45 @@ function setStatus(kind: "ok" | "error" | "running" | "loading", html: string): 
   node.innerHTML = html;
 }
 
-function metricsText(r: RunSuccess): string {
-  const m = r.metrics;
+function metricsText(m: RunSuccess["metrics"], steps?: number): string {
   const parts = [`<strong>${formatMs(m.durationMs)}</strong>`];
+  if (steps !== undefined) parts.push(`${steps} step${steps === 1 ? "" : "s"}`);
   if (m.toolCalls) parts.push(`${m.toolCalls} tool call${m.toolCalls === 1 ? "" : "s"} (${formatMs(m.toolMs)})`);
   parts.push(`${formatBytes(m.memoryBytes)} peak`);
   return parts.join(" · ");
 }
 
-function showSuccess(r: RunSuccess, program: string, calls: CallRecord[]): void {
-  lastGood = { result: r, program };
+/** What every successful run shows: the ok status, no error, the result. */
+function showResult(r: Outcome & { ok: true }, statusHtml: string): void {
+  lastGood = r;
   errorRange = null;
   mark(programView, []);
   document.body.dataset.status = "ok";
   delete document.body.dataset.errorType;
-  setStatus("ok", `<span class="badge ok">✓ ok</span> ${metricsText(r)}`);
+  setStatus("ok", statusHtml);
   $("error-box").hidden = true;
   $("stale-note").hidden = true;
   const pre = $("result");
   pre.classList.remove("stale");
   showJson(pre, r.result);
+  announceOutcome("ok", "The program runs again");
+}
+
+function showSuccess(r: RunSuccess, calls: CallRecord[]): void {
+  showResult(r, `<span class="badge ok">✓ ok</span> ${metricsText(r.metrics)}`);
   renderCalls(calls);
   renderMemory(r);
   ($("next-turn") as HTMLButtonElement).disabled = false;
-  announceOutcome("ok", "The program runs again");
+}
+
+/** A result-typed function's error result ({"error": "..."}) is a success of the run, flagged. */
+const isErrorResult = (v: unknown) =>
+  v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 1 && "error" in v;
+
+function showWorkflowSuccess(r: WorkflowSuccess): void {
+  const flag = isErrorResult(r.result) ? ` <span class="badge warn" title="The entry returned a result-typed error">returned an error</span>` : "";
+  showResult(r, `<span class="badge ok">✓ ok</span>${flag} ${metricsText(r.metrics, r.trace.length)}`);
+  showTrace(r.trace);
 }
 
 const ERROR_TITLES: Record<string, string> = {
@@ -324,15 +383,27 @@ function errorRangeIn(program: string, error: PtcError): { from: number; to: num
     return { from: 0, to: Math.min(program.length, tokenEnd(program, program.search(/\S|$/))) };
   }
   if (error.path === undefined) return null;
+  if (dialect === "step-functions") {
+    const seq = parseSequence(program);
+    const range = seq && resolveSequencePointer(seq, error.path);
+    return range ? { from: range.from, to: range.to } : null;
+  }
   const range = resolvePointer(programView.state, error.path);
   return range ? { from: range.from, to: range.to } : null;
+}
+
+/** An error as one text: the engine's layout for PTC-JSON ("ValidationError at /program/…: …"); the same shape for step functions. */
+function formatError(error: PtcError): string {
+  if (dialect === "ptc-json" && runtime) return runtime.formatError(error);
+  const name = (ERROR_TITLES[error.type] ?? error.type).replace(/ (\w)/, (_, c: string) => c.toUpperCase()).replace(/ /g, "");
+  return `${name}${error.path !== undefined ? ` at ${error.path}` : ""}: ${error.message}`;
 }
 
 function showFailure(error: PtcError, program: string, calls: CallRecord[], source: "program" | "context" | "tools", ms?: number): void {
   document.body.dataset.status = "error";
   document.body.dataset.errorType = source === "program" ? error.type : `${source}_error`;
   const title = source === "program" ? ERROR_TITLES[error.type] ?? error.type : source === "context" ? "Context error" : "Tools error";
-  const formatted = source === "program" && runtime ? runtime.formatError(error) : error.message;
+  const formatted = source === "program" ? formatError(error) : error.message;
   errorRange = source === "program" ? errorRangeIn(program, error) : null;
   if (source === "program") {
     mark(programView, errorRange ? [{ ...errorRange, severity: "error", message: formatted, source: ERROR_TITLES[error.type] }] : []);
@@ -390,6 +461,84 @@ function renderCalls(calls: CallRecord[]): void {
   $("calls-count").textContent = calls.length ? `${calls.length}` : "";
 }
 
+// ---- step functions: entry, trace -----------------------------------------
+
+/** The program that produced the trace on screen, parsed (labels come from its steps). */
+let ranSequence: ParsedSequence | null = null;
+
+/** Parses the step-function file; when it parses, refreshes the entry list. */
+function updateFunctions(program: string): ParsedSequence | null {
+  const seq = parseSequence(program);
+  if (seq) {
+    const next = functionsOf(seq);
+    if (JSON.stringify(next) !== JSON.stringify(fileFunctions)) {
+      fileFunctions = next;
+      renderEntrySelect();
+    }
+  }
+  return seq;
+}
+
+/** The entry to run: the visitor's pick while the file has it, else the last function. */
+function currentEntry(): string | undefined {
+  if (entryChoice && fileFunctions.some((f) => f.name === entryChoice)) return entryChoice;
+  return fileFunctions[fileFunctions.length - 1]?.name;
+}
+
+function renderEntrySelect(): void {
+  const select = $<HTMLSelectElement>("entry-select");
+  const entry = currentEntry();
+  const last = fileFunctions.length - 1;
+  select.replaceChildren(
+    ...fileFunctions.map((f, i) => el("option", { value: f.name }, i === last ? `${f.name} (the last: default)` : f.name)),
+  );
+  if (entry) select.value = entry;
+  select.disabled = fileFunctions.length === 0;
+  const info = fileFunctions.find((f) => f.name === entry);
+  const params = info ? Object.entries(info.input).map(([k, t]) => `${k} (${t})`) : [];
+  $("entry-params").textContent = info ? (params.length ? `takes ${params.join(", ")}` : "takes no input") : "";
+}
+
+/** The step object (or compensation call) at a trace entry's path, for its row's label. */
+function stepSource(path: string): StepSource | undefined {
+  const step = ranSequence ? valueAt(ranSequence, path) : undefined;
+  if (!step || typeof step !== "object" || Array.isArray(step)) return undefined;
+  const s = step as Record<string, unknown>;
+  const expr = "for" in s ? s.in : "if" in s ? s.if : "match" in s ? s.match : "expr" in s ? s.expr : undefined;
+  return { let: typeof s.let === "string" ? s.let : undefined, for: typeof s.for === "string" ? s.for : undefined, expr };
+}
+
+/** Marks a trace entry's step in the program (resolved in the text as it is now). */
+function pickTraceEntry(entry: TraceEntry): void {
+  const seq = parseSequence(textOf(programView));
+  const range = seq && resolveSequencePointer(seq, entry.path);
+  if (!range) {
+    announce(`Step ${entry.path} is not in the program as it is now`);
+    return;
+  }
+  markRange(programView, range);
+  const line = programView.state.doc.lineAt(range.from).number;
+  announce(`Marked ${entry.kind} step ${entry.path} in the program, line ${line}`);
+}
+
+/** The trace of the latest step-function run (or the trace so far of a failed one). */
+function showTrace(trace: TraceEntry[] | undefined, error?: PtcError): void {
+  const list = $("trace");
+  const entries = trace ?? [];
+  const names = new Set(fileFunctions.map((f) => f.name));
+  renderTrace(list, entries, names, { stepAt: stepSource, onPick: pickTraceEntry, entry: currentEntry() });
+  const note = $("trace-note");
+  note.hidden = !error || entries.length === 0;
+  note.textContent = error ? `The trace so far: the run stopped with ${ERROR_TITLES[error.type]?.toLowerCase() ?? error.type} at the last step.` : "";
+  $("trace-empty").hidden = entries.length > 0;
+  $("trace-empty").textContent = error
+    ? error.type === "parse_error" || error.type === "validation_error"
+      ? "Nothing ran: the file does not verify."
+      : "No step ran."
+    : "No step ran.";
+  $("trace-count").textContent = entries.length ? `${entries.length} step${entries.length === 1 ? "" : "s"}` : "";
+}
+
 function renderMemory(r?: RunSuccess): void {
   showJson($("memory-in"), memoryIn, 40);
   const out = $("memory-out");
@@ -436,7 +585,7 @@ function fillExampleSelect(): void {
       select.append(group);
     }
     const turns = ex.turns.length > 1 ? ` (${ex.turns.length} turns)` : "";
-    group.append(el("option", { value: ex.id }, `${ex.id} ${ex.title}${turns}`));
+    group.append(el("option", { value: ex.id }, ex.dialect === "ptc-json" ? `${ex.id} ${ex.title}${turns}` : ex.title));
   }
   select.append(el("option", { value: "", disabled: "" }, "Shared or edited session"));
   select.addEventListener("change", () => {
@@ -447,13 +596,44 @@ function fillExampleSelect(): void {
 
 function syncSelect(): void {
   $<HTMLSelectElement>("example-select").value = exampleId && exampleById(exampleId) ? exampleId : "";
-  const ex = exampleById(exampleId);
-  $("dialect-label").textContent = ex ? dialects[ex.dialect]?.label ?? ex.dialect : "PTC-JSON";
+}
+
+/** Shows the parts of the page the dialect has: memory and tool calls, or the entry and the trace. */
+function setDialect(next: DialectId): void {
+  const changed = next !== dialect;
+  dialect = next;
+  const d = dialects[next];
+  const sf = next === "step-functions";
+  document.body.dataset.dialect = next;
+  $("dialect-label").textContent = d.label;
+  $("tab-context-name").textContent = d.dataTab;
+  if (changed) {
+    // (The editors were created with the first session's labels.)
+    setLabel(programView, d.programLabel, "editor-keys");
+    setLabel(contextView, d.dataLabel, "editor-keys");
+  }
+  $("entry-bar").hidden = !sf;
+  $("trace-card").hidden = !sf;
+  $("calls-card").hidden = sf;
+  $("memory-card").hidden = sf;
+  // The operation reference is PTC-JSON's.
+  $("reference-toggle").hidden = sf;
+  if (sf) setReference(false);
+  else if (changed) setReference(wideLayout.matches);
+  if (sf) {
+    fileFunctions = [];
+    updateFunctions(textOf(programView));
+    renderEntrySelect();
+    showTrace([]);
+  } else if (changed) {
+    markRange(programView, null);
+  }
 }
 
 function loadExample(ex: Example): void {
   showNotice(null);
   exampleId = ex.id;
+  entryChoice = ex.entry;
   turn = 1;
   memoryIn = {};
   lastGood = null;
@@ -461,6 +641,7 @@ function loadExample(ex: Example): void {
   setText(contextView, ex.context);
   setText(toolsView, ex.tools);
   programView.dispatch({ selection: { anchor: 0 }, scrollIntoView: true });
+  setDialect(ex.dialect);
   syncSelect();
   renderTurn();
   renderMemory();
@@ -470,12 +651,14 @@ function loadExample(ex: Example): void {
 function applySession(s: Session): void {
   showNotice(null);
   exampleId = s.example && exampleById(s.example) ? s.example : undefined;
+  entryChoice = s.entry;
   turn = s.turn ?? 1;
   memoryIn = s.memory ?? {};
   lastGood = null;
   setText(programView, s.program);
   setText(contextView, s.context);
   setText(toolsView, s.tools);
+  setDialect(dialectOf(s));
   syncSelect();
   renderTurn();
   renderMemory();
@@ -483,7 +666,7 @@ function applySession(s: Session): void {
 }
 
 function nextTurn(): void {
-  if (!latest?.ok) return;
+  if (!latest?.ok || !("memory" in latest)) return;
   const previous = latest;
   memoryIn = previous.memory;
   turn++;
@@ -517,12 +700,15 @@ function clearMemory(): void {
 }
 
 async function share(): Promise<void> {
+  const sf = dialect === "step-functions";
   const hash = await encodeSession({
+    dialect,
     program: textOf(programView),
     context: textOf(contextView),
     tools: textOf(toolsView),
-    memory: Object.keys(memoryIn).length ? memoryIn : undefined,
-    turn: turn > 1 ? turn : undefined,
+    entry: sf ? currentEntry() : undefined,
+    memory: !sf && Object.keys(memoryIn).length ? memoryIn : undefined,
+    turn: !sf && turn > 1 ? turn : undefined,
     example: exampleId,
   });
   history.replaceState(null, "", `#${hash}`);
@@ -615,11 +801,22 @@ function setupControls(): void {
   $("next-turn").addEventListener("click", nextTurn);
   $("reset-memory").addEventListener("click", clearMemory);
   $("format-program").addEventListener("click", () => {
+    if (dialect === "step-functions") {
+      const seq = parseSequence(textOf(programView));
+      if (seq) setText(programView, formatSequence(seq));
+      else announce("The file is not JSON objects one after another yet; fix the marked error first");
+      return;
+    }
     try {
       setText(programView, formatJson(JSON.parse(textOf(programView))));
     } catch {
       announce("The program is not valid JSON yet; fix the marked error first");
     }
+  });
+  $("entry-select").addEventListener("change", () => {
+    entryChoice = $<HTMLSelectElement>("entry-select").value;
+    renderEntrySelect();
+    void runNow();
   });
   $("error-goto").addEventListener("click", () => {
     if (!errorRange) return;
@@ -674,7 +871,8 @@ async function start(): Promise<void> {
   // boot.js has usually started the engine already.
   const engineReady = (window as unknown as { __ptcEngine?: Promise<Engine> }).__ptcEngine ?? loadEngine();
   setupControls();
-  setReference(wideLayout.matches);
+  setReference(wideLayout.matches && dialect === "ptc-json");
+  setDialect(dialect);
   syncSelect();
   renderTurn();
   renderMemory();
@@ -715,6 +913,17 @@ window.__playground = {
   },
   get engineInWorker() {
     return engineInWorker;
+  },
+  get dialect() {
+    return dialect;
+  },
+  get entry() {
+    return currentEntry();
+  },
+  /** The range a trace row marked in the program, with its text. */
+  markedRange() {
+    const r = markedRangeOf(programView);
+    return r && { ...r, text: programView.state.sliceDoc(r.from, r.to) };
   },
   diagnostics(which: "program" | "context" = "program") {
     const view = which === "program" ? programView : contextView;

@@ -16,6 +16,8 @@ export type {
   RunOptions,
   RunResult,
   RunSuccess,
+  TraceEntry,
+  WorkflowResult,
 } from "../../dist/browser.js";
 
 /** Defined by the bundler: whether the package has its worker build. */

@@ -1,9 +1,15 @@
 // A session in the URL hash: JSON, deflated with CompressionStream when the
 // browser has it, in base64url. "#c=..." is compressed, "#j=..." is not.
+import type { DialectId } from "./examples.js";
 
 export interface Session {
+  /** The program's dialect (absent: PTC-JSON, or the example's). */
+  dialect?: DialectId;
   program: string;
+  /** PTC-JSON: the context; step functions: the entry's input. */
   context: string;
+  /** Step functions: the function to run. */
+  entry?: string;
   tools: string;
   /** Memory passed into the next run (multi-turn). */
   memory?: Record<string, unknown>;
@@ -55,6 +61,8 @@ export async function decodeSession(hash: string): Promise<Session | null> {
   const data = JSON.parse(new TextDecoder().decode(bytes)) as Partial<Session> & { v?: number };
   if (typeof data.program !== "string") throw new Error("the shared link has no program");
   return {
+    dialect: data.dialect === "ptc-json" || data.dialect === "step-functions" ? data.dialect : undefined,
+    entry: typeof data.entry === "string" ? data.entry : undefined,
     program: data.program,
     context: typeof data.context === "string" ? data.context : "{}",
     tools: typeof data.tools === "string" ? data.tools : "",
