@@ -75,3 +75,32 @@ export const resultText = (page) => page.locator("#result").innerText();
 export function shot(page, name) {
   return page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
 }
+
+/** Text of an editor ("program", "context", "tools"). */
+export const editorText = (page, which) => page.evaluate((w) => window.__playground.views[w].state.doc.toString(), which);
+
+/** Replaces a whole editor's text (like a paste). */
+export const setEditor = (page, which, text) =>
+  page.evaluate(
+    ([w, t]) => {
+      const view = window.__playground.views[w];
+      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: t }, userEvent: "input.paste" });
+    },
+    [which, text],
+  );
+
+/** Selects the nth occurrence of `needle` in an editor and focuses it; false when it is not there. */
+export const selectInEditor = (page, which, needle, nth = 0) =>
+  page.evaluate(
+    ([w, n, k]) => {
+      const view = window.__playground.views[w];
+      const text = view.state.doc.toString();
+      let at = -1;
+      for (let i = 0; i <= k; i++) at = text.indexOf(n, at + 1);
+      if (at < 0) return false;
+      view.dispatch({ selection: { anchor: at, head: at + n.length } });
+      view.focus();
+      return true;
+    },
+    [which, needle, nth],
+  );
