@@ -4,7 +4,7 @@
 import { build } from "esbuild";
 import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 
-const common = { bundle: true, target: "es2022", sourcemap: false, legalComments: "none", logLevel: "warning" };
+const common = { bundle: true, minify: true, target: "es2022", sourcemap: false, legalComments: "none", logLevel: "warning" };
 // CommonJS has no import.meta: locate the .wasm from __filename instead.
 const cjs = {
   format: "cjs",

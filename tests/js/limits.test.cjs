@@ -44,7 +44,9 @@ describe("timeoutMs across tool awaits", () => {
     expect(r.error.type).toBe("timeout");
     expect(r.error.message).toContain("hang");
     expect(elapsed).toBeGreaterThanOrEqual(90);
-    expect(elapsed).toBeLessThan(500);
+    // The tool never resolves: any bound proves it was abandoned; a generous one
+    // keeps the test honest on a loaded 2-core CI machine.
+    expect(elapsed).toBeLessThan(1500);
     expect(rt.activeRuns).toBe(0);
     await expectRuntimeWorks();
   });
@@ -95,8 +97,10 @@ describe("timeoutMs across tool awaits", () => {
     const started = performance.now();
     const r = await rt.run(program, { timeoutMs: 200, tools: { a: tool("a"), b: tool("b"), c: tool("c") } });
     expect(r.error?.type).toBe("timeout");
-    expect(performance.now() - started).toBeLessThan(1000);
-    expect(calls).toEqual(["a", "b"]);
+    expect(performance.now() - started).toBeLessThan(2500);
+    // Each call alone fits in 200 ms, so only a shared limit stops the run, and
+    // "c" never starts (on a slow machine even "b" may not).
+    expect(["a", "a,b"]).toContain(calls.join(","));
     const ok = await rt.run(program, { timeoutMs: 5000, tools: { a: tool("a"), b: tool("b"), c: tool("c") } });
     expect(ok).toMatchObject({ ok: true, result: 3 });
   });
