@@ -330,7 +330,7 @@ function metricsText(m: RunSuccess["metrics"], steps?: number): string {
   if (steps !== undefined) parts.push(`${steps} step${steps === 1 ? "" : "s"}`);
   if (m.toolCalls) parts.push(`${m.toolCalls} tool call${m.toolCalls === 1 ? "" : "s"} (${formatMs(m.toolMs)})`);
   parts.push(`${formatBytes(m.memoryBytes)} peak`);
-  return parts.join(" · ");
+  return `<span>${parts.join(" · ")}</span>`;
 }
 
 /** What every successful run shows: the ok status, no error, the result. */
