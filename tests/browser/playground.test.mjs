@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import { serve } from "../../scripts/serve.mjs";
-import { ARTIFACTS, nextRun, openPage, resultText, ROOT, shot, SITE, startAll, waitForRuns } from "./helpers.mjs";
+import { ARTIFACTS, editorText, nextRun, openPage, resultText, ROOT, selectInEditor, shot, SITE, startAll, waitForRuns } from "./helpers.mjs";
 
 let env;
 const allRequests = [];
@@ -28,25 +28,10 @@ async function open(options = {}) {
   return opened;
 }
 
-/** Text of an editor ("program", "context", "tools"). */
-const editorText = (page, which) => page.evaluate((w) => window.__playground.views[w].state.doc.toString(), which);
 
 /** Selects `needle` (its nth occurrence) in an editor and focuses it. */
 async function selectText(page, which, needle, nth = 0) {
-  const found = await page.evaluate(
-    ([w, n, k]) => {
-      const view = window.__playground.views[w];
-      const text = view.state.doc.toString();
-      let at = -1;
-      for (let i = 0; i <= k; i++) at = text.indexOf(n, at + 1);
-      if (at < 0) return false;
-      view.dispatch({ selection: { anchor: at, head: at + n.length } });
-      view.focus();
-      return true;
-    },
-    [which, needle, nth],
-  );
-  assert.ok(found, `"${needle}" not found in the ${which} editor`);
+  assert.ok(await selectInEditor(page, which, needle, nth), `"${needle}" not found in the ${which} editor`);
 }
 
 /** Replaces a whole editor's text (like a paste). */
