@@ -12,6 +12,7 @@
 
 #include "error.h"
 #include "json_pointer.h"
+#include "json_fast.h"
 
 // nlohmann converts float tokens with std::strtod, which Emscripten's libc
 // computes in software-emulated 128-bit long double: a third of the time of
@@ -20,6 +21,7 @@
 NLOHMANN_JSON_NAMESPACE_BEGIN
 namespace detail {
 template <>
+__attribute__((nonnull(2)))
 inline void lexer<nlohmann::json, iterator_input_adapter<const char*>>::strtof(double& f, const char* str,
                                                                                 char** endptr) noexcept {
   auto r = fast_float::from_chars(str, str + std::strlen(str), f);
@@ -247,6 +249,14 @@ std::vector<Value> parseJsonSequence(std::string_view text, std::string_view wha
 }
 
 Value parseJson(std::string_view text, std::string_view what, const std::function<void()>& progress) {
+  Value fast;
+  if (parseJsonFast(text, fast, progress)) return fast;
+  // Declined: nlohmann parses it (the rare text the fast path does not take on)
+  // or words the error with its position.
+  return parseJsonReference(text, what, progress);
+}
+
+Value parseJsonReference(std::string_view text, std::string_view what, const std::function<void()>& progress) {
   ValueBuilder builder(progress);
   bool ok = json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json, true);
   if (!ok) throwParseError(what, builder, text);

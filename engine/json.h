@@ -19,6 +19,9 @@ constexpr int kMaxJsonNesting = 1000;
 // `progress`, when given, is called every few thousand values (a run checks its
 // deadline there, so loading a huge input cannot overrun the time limit).
 Value parseJson(std::string_view text, std::string_view what, const std::function<void()>& progress = {});
+// The same through nlohmann/json alone (parseJson tries a fast path first and
+// falls back to this); the differential test holds the two together.
+Value parseJsonReference(std::string_view text, std::string_view what, const std::function<void()>& progress = {});
 
 // Parses JSON values written one after another, separated by optional
 // whitespace (the step-function file format). Positions in errors are offsets

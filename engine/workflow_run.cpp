@@ -318,7 +318,7 @@ Task<CallResult> WorkflowRun::runCall(Frame& frame, const Call& call, const Valu
   ToolAnswer answer = co_await awaiter;
   if (answer.failed) {
     out.failed = true;
-    out.failure = Failure{std::move(answer.message), call.target};
+    out.failure = Failure{std::move(answer.message), call.target, call.path};
   } else {
     out.value = std::move(answer.value);
   }

@@ -1,0 +1,21 @@
+// A fast path for parsing JSON data (context, tool results) straight into
+// Values. It handles valid JSON only: whenever it declines (invalid text, or
+// anything it does not take on, e.g. a byte-order mark), the caller parses the
+// text with nlohmann/json, which also words every error and its position. So
+// nlohmann stays the reference; this only makes the common case fast (the bench
+// put three quarters of a 100k-row run in nlohmann's character-at-a-time lexer).
+// A differential fuzz test (tests/cpp/json_test.cpp) holds the two together.
+#pragma once
+
+#include <functional>
+#include <string_view>
+
+#include "value.h"
+
+namespace ptc {
+
+// Parses `text` into `out`; false when it declines (then `out` is unspecified).
+// `progress` is called every 4096 values; PtcErrors (memory, time) propagate.
+bool parseJsonFast(std::string_view text, Value& out, const std::function<void()>& progress);
+
+}  // namespace ptc
