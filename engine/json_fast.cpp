@@ -105,6 +105,7 @@ class FastParser {
     if (++depth_ > kMaxJsonNesting) return false;
     ++p_;
     Members members;
+    MemberIndex index;
     skipSpace();
     if (p_ < end_ && *p_ == '}') {
       ++p_;
@@ -117,7 +118,7 @@ class FastParser {
         if (p_ >= end_ || *p_ != ':') return false;
         ++p_;
         if (!value(v)) return false;
-        addMember(members, std::move(key), std::move(v));
+        addMember(members, index, std::move(key), std::move(v));
         skipSpace();
         if (p_ >= end_) return false;
         if (*p_ == ',') {
@@ -134,13 +135,28 @@ class FastParser {
     return true;
   }
 
+  // Positions of an object's keys, built only once it is wide: a context keyed
+  // by id can have 100,000 keys, and a scan per key would be quadratic.
+  using MemberIndex = std::unordered_map<std::string_view, size_t>;
+  static constexpr size_t kIndexFrom = 16;
+
   // As the nlohmann path: a repeated key keeps its first position, takes the last value.
-  static void addMember(Members& members, Value key, Value v) {
-    for (Member& m : members) {
-      if (m.key.str() == key.str()) {
-        m.value = std::move(v);
+  static void addMember(Members& members, MemberIndex& index, Value key, Value v) {
+    if (members.size() < kIndexFrom) {
+      for (Member& m : members) {
+        if (m.key.str() == key.str()) {
+          m.value = std::move(v);
+          return;
+        }
+      }
+    } else {
+      if (index.empty())
+        for (size_t i = 0; i < members.size(); ++i) index.emplace(members[i].key.str(), i);
+      if (auto it = index.find(key.str()); it != index.end()) {
+        members[it->second].value = std::move(v);
         return;
       }
+      index.emplace(key.str(), members.size());  // views into the key strings, which the members keep alive
     }
     members.push_back(Member{std::move(key), std::move(v)});
   }

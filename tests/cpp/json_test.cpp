@@ -158,6 +158,22 @@ TEST(JsonFastPath, EdgeCases) {
   compare(ok + std::string(999, ']'));
 }
 
+TEST(JsonFastPath, WideObjectsWithRepeatedKeysAgreeAndStayLinear) {
+  // 100,000 distinct keys, then repeats of early and late ones: last value wins, first position kept.
+  std::string text = "{";
+  for (int i = 0; i < 100000; ++i) text += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  text += "\"k3\":\"again\",\"k99999\":true,\"k20\":null}";
+  Value v;
+  ASSERT_TRUE(ptc::parseJsonFast(text, v, {}));
+  ASSERT_EQ(v.members().size(), 100000u);
+  EXPECT_EQ(v.members()[3].key.str(), "k3");
+  EXPECT_EQ(v.members()[3].value.str(), "again");
+  EXPECT_TRUE(v.members()[99999].value.asBool());
+  EXPECT_TRUE(v.members()[20].value.isNull());
+  compare("{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11,"
+          "\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":17,\"a\":\"x\",\"q\":\"y\",\"r\":18}");
+}
+
 TEST(JsonFastPath, ParseJsonFallsBackAndKeepsErrorPositions) {
   // Declined by the fast path, still parsed (a byte-order mark) or reported with its position.
   EXPECT_TRUE(ptc::parseJson("\xef\xbb\xbf[1]", "t").isArray());
