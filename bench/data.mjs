@@ -42,3 +42,19 @@ export function generateRows(count, seed = 42) {
   }
   return rows;
 }
+
+/**
+ * The PTC-JSON program under test (the same question every peer answers): the
+ * sum of amount over the rows whose category is "travel". Here, not in
+ * peers.mjs, so the cold-start child can use it without loading the peers.
+ */
+export const PTC_PROGRAM = {
+  program: {
+    op: "pipe",
+    steps: [
+      { op: "load", name: "rows" },
+      { op: "filter", where: { op: "eq", field: "category", value: "travel" } },
+      { op: "sum", field: "amount" },
+    ],
+  },
+};

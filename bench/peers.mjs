@@ -14,17 +14,9 @@ import jsonata from "jsonata";
 import jsonLogic from "json-logic-js";
 import { getQuickJS, shouldInterruptAfterDeadline } from "quickjs-emscripten";
 
-/** The PTC-JSON program under test. */
-export const PTC_PROGRAM = {
-  program: {
-    op: "pipe",
-    steps: [
-      { op: "load", name: "rows" },
-      { op: "filter", where: { op: "eq", field: "category", value: "travel" } },
-      { op: "sum", field: "amount" },
-    ],
-  },
-};
+import { PTC_PROGRAM } from "./data.mjs";
+
+export { PTC_PROGRAM };
 
 // The unsandboxed lower bound: what the same work costs with no isolation and
 // no data crossing at all.
