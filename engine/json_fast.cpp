@@ -15,6 +15,8 @@ namespace ptc {
 
 namespace {
 
+constexpr uint32_t kReplacement = 0xFFFD;
+
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 int hexValue(char c) {
@@ -80,12 +82,7 @@ class FastParser {
     switch (*p_) {
       case '{': return object(out);
       case '[': return array(out);
-      case '"': {
-        std::string s;
-        if (!string(s)) return false;
-        out = Value::string(std::move(s));
-        return true;
-      }
+      case '"': return shortOrString(out);
       case 't': return literal("true", Value::boolean(true), out);
       case 'f': return literal("false", Value::boolean(false), out);
       case 'n': return literal("null", Value(), out);
@@ -101,10 +98,12 @@ class FastParser {
     return true;
   }
 
+  // Members and items collect on one stack per parser and move into a vector
+  // of the exact size when their object or list closes: no regrowth per row.
   bool object(Value& out) {
     if (++depth_ > kMaxJsonNesting) return false;
     ++p_;
-    Members members;
+    const size_t base = members_.size();
     MemberIndex index;
     skipSpace();
     if (p_ < end_ && *p_ == '}') {
@@ -113,12 +112,12 @@ class FastParser {
       while (true) {
         skipSpace();
         Value key, v;
-        if (p_ >= end_ || *p_ != '"' || !objectKey(key)) return false;
+        if (p_ >= end_ || *p_ != '"' || !shortOrString(key)) return false;
         skipSpace();
         if (p_ >= end_ || *p_ != ':') return false;
         ++p_;
         if (!value(v)) return false;
-        addMember(members, index, std::move(key), std::move(v));
+        addMember(base, index, std::move(key), std::move(v));
         skipSpace();
         if (p_ >= end_) return false;
         if (*p_ == ',') {
@@ -131,7 +130,9 @@ class FastParser {
       }
     }
     --depth_;
-    out = Value::object(std::move(members));
+    out = Value::object(Members(std::make_move_iterator(members_.begin() + static_cast<ptrdiff_t>(base)),
+                                std::make_move_iterator(members_.end())));
+    members_.resize(base);
     return true;
   }
 
@@ -141,30 +142,31 @@ class FastParser {
   static constexpr size_t kIndexFrom = 16;
 
   // As the nlohmann path: a repeated key keeps its first position, takes the last value.
-  static void addMember(Members& members, MemberIndex& index, Value key, Value v) {
-    if (members.size() < kIndexFrom) {
-      for (Member& m : members) {
-        if (m.key.str() == key.str()) {
-          m.value = std::move(v);
+  void addMember(size_t base, MemberIndex& index, Value key, Value v) {
+    const size_t count = members_.size() - base;
+    if (count < kIndexFrom) {
+      for (size_t i = base; i < members_.size(); ++i) {
+        if (members_[i].key.str() == key.str()) {
+          members_[i].value = std::move(v);
           return;
         }
       }
     } else {
       if (index.empty())
-        for (size_t i = 0; i < members.size(); ++i) index.emplace(members[i].key.str(), i);
+        for (size_t i = base; i < members_.size(); ++i) index.emplace(members_[i].key.str(), i);
       if (auto it = index.find(key.str()); it != index.end()) {
-        members[it->second].value = std::move(v);
+        members_[it->second].value = std::move(v);
         return;
       }
-      index.emplace(key.str(), members.size());  // views into the key strings, which the members keep alive
+      index.emplace(key.str(), members_.size());  // views into the key strings, which the members keep alive
     }
-    members.push_back(Member{std::move(key), std::move(v)});
+    members_.push_back(Member{std::move(key), std::move(v)});
   }
 
   bool array(Value& out) {
     if (++depth_ > kMaxJsonNesting) return false;
     ++p_;
-    Array items;
+    const size_t base = items_.size();
     skipSpace();
     if (p_ < end_ && *p_ == ']') {
       ++p_;
@@ -172,7 +174,7 @@ class FastParser {
       while (true) {
         Value v;
         if (!value(v)) return false;
-        items.push_back(std::move(v));
+        items_.push_back(std::move(v));
         skipSpace();
         if (p_ >= end_) return false;
         if (*p_ == ',') {
@@ -185,30 +187,38 @@ class FastParser {
       }
     }
     --depth_;
-    out = Value::array(std::move(items));
+    out = Value::array(Array(std::make_move_iterator(items_.begin() + static_cast<ptrdiff_t>(base)),
+                             std::make_move_iterator(items_.end())));
+    items_.resize(base);
     return true;
   }
 
-  // Keys repeat across rows: a key without escapes is looked up by its bytes,
-  // so a million rows share three key strings and build none.
-  bool objectKey(Value& key) {
+  // Keys, and short values such as categories or dates, repeat across rows: a
+  // short string without escapes is looked up by its bytes in a small
+  // direct-mapped cache, so rows share one string instead of building their own.
+  // (Values never change once built, so sharing is invisible.)
+  bool shortOrString(Value& out) {
     const char* start = p_ + 1;
+    const char* limit = end_ - start > kShortString ? start + kShortString : end_;
     const char* q = start;
-    while (q < end_ && *q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20 &&
-           static_cast<unsigned char>(*q) < 0x80)
+    uint32_t hash = 2166136261u;  // FNV-1a
+    while (q < limit && *q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20 &&
+           static_cast<unsigned char>(*q) < 0x80) {
+      hash = (hash ^ static_cast<unsigned char>(*q)) * 16777619u;
       ++q;
+    }
     if (q < end_ && *q == '"') {
       std::string_view text(start, static_cast<size_t>(q - start));
-      if (auto it = keys_.find(text); it != keys_.end()) {
-        key = it->second;
-        p_ = q + 1;
-        return true;
-      }
+      if (shorts_.empty()) shorts_.resize(shortSlots());
+      Value& slot = shorts_[hash & (shorts_.size() - 1)];
+      if (!slot.isString() || slot.str() != text) slot = Value::string(std::string(text));
+      out = slot;
+      p_ = q + 1;
+      return true;
     }
     std::string s;
     if (!string(s)) return false;
-    key = Value::string(std::move(s));
-    if (keys_.size() < 4096) keys_.emplace(std::string_view(key.str()), key);
+    out = Value::string(std::move(s));
     return true;
   }
 
@@ -258,13 +268,19 @@ class FastParser {
     }
     uint32_t cp;
     if (!hex4(cp)) return false;
-    if (cp >= 0xDC00 && cp <= 0xDFFF) return false;  // a low surrogate alone
-    if (cp >= 0xD800 && cp <= 0xDBFF) {              // a high surrogate needs its low half
-      uint32_t low;
-      if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
-      p_ += 2;
-      if (!hex4(low) || low < 0xDC00 || low > 0xDFFF) return false;
-      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    // JSON.stringify writes a lone surrogate (a JS string cut inside a pair) as
+    // an escape; it reads as U+FFFD, as TextEncoder turns it, rather than
+    // failing the whole input. (The one input nlohmann refuses and this takes.)
+    if (cp >= 0xDC00 && cp <= 0xDFFF) cp = kReplacement;
+    if (cp >= 0xD800 && cp <= 0xDBFF) {
+      uint32_t low = 0;
+      const char* afterHigh = p_;
+      if (end_ - p_ >= 6 && p_[0] == '\\' && p_[1] == 'u' && (p_ += 2, hex4(low)) && low >= 0xDC00 && low <= 0xDFFF) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+      } else {
+        p_ = afterHigh;  // whatever follows is read on its own
+        cp = kReplacement;
+      }
     }
     appendUtf8(out, cp);
     return true;
@@ -328,7 +344,17 @@ class FastParser {
   const std::function<void()>& progress_;
   uint32_t values_ = 0;
   int depth_ = 0;
-  std::unordered_map<std::string_view, Value> keys_;
+  std::vector<Member> members_;  // members of the objects being parsed
+  Array items_;                  // items of the lists being parsed
+  static constexpr ptrdiff_t kShortString = 40;
+  // A slot per 32 bytes of text up to 512, a power of two: a small document
+  // pays little to set the cache up, a big one gets room for its repeats.
+  size_t shortSlots() const {
+    size_t slots = 16;
+    while (slots < 512 && slots * 32 < static_cast<size_t>(end_ - p_)) slots *= 2;
+    return slots;
+  }
+  Array shorts_;                 // the short-string cache, made on first use
 };
 
 }  // namespace

@@ -96,11 +96,12 @@ class Generator {
 };
 
 // Parses with the reference; nullopt-like false when it rejects.
-bool reference(const std::string& text, Value& out) {
+bool reference(const std::string& text, Value& out, std::string& error) {
   try {
     out = ptc::parseJsonReference(text, "test");
     return true;
-  } catch (const ptc::PtcError&) {
+  } catch (const ptc::PtcError& e) {
+    error = e.error.message;
     return false;
   }
 }
@@ -108,7 +109,10 @@ bool reference(const std::string& text, Value& out) {
 void compare(const std::string& text) {
   Value fast, ref;
   bool fastOk = ptc::parseJsonFast(text, fast, {});
-  bool refOk = reference(text, ref);
+  std::string refError;
+  bool refOk = reference(text, ref, refError);
+  // The one deliberate difference: a lone surrogate escape reads as U+FFFD.
+  if (fastOk && !refOk && refError.find("surrogate") != std::string::npos) return;
   if (fastOk) {
     ASSERT_TRUE(refOk) << "the fast path accepted what nlohmann rejects: " << text;
     ASSERT_TRUE(identical(fast, ref)) << "different values for: " << text << "\nfast: " << ptc::toJson(fast)
@@ -144,6 +148,22 @@ TEST(JsonFastPath, AgreesWithNlohmannOnMutatedDocuments) {
     }
     compare(doc);
   }
+}
+
+TEST(JsonFastPath, LoneSurrogateEscapesReadAsReplacementCharacters) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"("a\ud800b")", "a\xef\xbf\xbd" "b"},
+      {R"("\udc00")", "\xef\xbf\xbd"},
+      {R"("\ud800\u0041")", "\xef\xbf\xbd" "A"},
+      {R"("\ud800\ud800\udc00")", "\xef\xbf\xbd" "\xf0\x90\x80\x80"},
+      {R"("\ud83d\ude00")", "\xf0\x9f\x98\x80"},
+      {R"("x\ud800")", "x\xef\xbf\xbd"},
+  };
+  for (const auto& [json, utf8] : cases) {
+    Value v = ptc::parseJson(json, "test");
+    EXPECT_EQ(v.str(), utf8) << json;
+  }
+  EXPECT_THROW(ptc::parseJson(R"("\ud800\u00")", "test"), ptc::PtcError) << "a short escape after it is still an error";
 }
 
 TEST(JsonFastPath, EdgeCases) {
