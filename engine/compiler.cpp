@@ -7,6 +7,7 @@
 #include "json.h"
 #include "json_pointer.h"
 #include "program.h"
+#include "projection.h"
 #include "suggest.h"
 
 namespace ptc {
@@ -47,6 +48,7 @@ class Compiler {
     auto result = std::make_shared<Program>();
     result->root = expression(program, "/program", 1);
     result->loads = std::move(loads_);
+    result->projections = projectedLoads(*result->root);
     result->hasCall = result->root->hasCall;
     return result;
   }

@@ -23,8 +23,10 @@ std::string cacheKey(std::string_view programJson, const EngineOptions& o) {
 
 const char* kNoMetrics = "{\"memoryBytes\":0,\"toolCalls\":0}";
 
-std::string noSuchRun(int run) {
-  return doneErrorJson(Error{ErrorType::Execution, "Unknown run " + std::to_string(run), "", false, -1}, kNoMetrics);
+// A handle the host does not hold (a bug in the host, never in a program).
+std::string unknownHandle(const char* what, int id) {
+  return doneErrorJson(Error{ErrorType::Execution, std::string("Unknown ") + what + " " + std::to_string(id), "", false, -1},
+                       kNoMetrics);
 }
 
 }  // namespace
@@ -63,14 +65,31 @@ std::string Engine::registerRun(std::unique_ptr<RunBase> run, const std::vector<
   return readyJson(id, loads);
 }
 
-std::string Engine::start(std::string_view programJson, std::string_view optionsJson) {
+std::string Engine::prepare(std::string_view programJson, std::string_view optionsJson) {
   try {
     const EngineOptions& opts = options(optionsJson);
     auto program = compile(programJson, opts);
-    return registerRun(std::make_unique<ProgramRun>(program, opts.limits), program->loads);
+    int id = nextPrepared_++;
+    prepared_.emplace(id, Prepared{program, opts.limits});
+    return preparedJson(id, *program);
   } catch (...) {
     return doneErrorJson(currentError(), kNoMetrics);
   }
+}
+
+std::string Engine::runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson,
+                                double spentMs) {
+  auto it = prepared_.find(prepared);
+  if (it == prepared_.end()) return unknownHandle("prepared program", prepared);
+  int run = nextRun_++;
+  auto [entry, _] = runs_.emplace(run, std::make_unique<ProgramRun>(it->second.program, it->second.limits));
+  entry->second->alreadySpent(spentMs);
+  std::string status = entry->second->begin(contextJson, memoryJson);
+  if (entry->second->finished()) {
+    runs_.erase(entry);
+    return status;
+  }
+  return "{\"run\":" + std::to_string(run) + "," + status.substr(1);
 }
 
 std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_view source, const EngineOptions& options) {
@@ -110,23 +129,14 @@ std::string Engine::validateWorkflow(std::string_view source, std::string_view o
 
 std::string Engine::drive(int run, const std::function<std::string(RunBase&)>& step) {
   auto it = runs_.find(run);
-  if (it == runs_.end()) return noSuchRun(run);
+  if (it == runs_.end()) return unknownHandle("run", run);
   std::string status = step(*it->second);
   if (it->second->finished()) runs_.erase(it);
   return status;
 }
 
-std::string Engine::startAndBegin(std::string_view programJson, std::string_view optionsJson,
-                                  std::string_view contextJson, std::string_view memoryJson) {
-  std::string ready = start(programJson, optionsJson);
-  if (ready.rfind("{\"state\":\"ready\"", 0) != 0) return ready;  // a done status with the error
-  int run = nextRun_ - 1;
-  std::string status = begin(run, contextJson, memoryJson);
-  return "{\"run\":" + std::to_string(run) + "," + status.substr(1);
-}
-
-std::string Engine::begin(int run, std::string_view contextJson, std::string_view memoryJson) {
-  return drive(run, [&](RunBase& r) { return r.begin(contextJson, memoryJson); });
+std::string Engine::begin(int run, std::string_view inputJson, std::string_view memoryJson) {
+  return drive(run, [&](RunBase& r) { return r.begin(inputJson, memoryJson); });
 }
 
 std::string Engine::resume(int run, std::string_view toolResultJson) {

@@ -21,21 +21,27 @@ class Engine {
   // {"ok":true} or {"ok":false,"error":{...}}; runs nothing.
   std::string validate(std::string_view programJson, std::string_view optionsJson);
 
-  // Parses, validates and compiles; on success registers a run and answers
-  // {"state":"ready","run":N,"loads":[context keys the program reads]}, so the
-  // host sends only those. Otherwise a done status with the error.
-  std::string start(std::string_view programJson, std::string_view optionsJson);
+  // Parses, validates and compiles a program once, for any number of runs:
+  // answers {"state":"prepared","id":N,"loads":[context keys the program
+  // reads]}, so the host sends only those, or a done status with the error.
+  // The options' limits are kept with it. Compiling is cached by text, so a
+  // program prepared again with other limits is not compiled again.
+  std::string prepare(std::string_view programJson, std::string_view optionsJson);
+  // Starts a run of a prepared program and begins it at once: one boundary
+  // crossing per small run. The status carries the run's id as "run" while
+  // the run waits on a tool. spentMs: what the host already spent on the run
+  // (serialising the context), deducted from its time limit.
+  std::string runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson,
+                          double spentMs = 0);
+  // The host forgets a prepared program (it keeps a bounded set of them).
+  void release(int prepared) { prepared_.erase(prepared); }
   // Step functions: verifies and compiles a file; then like start. begin takes
   // the entry's input as its payload.
   std::string startWorkflow(std::string_view source, std::string_view optionsJson);
   std::string validateWorkflow(std::string_view source, std::string_view optionsJson);
 
-  std::string begin(int run, std::string_view contextJson, std::string_view memoryJson);
-  // start and begin in one call, for a host that already knows which context
-  // keys the program loads (from an earlier ready status). The status has the
-  // run's id as "run". One boundary crossing instead of two for small runs.
-  std::string startAndBegin(std::string_view programJson, std::string_view optionsJson,
-                            std::string_view contextJson, std::string_view memoryJson);
+  // Workflows: hands the entry's input to a run started by startWorkflow.
+  std::string begin(int run, std::string_view inputJson, std::string_view memoryJson);
   std::string resume(int run, std::string_view toolResultJson);
   std::string fail(int run, std::string_view toolErrorMessage);
   // reason: "timeout" (while awaiting a tool) or "abort" (the caller's signal).
@@ -44,6 +50,7 @@ class Engine {
   std::string formatError(std::string_view errorJson);
   std::string operations();
   size_t liveRuns() const { return runs_.size(); }
+  size_t preparedPrograms() const { return prepared_.size(); }
 
  private:
   std::shared_ptr<const Program> compile(std::string_view programJson, const EngineOptions& options);
@@ -53,7 +60,14 @@ class Engine {
 
   const EngineOptions& options(std::string_view optionsJson);
 
+  struct Prepared {
+    std::shared_ptr<const Program> program;
+    RunLimits limits;
+  };
+
   std::unordered_map<int, std::unique_ptr<RunBase>> runs_;
+  std::unordered_map<int, Prepared> prepared_;
+  int nextPrepared_ = 1;
   // The options text of the last run and its parse: hosts send the same limits
   // run after run, and parsing them again costs as much as a tiny run.
   std::string lastOptionsJson_;

@@ -2,6 +2,7 @@
 // once, so evaluation never compares op strings.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,9 @@ struct Node {
 struct Program {
   std::unique_ptr<Node> root;
   std::vector<std::string> loads;  // context keys the program may load
+  // Of those, the ones it reads only through these fields of their items
+  // (projection.h): the host may send just them.
+  std::map<std::string, std::vector<std::string>> projections;
   bool hasCall = false;
 };
 

@@ -74,13 +74,42 @@ std::string validOkJson() { return "{\"ok\":true}"; }
 
 std::string validErrorJson(const Error& e) { return "{\"ok\":false,\"error\":" + errorJson(e) + "}"; }
 
-std::string readyJson(int runId, const std::vector<std::string>& loads) {
-  std::string out = "{\"state\":\"ready\",\"run\":" + std::to_string(runId) + ",\"loads\":[";
+namespace {
+
+std::string withLoads(std::string out, const std::vector<std::string>& loads) {
+  out += ",\"loads\":[";
   for (size_t i = 0; i < loads.size(); ++i) {
     if (i) out += ",";
     appendJsonString(out, loads[i]);
   }
   out += "]}";
+  return out;
+}
+
+}  // namespace
+
+std::string readyJson(int runId, const std::vector<std::string>& loads) {
+  return withLoads("{\"state\":\"ready\",\"run\":" + std::to_string(runId), loads);
+}
+
+std::string preparedJson(int preparedId, const Program& program) {
+  std::string out = withLoads("{\"state\":\"prepared\",\"id\":" + std::to_string(preparedId), program.loads);
+  if (program.projections.empty()) return out;
+  out.pop_back();
+  out += ",\"fields\":{";
+  bool firstKey = true;
+  for (const auto& [name, fields] : program.projections) {
+    if (!firstKey) out += ",";
+    firstKey = false;
+    appendJsonString(out, name);
+    out += ":[";
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (i) out += ",";
+      appendJsonString(out, fields[i]);
+    }
+    out += "]";
+  }
+  out += "}}";
   return out;
 }
 

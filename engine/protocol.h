@@ -28,6 +28,9 @@ Error errorFromJson(std::string_view text);
 std::string validOkJson();
 std::string validErrorJson(const Error& e);
 std::string readyJson(int runId, const std::vector<std::string>& loads);
+// {"state":"prepared","id":N,"loads":[...],"fields":{key:[fields]}} ("fields"
+// only when some loads are projected).
+std::string preparedJson(int preparedId, const Program& program);
 std::string callStatusJson(const ToolRequest& call);
 std::string doneOkJson(const Value& result, const Value& delta, const Value& memory, const std::string& metrics);
 std::string doneErrorJson(const Error& e, const std::string& metrics);

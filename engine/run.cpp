@@ -1,5 +1,7 @@
 #include "run.h"
 
+#include <algorithm>
+
 #include "error.h"
 #include "json.h"
 #include "protocol.h"
@@ -16,6 +18,10 @@ void RunCore::checkDeadline() const {
 RunBase::RunBase(const RunLimits& limits) : budget_(limits.maxHeapBytes) {
   core_.timeoutMs = limits.timeoutMs;
   core_.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.timeoutMs);
+}
+
+void RunBase::alreadySpent(double ms) {
+  if (ms > 0) core_.deadline -= std::chrono::microseconds(static_cast<int64_t>(std::min(ms, 1e12) * 1000));
 }
 
 template <class F>

@@ -86,6 +86,9 @@ class RunBase {
   std::string fail(std::string_view toolErrorMessage);
   std::string cancel(const Error& error);
   bool finished() const { return finished_; }
+  // Time the host already spent on this run (turning its data into JSON)
+  // counts toward the time limit: moves the deadline earlier.
+  void alreadySpent(double ms);
 
  protected:
   // Starts evaluation: either returns the final value at once (no tool on the

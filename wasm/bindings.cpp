@@ -20,17 +20,18 @@ ptc::Engine& engine() {
 std::string_view bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<const char*>(ptr), len}; }
 
 std::string validate(std::string program, std::string options) { return engine().validate(program, options); }
-std::string start(std::string program, std::string options) { return engine().start(program, options); }
+std::string prepare(std::string program, std::string options) { return engine().prepare(program, options); }
+// The context and the memory arrive in one buffer, one after the other.
+std::string runPrepared(int prepared, double spentMs, uintptr_t ptr, size_t contextLen, size_t memoryLen) {
+  return engine().runPrepared(prepared, bytes(ptr, contextLen), bytes(ptr + contextLen, memoryLen), spentMs);
+}
+void release(int prepared) { engine().release(prepared); }
 std::string startWorkflow(std::string source, std::string options) { return engine().startWorkflow(source, options); }
 std::string validateWorkflow(std::string source, std::string options) {
   return engine().validateWorkflow(source, options);
 }
-std::string begin(int run, uintptr_t contextPtr, size_t contextLen, std::string memory) {
-  return engine().begin(run, bytes(contextPtr, contextLen), memory);
-}
-std::string startAndBegin(std::string program, std::string options, uintptr_t contextPtr, size_t contextLen,
-                          std::string memory) {
-  return engine().startAndBegin(program, options, bytes(contextPtr, contextLen), memory);
+std::string begin(int run, uintptr_t inputPtr, size_t inputLen, std::string memory) {
+  return engine().begin(run, bytes(inputPtr, inputLen), memory);
 }
 std::string resume(int run, uintptr_t resultPtr, size_t resultLen) {
   return engine().resume(run, bytes(resultPtr, resultLen));
@@ -50,11 +51,12 @@ void debugTrap() { __builtin_trap(); }
 
 EMSCRIPTEN_BINDINGS(ptc_engine) {
   emscripten::function("validate", &validate);
-  emscripten::function("start", &start);
+  emscripten::function("prepare", &prepare);
+  emscripten::function("runPrepared", &runPrepared);
+  emscripten::function("release", &release);
   emscripten::function("startWorkflow", &startWorkflow);
   emscripten::function("validateWorkflow", &validateWorkflow);
   emscripten::function("begin", &begin);
-  emscripten::function("startAndBegin", &startAndBegin);
   emscripten::function("resume", &resume);
   emscripten::function("fail", &fail);
   emscripten::function("cancel", &cancel);

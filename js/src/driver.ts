@@ -2,7 +2,7 @@
 // answer each tool call → done. The in-process Runtime drives it directly; in
 // worker mode the worker drives it and asks the caller's thread for the
 // payload and for tool outcomes.
-import type { EngineInstance } from "./engine.js";
+import type { EngineInstance, PreparedProgram } from "./engine.js";
 import type { JsonObject, JsonValue, PtcError } from "./types.js";
 
 export interface EngineMetrics {
@@ -32,8 +32,11 @@ export type ToolOutcome =
 /** The JSON texts a run needs once the engine has said which context keys it loads. */
 export type Payload = { context: string; memory: string } | { error: string };
 
+/** Context keys whose items the program reads only through these fields (engine/projection.h). */
+export type Projections = Record<string, string[]>;
+
 export interface RunIo {
-  payload(loads: string[]): Payload | Promise<Payload>;
+  payload(loads: string[], fields?: Projections): Payload | Promise<Payload>;
   tool(name: string, args: JsonObject): Promise<ToolOutcome>;
 }
 
@@ -44,48 +47,62 @@ export interface Driven {
 
 const now = () => performance.now();
 
-// Which context keys each recently seen program loads: with it known, a run
-// starts and begins in one crossing of the boundary instead of two.
-const loadsOf = new Map<string, string[]>();
-const LOADS_CACHE_SIZE = 256;
+type First = { run: number; status: Status } | Driven;
 
-function remember(program: string, loads: string[]): void {
-  if (loadsOf.size >= LOADS_CACHE_SIZE) loadsOf.clear();
-  loadsOf.set(program, loads);
+const finished = (status: Status): Driven => ({ status: status as DoneStatus, toolMs: 0 });
+
+function payloadFailed(message: string): Driven {
+  return finished({ state: "done", ok: false, error: { type: "execution_error", message }, metrics: { memoryBytes: 0, toolCalls: 0 } });
 }
 
-async function firstStatus(engine: EngineInstance, program: string, engineOptions: string, io: RunIo, dialect: Dialect): Promise<{ run: number; status: Status } | Driven> {
-  const known = dialect === "program" ? loadsOf.get(program) : undefined;
-  if (known) {
-    const payload = await io.payload(known);
-    if (!("error" in payload)) {
-      const status = JSON.parse(engine.startAndBegin(program, engineOptions, payload.context, payload.memory)) as Status & { run?: number };
-      return status.state === "done" && status.run === undefined ? { status, toolMs: 0 } : { run: status.run as number, status };
-    }
+// A program is prepared once per engine instance (compiled, its loads known),
+// then each run is one crossing of the boundary: data in, status out. With a
+// synchronous payload (in-process) nothing here waits on a promise.
+function firstProgramStatus(engine: EngineInstance, program: string, engineOptions: string, io: RunIo): First | Promise<First> {
+  const prepared = engine.prepare(program, engineOptions);
+  if (typeof prepared === "string") return finished(JSON.parse(prepared) as Status);
+  const started = now(); // turning the data into JSON counts toward the time limit
+  const payload = io.payload(prepared.loads, prepared.fields);
+  if (payload instanceof Promise) {
+    // While the payload was on its way, other runs may have made the instance
+    // forget the program: prepare again, which is a lookup when not.
+    return payload.then((p) => runPrepared(engine, engine.prepare(program, engineOptions), p, started));
   }
-  const first = dialect === "workflow" ? engine.startWorkflow(program, engineOptions) : engine.start(program, engineOptions);
-  const ready = JSON.parse(first) as Status;
-  if (ready.state !== "ready") return { status: ready as DoneStatus, toolMs: 0 };
-  if (dialect === "program") remember(program, ready.loads);
+  return runPrepared(engine, prepared, payload, started);
+}
+
+function runPrepared(engine: EngineInstance, prepared: PreparedProgram | string, payload: Payload, started: number): First {
+  if ("error" in payload) return payloadFailed(payload.error);
+  if (typeof prepared === "string") return finished(JSON.parse(prepared) as Status);
+  const status = JSON.parse(engine.runPrepared(prepared, now() - started, payload.context, payload.memory)) as Status & { run?: number };
+  return status.state === "call" ? { run: status.run as number, status } : finished(status);
+}
+
+async function firstWorkflowStatus(engine: EngineInstance, source: string, engineOptions: string, io: RunIo): Promise<First> {
+  const ready = JSON.parse(engine.startWorkflow(source, engineOptions)) as Status;
+  if (ready.state !== "ready") return finished(ready);
   const payload = await io.payload(ready.loads);
   if ("error" in payload) {
     engine.cancel(ready.run, "abort", "");
-    return { status: { state: "done", ok: false, error: { type: "execution_error", message: payload.error }, metrics: { memoryBytes: 0, toolCalls: 0 } }, toolMs: 0 };
+    return payloadFailed(payload.error);
   }
   return { run: ready.run, status: JSON.parse(engine.begin(ready.run, payload.context, payload.memory)) as Status };
 }
 
-export async function driveRun(
+/** Drives a run to its end; synchronous when no tool is called and the payload is. */
+export function driveRun(
   engine: EngineInstance,
   program: string,
   engineOptions: string,
   io: RunIo,
   dialect: Dialect = "program",
-): Promise<Driven> {
-  const first = await firstStatus(engine, program, engineOptions, io, dialect);
-  if (!("run" in first)) return first;
-  const run = first.run;
-  let status = first.status;
+): Driven | Promise<Driven> {
+  const first = dialect === "program" ? firstProgramStatus(engine, program, engineOptions, io) : firstWorkflowStatus(engine, program, engineOptions, io);
+  if (first instanceof Promise) return first.then((f) => ("run" in f ? answerCalls(engine, f.run, f.status, io) : f));
+  return "run" in first ? answerCalls(engine, first.run, first.status, io) : first;
+}
+
+async function answerCalls(engine: EngineInstance, run: number, status: Status, io: RunIo): Promise<Driven> {
   let toolMs = 0;
   while (status.state === "call") {
     const waitStarted = now();

@@ -4,11 +4,12 @@ import createPtcModule from "../../build/wasm/ptc.cjs";
 
 interface EmbindModule {
   validate(program: string, options: string): string;
-  start(program: string, options: string): string;
+  prepare(program: string, options: string): string;
+  runPrepared(prepared: number, spentMs: number, ptr: number, contextLen: number, memoryLen: number): string;
+  release(prepared: number): void;
   startWorkflow(source: string, options: string): string;
   validateWorkflow(source: string, options: string): string;
   begin(run: number, contextPtr: number, contextLen: number, memory: string): string;
-  startAndBegin(program: string, options: string, contextPtr: number, contextLen: number, memory: string): string;
   resume(run: number, resultPtr: number, resultLen: number): string;
   fail(run: number, message: string): string;
   cancel(run: number, reason: string, detail: string): string;
@@ -23,9 +24,25 @@ interface EmbindModule {
 
 const encoder = new TextEncoder();
 
+/** A program compiled inside this instance, the context keys it loads, and which of them it reads only in part. */
+export interface PreparedProgram {
+  id: number;
+  loads: string[];
+  fields?: Record<string, string[]>;
+}
+
+// Prepared programs kept per instance, by options and text. Agents rerun the
+// same programs; a bounded set keeps the engine's side bounded too.
+const PREPARED_PER_INSTANCE = 256;
+
 export class EngineInstance {
   /** Set when the instance trapped; it is never used again. */
   broken = false;
+
+  // By options text, then program text: two lookups of strings the caller
+  // already holds, rather than hashing a concatenation on every run.
+  private readonly prepared = new Map<string, Map<string, PreparedProgram>>();
+  private preparedCount = 0;
 
   private constructor(private readonly m: EmbindModule) {}
 
@@ -42,15 +59,43 @@ export class EngineInstance {
       printErr: () => {},
     };
     void createPtcModule(m).catch(() => {});
-    if (typeof m.start !== "function") throw new Error("ptc-wasm: the engine module did not initialise");
+    if (typeof m.prepare !== "function") throw new Error("ptc-wasm: the engine module did not initialise");
     return new EngineInstance(m as unknown as EmbindModule);
   }
 
   validate(program: string, options: string): string {
     return this.guard(() => this.m.validate(program, options));
   }
-  start(program: string, options: string): string {
-    return this.guard(() => this.m.start(program, options));
+  /**
+   * The program compiled with these options (limits included), prepared once
+   * and then found by its text; or, when it does not compile, the done status
+   * text with the error.
+   */
+  prepare(program: string, options: string): PreparedProgram | string {
+    const known = this.prepared.get(options)?.get(program);
+    if (known) return known;
+    const text = this.guard(() => this.m.prepare(program, options));
+    const status = JSON.parse(text) as { state: string } & PreparedProgram;
+    if (status.state !== "prepared") return text;
+    if (this.preparedCount >= PREPARED_PER_INSTANCE) this.forgetPrepared();
+    const entry: PreparedProgram = { id: status.id, loads: status.loads, fields: status.fields };
+    let byText = this.prepared.get(options);
+    if (!byText) this.prepared.set(options, (byText = new Map()));
+    byText.set(program, entry);
+    this.preparedCount++;
+    return entry;
+  }
+  /**
+   * Runs a prepared program on the context and memory texts; a run waiting on
+   * a tool has "run" in its status. spentMs (turning the data into JSON)
+   * counts toward the run's time limit.
+   */
+  runPrepared(prepared: PreparedProgram, spentMs: number, context: string, memory: string): string {
+    return this.guard(() =>
+      this.withBytes(context, memory, (ptr, contextLen, memoryLen) =>
+        this.m.runPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen),
+      ),
+    );
   }
   startWorkflow(source: string, options: string): string {
     return this.guard(() => this.m.startWorkflow(source, options));
@@ -58,16 +103,11 @@ export class EngineInstance {
   validateWorkflow(source: string, options: string): string {
     return this.guard(() => this.m.validateWorkflow(source, options));
   }
-  begin(run: number, context: string, memory: string): string {
-    return this.guard(() => this.withBytes(context, (ptr, len) => this.m.begin(run, ptr, len, memory)));
-  }
-  startAndBegin(program: string, options: string, context: string, memory: string): string {
-    return this.guard(() =>
-      this.withBytes(context, (ptr, len) => this.m.startAndBegin(program, options, ptr, len, memory)),
-    );
+  begin(run: number, input: string, memory: string): string {
+    return this.guard(() => this.withBytes(input, "", (ptr, len) => this.m.begin(run, ptr, len, memory)));
   }
   resume(run: number, result: string): string {
-    return this.guard(() => this.withBytes(result, (ptr, len) => this.m.resume(run, ptr, len)));
+    return this.guard(() => this.withBytes(result, "", (ptr, len) => this.m.resume(run, ptr, len)));
   }
   fail(run: number, message: string): string {
     return this.guard(() => this.m.fail(run, message));
@@ -93,16 +133,45 @@ export class EngineInstance {
     return this.m.HEAPU8.length;
   }
 
-  private withBytes<T>(text: string, use: (ptr: number, len: number) => T): T {
-    const bytes = encoder.encode(text);
-    const ptr = this.m._malloc(bytes.length || 1);
-    if (!ptr) throw new RangeError("ptc-wasm: the engine could not allocate memory for the input");
+  // Runs started before keep their compiled program: the engine shares it.
+  private forgetPrepared(): void {
+    for (const byText of this.prepared.values()) for (const { id } of byText.values()) this.m.release(id);
+    this.prepared.clear();
+    this.preparedCount = 0;
+  }
+
+  // Writes two texts as UTF-8, back to back, into one wasm buffer for `use`.
+  // First tries a buffer of one byte per UTF-16 unit, which holds any ASCII
+  // text (JSON mostly is) with no measuring pass; other text is encoded apart.
+  private withBytes<T>(first: string, second: string, use: (ptr: number, firstLen: number, secondLen: number) => T): T {
+    const units = first.length + second.length;
+    let ptr = this.malloc(units);
+    let heap = this.m.HEAPU8; // read after malloc: growth replaces the view
+    const a = encoder.encodeInto(first, heap.subarray(ptr, ptr + first.length));
+    const b = encoder.encodeInto(second, heap.subarray(ptr + a.written, ptr + units));
+    let firstLen = a.written;
+    let secondLen = b.written;
+    if (a.read < first.length || b.read < second.length) {
+      this.m._free(ptr);
+      const firstBytes = encoder.encode(first);
+      const secondBytes = encoder.encode(second);
+      ptr = this.malloc(firstBytes.length + secondBytes.length);
+      heap = this.m.HEAPU8;
+      heap.set(firstBytes, ptr);
+      heap.set(secondBytes, ptr + firstBytes.length);
+      [firstLen, secondLen] = [firstBytes.length, secondBytes.length];
+    }
     try {
-      this.m.HEAPU8.set(bytes, ptr); // HEAPU8 read after malloc: growth replaces the view
-      return use(ptr, bytes.length);
+      return use(ptr, firstLen, secondLen);
     } finally {
       this.m._free(ptr);
     }
+  }
+
+  private malloc(bytes: number): number {
+    const ptr = this.m._malloc(bytes || 1);
+    if (!ptr) throw new RangeError("ptc-wasm: the engine could not allocate memory for the input");
+    return ptr;
   }
 
   // A trap (a WebAssembly.RuntimeError) leaves the instance in an unknown state:

@@ -1,6 +1,6 @@
 // Checking run options and turning them into what the engine and driver need;
 // shared by the in-process and the worker runtime.
-import type { DoneStatus, Payload } from "./driver.js";
+import type { DoneStatus, Payload, Projections } from "./driver.js";
 import type { ProgramInput, PtcError, RunOptions, RunResult, ValidateOptions } from "./types.js";
 
 export const DEFAULT_TIMEOUT_MS = 1000;
@@ -61,13 +61,28 @@ export function checkValidateOptions(options: ValidateOptions): void {
     throw new TypeError("ptc-wasm: options.tools must be a list of names or an object of tools");
 }
 
+// The last options text and what it was made of: callers pass the same limits
+// and tools run after run, and the same text (the same string) lets the engine
+// find the program it prepared with them without building or hashing anew.
+let lastOptions = { timeoutMs: 0, maxHeapBytes: 0, maxDepth: 0, tools: [] as string[], json: "" };
+
+function sameNames(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export function engineOptionsJson(options: RunOptions): string {
-  return JSON.stringify({
-    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    maxHeapBytes: options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES,
-    maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
-    tools: Object.keys(options.tools ?? {}),
-  });
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxHeapBytes = options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const tools = options.tools ? Object.keys(options.tools) : [];
+  const last = lastOptions;
+  if (last.timeoutMs === timeoutMs && last.maxHeapBytes === maxHeapBytes && last.maxDepth === maxDepth && sameNames(last.tools, tools))
+    return last.json;
+  const json = JSON.stringify({ timeoutMs, maxHeapBytes, maxDepth, tools });
+  lastOptions = { timeoutMs, maxHeapBytes, maxDepth, tools, json };
+  return json;
 }
 
 export function validateOptionsJson(options: ValidateOptions): string {
@@ -76,8 +91,40 @@ export function validateOptionsJson(options: ValidateOptions): string {
   return JSON.stringify(engineOptions);
 }
 
-/** JSON of only the context keys the program loads (the rest never crosses), and of the memory. */
-export function payloadFor(options: RunOptions, loads: string[]): Payload {
+/**
+ * True when JSON.stringify(list, fields) writes the same as JSON.stringify(list)
+ * would for every field the program can read: a list (no toJSON of its own)
+ * whose items are plain data objects or non-objects, and whose listed fields
+ * are own, enumerable and hold no object. (With a key list JSON.stringify also
+ * filters nested objects and reads inherited or hidden keys; this rules both
+ * out.) Otherwise the list is sent whole.
+ */
+export function projectable(list: unknown, fields: string[]): list is unknown[] {
+  if (!Array.isArray(list) || typeof (list as { toJSON?: unknown }).toJSON === "function") return false;
+  const isEnumerable = Object.prototype.propertyIsEnumerable;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i] as Record<string, unknown>;
+    if (item === null || typeof item !== "object") continue;
+    if (Array.isArray(item) || typeof item.toJSON === "function") return false;
+    for (let f = 0; f < fields.length; f++) {
+      const key = fields[f];
+      if (!isEnumerable.call(item, key)) {
+        if (key in item) return false; // inherited, or not enumerable: JSON.stringify would skip it
+        continue;
+      }
+      const value = item[key];
+      if (value !== null && typeof value === "object") return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * JSON of only the context keys the program loads (the rest never crosses),
+ * and of the memory. A loaded list the program reads only through some fields
+ * of its items crosses with just those fields.
+ */
+export function payloadFor(options: RunOptions, loads: string[], fields?: Projections): Payload {
   try {
     // The text is built key by key: no intermediate object, and a key named
     // "__proto__" stays a key.
@@ -85,7 +132,9 @@ export function payloadFor(options: RunOptions, loads: string[]): Payload {
     let text = "{";
     for (const key of loads) {
       if (!Object.prototype.hasOwnProperty.call(context, key)) continue;
-      const value = JSON.stringify(context[key]);
+      const only = fields?.[key];
+      const loaded = context[key];
+      const value = only && projectable(loaded, only) ? JSON.stringify(loaded, only) : JSON.stringify(loaded);
       if (value === undefined) continue; // as JSON.stringify drops undefined and functions
       text += (text.length > 1 ? "," : "") + JSON.stringify(key) + ":" + value;
     }

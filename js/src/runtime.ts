@@ -1,7 +1,7 @@
 // The in-process Runtime: checks options, drives runs on the engine instance,
 // runs tool callbacks with the deadline and abort signal. Language semantics
 // live in the engine; nothing here interprets a program.
-import { driveRun, type Dialect, type DoneStatus, type Payload } from "./driver.js";
+import { driveRun, type Dialect, type DoneStatus, type Payload, type Projections } from "./driver.js";
 import { EngineBrokenError, EngineInstance } from "./engine.js";
 import {
   abortedResult,
@@ -173,7 +173,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     const text = programText(program);
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
-    return this.drive("program", text, engineOptionsJson(options), options, (loads) => payloadFor(options, loads), toRunResult);
+    return this.drive("program", text, engineOptionsJson(options), options, (loads, fields) => payloadFor(options, loads, fields), toRunResult);
   }
 
   /**
@@ -192,7 +192,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     text: string,
     engineOptions: string,
     options: { tools?: Record<string, Tool>; timeoutMs?: number; signal?: AbortSignal },
-    payload: (loads: string[]) => Payload,
+    payload: (loads: string[], fields?: Projections) => Payload,
     convert: (status: DoneStatus, started: number, toolMs: number) => R,
   ): Promise<R> {
     const started = now();
@@ -202,7 +202,8 @@ export class Runtime extends EngineHost implements PtcRuntime {
     this.inFlight++;
     try {
       const io = { payload, tool: (name: string, args: JsonObject) => awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal) };
-      const { status, toolMs } = await driveRun(this.healthyEngine(), text, engineOptions, io, dialect);
+      const driven = driveRun(this.healthyEngine(), text, engineOptions, io, dialect);
+      const { status, toolMs } = driven instanceof Promise ? await driven : driven;
       return convert(status, started, toolMs);
     } catch (e) {
       if (!(e instanceof EngineBrokenError)) throw e;

@@ -29,7 +29,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     try {
       if (!engine || engine.broken) engine = EngineInstance.create(module as WebAssembly.Module);
       ({ status, toolMs } = await driveRun(engine, program, engineOptions, {
-        payload: (loads) => ask(`${id}:payload`, { type: "payload?", id, loads }),
+        payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
         tool: (tool, args) => ask(`${id}:outcome`, { type: "call", id, tool, args }),
       }, dialect));
     } catch (e) {

@@ -1,5 +1,5 @@
 // Messages between the caller's thread and an engine worker.
-import type { Dialect, DoneStatus, Payload, ToolOutcome } from "./driver.js";
+import type { Dialect, DoneStatus, Payload, Projections, ToolOutcome } from "./driver.js";
 import type { JsonObject } from "./types.js";
 
 export type ToWorker =
@@ -9,7 +9,7 @@ export type ToWorker =
   | { type: "outcome"; id: number; outcome: ToolOutcome };
 
 export type FromWorker =
-  | { type: "payload?"; id: number; loads: string[] }
+  | { type: "payload?"; id: number; loads: string[]; fields?: Projections }
   | { type: "call"; id: number; tool: string; args: JsonObject }
   | { type: "done"; id: number; status: DoneStatus; toolMs: number };
 

@@ -2,7 +2,7 @@
 // run here. The engine enforces the deadline itself; a run still computing well
 // past it means the worker is stuck in native code, and only terminating the
 // worker stops that (every run on it ends; the next run gets a fresh worker).
-import type { Dialect, DoneStatus, Payload } from "./driver.js";
+import type { Dialect, DoneStatus, Payload, Projections } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
 import {
   abortedResult,
@@ -38,7 +38,7 @@ interface PendingRun {
   timeoutMs: number;
   tools: Record<string, Tool>;
   signal?: AbortSignal;
-  payload(loads: string[]): Payload;
+  payload(loads: string[], fields?: Projections): Payload;
   finish(status: DoneStatus, toolMs: number): void;
   end(result: Failed): void;
   waitingOnTool: boolean;
@@ -53,7 +53,7 @@ interface Submission<R> {
   timeoutMs: number;
   tools: Record<string, Tool>;
   signal?: AbortSignal;
-  payload(loads: string[]): Payload;
+  payload(loads: string[], fields?: Projections): Payload;
   convert(status: DoneStatus, started: number, toolMs: number): R;
 }
 
@@ -82,7 +82,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       tools: options.tools ?? {},
       signal: options.signal,
-      payload: (loads) => payloadFor(options, loads),
+      payload: (loads, fields) => payloadFor(options, loads, fields),
       convert: toRunResult,
     });
   }
@@ -156,7 +156,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (!run || run.port !== port) return;
     switch (message.type) {
       case "payload?":
-        port.post({ type: "payload", id: run.id, payload: run.payload(message.loads) });
+        port.post({ type: "payload", id: run.id, payload: run.payload(message.loads, message.fields) });
         return;
       case "call": {
         run.waitingOnTool = true;

@@ -26,10 +26,14 @@ std::string textOr(const Value& v, const char* fallback) { return v.isNull() ? f
 Value runCase(ptc::Engine& engine, const Value& c, ptc::Array& calls) {
   std::string program = c.find("source") ? c.field("source").str() : ptc::toJson(c.field("program"));
   if (c.field("validateOnly").truthy()) return ptc::parseJson(engine.validate(program, optionsFor(c)), "status");
-  Value status = ptc::parseJson(engine.start(program, optionsFor(c)), "status");
-  if (status.field("state").str() != "ready") return status;
-  int run = static_cast<int>(status.field("run").asInt());
-  Value begun = ptc::parseJson(engine.begin(run, textOr(c.field("context"), "{}"), textOr(c.field("memory"), "{}")), "status");
+  // The package's path: prepare once, then run the prepared program.
+  Value prepared = ptc::parseJson(engine.prepare(program, optionsFor(c)), "status");
+  if (prepared.field("state").str() != "prepared") return prepared;
+  int id = static_cast<int>(prepared.field("id").asInt());
+  Value begun = ptc::parseJson(
+      engine.runPrepared(id, textOr(c.field("context"), "{}"), textOr(c.field("memory"), "{}")), "status");
+  if (begun.field("state").str() != "call") return begun;
+  int run = static_cast<int>(begun.field("run").asInt());
   return ptc::testing::driveWithMocks(engine, run, begun, c.field("tools"), calls);
 }
 

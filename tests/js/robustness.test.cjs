@@ -70,7 +70,34 @@ test("the deadline holds while a huge context is serialised and parsed", async (
   expect((await rt.run({ program: { op: "literal", value: 1 } })).result).toBe(1);
 });
 
-test("a program run again with other data takes the one-crossing path and sees the new data", async () => {
+test("time spent turning the context into JSON counts toward timeoutMs, even for little data", async () => {
+  const slow = { toJSON: () => { const until = performance.now() + 60; while (performance.now() < until); return [1]; } };
+  const program = { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "count" }] } };
+  expect((await rt.run(program, { context: { xs: slow }, timeoutMs: 20 })).error?.type).toBe("timeout");
+  expect((await rt.run(program, { context: { xs: slow }, timeoutMs: 5000 })).result).toBe(1);
+});
+
+test("non-ASCII context, memory and tool results cross intact", async () => {
+  const words = ["café", "naïve", "日本語", "emoji 😀", "lone \ud800 surrogate"];
+  const program = {
+    program: { op: "object", fields: { result: { op: "load", name: "words" }, seen: { op: "var", name: "prior" }, echoed: { op: "call", tool: "echo" } } },
+  };
+  const r = await rt.run(program, { context: { words }, memory: { prior: "señor" }, tools: { echo: () => "ünïcödé ✓" } });
+  // A lone surrogate is not UTF-8: it crosses as U+FFFD, as TextEncoder and JSON tools write it.
+  expect(r.result).toEqual(["café", "naïve", "日本語", "emoji 😀", "lone \ufffd surrogate"]);
+  expect(r.memory).toEqual({ prior: "señor", seen: "señor", echoed: "ünïcödé ✓" });
+});
+
+test("more distinct programs than an instance keeps prepared all run right, again and again", async () => {
+  const programs = Array.from({ length: 300 }, (_, i) => ({
+    program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "take", count: i % 7 }, { op: "sum" }, { op: "add", left: { op: "literal", value: i }, right: 0 }] },
+  }));
+  for (let round = 0; round < 2; round++)
+    for (let i = 0; i < programs.length; i++)
+      expect((await rt.run(programs[i], { context: { xs: [1, 2, 3, 4, 5, 6, 7] } })).result).toBe(i);
+});
+
+test("a prepared program run again with other data sees the new data", async () => {
   const program = { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "sum" }] } };
   expect((await rt.run(program, { context: { xs: [1, 2] } })).result).toBe(3);
   expect((await rt.run(program, { context: { xs: [10] } })).result).toBe(10);

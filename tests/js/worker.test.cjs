@@ -114,6 +114,17 @@ test("concurrent runs each get their own results", async () => {
   expect((await Promise.all(runs)).map((r) => r.result)).toEqual(Array.from({ length: 32 }, (_, n) => n * 10));
 });
 
+test("more distinct programs in flight than the worker keeps prepared all answer right", async () => {
+  // The payload of each run crosses threads asynchronously; meanwhile the other
+  // runs push its prepared program out of the worker's bounded set.
+  const runs = Array.from({ length: 300 }, (_, i) =>
+    w.run(pipe({ op: "load", name: "xs" }, { op: "take", count: i % 5 }, { op: "count" }, { op: "add", left: i, right: 0 }), {
+      context: { xs: [1, 2, 3, 4, 5] },
+    }),
+  );
+  expect((await Promise.all(runs)).map((r) => r.result)).toEqual(runs.map((_, i) => i));
+});
+
 test("close ends runs in flight with an error and a later run starts a new worker", async () => {
   const rt = await ptcWasm.createRuntime({ worker: true });
   const pending = rt.run({ program: call("never") }, { timeoutMs: 5000, tools: { never: () => new Promise(() => {}) } });

@@ -1,0 +1,155 @@
+#include "projection.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ptc {
+
+namespace {
+
+using Fields = std::set<std::string>;
+
+// What flows along a pipe after a projectable load.
+enum class Flow {
+  Rows,     // the loaded items (a sublist, reordered or not)
+  Row,      // one of them, or null
+  Settled,  // a value built from projected fields only: nothing of a row is left
+  Opaque,   // the analysis cannot follow: send the value whole
+};
+
+bool isConstant(const Node& n) { return n.op == Op::Literal || n.op == Op::Var; }
+
+// Reads one field of the current value: get with a field, or a path of one key.
+bool fieldRead(const Node& n, Fields& fields) {
+  if (n.op != Op::Get) return false;
+  if (!n.usesPath) {
+    fields.insert(n.field.str());
+    return true;
+  }
+  if (n.keys.size() != 1) return false;
+  fields.insert(n.keys[0].str());
+  return true;
+}
+
+// An expression of one row whose result depends only on its fields (a filter's
+// `where`): comparisons of a field with a constant, and/or/not of such, reads.
+bool rowPredicate(const Node& n, Fields& fields) {
+  switch (n.op) {
+    case Op::Literal:
+    case Op::Var: return true;
+    case Op::Get: return fieldRead(n, fields);
+    case Op::And:
+    case Op::Or:
+    case Op::Not:
+      return std::all_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return rowPredicate(*k, fields); });
+    case Op::Eq:
+    case Op::Neq:
+    case Op::Gt:
+    case Op::Gte:
+    case Op::Lt:
+    case Op::Lte:
+    case Op::Contains:
+    case Op::In:
+      if (n.field.isNone() || !isConstant(*n.kids[0])) return false;  // without a field it compares the whole row
+      fields.insert(n.field.str());
+      return true;
+    default: return false;
+  }
+}
+
+// A `map` expression that builds a value from a row's fields only.
+bool rowProjection(const Node& n, Fields& fields) {
+  if (fieldRead(n, fields) || n.op == Op::Literal) return true;
+  if (n.op != Op::Object) return false;
+  return std::all_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return rowProjection(*k, fields); });
+}
+
+bool withField(const Node& n, Fields& fields) {
+  if (n.field.isNone()) return false;
+  fields.insert(n.field.str());
+  return true;
+}
+
+Flow addKeys(const Node& n, Fields& fields) {
+  for (const Value& k : n.keys) fields.insert(k.str());
+  return Flow::Settled;
+}
+
+Flow stepOnRows(const Node& step, Fields& fields) {
+  switch (step.op) {
+    case Op::Filter:
+    case Op::Reject: return rowPredicate(*step.kids[0], fields) ? Flow::Rows : Flow::Opaque;
+    case Op::FilterIn:
+      return !step.field.isNone() && isConstant(*step.kids[0]) && withField(step, fields) ? Flow::Rows : Flow::Opaque;
+    case Op::SortBy: return withField(step, fields) ? Flow::Rows : Flow::Opaque;
+    case Op::Take:
+    case Op::Drop: return Flow::Rows;
+    case Op::First:
+    case Op::Last:
+    case Op::Nth: return Flow::Row;
+    case Op::MinBy:
+    case Op::MaxBy: return withField(step, fields) ? Flow::Row : Flow::Opaque;
+    case Op::Count: return Flow::Settled;
+    case Op::Sum:
+    case Op::Avg:
+    case Op::Min:
+    case Op::Max: return withField(step, fields) ? Flow::Settled : Flow::Opaque;
+    case Op::Select: return addKeys(step, fields);
+    case Op::Map: return rowProjection(*step.kids[0], fields) ? Flow::Settled : Flow::Opaque;
+    default: return Flow::Opaque;
+  }
+}
+
+Flow stepOnRow(const Node& step, Fields& fields) {
+  if (step.op == Op::Select) return addKeys(step, fields);
+  return fieldRead(step, fields) ? Flow::Settled : Flow::Opaque;
+}
+
+// The steps after a load at `at` in a pipe: the fields they read, or false
+// when a row may escape or be seen whole.
+bool followLoad(const Node& pipe, size_t at, Fields& fields) {
+  Flow flow = Flow::Rows;
+  for (size_t i = at + 1; i < pipe.kids.size() && flow != Flow::Settled; ++i) {
+    const Node& step = *pipe.kids[i];
+    if (step.hasCall) return false;
+    flow = flow == Flow::Rows ? stepOnRows(step, fields) : stepOnRow(step, fields);
+    if (flow == Flow::Opaque) return false;
+  }
+  return flow == Flow::Settled;  // a pipe that ends on rows returns them
+}
+
+struct Analysis {
+  std::map<std::string, Fields> projected;
+  std::set<std::string> whole;
+
+  void visit(const Node& n) {
+    if (n.op == Op::Load) whole.insert(n.name.str());  // a load nobody vouched for below
+    if (n.op == Op::Pipe) {
+      for (size_t i = 0; i < n.kids.size(); ++i) {
+        const Node& step = *n.kids[i];
+        if (step.op != Op::Load) {
+          visit(step);
+          continue;
+        }
+        Fields fields;
+        if (followLoad(n, i, fields)) projected[step.name.str()].insert(fields.begin(), fields.end());
+        else whole.insert(step.name.str());
+      }
+      return;
+    }
+    for (const auto& k : n.kids) visit(*k);
+  }
+};
+
+}  // namespace
+
+std::map<std::string, std::vector<std::string>> projectedLoads(const Node& root) {
+  Analysis a;
+  a.visit(root);
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& [name, fields] : a.projected)
+    if (!a.whole.count(name)) out.emplace(name, std::vector<std::string>(fields.begin(), fields.end()));
+  return out;
+}
+
+}  // namespace ptc

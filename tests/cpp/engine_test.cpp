@@ -1,0 +1,94 @@
+// The engine's host protocol around prepared programs: what the package relies
+// on beyond single conformance cases (reuse, limits per preparation, handles).
+#include <gtest/gtest.h>
+
+#include "engine.h"
+#include "json.h"
+
+namespace {
+
+using ptc::Value;
+
+Value status(const std::string& text) { return ptc::parseJson(text, "status"); }
+
+const char* kSumTravel =
+    R"({"program":{"op":"pipe","steps":[{"op":"load","name":"rows"},)"
+    R"({"op":"filter","where":{"op":"eq","field":"category","value":"travel"}},{"op":"sum","field":"amount"}]}})";
+
+int prepareOk(ptc::Engine& engine, const std::string& program, const std::string& options = "{}") {
+  Value prepared = status(engine.prepare(program, options));
+  EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
+  return static_cast<int>(prepared.field("id").asInt());
+}
+
+TEST(PreparedPrograms, AnswerWhichContextKeysTheyLoad) {
+  ptc::Engine engine;
+  Value prepared = status(engine.prepare(kSumTravel, "{}"));
+  EXPECT_EQ(ptc::toJson(prepared.field("loads")), R"(["rows"])");
+}
+
+TEST(PreparedPrograms, RunAgainWithOtherData) {
+  ptc::Engine engine;
+  int id = prepareOk(engine, kSumTravel);
+  Value first = status(engine.runPrepared(id, R"({"rows":[{"category":"travel","amount":2}]})", "{}"));
+  Value second = status(engine.runPrepared(id, R"({"rows":[{"category":"travel","amount":5},{"amount":1}]})", "{}"));
+  EXPECT_EQ(first.field("result").asDouble(), 2);
+  EXPECT_EQ(second.field("result").asDouble(), 5);
+  EXPECT_EQ(first.find("run"), nullptr) << "a finished run has no handle";
+  EXPECT_EQ(engine.liveRuns(), 0u);
+}
+
+TEST(PreparedPrograms, KeepTheLimitsTheyWerePreparedWith) {
+  ptc::Engine engine;
+  int roomy = prepareOk(engine, kSumTravel, R"({"maxHeapBytes":1048576})");
+  int tight = prepareOk(engine, kSumTravel, R"({"maxHeapBytes":64})");
+  const std::string rows = R"({"rows":[{"category":"travel","amount":1},{"category":"travel","amount":2}]})";
+  EXPECT_TRUE(status(engine.runPrepared(roomy, rows, "{}")).field("ok").truthy());
+  Value refused = status(engine.runPrepared(tight, rows, "{}"));
+  EXPECT_EQ(refused.field("error").field("type").str(), "memory_exceeded");
+}
+
+TEST(PreparedPrograms, AProgramThatFailsValidationIsNotPrepared) {
+  ptc::Engine engine;
+  Value refused = status(engine.prepare(R"({"program":{"op":"filer"}})", "{}"));
+  EXPECT_EQ(refused.field("state").str(), "done");
+  EXPECT_EQ(refused.field("error").field("type").str(), "validation_error");
+  EXPECT_EQ(refused.field("error").field("path").str(), "/program");
+  EXPECT_EQ(engine.preparedPrograms(), 0u);
+}
+
+TEST(PreparedPrograms, ARunWaitingOnAToolCarriesItsHandle) {
+  ptc::Engine engine;
+  int id = prepareOk(engine, R"({"program":{"op":"call","tool":"lookup","args":{"q":1}}})", R"({"tools":["lookup"]})");
+  Value waiting = status(engine.runPrepared(id, "{}", "{}"));
+  ASSERT_EQ(waiting.field("state").str(), "call");
+  int run = static_cast<int>(waiting.field("run").asInt());
+  Value done = status(engine.resume(run, "42"));
+  EXPECT_EQ(done.field("result").asDouble(), 42);
+  EXPECT_EQ(engine.liveRuns(), 0u);
+}
+
+TEST(PreparedPrograms, UnknownOrReleasedHandlesAreErrorsNotCrashes) {
+  ptc::Engine engine;
+  int id = prepareOk(engine, kSumTravel);
+  engine.release(id);
+  EXPECT_EQ(engine.preparedPrograms(), 0u);
+  for (int handle : {id, 0, -1, 12345}) {
+    Value refused = status(engine.runPrepared(handle, "{}", "{}"));
+    EXPECT_EQ(refused.field("error").field("type").str(), "execution_error");
+    EXPECT_EQ(refused.field("error").field("message").str(), "Unknown prepared program " + std::to_string(handle));
+  }
+  Value noRun = status(engine.resume(999, "1"));
+  EXPECT_EQ(noRun.field("error").field("message").str(), "Unknown run 999");
+}
+
+TEST(PreparedPrograms, BadDataIsAParseErrorAndTheProgramStaysUsable) {
+  ptc::Engine engine;
+  int id = prepareOk(engine, kSumTravel);
+  Value bad = status(engine.runPrepared(id, R"({"rows":[1,}")", "{}"));
+  EXPECT_EQ(bad.field("error").field("type").str(), "parse_error");
+  Value good = status(engine.runPrepared(id, R"({"rows":[]})", "{}"));
+  EXPECT_EQ(good.field("result").asDouble(), 0);
+}
+
+}  // namespace

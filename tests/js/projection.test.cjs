@@ -1,0 +1,115 @@
+// A program that reads only some fields of a loaded list gets just those
+// fields (engine/projection.h + payloadFor): the rest is never serialised. The
+// shared conformance file loaded-rows.json checks results against the native
+// engine, which always gets everything; this file checks what is JavaScript's
+// own: getters, prototypes, hidden keys, toJSON, and that projection happens.
+const { ptcWasm } = require("./helpers.cjs");
+
+let rt;
+beforeAll(async () => {
+  rt = await ptcWasm.createRuntime();
+});
+
+const pipe = (...steps) => ({ program: { op: "pipe", steps: [{ op: "load", name: "rows" }, ...steps] } });
+const sumTravel = pipe({ op: "filter", where: { op: "eq", field: "category", value: "travel" } }, { op: "sum", field: "amount" });
+const names = pipe({ op: "map", expr: { op: "get", field: "name" } });
+
+function rowWithWatchedField(row, touched) {
+  return Object.defineProperty({ ...row }, "notes", {
+    enumerable: true,
+    get() {
+      touched.count++;
+      return "a long text the program never reads";
+    },
+  });
+}
+
+test("fields the program does not read are never serialised", async () => {
+  const touched = { count: 0 };
+  const rows = [
+    rowWithWatchedField({ category: "travel", amount: 5 }, touched),
+    rowWithWatchedField({ category: "food", amount: 7 }, touched),
+  ];
+  const r = await rt.run(sumTravel, { context: { rows } });
+  expect(r.result).toBe(5);
+  expect(touched.count).toBe(0);
+});
+
+test("a program that returns rows gets them whole", async () => {
+  const touched = { count: 0 };
+  const rows = [rowWithWatchedField({ category: "travel", amount: 5 }, touched)];
+  const r = await rt.run(pipe({ op: "filter", where: { op: "eq", field: "category", value: "travel" } }), { context: { rows } });
+  expect(r.result).toEqual([{ category: "travel", amount: 5, notes: "a long text the program never reads" }]);
+  expect(touched.count).toBe(1);
+});
+
+test("the same program over data that cannot be projected gives the same answers", async () => {
+  class Expense {
+    constructor(category, amount) {
+      this.category = category;
+      this._amount = amount;
+    }
+    get amount() {
+      return this._amount; // on the prototype: JSON.stringify leaves it out
+    }
+  }
+  const hidden = Object.defineProperty({ category: "travel" }, "amount", { value: 3, enumerable: false });
+  const inherited = Object.assign(Object.create({ amount: 4 }), { category: "travel" });
+  const cases = [
+    // A getter on the prototype is not data: the amount is missing, so sum fails.
+    [[new Expense("travel", 2)], { error: "'sum' requires numbers, but field 'amount' of item 0 is null" }],
+    [[hidden, { category: "travel", amount: 1 }], { error: "field 'amount' of item 0 is null" }],
+    [[inherited, { category: "travel", amount: 1 }], { error: "field 'amount' of item 0 is null" }],
+    // Items with toJSON (a Date) and lists are sent as JSON.stringify writes them.
+    [[new Date(0), { category: "travel", amount: 2 }], { result: 2 }],
+    [[[{ category: "travel", amount: 9 }], { category: "travel", amount: 2 }], { result: 2 }],
+    [Object.assign([{ category: "travel", amount: 9 }], { toJSON: () => [{ category: "travel", amount: 6 }] }), { result: 6 }],
+  ];
+  for (const [rows, want] of cases) {
+    const r = await rt.run(sumTravel, { context: { rows } });
+    if (want.error) expect(r.error?.message).toContain(want.error);
+    else expect(r.result).toBe(want.result);
+  }
+});
+
+test("a read field that holds an object is sent whole, nested keys and all", async () => {
+  // With a key list, JSON.stringify would also strip the nested object's keys.
+  const byObject = pipe({ op: "filter", where: { op: "eq", field: "category", value: { op: "literal", value: { name: "travel" } } } }, { op: "sum", field: "amount" });
+  const rows = [{ category: { name: "travel" }, amount: 1 }, { category: "travel", amount: 2 }];
+  expect((await rt.run(byObject, { context: { rows } })).result).toBe(1);
+});
+
+test("keys named like JavaScript internals are read as data, not from the prototype", async () => {
+  const rows = JSON.parse('[{"__proto__": "own", "name": "a"}, {"name": "b"}]');
+  const r = await rt.run(pipe({ op: "map", expr: { p: { op: "get", field: "__proto__" }, c: { op: "get", field: "constructor" } } }), {
+    context: { rows },
+  });
+  expect(r.result).toEqual([{ p: "own", c: null }, { p: null, c: null }]);
+});
+
+test("projection is per run: the same program takes whole data after projected data", async () => {
+  expect((await rt.run(names, { context: { rows: [{ name: "a", x: 1 }] } })).result).toEqual(["a"]);
+  expect((await rt.run(names, { context: { rows: [{ name: { first: "b" } }] } })).result).toEqual([{ first: "b" }]);
+  expect((await rt.run(names, { context: { rows: [{ name: "c" }] } })).result).toEqual(["c"]);
+});
+
+test("a projected run holds less in the engine than one over whole rows", async () => {
+  const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, category: i % 2 ? "travel" : "food", amount: i, note: `row number ${i}`, tags: ["x", "y"] }));
+  const projected = await rt.run(sumTravel, { context: { rows } });
+  const whole = await rt.run(pipe({ op: "filter", where: { op: "eq", field: "category", value: "travel" } }), { context: { rows } });
+  expect(projected.result).toBe(rows.filter((r) => r.category === "travel").reduce((s, r) => s + r.amount, 0));
+  expect(whole.result).toHaveLength(1000);
+  expect(projected.metrics.memoryBytes * 2).toBeLessThan(whole.metrics.memoryBytes);
+});
+
+test("worker mode projects too", async () => {
+  const w = await ptcWasm.createRuntime({ worker: true });
+  try {
+    const touched = { count: 0 };
+    const rows = [rowWithWatchedField({ category: "travel", amount: 5 }, touched)];
+    expect((await w.run(sumTravel, { context: { rows } })).result).toBe(5);
+    expect(touched.count).toBe(0);
+  } finally {
+    w.close();
+  }
+});
