@@ -193,10 +193,12 @@ class FastParser {
     return true;
   }
 
-  // Keys, and short values such as categories or dates, repeat across rows: a
-  // short string without escapes is looked up by its bytes in a small
-  // direct-mapped cache, so rows share one string instead of building their own.
-  // (Values never change once built, so sharing is invisible.)
+  // Keys, and short values such as categories or dates, repeat across rows and
+  // across runs: a short string without escapes is looked up by its bytes in a
+  // small direct-mapped cache that outlives the parse, so rows share one string
+  // and a rerun over similar data builds none. (Values never change once
+  // built, so sharing is invisible.) Cached strings belong to no run's budget:
+  // at most kShortSlots of them, each under kShortString bytes.
   bool shortOrString(Value& out) {
     const char* start = p_ + 1;
     const char* limit = end_ - start > kShortString ? start + kShortString : end_;
@@ -209,9 +211,11 @@ class FastParser {
     }
     if (q < end_ && *q == '"') {
       std::string_view text(start, static_cast<size_t>(q - start));
-      if (shorts_.empty()) shorts_.resize(shortSlots());
-      Value& slot = shorts_[hash & (shorts_.size() - 1)];
-      if (!slot.isString() || slot.str() != text) slot = Value::string(std::string(text));
+      Value& slot = shortStrings()[hash & (kShortSlots - 1)];
+      if (!slot.isString() || slot.str() != text) {
+        BudgetScope shared(nullptr);
+        slot = Value::string(std::string(text));
+      }
       out = slot;
       p_ = q + 1;
       return true;
@@ -347,14 +351,11 @@ class FastParser {
   std::vector<Member> members_;  // members of the objects being parsed
   Array items_;                  // items of the lists being parsed
   static constexpr ptrdiff_t kShortString = 40;
-  // A slot per 32 bytes of text up to 512, a power of two: a small document
-  // pays little to set the cache up, a big one gets room for its repeats.
-  size_t shortSlots() const {
-    size_t slots = 16;
-    while (slots < 512 && slots * 32 < static_cast<size_t>(end_ - p_)) slots *= 2;
-    return slots;
+  static constexpr size_t kShortSlots = 1024;  // a power of two
+  static Array& shortStrings() {
+    thread_local Array cache(kShortSlots);
+    return cache;
   }
-  Array shorts_;                 // the short-string cache, made on first use
 };
 
 }  // namespace
