@@ -5,9 +5,12 @@ import { build } from "esbuild";
 import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 
 const common = { bundle: true, minify: true, target: "es2022", sourcemap: false, legalComments: "none", logLevel: "warning" };
-// CommonJS has no import.meta: locate the .wasm from __filename instead.
+// CommonJS has no import.meta: locate the .wasm from __filename instead. And
+// import() becomes a lazy require(): Jest's CommonJS sandbox, among others,
+// refuses dynamic imports (node.ts loads worker_threads on first use).
 const cjs = {
   format: "cjs",
+  supported: { "dynamic-import": false },
   define: { "import.meta.url": "__ptcModuleUrl" },
   banner: { js: 'const __ptcModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 };

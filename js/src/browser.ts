@@ -15,13 +15,15 @@ const browser: Platform = {
     if (!response.ok) throw new Error(`ptc-wasm: could not load ${String(url)} (HTTP ${response.status})`);
     return response.arrayBuffer();
   },
-  spawnWorker(): WorkerPort {
-    const worker = new Worker(new URL("./worker.browser.mjs", import.meta.url), { type: "module" });
-    return {
-      post: (message) => worker.postMessage(message),
-      onMessage: (listener) => worker.addEventListener("message", (e) => listener(e.data as FromWorker)),
-      onError: (listener) => worker.addEventListener("error", (e) => listener(e.message)),
-      terminate: () => worker.terminate(),
+  async workers() {
+    return (): WorkerPort => {
+      const worker = new Worker(new URL("./worker.browser.mjs", import.meta.url), { type: "module" });
+      return {
+        post: (message) => worker.postMessage(message),
+        onMessage: (listener) => worker.addEventListener("message", (e) => listener(e.data as FromWorker)),
+        onError: (listener) => worker.addEventListener("error", (e) => listener(e.message)),
+        terminate: () => worker.terminate(),
+      };
     };
   },
 };

@@ -16,7 +16,8 @@ export { isToolDescriptor } from "./descriptors.js";
 
 export interface Platform {
   loadWasm(source: WasmSource | undefined): Promise<BufferSource | WebAssembly.Module>;
-  spawnWorker(): WorkerPort;
+  /** What starts an engine worker; loaded when a worker runtime is first created. */
+  workers(): Promise<() => WorkerPort>;
 }
 
 const compiled = new Map<unknown, Promise<WebAssembly.Module>>();
@@ -40,5 +41,5 @@ export async function createRuntimeOn(
   options: CreateRuntimeOptions = {},
 ): Promise<Runtime | WorkerRuntime> {
   const module = await compileOnce(options.wasm, platform);
-  return options.worker ? new WorkerRuntime(module, () => platform.spawnWorker()) : new Runtime(module);
+  return options.worker ? new WorkerRuntime(module, await platform.workers()) : new Runtime(module);
 }

@@ -2,7 +2,6 @@
 // generated loader's fetch() cannot read file paths in Node 20.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import { createRuntimeOn, type Platform, type Runtime, type WorkerRuntime } from "./index.js";
 import type { CreateRuntimeOptions } from "./types.js";
 import type { WorkerPort } from "./worker-protocol.js";
@@ -16,14 +15,19 @@ const node: Platform = {
     const where = source ?? new URL("./ptc.wasm", import.meta.url);
     return readFile(where instanceof URL || where.startsWith("file:") ? fileURLToPath(where) : where);
   },
-  spawnWorker(): WorkerPort {
-    const worker = new Worker(new URL("./worker.node.mjs", import.meta.url));
-    worker.unref(); // an idle worker must not keep the process alive; pending runs hold timers
-    return {
-      post: (message) => worker.postMessage(message),
-      onMessage: (listener) => void worker.on("message", listener),
-      onError: (listener) => void worker.on("error", listener),
-      terminate: () => void worker.terminate(),
+  // worker_threads takes milliseconds to import, and most runtimes never start
+  // a worker: it is loaded with the first worker runtime.
+  async workers() {
+    const { Worker } = await import("node:worker_threads");
+    return (): WorkerPort => {
+      const worker = new Worker(new URL("./worker.node.mjs", import.meta.url));
+      worker.unref(); // an idle worker must not keep the process alive; pending runs hold timers
+      return {
+        post: (message) => worker.postMessage(message),
+        onMessage: (listener) => void worker.on("message", listener),
+        onError: (listener) => void worker.on("error", listener),
+        terminate: () => void worker.terminate(),
+      };
     };
   },
 };
