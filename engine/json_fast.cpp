@@ -98,6 +98,22 @@ class FastParser {
     return true;
   }
 
+  // An empty object or list: its closing bracket right after the opening one.
+  bool closes(char close) {
+    skipSpace();
+    if (p_ >= end_ || *p_ != close) return false;
+    ++p_;
+    return true;
+  }
+
+  // What follows an item of an object or list.
+  enum class After { Comma, Close, Bad };
+  After separator(char close) {
+    skipSpace();
+    if (p_ >= end_ || (*p_ != ',' && *p_ != close)) return After::Bad;
+    return *p_++ == ',' ? After::Comma : After::Close;
+  }
+
   // Members and items collect on one stack per parser and move into a vector
   // of the exact size when their object or list closes: no regrowth per row.
   bool object(Value& out) {
@@ -105,11 +121,9 @@ class FastParser {
     ++p_;
     const size_t base = members_.size();
     MemberIndex index;
-    skipSpace();
-    if (p_ < end_ && *p_ == '}') {
-      ++p_;
-    } else {
-      while (true) {
+    After after = After::Close;
+    if (!closes('}')) {
+      do {
         skipSpace();
         Value key, v;
         if (p_ >= end_ || *p_ != '"' || !shortOrString(key)) return false;
@@ -118,16 +132,8 @@ class FastParser {
         ++p_;
         if (!value(v)) return false;
         addMember(base, index, std::move(key), std::move(v));
-        skipSpace();
-        if (p_ >= end_) return false;
-        if (*p_ == ',') {
-          ++p_;
-          continue;
-        }
-        if (*p_ != '}') return false;
-        ++p_;
-        break;
-      }
+      } while ((after = separator('}')) == After::Comma);
+      if (after == After::Bad) return false;
     }
     --depth_;
     out = Value::object(Members(std::make_move_iterator(members_.begin() + static_cast<ptrdiff_t>(base)),
@@ -167,24 +173,14 @@ class FastParser {
     if (++depth_ > kMaxJsonNesting) return false;
     ++p_;
     const size_t base = items_.size();
-    skipSpace();
-    if (p_ < end_ && *p_ == ']') {
-      ++p_;
-    } else {
-      while (true) {
+    After after = After::Close;
+    if (!closes(']')) {
+      do {
         Value v;
         if (!value(v)) return false;
         items_.push_back(std::move(v));
-        skipSpace();
-        if (p_ >= end_) return false;
-        if (*p_ == ',') {
-          ++p_;
-          continue;
-        }
-        if (*p_ != ']') return false;
-        ++p_;
-        break;
-      }
+      } while ((after = separator(']')) == After::Comma);
+      if (after == After::Bad) return false;
     }
     --depth_;
     out = Value::array(Array(std::make_move_iterator(items_.begin() + static_cast<ptrdiff_t>(base)),
