@@ -238,24 +238,24 @@ async function measureSize(peers, n, rounds) {
 // Where ptc-wasm's time goes on 100k rows. The engine cannot be instrumented
 // from here, so the parts are differences of things that can be timed. The
 // benchmarked program reads two fields of each row (category, amount), so the
-// wrapper sends only those (engine/projection.h):
-//   stringify   JSON.stringify(rows, ["amount", "category"]), what the wrapper sends
-//   encode      TextEncoder.encodeInto of that text into a buffer (the
-//               wrapper writes it straight into wasm memory so)
+// wrapper sends only those, as a binary row block (engine/projection.h,
+// engine/row_block.h):
 //   fixed       ptc.run of a literal, per call over a batch: no data crosses
 //               (the wrapper only sends the context keys a program loads);
 //               program text, prepared-program lookup, the run call, status
 //               JSON, result
-//   parse       ptc.run of load + drop(all) + filter + sum: the same fields
-//               cross and are parsed into values, then nothing is left to
-//               filter; fixed + the wrapper's check of the rows + stringify +
-//               encode + parsing + freeing
+//   parse       ptc.run of load + drop(all) + filter + sum: the same two fields
+//               cross (written in JS, copied, decoded into values, freed), then
+//               nothing is left to filter; its metrics.payloadMs is the JS part
 //   full        ptc.run of load + filter + sum (the benchmarked program)
+// and for scale:
+//   stringify   JSON.stringify({ rows }) timed alone: what sending the rows as
+//               JSON text would cost before anything crosses
+//   whole       ptc.run of load + first + keys + count: the program can see a
+//               whole row, so the rows cross whole, as JSON
 //   filterOnly  ptc.run of load + filter: the ~1/8 matching rows come back
-//               (so the rows cross whole: the program returns them)
+//               (the rows cross whole: the program returns them)
 // All are sampled interleaved, like the peers.
-const SENT_FIELDS = ["amount", "category"]; // what the engine answers for PTC_PROGRAM's load
-
 async function measureBreakdown(ptc, rows, rounds) {
   const limits = limitsFor(rows.length);
   const expected = plainJs(rows);
@@ -266,24 +266,18 @@ async function measureBreakdown(ptc, rows, rounds) {
     fixed: { program: { op: "literal", value: 0 } },
     parse: { program: { op: "pipe", steps: [load, { op: "drop", count: rows.length }, filter, { op: "sum", field: "amount" }] } },
     full: { program: { op: "pipe", steps: [load, filter, { op: "sum", field: "amount" }] } },
+    whole: { program: { op: "pipe", steps: [load, { op: "first" }, { op: "keys" }, { op: "count" }] } },
     filterOnly: { program: { op: "pipe", steps: [load, filter] } },
   };
-  const encoder = new TextEncoder();
   // What each program must return: [check, description of the right answer].
   const checks = {
     fixed: [(v) => v === 0, 0],
     parse: [(v) => v === 0, 0],
     full: [(v) => sameNumber(v, expected), expected],
+    whole: [(v) => v === Object.keys(rows[0]).length, Object.keys(rows[0]).length],
     filterOnly: [(v) => Array.isArray(v) && v.length === matching, `a list of ${matching} rows`],
   };
-  const tasks = {
-    stringify: () => JSON.stringify(rows, SENT_FIELDS),
-    encode: (() => {
-      const text = JSON.stringify(rows, SENT_FIELDS);
-      const buffer = new Uint8Array(text.length); // the rows are ASCII: a byte per character
-      return () => encoder.encodeInto(text, buffer);
-    })(),
-  };
+  const tasks = { stringify: () => JSON.stringify({ rows }) };
   for (const [name, program] of Object.entries(programs)) {
     let got;
     try {
@@ -298,6 +292,14 @@ async function measureBreakdown(ptc, rows, rounds) {
     }
     tasks[name] = () => ptcRun(ptc, program, rows, limits);
   }
+  // The package reports the JS side of sending the rows as metrics.payloadMs.
+  const payloadMs = { parse: [], whole: [] };
+  for (const name of Object.keys(payloadMs)) {
+    tasks[name] = async () => {
+      const r = await ptc.run(programs[name], { context: { rows }, ...limits });
+      payloadMs[name].push(r.metrics.payloadMs);
+    };
+  }
   // The fixed cost is tens of µs, and a single call right after a 100k-row run
   // also pays for that run's leftover GC work: time a batch and divide.
   const FIXED_BATCH = 50;
@@ -308,7 +310,7 @@ async function measureBreakdown(ptc, rows, rounds) {
   for (let r = 0; r < rounds; r++) {
     for (const [name, task] of rotated(Object.entries(tasks), r)) {
       // Not before the two short tasks: a forced GC would slow them (see collect).
-      if (name !== "fixed" && name !== "encode") collect();
+      if (name !== "fixed") collect();
 
       const t = now();
       await task();
@@ -317,7 +319,7 @@ async function measureBreakdown(ptc, rows, rounds) {
   }
   const medians = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
   medians.fixed /= FIXED_BATCH;
-  return { matching, ...medians };
+  return { matching, ...medians, payloadParse: median(payloadMs.parse), payloadWhole: median(payloadMs.whole) };
 }
 
 // ------------------------------------------------------------------- main --
@@ -422,22 +424,28 @@ say();
 
 if (breakdown) {
   const b = breakdown;
-  const engineParse = b.parse - b.fixed - b.stringify - b.encode;
   const rowsOut = b.filterOnly - b.full;
   say(`WHERE PTC-WASM'S TIME GOES at ${fmtRows(BREAKDOWN_AT)} rows (medians; parts are differences, so approximate)`);
   say(line);
   const part = (label, ms, how) =>
     say(`${pad(label, 36)}${lpad(fmtTime(ms), 10)}${lpad(((100 * ms) / b.full).toFixed(0) + "%", 6)}   ${how}`);
-  part("JSON.stringify of 2 fields a row (JS)", b.stringify, "timed alone: the fields the program reads");
-  part("UTF-8 encode of that text (JS)", b.encode, "timed alone, straight into a buffer as into wasm memory");
-  part("engine: parse the rows into values", engineParse, "parse run - fixed - stringify - encode");
+  part("JS: 2 fields a row, binary block", b.payloadParse, "metrics.payloadMs of the parse run");
+  part("engine: decode the block into values", b.parse - b.fixed - b.payloadParse, "parse run - fixed - payloadMs (and freeing)");
   part("engine: filter + sum", b.full - b.parse, "full run - parse run");
   part("fixed per-run cost, result back", b.fixed, "literal run, no data crossing (batch average)");
   say(line);
   part("full run (filter + sum)", b.full, "timed");
   say();
   say(
-    `For scale: returning the ${b.matching.toLocaleString("en-US")} matching rows instead of their sum ` +
+    `For scale: were the rows sent whole as JSON (load + first + keys, which sees a whole row), the run took ` +
+      `${fmtTime(b.whole)},`,
+  );
+  say(
+    `of which ${fmtTime(b.payloadWhole)} JSON.stringify in JS (alone: ${fmtTime(b.stringify)}) and ` +
+      `${fmtTime(b.whole - b.fixed - b.payloadWhole)} parsing it in the engine.`,
+  );
+  say(
+    `Returning the ${b.matching.toLocaleString("en-US")} matching rows instead of their sum ` +
       `(load + filter) took ${fmtTime(b.filterOnly)},`,
   );
   say(`${fmtTime(rowsOut)} more than the sum: the rows cross whole (the program returns them), are serialised`);

@@ -78,11 +78,13 @@ std::string Engine::prepare(std::string_view programJson, std::string_view optio
 }
 
 std::string Engine::runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson,
-                                double spentMs) {
+                                double spentMs, std::string_view rowBlocks) {
   auto it = prepared_.find(prepared);
   if (it == prepared_.end()) return unknownHandle("prepared program", prepared);
   int run = nextRun_++;
-  auto [entry, _] = runs_.emplace(run, std::make_unique<ProgramRun>(it->second.program, it->second.limits));
+  auto programRun = std::make_unique<ProgramRun>(it->second.program, it->second.limits);
+  programRun->setRowBlocks(rowBlocks);
+  auto [entry, _] = runs_.emplace(run, std::move(programRun));
   entry->second->alreadySpent(spentMs);
   std::string status = entry->second->begin(contextJson, memoryJson);
   if (entry->second->finished()) {

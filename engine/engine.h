@@ -30,9 +30,10 @@ class Engine {
   // Starts a run of a prepared program and begins it at once: one boundary
   // crossing per small run. The status carries the run's id as "run" while
   // the run waits on a tool. spentMs: what the host already spent on the run
-  // (serialising the context), deducted from its time limit.
+  // (serialising the context), deducted from its time limit. rowBlocks: more
+  // context keys, lists in the binary form of row_block.h.
   std::string runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson,
-                          double spentMs = 0);
+                          double spentMs = 0, std::string_view rowBlocks = {});
   // The host forgets a prepared program (it keeps a bounded set of them).
   void release(int prepared) { prepared_.erase(prepared); }
   // Step functions: verifies and compiles a file; then like start. begin takes

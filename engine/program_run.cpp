@@ -5,6 +5,7 @@
 #include "error.h"
 #include "json.h"
 #include "protocol.h"
+#include "row_block.h"
 
 namespace ptc {
 
@@ -30,6 +31,12 @@ ProgramRun::~ProgramRun() {
 std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string_view memoryJson) {
   auto checkDeadline = [this] { core_.checkDeadline(); };
   state_.context = parseObject(contextJson, "context", checkDeadline);
+  if (!rowBlocks_.empty()) {
+    Members members = state_.context.members();
+    appendRowBlocks(rowBlocks_, members, checkDeadline);
+    state_.context = Value::object(std::move(members));
+    rowBlocks_ = {};
+  }
   state_.memory = parseObject(memoryJson, "memory", checkDeadline);
   if (!program_->hasCall) return evaluator_.evalSync(*program_->root, Value::none());
   task_.emplace(evaluator_.evalAsync(*program_->root, Value::none()));

@@ -14,6 +14,9 @@ class ProgramRun final : public RunBase {
  public:
   ProgramRun(std::shared_ptr<const Program> program, const RunLimits& limits);
   ~ProgramRun() override;
+  // Lists the package sent as binary row blocks (row_block.h), added to the
+  // context when the run begins; the view must stay valid until then.
+  void setRowBlocks(std::string_view blocks) { rowBlocks_ = blocks; }
 
  private:
   std::optional<Value> start(std::string_view contextJson, std::string_view memoryJson) override;
@@ -23,6 +26,7 @@ class ProgramRun final : public RunBase {
   RunState state_;
   Evaluator evaluator_;
   std::shared_ptr<const Program> program_;
+  std::string_view rowBlocks_;
 };
 
 }  // namespace ptc

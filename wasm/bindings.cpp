@@ -21,9 +21,11 @@ std::string_view bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<con
 
 std::string validate(std::string program, std::string options) { return engine().validate(program, options); }
 std::string prepare(std::string program, std::string options) { return engine().prepare(program, options); }
-// The context and the memory arrive in one buffer, one after the other.
-std::string runPrepared(int prepared, double spentMs, uintptr_t ptr, size_t contextLen, size_t memoryLen) {
-  return engine().runPrepared(prepared, bytes(ptr, contextLen), bytes(ptr + contextLen, memoryLen), spentMs);
+// The context, the memory and the row blocks arrive in one buffer, one after another.
+std::string runPrepared(int prepared, double spentMs, uintptr_t ptr, size_t contextLen, size_t memoryLen,
+                        size_t rowsLen) {
+  return engine().runPrepared(prepared, bytes(ptr, contextLen), bytes(ptr + contextLen, memoryLen), spentMs,
+                              bytes(ptr + contextLen + memoryLen, rowsLen));
 }
 void release(int prepared) { engine().release(prepared); }
 std::string startWorkflow(std::string source, std::string options) { return engine().startWorkflow(source, options); }

@@ -30,7 +30,8 @@ export type ToolOutcome =
   | { kind: "abort"; reason: string };
 
 /** The JSON texts a run needs once the engine has said which context keys it loads. */
-export type Payload = { context: string; memory: string } | { error: string };
+export type Payload = { context: string; memory: string; rows?: Uint8Array } | { error: string };
+// (`rows` may be a view of a buffer the next payload reuses: it is used at once.)
 
 /** Context keys whose items the program reads only through these fields (engine/projection.h). */
 export type Projections = Record<string, string[]>;
@@ -43,6 +44,12 @@ export interface RunIo {
 export interface Driven {
   status: DoneStatus;
   toolMs: number;
+}
+
+/** Where a run's time went on the caller's side, besides the engine. */
+export interface Timings {
+  toolMs: number;
+  payloadMs: number;
 }
 
 const now = () => performance.now();
@@ -74,7 +81,7 @@ function firstProgramStatus(engine: EngineInstance, program: string, engineOptio
 function runPrepared(engine: EngineInstance, prepared: PreparedProgram | string, payload: Payload, started: number): First {
   if ("error" in payload) return payloadFailed(payload.error);
   if (typeof prepared === "string") return finished(JSON.parse(prepared) as Status);
-  const status = JSON.parse(engine.runPrepared(prepared, now() - started, payload.context, payload.memory)) as Status & { run?: number };
+  const status = JSON.parse(engine.runPrepared(prepared, now() - started, payload.context, payload.memory, payload.rows)) as Status & { run?: number };
   return status.state === "call" ? { run: status.run as number, status } : finished(status);
 }
 

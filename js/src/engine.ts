@@ -5,7 +5,7 @@ import createPtcModule from "../../build/wasm/ptc.cjs";
 interface EmbindModule {
   validate(program: string, options: string): string;
   prepare(program: string, options: string): string;
-  runPrepared(prepared: number, spentMs: number, ptr: number, contextLen: number, memoryLen: number): string;
+  runPrepared(prepared: number, spentMs: number, ptr: number, contextLen: number, memoryLen: number, rowsLen: number): string;
   release(prepared: number): void;
   startWorkflow(source: string, options: string): string;
   validateWorkflow(source: string, options: string): string;
@@ -86,15 +86,15 @@ export class EngineInstance {
     return entry;
   }
   /**
-   * Runs a prepared program on the context and memory texts; a run waiting on
-   * a tool has "run" in its status. spentMs (turning the data into JSON)
-   * counts toward the run's time limit.
+   * Runs a prepared program on the context and memory texts and the row blocks
+   * (engine/row_block.h); a run waiting on a tool has "run" in its status.
+   * spentMs (turning the data into JSON) counts toward the run's time limit.
    */
-  runPrepared(prepared: PreparedProgram, spentMs: number, context: string, memory: string): string {
+  runPrepared(prepared: PreparedProgram, spentMs: number, context: string, memory: string, rows?: Uint8Array): string {
     return this.guard(() =>
       this.withBytes(context, memory, (ptr, contextLen, memoryLen) =>
-        this.m.runPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen),
-      ),
+        this.m.runPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen, rows?.length ?? 0),
+      rows),
     );
   }
   startWorkflow(source: string, options: string): string {
@@ -140,12 +140,19 @@ export class EngineInstance {
     this.preparedCount = 0;
   }
 
-  // Writes two texts as UTF-8, back to back, into one wasm buffer for `use`.
-  // First tries a buffer of one byte per UTF-16 unit, which holds any ASCII
-  // text (JSON mostly is) with no measuring pass; other text is encoded apart.
-  private withBytes<T>(first: string, second: string, use: (ptr: number, firstLen: number, secondLen: number) => T): T {
+  // Writes two texts as UTF-8, back to back, then `tail` if given, into one
+  // wasm buffer for `use`. First tries a byte per UTF-16 unit, which holds any
+  // ASCII text (JSON mostly is) with no measuring pass; other text is encoded
+  // apart.
+  private withBytes<T>(
+    first: string,
+    second: string,
+    use: (ptr: number, firstLen: number, secondLen: number) => T,
+    tail?: Uint8Array,
+  ): T {
     const units = first.length + second.length;
-    let ptr = this.malloc(units);
+    const tailLen = tail?.length ?? 0;
+    let ptr = this.malloc(units + tailLen);
     let heap = this.m.HEAPU8; // read after malloc: growth replaces the view
     const a = encoder.encodeInto(first, heap.subarray(ptr, ptr + first.length));
     const b = encoder.encodeInto(second, heap.subarray(ptr + a.written, ptr + units));
@@ -155,12 +162,13 @@ export class EngineInstance {
       this.m._free(ptr);
       const firstBytes = encoder.encode(first);
       const secondBytes = encoder.encode(second);
-      ptr = this.malloc(firstBytes.length + secondBytes.length);
+      ptr = this.malloc(firstBytes.length + secondBytes.length + tailLen);
       heap = this.m.HEAPU8;
       heap.set(firstBytes, ptr);
       heap.set(secondBytes, ptr + firstBytes.length);
       [firstLen, secondLen] = [firstBytes.length, secondBytes.length];
     }
+    if (tail) this.m.HEAPU8.set(tail, ptr + firstLen + secondLen);
     try {
       return use(ptr, firstLen, secondLen);
     } finally {

@@ -1,6 +1,7 @@
 // Checking run options and turning them into what the engine and driver need;
 // shared by the in-process and the worker runtime.
-import type { DoneStatus, Payload, Projections } from "./driver.js";
+import type { DoneStatus, Payload, Projections, Timings } from "./driver.js";
+import { RowBlockWriter } from "./rows.js";
 import type { ProgramInput, PtcError, RunOptions, RunResult, ValidateOptions } from "./types.js";
 
 export const DEFAULT_TIMEOUT_MS = 1000;
@@ -91,38 +92,13 @@ export function validateOptionsJson(options: ValidateOptions): string {
   return JSON.stringify(engineOptions);
 }
 
-/**
- * True when JSON.stringify(list, fields) writes the same as JSON.stringify(list)
- * would for every field the program can read: a list (no toJSON of its own)
- * whose items are plain data objects or non-objects, and whose listed fields
- * are own, enumerable and hold no object. (With a key list JSON.stringify also
- * filters nested objects and reads inherited or hidden keys; this rules both
- * out.) Otherwise the list is sent whole.
- */
-export function projectable(list: unknown, fields: string[]): list is unknown[] {
-  if (!Array.isArray(list) || typeof (list as { toJSON?: unknown }).toJSON === "function") return false;
-  const isEnumerable = Object.prototype.propertyIsEnumerable;
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i] as Record<string, unknown>;
-    if (item === null || typeof item !== "object") continue;
-    if (Array.isArray(item) || typeof item.toJSON === "function") return false;
-    for (let f = 0; f < fields.length; f++) {
-      const key = fields[f];
-      if (!isEnumerable.call(item, key)) {
-        if (key in item) return false; // inherited, or not enumerable: JSON.stringify would skip it
-        continue;
-      }
-      const value = item[key];
-      if (value !== null && typeof value === "object") return false;
-    }
-  }
-  return true;
-}
+const rowBlocks = new RowBlockWriter();
 
 /**
  * JSON of only the context keys the program loads (the rest never crosses),
  * and of the memory. A loaded list the program reads only through some fields
- * of its items crosses with just those fields.
+ * of its items crosses with just those fields, as binary row blocks
+ * (js/src/rows.ts) when it can, else as JSON.
  */
 export function payloadFor(options: RunOptions, loads: string[], fields?: Projections): Payload {
   try {
@@ -130,15 +106,21 @@ export function payloadFor(options: RunOptions, loads: string[], fields?: Projec
     // "__proto__" stays a key.
     const context = (options.context ?? {}) as Record<string, unknown>;
     let text = "{";
+    rowBlocks.reset();
     for (const key of loads) {
       if (!Object.prototype.hasOwnProperty.call(context, key)) continue;
       const only = fields?.[key];
-      const loaded = context[key];
-      const value = only && projectable(loaded, only) ? JSON.stringify(loaded, only) : JSON.stringify(loaded);
+      if (only && rowBlocks.write(key, context[key], only)) continue;
+      const value = JSON.stringify(context[key]);
       if (value === undefined) continue; // as JSON.stringify drops undefined and functions
       text += (text.length > 1 ? "," : "") + JSON.stringify(key) + ":" + value;
     }
-    return { context: text + "}", memory: options.memory ? JSON.stringify(options.memory) : "{}" };
+    const rows = rowBlocks.bytes();
+    return {
+      context: text + "}",
+      memory: options.memory ? JSON.stringify(options.memory) : "{}",
+      ...(rows.length ? { rows } : {}), // a view of a reused buffer: valid until the next payload
+    };
   } catch (e) {
     return { error: `The context or memory is not JSON data: ${(e as Error).message}` };
   }
@@ -153,12 +135,12 @@ export function reasonText(reason: unknown): string {
   return typeof reason === "string" ? reason : String(reason);
 }
 
-export function toRunResult(status: DoneStatus, started: number, toolMs: number): RunResult {
+export function toRunResult(status: DoneStatus, started: number, timings: Timings): RunResult {
   const metrics = {
     durationMs: now() - started,
     memoryBytes: status.metrics.memoryBytes,
     toolCalls: status.metrics.toolCalls,
-    toolMs,
+    ...timings,
   };
   if (!status.ok) return { ok: false, error: status.error, metrics };
   return { ok: true, result: status.result, memoryDelta: status.memoryDelta ?? {}, memory: status.memory ?? {}, metrics };

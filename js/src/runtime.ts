@@ -1,7 +1,7 @@
 // The in-process Runtime: checks options, drives runs on the engine instance,
 // runs tool callbacks with the deadline and abort signal. Language semantics
 // live in the engine; nothing here interprets a program.
-import { driveRun, type Dialect, type DoneStatus, type Payload, type Projections } from "./driver.js";
+import { driveRun, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { EngineBrokenError, EngineInstance } from "./engine.js";
 import {
   abortedResult,
@@ -193,7 +193,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     engineOptions: string,
     options: { tools?: Record<string, Tool>; timeoutMs?: number; signal?: AbortSignal },
     payload: (loads: string[], fields?: Projections) => Payload,
-    convert: (status: DoneStatus, started: number, toolMs: number) => R,
+    convert: (status: DoneStatus, started: number, timings: Timings) => R,
   ): Promise<R> {
     const started = now();
     const tools = options.tools ?? {};
@@ -201,10 +201,19 @@ export class Runtime extends EngineHost implements PtcRuntime {
     const deadline = started + timeoutMs;
     this.inFlight++;
     try {
-      const io = { payload, tool: (name: string, args: JsonObject) => awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal) };
+      let payloadMs = 0;
+      const timedPayload = (loads: string[], fields?: Projections) => {
+        const t = now();
+        try {
+          return payload(loads, fields);
+        } finally {
+          payloadMs += now() - t;
+        }
+      };
+      const io = { payload: timedPayload, tool: (name: string, args: JsonObject) => awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal) };
       const driven = driveRun(this.healthyEngine(), text, engineOptions, io, dialect);
       const { status, toolMs } = driven instanceof Promise ? await driven : driven;
-      return convert(status, started, toolMs);
+      return convert(status, started, { toolMs, payloadMs });
     } catch (e) {
       if (!(e instanceof EngineBrokenError)) throw e;
       return failure("execution_error", `${BROKEN_ENGINE_MESSAGE} (${e.message})`) as R;

@@ -63,6 +63,8 @@ export interface RunMetrics {
   toolCalls: number;
   /** Time spent waiting for tools. */
   toolMs: number;
+  /** Time spent in JavaScript turning the loaded context (or step-function input) and the memory into what crosses into the engine. */
+  payloadMs: number;
 }
 
 export interface RunSuccess {

@@ -2,7 +2,7 @@
 // run here. The engine enforces the deadline itself; a run still computing well
 // past it means the worker is stuck in native code, and only terminating the
 // worker stops that (every run on it ends; the next run gets a fresh worker).
-import type { Dialect, DoneStatus, Payload, Projections } from "./driver.js";
+import type { Dialect, DoneStatus, Payload, Projections, Timings } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
 import {
   abortedResult,
@@ -40,6 +40,7 @@ interface PendingRun {
   signal?: AbortSignal;
   payload(loads: string[], fields?: Projections): Payload;
   finish(status: DoneStatus, toolMs: number): void;
+  payloadMs: number;
   end(result: Failed): void;
   waitingOnTool: boolean;
   watchdog?: ReturnType<typeof setTimeout>;
@@ -54,7 +55,7 @@ interface Submission<R> {
   tools: Record<string, Tool>;
   signal?: AbortSignal;
   payload(loads: string[], fields?: Projections): Payload;
-  convert(status: DoneStatus, started: number, toolMs: number): R;
+  convert(status: DoneStatus, started: number, timings: Timings): R;
 }
 
 /** How long past its deadline a computing run may take before its worker is terminated. */
@@ -125,7 +126,8 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         tools: s.tools,
         signal: s.signal,
         payload: s.payload,
-        finish: (status, toolMs) => resolve(s.convert(status, started, toolMs)),
+        finish: (status, toolMs) => resolve(s.convert(status, started, { toolMs, payloadMs: run.payloadMs })),
+        payloadMs: 0,
         end: (result) => resolve(result as R),
         waitingOnTool: false,
       };
@@ -155,9 +157,16 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     const run = this.runs.get(message.id);
     if (!run || run.port !== port) return;
     switch (message.type) {
-      case "payload?":
-        port.post({ type: "payload", id: run.id, payload: run.payload(message.loads, message.fields) });
+      case "payload?": {
+        const t = now();
+        const payload = run.payload(message.loads, message.fields);
+        // Row blocks are a view of a buffer the next payload reuses: post a copy
+        // (a posted view would also carry the whole buffer behind it).
+        if ("rows" in payload && payload.rows) payload.rows = payload.rows.slice();
+        run.payloadMs += now() - t;
+        port.post({ type: "payload", id: run.id, payload });
         return;
+      }
       case "call": {
         run.waitingOnTool = true;
         void awaitTool(message.tool, run.tools[message.tool], message.args, run.deadline, run.timeoutMs, run.signal).then((outcome) => {

@@ -1,7 +1,7 @@
 // Step functions, the second dialect (docs/step-functions.md): option checks,
 // the engine's options and payload, and the result with its trace. The runs
 // themselves go through the same driver as PTC-JSON programs.
-import type { DoneStatus, Payload } from "./driver.js";
+import type { DoneStatus, Payload, Timings } from "./driver.js";
 import { DEFAULT_MAX_HEAP_BYTES, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, now } from "./options.js";
 import type { JsonObject, JsonValue, PtcError, RunMetrics, Tool } from "./types.js";
 
@@ -89,8 +89,8 @@ export function workflowPayload(options: WorkflowOptions): Payload {
   }
 }
 
-export function toWorkflowResult(status: DoneStatus, started: number, toolMs: number): WorkflowResult {
-  const metrics = { durationMs: now() - started, memoryBytes: status.metrics.memoryBytes, toolCalls: status.metrics.toolCalls, toolMs };
+export function toWorkflowResult(status: DoneStatus, started: number, timings: Timings): WorkflowResult {
+  const metrics = { durationMs: now() - started, memoryBytes: status.metrics.memoryBytes, toolCalls: status.metrics.toolCalls, ...timings };
   const trace = (status.trace ?? []) as unknown as TraceEntry[];
   if (!status.ok) return { ok: false, error: status.error, ...(status.trace ? { trace } : {}), metrics };
   return { ok: true, result: status.result, trace, metrics };

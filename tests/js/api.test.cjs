@@ -37,6 +37,7 @@ function expectMetrics(metrics) {
     memoryBytes: expect.any(Number),
     toolCalls: expect.any(Number),
     toolMs: expect.any(Number),
+    payloadMs: expect.any(Number),
   });
   for (const v of Object.values(metrics)) {
     expect(Number.isFinite(v)).toBe(true);

@@ -2,7 +2,9 @@
 // fields (engine/projection.h + payloadFor): the rest is never serialised. The
 // shared conformance file loaded-rows.json checks results against the native
 // engine, which always gets everything; this file checks what is JavaScript's
-// own: getters, prototypes, hidden keys, toJSON, and that projection happens.
+// own: getters, prototypes, hidden keys, toJSON, the values JSON has no word
+// for, and that projection happens. (The read fields cross as binary row
+// blocks, js/src/rows.ts, when they can, else as JSON with a key list.)
 const { ptcWasm } = require("./helpers.cjs");
 
 let rt;
@@ -77,6 +79,51 @@ test("a read field that holds an object is sent whole, nested keys and all", asy
   const byObject = pipe({ op: "filter", where: { op: "eq", field: "category", value: { op: "literal", value: { name: "travel" } } } }, { op: "sum", field: "amount" });
   const rows = [{ category: { name: "travel" }, amount: 1 }, { category: "travel", amount: 2 }];
   expect((await rt.run(byObject, { context: { rows } })).result).toBe(1);
+});
+
+test("values JSON has no word for read as JSON.stringify would write them", async () => {
+  const fn = () => 1;
+  const rows = [
+    { name: "nan", amount: NaN, category: "travel" }, // NaN and Infinity are written null
+    { name: "inf", amount: -Infinity },
+    { name: "undef", amount: undefined }, // undefined, functions and symbols in an object: left out
+    { name: "fn", amount: fn },
+    { name: "sym", amount: Symbol("s") },
+    { name: "neg zero", amount: -0 },
+    { name: "big int", amount: 2 ** 53 + 2 },
+  ];
+  const r = await rt.run(pipe({ op: "select", fields: ["name", "amount"] }), { context: { rows } });
+  expect(r.result).toEqual([
+    { name: "nan", amount: null },
+    { name: "inf", amount: null },
+    { name: "undef" },
+    { name: "fn" },
+    { name: "sym" },
+    { name: "neg zero", amount: 0 },
+    { name: "big int", amount: 2 ** 53 + 2 },
+  ]);
+  // Items that are not objects: undefined, functions and symbols in a list are written null.
+  const items = await rt.run(pipe({ op: "map", expr: { op: "get", field: "x" } }, { op: "count" }), { context: { rows: [undefined, fn, Symbol("s"), 1] } });
+  expect(items.result).toBe(4);
+  const kinds = await rt.run(pipe({ op: "filter", where: { op: "eq", field: "x", value: null } }, { op: "count" }), { context: { rows: [undefined, { x: undefined }, { x: null }, { y: 1 }] } });
+  expect(kinds.result).toBe(4);
+});
+
+test("a BigInt in a read field fails as JSON.stringify does", async () => {
+  const r = await rt.run(sumTravel, { context: { rows: [{ category: "travel", amount: 10n }] } });
+  expect(r.error).toMatchObject({ type: "execution_error", message: expect.stringContaining("BigInt") });
+});
+
+test("many rows, many distinct and non-ASCII strings cross intact", async () => {
+  const rows = Array.from({ length: 70000 }, (_, i) => ({ name: `n${i} é ${i % 3 ? "日本" : "\ud800"}`, n: i, skip: { deep: i } }));
+  const r = await rt.run(pipe({ op: "map", expr: { op: "get", field: "name" } }), { context: { rows }, maxHeapBytes: 256 * 1024 * 1024, timeoutMs: 20000 });
+  expect(r.result).toHaveLength(rows.length);
+  expect(r.result[1]).toBe("n1 é 日本");
+  expect(r.result[3]).toBe("n3 é \ufffd"); // a lone surrogate crosses as U+FFFD, as in JSON
+  expect(r.result[69998]).toBe("n69998 é 日本");
+  expect(r.result[69999]).toBe("n69999 é \ufffd");
+  const total = await rt.run(pipe({ op: "sum", field: "n" }), { context: { rows } });
+  expect(total.result).toBe((69999 * 70000) / 2);
 });
 
 test("keys named like JavaScript internals are read as data, not from the prototype", async () => {

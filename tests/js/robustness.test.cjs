@@ -77,6 +77,24 @@ test("time spent turning the context into JSON counts toward timeoutMs, even for
   expect((await rt.run(program, { context: { xs: slow }, timeoutMs: 5000 })).result).toBe(1);
 });
 
+test("metrics.payloadMs is the time spent turning the context into what crosses, in both modes", async () => {
+  const slow = { toJSON: () => { const until = performance.now() + 30; while (performance.now() < until); return [1]; } };
+  const program = { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "count" }] } };
+  const w = await ptcWasm.createRuntime({ worker: true });
+  try {
+    for (const runtime of [rt, w]) {
+      const r = await runtime.run(program, { context: { xs: slow } });
+      expect(r.result).toBe(1);
+      expect(r.metrics.payloadMs).toBeGreaterThanOrEqual(29);
+      expect(r.metrics.durationMs).toBeGreaterThanOrEqual(r.metrics.payloadMs);
+      const quick = await runtime.run(program, { context: { xs: [1] } });
+      expect(quick.metrics.payloadMs).toBeLessThan(29);
+    }
+  } finally {
+    w.close();
+  }
+});
+
 test("non-ASCII context, memory and tool results cross intact", async () => {
   const words = ["café", "naïve", "日本語", "emoji 😀", "lone \ud800 surrogate"];
   const program = {

@@ -1,0 +1,169 @@
+// Projected rows in binary (layout in engine/row_block.h): a loaded list that
+// the program reads only through some fields of its items crosses as a compact
+// block, written here in one pass, instead of as JSON text. The block must mean
+// exactly what JSON.stringify would have written for those fields; whenever it
+// could not (a list or item with toJSON, an item that is a list, a field that
+// is inherited, hidden or holds an object or a BigInt), encoding gives up and
+// the list crosses as JSON, whole.
+
+const enum Tag {
+  Null,
+  False,
+  True,
+  Number,
+  NewString,
+  StringRef,
+  Object,
+  Absent,
+  PlainString,
+}
+
+// Strings are numbered for reuse up to this many per payload; later new ones
+// are written in full each time.
+const MAX_NUMBERED_STRINGS = 65536;
+
+const encoder = new TextEncoder();
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
+/** Row blocks for one payload, in a buffer reused from payload to payload. */
+export class RowBlockWriter {
+  private buffer = new Uint8Array(4096);
+  private view = new DataView(this.buffer.buffer);
+  private at = 0;
+  private strings = new Map<string, number>();
+
+  /** Starts a payload. */
+  reset(): void {
+    this.at = 0;
+  }
+
+  /** The blocks written since reset(), valid until the next reset. */
+  bytes(): Uint8Array {
+    return this.buffer.subarray(0, this.at);
+  }
+
+  /** Appends the block of `list` read through `fields`; false (nothing written) when it must cross as JSON. */
+  write(key: string, list: unknown, fields: string[]): boolean {
+    if (!Array.isArray(list) || typeof (list as { toJSON?: unknown }).toJSON === "function") return false;
+    const start = this.at;
+    this.strings.clear();
+    this.text(key);
+    this.u32(list.length);
+    this.u32(fields.length);
+    for (const field of fields) this.text(field);
+    for (let i = 0; i < list.length; i++) {
+      if (!this.item(list[i], fields)) {
+        this.at = start;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private item(item: unknown, fields: string[]): boolean {
+    if (item === null || typeof item !== "object") return this.value(item, true);
+    if (Array.isArray(item) || typeof (item as { toJSON?: unknown }).toJSON === "function") return false;
+    this.tag(Tag.Object);
+    const row = item as Record<string, unknown>;
+    for (let f = 0; f < fields.length; f++) {
+      const key = fields[f];
+      if (!isEnumerable.call(row, key)) {
+        if (key in row) return false; // inherited, or not enumerable: JSON.stringify would skip it
+        this.tag(Tag.Absent);
+      } else if (!this.value(row[key], false)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // What JSON.stringify writes for a value: in a list, undefined, functions
+  // and symbols become null; in an object, the key is left out.
+  private value(value: unknown, inList: boolean): boolean {
+    switch (typeof value) {
+      case "number":
+        if (Number.isFinite(value)) {
+          this.tag(Tag.Number);
+          this.ensure(8);
+          this.view.setFloat64(this.at, value, true);
+          this.at += 8;
+        } else {
+          this.tag(Tag.Null); // as JSON.stringify writes NaN and Infinity
+        }
+        return true;
+      case "string":
+        this.string(value);
+        return true;
+      case "boolean":
+        this.tag(value ? Tag.True : Tag.False);
+        return true;
+      case "undefined":
+      case "function":
+      case "symbol":
+        this.tag(inList ? Tag.Null : Tag.Absent);
+        return true;
+      case "object":
+        if (value !== null) return false; // would need the nested object's JSON
+        this.tag(Tag.Null);
+        return true;
+      default:
+        return false; // a BigInt: JSON.stringify throws, so the JSON path reports it
+    }
+  }
+
+  private string(value: string): void {
+    const known = this.strings.get(value);
+    if (known !== undefined) {
+      this.tag(Tag.StringRef);
+      this.u32(known);
+      return;
+    }
+    if (this.strings.size < MAX_NUMBERED_STRINGS) {
+      this.strings.set(value, this.strings.size);
+      this.tag(Tag.NewString);
+    } else {
+      this.tag(Tag.PlainString);
+    }
+    this.text(value);
+  }
+
+  // u32 length, then UTF-8. ASCII is copied a byte at a time; anything else
+  // goes through encodeInto (lone surrogates become U+FFFD, as in JSON).
+  private text(value: string): void {
+    const n = value.length;
+    this.ensure(4 + 3 * n);
+    const lengthAt = this.at;
+    let at = lengthAt + 4;
+    const buffer = this.buffer;
+    let i = 0;
+    for (; i < n; i++) {
+      const c = value.charCodeAt(i);
+      if (c >= 0x80) break;
+      buffer[at++] = c;
+    }
+    if (i < n) at += encoder.encodeInto(value.slice(i), buffer.subarray(at)).written;
+    this.view.setUint32(lengthAt, at - lengthAt - 4, true);
+    this.at = at;
+  }
+
+  private tag(tag: Tag): void {
+    this.ensure(1);
+    this.buffer[this.at++] = tag;
+  }
+
+  private u32(value: number): void {
+    this.ensure(4);
+    this.view.setUint32(this.at, value, true);
+    this.at += 4;
+  }
+
+  private ensure(bytes: number): void {
+    if (this.at + bytes <= this.buffer.length) return;
+    let size = this.buffer.length * 2;
+    while (size < this.at + bytes) size *= 2;
+    const grown = new Uint8Array(size);
+    grown.set(this.buffer.subarray(0, this.at));
+    this.buffer = grown;
+    this.view = new DataView(grown.buffer);
+  }
+}
