@@ -2,7 +2,8 @@
 
 #include <cctype>
 #include <cmath>
-#include <sstream>
+#include <string>
+#include <string_view>
 
 namespace ptc::workflow {
 
@@ -10,10 +11,16 @@ namespace {
 
 class TypeParser {
  public:
+  // Words separated by whitespace. (Not an istringstream: that would link
+  // the iostreams and locales into the wasm for one split.)
   TypeParser(std::string_view text, std::string& error) : error_(error) {
-    std::istringstream in{std::string(text)};
-    std::string word;
-    while (in >> word) words_.push_back(word);
+    size_t i = 0;
+    while (i < text.size()) {
+      while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      size_t start = i;
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      if (i > start) words_.emplace_back(text.substr(start, i - start));
+    }
   }
 
   bool parse(bool allowResult, Type& out) {
