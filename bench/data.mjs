@@ -58,3 +58,19 @@ export const PTC_PROGRAM = {
     ],
   },
 };
+
+/**
+ * The same question, written so that the engine cannot prove the program reads
+ * only two fields (the compared value is a pipe, not a constant): the rows
+ * cross whole, as JSON. Shows what projection (docs/semantics.md) is worth.
+ */
+export const PTC_PROGRAM_WHOLE_ROWS = {
+  program: {
+    op: "pipe",
+    steps: [
+      { op: "load", name: "rows" },
+      { op: "filter", where: { op: "eq", field: "category", value: { op: "pipe", steps: [{ op: "literal", value: "travel" }] } } },
+      { op: "sum", field: "amount" },
+    ],
+  },
+};

@@ -14,7 +14,7 @@ import jsonata from "jsonata";
 import jsonLogic from "json-logic-js";
 import { getQuickJS, shouldInterruptAfterDeadline } from "quickjs-emscripten";
 
-import { PTC_PROGRAM } from "./data.mjs";
+import { PTC_PROGRAM, PTC_PROGRAM_WHOLE_ROWS } from "./data.mjs";
 
 export { PTC_PROGRAM };
 
@@ -106,6 +106,8 @@ export async function createPeers() {
     ptc, // exposed for the breakdown, which runs other programs on the same runtime
     peers: [
       { name: "ptc-wasm", run: (rows, limits) => ptcRun(ptc, PTC_PROGRAM, rows, limits) },
+      // Not a peer: ptc-wasm itself with the rows crossing whole (no projection).
+      { name: "ptc (whole)", run: (rows, limits) => ptcRun(ptc, PTC_PROGRAM_WHOLE_ROWS, rows, limits) },
       { name: "plain JS", run: (rows) => plainJs(rows) },
       { name: "JSONata", run: (rows) => jsonataExpr.evaluate({ rows }) },
       { name: "json-logic", run: (rows) => jsonLogic.apply(logicRule, { rows }) },

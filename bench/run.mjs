@@ -378,6 +378,8 @@ const engineMemoryAfter = ptc.engineMemoryBytes;
 const line = "-".repeat(78);
 say("FILTER + SUM at the boundary: JS rows in, JS number out (warm; median of interleaved runs)");
 say("ratio = ptc-wasm time / peer time: below 1 means ptc-wasm is faster");
+say('"ptc (whole)" is ptc-wasm on the same question written so that the rows cross whole, as JSON');
+say("(no projection of the two fields read; see bench/README.md): it is not a peer.");
 say(line);
 say(`${pad("rows", 7)}${pad("engine", 12)}${lpad("median", 11)}${lpad("min", 11)}${lpad("runs", 6)}${lpad("per row", 11)}${lpad("ptc/peer", 11)}`);
 say(line);
