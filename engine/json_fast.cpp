@@ -114,8 +114,9 @@ class FastParser {
     return *p_++ == ',' ? After::Comma : After::Close;
   }
 
-  // Members and items collect on one stack per parser and move into a vector
-  // of the exact size when their object or list closes: no regrowth per row.
+  // Members and items collect on one stack per parser and move into their
+  // object (which holds them in its own allocation) or into a list of the
+  // exact size when it closes: no regrowth per row.
   bool object(Value& out) {
     if (++depth_ > kMaxJsonNesting) return false;
     ++p_;
@@ -136,8 +137,7 @@ class FastParser {
       if (after == After::Bad) return false;
     }
     --depth_;
-    out = Value::object(Members(std::make_move_iterator(members_.begin() + static_cast<ptrdiff_t>(base)),
-                                std::make_move_iterator(members_.end())));
+    out = Value::object(members_.data() + base, members_.size() - base);
     members_.resize(base);
     return true;
   }

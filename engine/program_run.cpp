@@ -32,7 +32,8 @@ std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string
   auto checkDeadline = [this] { core_.checkDeadline(); };
   state_.context = parseObject(contextJson, "context", checkDeadline);
   if (!rowBlocks_.empty()) {
-    Members members = state_.context.members();
+    MemberSpan known = state_.context.members();
+    Members members(known.begin(), known.end());
     appendRowBlocks(rowBlocks_, members, checkDeadline);
     state_.context = Value::object(std::move(members));
     rowBlocks_ = {};
@@ -53,7 +54,8 @@ std::string ProgramRun::doneOk(const Value& result) {
       if (!r || m.key.str() != "result") delta.push_back(m);
     if (r) returned = *r;
   }
-  Members memory = state_.memory.members();
+  MemberSpan before = state_.memory.members();
+  Members memory(before.begin(), before.end());
   for (const Member& d : delta) {
     auto it = std::find_if(memory.begin(), memory.end(), [&](const Member& m) { return m.key.str() == d.key.str(); });
     if (it != memory.end()) it->value = d.value;

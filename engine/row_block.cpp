@@ -38,13 +38,12 @@ class BlockReader {
   Value item(const std::vector<Value>& fields) {
     RowTag t = tag();
     if (t != RowTag::Object) return value(t);
-    Members members;
-    members.reserve(fields.size());
+    members_.clear();  // reused from row to row: the object takes the members, not the vector
     for (const Value& field : fields) {
       RowTag ft = tag();
-      if (ft != RowTag::Absent) members.push_back(Member{field, value(ft)});
+      if (ft != RowTag::Absent) members_.push_back(Member{field, value(ft)});
     }
-    return Value::object(std::move(members));
+    return Value::object(members_.data(), members_.size());
   }
 
   Value value(RowTag t) {
@@ -111,6 +110,7 @@ class BlockReader {
   size_t at_ = 0;
   const std::function<void()>& progress_;
   std::vector<Value> strings_;
+  Members members_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <string>
 
 #include "error.h"
@@ -18,8 +19,10 @@ struct StringBlock final : HeapBlock {
 struct ArrayBlock final : HeapBlock {
   Array items;
 };
-struct ObjectBlock final : HeapBlock {
-  Members members;
+// Its members follow it in the same allocation.
+struct alignas(Member) ObjectBlock final : HeapBlock {
+  uint32_t count = 0;
+  Member* members() { return reinterpret_cast<Member*>(reinterpret_cast<char*>(this) + sizeof(ObjectBlock)); }
 };
 
 // Charges the current budget before allocating, so a refused charge leaks nothing.
@@ -32,13 +35,31 @@ Block* allocate(uint64_t bytes, Payload&& payload) {
   block->budget = budget;
   if constexpr (std::is_same_v<Block, StringBlock>) block->s = std::forward<Payload>(payload);
   if constexpr (std::is_same_v<Block, ArrayBlock>) block->items = std::forward<Payload>(payload);
-  if constexpr (std::is_same_v<Block, ObjectBlock>) block->members = std::forward<Payload>(payload);
   return block;
+}
+
+ObjectBlock* allocateObject(Member* first, size_t n) {
+  uint64_t bytes = sizeof(ObjectBlock) + n * sizeof(Member);
+  Budget* budget = Budget::current();
+  if (budget) budget->charge(bytes);
+  auto* block = new (::operator new(static_cast<size_t>(bytes))) ObjectBlock();
+  block->bytes = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+  block->budget = budget;
+  block->count = static_cast<uint32_t>(n);
+  Member* members = block->members();
+  for (size_t i = 0; i < n; ++i) new (&members[i]) Member(std::move(first[i]));
+  return block;
+}
+
+void freeObject(ObjectBlock* block) {
+  Member* members = block->members();
+  for (uint32_t i = 0; i < block->count; ++i) members[i].~Member();
+  block->~ObjectBlock();
+  ::operator delete(block);
 }
 
 const std::string kEmptyString;
 const Array kEmptyArray;
-const Members kEmptyMembers;
 
 }  // namespace
 
@@ -75,10 +96,11 @@ Value Value::array(Array items) {
   return v;
 }
 
-Value Value::object(Members members) {
+Value Value::object(Members members) { return object(members.data(), members.size()); }
+
+Value Value::object(Member* first, size_t n) {
   Value v;
-  uint64_t bytes = sizeof(ObjectBlock) + members.size() * sizeof(Member);
-  v.u_.h = allocate<ObjectBlock>(bytes, std::move(members));
+  v.u_.h = allocateObject(first, n);
   v.kind_ = Kind::Object;
   return v;
 }
@@ -95,7 +117,7 @@ void Value::release() {
       // No virtual destructor (it would cost a pointer per block): the kind says which block it is.
       if (kind_ == Kind::String) delete static_cast<StringBlock*>(b);
       else if (kind_ == Kind::Array) delete static_cast<ArrayBlock*>(b);
-      else delete static_cast<ObjectBlock*>(b);
+      else freeObject(static_cast<ObjectBlock*>(b));
     }
     kind_ = Kind::Null;
   }
@@ -107,13 +129,15 @@ const std::string& Value::str() const {
 const Array& Value::items() const {
   return kind_ == Kind::Array ? static_cast<ArrayBlock*>(u_.h)->items : kEmptyArray;
 }
-const Members& Value::members() const {
-  return kind_ == Kind::Object ? static_cast<ObjectBlock*>(u_.h)->members : kEmptyMembers;
+MemberSpan Value::members() const {
+  if (kind_ != Kind::Object) return MemberSpan(nullptr, 0);
+  auto* block = static_cast<ObjectBlock*>(u_.h);
+  return MemberSpan(block->members(), block->count);
 }
 
 const Value* Value::find(std::string_view key) const {
   if (kind_ != Kind::Object) return nullptr;
-  for (const Member& m : static_cast<ObjectBlock*>(u_.h)->members) {
+  for (const Member& m : members()) {
     const std::string& k = m.key.str();
     if (k.size() == key.size() && std::memcmp(k.data(), key.data(), key.size()) == 0) return &m.value;
   }
@@ -146,7 +170,7 @@ bool equals(const Value& a, const Value& b) {
       return true;
     }
     case Kind::Object: {
-      const Members& x = a.members();
+      MemberSpan x = a.members();
       if (x.size() != b.members().size()) return false;
       for (const Member& m : x) {
         const Value* other = b.find(m.key.str());

@@ -47,6 +47,7 @@ enum class Kind : uint8_t { None, Null, Bool, Int, Double, String, Array, Object
 
 class Value;
 struct Member;
+class MemberSpan;
 using Array = std::vector<Value>;
 using Members = std::vector<Member>;
 
@@ -66,6 +67,9 @@ class Value {
   static Value string(std::string s);
   static Value array(Array items);
   static Value object(Members members);  // keys must be distinct strings
+  // Moves n members from `first` into a new object (one allocation holds the
+  // object and its members): for builders that collect members on a stack.
+  static Value object(Member* first, size_t n);
 
   Value(const Value& o) : kind_(o.kind_), u_(o.u_) { retain(); }
   Value(Value&& o) noexcept : kind_(o.kind_), u_(o.u_) { o.kind_ = Kind::Null; }
@@ -95,7 +99,7 @@ class Value {
   double asDouble() const { return kind_ == Kind::Int ? static_cast<double>(u_.i) : u_.d; }
   const std::string& str() const;
   const Array& items() const;
-  const Members& members() const;
+  MemberSpan members() const;  // empty unless an object
 
   // Only null, false (and "no value") are falsy.
   bool truthy() const { return !(kind_ == Kind::Null || kind_ == Kind::None || (kind_ == Kind::Bool && !u_.b)); }
@@ -122,6 +126,22 @@ class Value {
 struct Member {
   Value key;  // always a string
   Value value;
+};
+
+// The members of an object, which live inside its heap block: a read-only view
+// for as long as the object is alive.
+class MemberSpan {
+ public:
+  MemberSpan(const Member* first, size_t n) : first_(first), n_(n) {}
+  const Member* begin() const { return first_; }
+  const Member* end() const { return first_ + n_; }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const Member& operator[](size_t i) const { return first_[i]; }
+
+ private:
+  const Member* first_;
+  size_t n_;
 };
 
 // Structural equality; numbers compare by value (1 == 1.0), object key order ignored.
