@@ -24,6 +24,23 @@ interface EmbindModule {
 
 const encoder = new TextEncoder();
 
+// Writes an ASCII text a byte per character at `at`; -1 (with some bytes
+// written) when it is not ASCII. Short texts are copied in a loop, which beats
+// the call and the view encodeInto needs; long ones go through encodeInto.
+function putAscii(text: string, heap: Uint8Array, at: number): number {
+  const n = text.length;
+  if (n > 64) {
+    const done = encoder.encodeInto(text, heap.subarray(at, at + n));
+    return done.read === n && done.written === n ? n : -1;
+  }
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return -1;
+    heap[at + i] = c;
+  }
+  return n;
+}
+
 /** A program compiled inside this instance, the context keys it loads, and which of them it reads only in part. */
 export interface PreparedProgram {
   id: number;
@@ -153,19 +170,16 @@ export class EngineInstance {
     const units = first.length + second.length;
     const tailLen = tail?.length ?? 0;
     let ptr = this.malloc(units + tailLen);
-    let heap = this.m.HEAPU8; // read after malloc: growth replaces the view
-    const a = encoder.encodeInto(first, heap.subarray(ptr, ptr + first.length));
-    const b = encoder.encodeInto(second, heap.subarray(ptr + a.written, ptr + units));
-    let firstLen = a.written;
-    let secondLen = b.written;
-    if (a.read < first.length || b.read < second.length) {
+    const heap = this.m.HEAPU8; // read after malloc: growth replaces the view
+    let firstLen = putAscii(first, heap, ptr);
+    let secondLen = firstLen < 0 ? -1 : putAscii(second, heap, ptr + firstLen);
+    if (secondLen < 0) {
       this.m._free(ptr);
       const firstBytes = encoder.encode(first);
       const secondBytes = encoder.encode(second);
       ptr = this.malloc(firstBytes.length + secondBytes.length + tailLen);
-      heap = this.m.HEAPU8;
-      heap.set(firstBytes, ptr);
-      heap.set(secondBytes, ptr + firstBytes.length);
+      this.m.HEAPU8.set(firstBytes, ptr);
+      this.m.HEAPU8.set(secondBytes, ptr + firstBytes.length);
       [firstLen, secondLen] = [firstBytes.length, secondBytes.length];
     }
     if (tail) this.m.HEAPU8.set(tail, ptr + firstLen + secondLen);
