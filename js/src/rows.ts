@@ -22,19 +22,25 @@ const enum Tag {
 // are written in full each time.
 const MAX_NUMBERED_STRINGS = 65536;
 
+// The buffer starts small and is kept from payload to payload unless a big
+// payload grew it past KEEP_BUFFER_BYTES (the host gets that memory back).
+const INITIAL_BUFFER_BYTES = 4096;
+const KEEP_BUFFER_BYTES = 1 << 20;
+
 const encoder = new TextEncoder();
 const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 /** Row blocks for one payload, in a buffer reused from payload to payload. */
 export class RowBlockWriter {
-  private buffer = new Uint8Array(4096);
+  private buffer = new Uint8Array(INITIAL_BUFFER_BYTES);
   private view = new DataView(this.buffer.buffer);
   private at = 0;
   private strings = new Map<string, number>();
 
-  /** Starts a payload. */
+  /** Starts a payload. A buffer grown past 1 MiB by a big one is let go. */
   reset(): void {
     this.at = 0;
+    if (this.buffer.length > KEEP_BUFFER_BYTES) this.setBuffer(new Uint8Array(INITIAL_BUFFER_BYTES));
   }
 
   /** The blocks written since reset(), valid until the next reset. */
@@ -163,7 +169,11 @@ export class RowBlockWriter {
     while (size < this.at + bytes) size *= 2;
     const grown = new Uint8Array(size);
     grown.set(this.buffer.subarray(0, this.at));
-    this.buffer = grown;
-    this.view = new DataView(grown.buffer);
+    this.setBuffer(grown);
+  }
+
+  private setBuffer(buffer: Uint8Array<ArrayBuffer>): void {
+    this.buffer = buffer;
+    this.view = new DataView(buffer.buffer);
   }
 }
