@@ -16,7 +16,8 @@ import { renderReference } from "./reference.js";
 import { el, escapeHtml, showJson, summarize } from "./render.js";
 import { functionsOf, parseSequence, formatSequence, resolveSequencePointer, valueAt, type FunctionInfo, type ParsedSequence } from "./sequence.js";
 import { decodeSession, encodeSession, type Session } from "./share.js";
-import { compileTools } from "./tools.js";
+import { holdLinkTools, isHeld, release } from "./consent.js";
+import { createToolSandbox } from "./sandbox.js";
 import { renderTrace, type StepSource } from "./trace.js";
 
 performance.mark("ptc-app-start");
@@ -24,6 +25,9 @@ const TIMEOUT_MS = 1000;
 const DEBOUNCE_MS = 250;
 
 const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
+
+/** Where the mock tools' code runs: a sandboxed frame, never this page. */
+const sandbox = createToolSandbox();
 
 // ---- state -----------------------------------------------------------------
 
@@ -58,6 +62,8 @@ let errorRange: { from: number; to: number } | null = null;
 
 interface Initial {
   session: Session;
+  /** The session came from the URL (its tools are a stranger's code). */
+  fromLink?: boolean;
   /** Why the shared link could not be used. */
   problem?: string;
 }
@@ -67,7 +73,7 @@ async function initialSession(): Promise<Initial> {
   const fallback: Session = { dialect: ex.dialect, program: ex.turns[0].program, context: ex.context, tools: ex.tools, example: ex.id, entry: ex.entry };
   try {
     const shared = location.hash && location.hash !== "#" ? await decodeSession(location.hash) : null;
-    return { session: shared ?? fallback };
+    return shared ? { session: shared, fromLink: true } : { session: fallback };
   } catch (e) {
     return { session: fallback, problem: (e as Error).message };
   }
@@ -79,6 +85,7 @@ dialect = dialectOf(initial.session);
 entryChoice = initial.session.entry;
 turn = initial.session.turn ?? 1;
 memoryIn = initial.session.memory ?? {};
+if (initial.fromLink) holdLinkTools(initial.session.tools);
 
 /** A session's dialect: as it says, else its example's, else PTC-JSON. */
 function dialectOf(s: Session): DialectId {
@@ -124,10 +131,8 @@ const programView = createEditor({
   completion: (cx: CompletionContext) => (dialect === "step-functions" ? stepFunctionCompletion(cx) : ptcCompletion(cx)),
 });
 
-const mockToolNames = () => {
-  const compiled = compileTools(toolsView.state.doc.toString());
-  return compiled.ok ? compiled.names : [];
-};
+// Completion offers the names of the tools as last evaluated (never evaluating held ones).
+const mockToolNames = () => (isHeld(toolsView.state.doc.toString()) ? [] : sandbox.names());
 const stepFunctionCompletion = stepFunctionCompletionSource({
   toolNames: mockToolNames,
   functionNames: () => fileFunctions.map((f) => f.name),
@@ -229,6 +234,38 @@ function showInputProblem(problem: InputProblem | null): void {
   $("tab-tools").classList.toggle("has-error", problem?.where === "tools");
 }
 
+/** Shows or hides the marks of tools held for consent (consent.ts): the notice, the tab's flag. */
+function showConsent(held: boolean): void {
+  $("consent").hidden = !held;
+  $("tools-consent").hidden = !held;
+  $("tools-from-link").hidden = !held;
+}
+
+/** Nothing ran: the link's tools wait for the visitor (no result, no calls, no trace). */
+function showHeld(): void {
+  showInputProblem(null);
+  errorRange = null;
+  mark(programView, []);
+  mark(contextView, []);
+  document.body.dataset.status = "held";
+  delete document.body.dataset.errorType;
+  setStatus("held", `<span class="badge warn">not run</span> <span>waiting for you to trust the link's tools</span>`);
+  $("error-box").hidden = true;
+  $("stale-note").hidden = true;
+  $("result").textContent = "";
+  renderCalls([]);
+  if (dialect === "step-functions") showTrace([]);
+  ($("next-turn") as HTMLButtonElement).disabled = true;
+  announceOutcome("held", "Not run: the mock tools came from a shared link. Review them, then press Trust and run.");
+}
+
+/** The visitor read the link's tools and lets them run (in the sandbox). */
+function trustTools(): void {
+  release();
+  announce("The link's tools are trusted and run");
+  void runNow();
+}
+
 async function runNow(): Promise<void> {
   clearTimeout(debounce);
   if (!runtime) return; // runs when the engine is ready
@@ -237,9 +274,14 @@ async function runNow(): Promise<void> {
   const abort = (controller = new AbortController());
   const program = textOf(programView);
   const parsed = dialect === "step-functions" ? updateFunctions(program) : null;
+  const toolsText = textOf(toolsView);
+  const held = isHeld(toolsText);
+  showConsent(held);
+  if (held) return showHeld();
 
   const context = readContext();
-  const compiled = compileTools(textOf(toolsView));
+  const compiled = await sandbox.compile(toolsText);
+  if (seq !== runSeq) return; // edited while the tools were evaluated
   const problem = !context.ok ? context.problem : !compiled.ok ? { where: "tools" as const, message: compiled.message } : null;
   showInputProblem(problem);
   if (problem) {
@@ -251,7 +293,7 @@ async function runNow(): Promise<void> {
 
   const calls: CallRecord[] = [];
   const tools: Record<string, (args: Record<string, unknown>) => unknown> = {};
-  for (const [name, fn] of Object.entries(compiled.ok ? compiled.tools : {})) {
+  for (const name of compiled.ok ? compiled.names : []) {
     let count = 0; // calls of this tool in this run (a mock's `{ call }`)
     tools[name] = async (args) => {
       const record: CallRecord = { tool: name, args: structuredClone(args), state: "pending" };
@@ -259,7 +301,7 @@ async function runNow(): Promise<void> {
       if (seq === runSeq) renderCalls(calls);
       const started = performance.now();
       try {
-        const value = await fn(args, { call: count++ });
+        const value = compiled.ok ? await compiled.call(name, args, { call: count++ }) : undefined;
         record.state = "ok";
         record.result = value === undefined ? null : JSON.parse(JSON.stringify(value) ?? "null");
         return value;
@@ -295,6 +337,8 @@ async function runNow(): Promise<void> {
   }
   clearTimeout(slow);
   if (firstResultAt === null) performance.mark("ptc-first-run-end");
+  // A tool still waiting when its run timed out may be stuck in an endless loop: a fresh frame for the next run.
+  if (!result.ok && result.error.type === "timeout" && calls.some((c) => c.state === "pending")) sandbox.restart();
   if (seq !== runSeq) return; // a newer run is on its way
   runsDone++;
   latest = result;
@@ -319,7 +363,7 @@ async function runNow(): Promise<void> {
 
 // ---- showing outcomes ------------------------------------------------------
 
-function setStatus(kind: "ok" | "error" | "running" | "loading", html: string): void {
+function setStatus(kind: "ok" | "error" | "running" | "loading" | "held", html: string): void {
   const node = $("run-status");
   node.className = `status ${kind}`;
   node.innerHTML = html;
@@ -632,6 +676,7 @@ function setDialect(next: DialectId): void {
 
 function loadExample(ex: Example): void {
   showNotice(null);
+  release(); // the page's own tools
   exampleId = ex.id;
   entryChoice = ex.entry;
   turn = 1;
@@ -648,8 +693,10 @@ function loadExample(ex: Example): void {
   void runNow();
 }
 
+/** A session from a link opened while the page is open (a hash change). */
 function applySession(s: Session): void {
   showNotice(null);
+  holdLinkTools(s.tools);
   exampleId = s.example && exampleById(s.example) ? s.example : undefined;
   entryChoice = s.entry;
   turn = s.turn ?? 1;
@@ -799,6 +846,11 @@ function setupControls(): void {
     if (wrapWanted && hasLongLine(programView)) announce("Lines longer than 1000 characters are not wrapped; Format splits them");
   });
   $("next-turn").addEventListener("click", nextTurn);
+  for (const button of document.querySelectorAll(".trust-tools")) button.addEventListener("click", trustTools);
+  $("consent-review").addEventListener("click", () => {
+    $("tab-tools").click();
+    $("tab-tools").focus();
+  });
   $("reset-memory").addEventListener("click", clearMemory);
   $("format-program").addEventListener("click", () => {
     if (dialect === "step-functions") {
@@ -878,6 +930,10 @@ async function start(): Promise<void> {
   renderMemory();
   if (initial.problem) showNotice(`Could not read the shared link (${initial.problem}); showing an example instead.`);
   performance.mark("ptc-example-loaded");
+  // A link's tools are flagged at once; others are evaluated (in their frame) while
+  // the engine loads, and the first run finds them cached.
+  if (isHeld(textOf(toolsView))) showConsent(true);
+  else void sandbox.compile(textOf(toolsView));
   try {
     const engine = await engineReady;
     runtime = engine.runtime;

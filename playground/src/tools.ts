@@ -1,40 +1,9 @@
-// Mock tools: the visitor writes the body of an object literal of functions
-// (`get_users: async () => [...]`); the page evaluates it with `new Function`,
-// in the visitor's own tab. A tool gets the call's args and `{ call }`, the
-// number of earlier calls of that tool in the same run (0, 1, 2, ...).
+// Mock tools' source text: the visitor writes the body of an object literal of
+// functions (`get_users: async () => [...]`), which sandbox.ts evaluates in a
+// sandboxed frame. A tool gets the call's args and `{ call }`, the number of
+// earlier calls of that tool in the same run (0, 1, 2, ...). This module writes
+// that text for an example's sample data or tools spec.
 import { formatJson } from "./format.js";
-
-export type MockTool = (args: Record<string, unknown>, info: { call: number }) => unknown;
-
-export type CompiledTools =
-  | { ok: true; tools: Record<string, MockTool>; names: string[] }
-  | { ok: false; message: string };
-
-let cache: { source: string; compiled: CompiledTools } | undefined;
-
-/** Evaluates the Tools source (cached per text). */
-export function compileTools(source: string): CompiledTools {
-  if (cache?.source === source) return cache.compiled;
-  let compiled: CompiledTools;
-  try {
-    // The text is an object literal's body; a trailing newline keeps a final `// comment` harmless.
-    const value: unknown = new Function(`"use strict";\nreturn ({\n${source}\n});`)();
-    const tools: Record<string, MockTool> = {};
-    const bad: string[] = [];
-    for (const [name, fn] of Object.entries(value as Record<string, unknown>)) {
-      if (typeof fn === "function") tools[name] = fn as MockTool;
-      else bad.push(name);
-    }
-    compiled = bad.length
-      ? { ok: false, message: `Tools: ${bad.map((b) => `'${b}'`).join(", ")} ${bad.length === 1 ? "is" : "are"} not a function` }
-      : { ok: true, tools, names: Object.keys(tools) };
-  } catch (e) {
-    const err = e as Error;
-    compiled = { ok: false, message: `Tools: ${err.name}: ${err.message}` };
-  }
-  cache = { source, compiled };
-  return compiled;
-}
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 

@@ -1,0 +1,233 @@
+// Mock tools run in a sandboxed iframe, never in the page. sandbox="allow-scripts"
+// without allow-same-origin gives the frame an opaque origin: the tools' code
+// cannot reach this page's DOM, variables or storage (localStorage, IndexedDB,
+// cookies), cannot navigate the page or open windows, and the frame's
+// Content-Security-Policy (default-src 'none') keeps it off the network. The
+// page and the frame talk by postMessage only: "evaluate this tools text",
+// "call this tool", each answer matched by its id. A tool call is async, as the
+// package expects; a tool that never answers is cut off by the run's deadline.
+//
+// The frame evaluates a tools text only when the page asks, and the page asks
+// only for tools the visitor typed or trusted (consent.ts holds a shared link's).
+
+export interface ToolInfo {
+  /** Calls of this tool earlier in the same run (0, 1, 2, ...). */
+  call: number;
+}
+
+export type CompiledTools =
+  | { ok: true; names: string[]; call(name: string, args: Record<string, unknown>, info: ToolInfo): Promise<unknown> }
+  | { ok: false; message: string };
+
+/** What a tool threw, as it crosses back: an Error's message, or the thrown value as text. */
+interface Thrown {
+  isError: boolean;
+  message: string;
+}
+
+type Reply =
+  | { kind: "ready" }
+  | { kind: "compiled"; id: number; ok: true; names: string[] }
+  | { kind: "compiled"; id: number; ok: false; message: string }
+  | { kind: "result"; id: number; ok: true; value: unknown }
+  | { kind: "result"; id: number; ok: false; error: Thrown };
+
+/**
+ * The frame's script. It is put into the frame's srcdoc as text
+ * (`frameMain.toString()`), so it must use nothing from outside its own body.
+ */
+function frameMain(): void {
+  /** Evaluated tool sets by id; the page asks for a new set when the text changes. */
+  const sets = new Map<number, Record<string, (args: unknown, info: unknown) => unknown>>();
+  const send = (message: unknown) => parent.postMessage(message, "*");
+  const text = (get: () => unknown, fallback: string): string => {
+    try {
+      return String(get());
+    } catch {
+      return fallback;
+    }
+  };
+  // Like the package's failureMessage: an Error's message, a string as is, anything else as JSON.
+  const thrown = (reason: unknown): Thrown => {
+    if (reason instanceof Error) return { isError: true, message: text(() => reason.message || reason.name, "an Error whose message cannot be read") };
+    if (typeof reason === "string") return { isError: false, message: reason };
+    try {
+      return { isError: false, message: JSON.stringify(reason) ?? text(() => reason, "an unprintable value") };
+    } catch {
+      return { isError: false, message: text(() => reason, "an unprintable value") };
+    }
+  };
+  const compile = (id: number, source: string) => {
+    try {
+      // The text is an object literal's body; a trailing newline keeps a final `// comment` harmless.
+      const value: unknown = new Function(`"use strict";\nreturn ({\n${source}\n});`)();
+      const tools: Record<string, (args: unknown, info: unknown) => unknown> = {};
+      const bad: string[] = [];
+      for (const [name, fn] of Object.entries(value as Record<string, unknown>)) {
+        if (typeof fn === "function") tools[name] = fn as (args: unknown, info: unknown) => unknown;
+        else bad.push(name);
+      }
+      if (bad.length) {
+        const list = bad.map((b) => `'${b}'`).join(", ");
+        send({ kind: "compiled", id, ok: false, message: `Tools: ${list} ${bad.length === 1 ? "is" : "are"} not a function` });
+        return;
+      }
+      sets.set(id, tools);
+      for (const old of sets.keys()) if (sets.size > 4 && old !== id) sets.delete(old);
+      send({ kind: "compiled", id, ok: true, names: Object.keys(tools) });
+    } catch (e) {
+      const name = text(() => (e as Error).name, "Error");
+      send({ kind: "compiled", id, ok: false, message: `Tools: ${name}: ${thrown(e).message}` });
+    }
+  };
+  const call = async (id: number, set: number, name: string, args: unknown, info: unknown) => {
+    try {
+      const fn = sets.get(set)?.[name];
+      if (!fn) throw new Error(`the tools were edited while this run waited (no '${name}' in them any more)`);
+      const value = await fn(args, info);
+      try {
+        send({ kind: "result", id, ok: true, value });
+      } catch (e) {
+        // A function or a DOM object cannot be copied out of the frame.
+        send({ kind: "result", id, ok: false, error: { isError: true, message: `returned a value that is not JSON data (${thrown(e).message})` } });
+      }
+    } catch (e) {
+      send({ kind: "result", id, ok: false, error: thrown(e) });
+    }
+  };
+  addEventListener("message", (event: MessageEvent) => {
+    if (event.source !== parent) return;
+    const m = event.data;
+    if (m?.kind === "compile") compile(m.id, m.source);
+    else if (m?.kind === "call") void call(m.id, m.set, m.name, m.args, m.info);
+  });
+  send({ kind: "ready" });
+}
+
+const FRAME_HTML =
+  `<!doctype html><meta charset="utf-8">` +
+  `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'">` +
+  `<script>(${frameMain.toString()})();</script>`;
+
+export interface ToolSandbox {
+  /** Evaluates a tools text in the frame (the last text's answer is cached). */
+  compile(source: string): Promise<CompiledTools>;
+  /** The tool names of the last text that evaluated (for completion); none before. */
+  names(): string[];
+  /**
+   * Replaces the frame with a fresh one: for a tool that never answered (an
+   * endless loop keeps the frame's process busy; the page itself stays responsive).
+   */
+  restart(): void;
+}
+
+/** How long evaluating a tools text may take before the frame counts as stuck. */
+const COMPILE_LIMIT_MS = 1000;
+
+/** One frame: created hidden, out of the tab order; its messages, matched to the questions. */
+function openFrame(host: HTMLElement) {
+  const frame = document.createElement("iframe");
+  frame.setAttribute("sandbox", "allow-scripts");
+  frame.setAttribute("aria-hidden", "true");
+  frame.tabIndex = -1;
+  frame.title = "Mock tools sandbox";
+  frame.className = "tool-sandbox";
+  frame.srcdoc = FRAME_HTML;
+
+  let nextId = 1;
+  let closed = false;
+  const gone: Thrown = { isError: true, message: "the mock tools' sandbox was restarted while this call waited" };
+  const waiting = new Map<number, (reply: Reply) => void>();
+  let markReady: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const onMessage = (event: MessageEvent) => {
+    // Only this frame's own messages; what they say is data, shown as text at most.
+    if (event.source !== frame.contentWindow || !event.data || typeof event.data !== "object") return;
+    const reply = event.data as Reply;
+    if (reply.kind === "ready") {
+      performance.mark("ptc-tools-ready");
+      markReady();
+    } else if (typeof reply.id === "number") {
+      waiting.get(reply.id)?.(reply);
+      waiting.delete(reply.id);
+    }
+  };
+  window.addEventListener("message", onMessage);
+  host.append(frame);
+
+  return {
+    /** Asks the frame once it is ready; null when it has not answered within `limitMs` of the question. */
+    async ask(message: Record<string, unknown>, limitMs = Infinity): Promise<Reply | null> {
+      await ready;
+      const id = nextId++;
+      if (closed) return { kind: "result", id, ok: false, error: gone };
+      return new Promise<Reply | null>((resolve) => {
+        const timer = limitMs < Infinity ? setTimeout(() => waiting.delete(id) && resolve(null), limitMs) : undefined;
+        waiting.set(id, (reply) => {
+          clearTimeout(timer);
+          resolve(reply);
+        });
+        // The frame's origin is opaque: it cannot be named as the target.
+        frame.contentWindow?.postMessage({ ...message, id }, "*");
+      });
+    },
+    close(): void {
+      closed = true;
+      window.removeEventListener("message", onMessage);
+      frame.remove();
+      markReady(); // questions not asked yet get `gone` at once
+      for (const [id, answer] of waiting) answer({ kind: "result", id, ok: false, error: gone });
+      waiting.clear();
+    },
+  };
+}
+
+/** The sandbox: a frame, replaced when it is stuck. */
+export function createToolSandbox(host: HTMLElement = document.body): ToolSandbox {
+  let frame = openFrame(host);
+  let cache: { source: string; compiled: Promise<CompiledTools> } | undefined;
+  let lastNames: string[] = [];
+
+  const restart = () => {
+    frame.close();
+    frame = openFrame(host);
+    cache = undefined; // the new frame has evaluated nothing yet
+  };
+
+  const callIn = (owner: ReturnType<typeof openFrame>, set: number) => async (name: string, args: Record<string, unknown>, info: ToolInfo) => {
+    const reply = await owner.ask({ kind: "call", set, name, args, info });
+    if (reply?.kind !== "result") throw new Error("the mock tools' sandbox answered out of turn");
+    if (reply.ok) return reply.value;
+    // An Error stays an Error (its message is what the run reports); a thrown string stays a string.
+    throw reply.error.isError ? new Error(String(reply.error.message)) : String(reply.error.message);
+  };
+
+  const evaluate = async (source: string): Promise<CompiledTools> => {
+    const owner = frame;
+    const reply = await owner.ask({ kind: "compile", source }, COMPILE_LIMIT_MS);
+    if (!reply) {
+      const stuck: CompiledTools = { ok: false, message: `Tools: evaluating the tools text did not finish within ${COMPILE_LIMIT_MS} ms (an endless loop?)` };
+      if (owner === frame) {
+        restart();
+        cache = { source, compiled: Promise.resolve(stuck) }; // not again for the same text
+      }
+      return stuck;
+    }
+    if (reply.kind !== "compiled") return { ok: false, message: "Tools: the mock tools' sandbox answered out of turn" };
+    if (!reply.ok) return { ok: false, message: String(reply.message) };
+    const names = Array.isArray(reply.names) ? reply.names.map(String) : [];
+    lastNames = names;
+    return { ok: true, names, call: callIn(owner, reply.id) };
+  };
+
+  return {
+    compile(source) {
+      if (cache?.source === source) return cache.compiled;
+      const compiled = evaluate(source);
+      cache = { source, compiled };
+      return compiled;
+    },
+    names: () => lastNames,
+    restart,
+  };
+}
