@@ -244,6 +244,29 @@ describe("step functions in the playground", () => {
     await context.close();
   });
 
+  test("links made before the playground's renames still open: compressed, and without a dialect", async () => {
+    // Made by the Share button of the playground before its code said "step functions" everywhere
+    // (approve.json, entry rate, input {"score": 700}).
+    const OLD_LINK =
+      "#c=jVRNb9swDP0rhLBDu3mJMyztkK0Fdthxl2G3OQfZZhqtshRIcj4Q-L-Pkuwkrh0sJ0F85CP5SOnItmwxS1gpuMTCsQWzDjcfV7UqnNDKsoRtjH4xvCLomCmAjHVgxhZ0M9xhxpIICbWpnbcfM2YLbTD6qLrK0WSsad107Vq_M9ZCPr31yB9_B08kVi3j81ME2LuQZ9JmSOBxni6bxBeDrjahsHSSzmO6GzkeRjm-XHBcArNPjbcvM0XnqC58Q8Jtx6Xhla7V2_6DT6ErHNpLzEe8RwT25kort7b_F96graUDqbkCh3t30wi-XVFvng7UI280RpuY7Rf-pf3CcgGFwVI4CKFwyQPCQo5S7zwb1XwhvUR32jahY5-435g2z7RfVZTL-7SGTtdlM7oSXfSJPJ18vrUbnwtCIMR43wXPafKepd_FMGMsr1uHxGPv-1hXOkm8bG4tKhJCj97XRVUZWAmqzYkKLXTk16TGqGLBpXxr4-bFDh96fy1GacN6ysOVGQ4F6InzIWCzMNpYSydK690tf2_SPcH068gjHOTqWl2cMyWXxQf76dY0F78BfZkFAfSiwpd5lucxTRsCndbSEjSdwk9dvEK4J8AtuDVCrssD6BXQo9S5nydI4dBwuQDFK6TZ2oMq4M7rfw9Pz7DlssZJpojue-CCFRfSwm6NCuidubXRO3uKCzHHaAWFO_jhF-jOD9mUtM2FFArLjN1_hSaQ_l7T4uCeVxuJFIClBaVDIuIsS9AKYY30erkqwW-KT7oyugIO_ieZBEVQOXOgpr2U_hr5yNB-k6z5Bw";
+    const old = await openPage(env.browser, env.server.url, { path: OLD_LINK });
+    assert.equal(await old.page.evaluate(() => window.__playground.dialect), "step-functions");
+    assert.equal(await old.page.locator("#example-select").inputValue(), "approve");
+    assert.equal(await old.page.locator("#entry-select").inputValue(), "rate");
+    assert.deepEqual(JSON.parse(await editorText(old.page, "context")), { score: 700 });
+    assert.equal(await resultText(old.page), "0.08");
+    assert.deepEqual(old.errors, []);
+    await old.context.close();
+    // Older still: no "dialect" key; the example it names tells the dialect.
+    const ex = EXAMPLES.find((e) => e.id === "total");
+    const session = { v: 1, example: ex.id, program: readFileSync(join(ROOT, "examples", "step-functions", ex.file), "utf8"), context: JSON.stringify(ex.input), tools: "" };
+    const older = await openPage(env.browser, env.server.url, { path: `#j=${Buffer.from(JSON.stringify(session)).toString("base64url")}` });
+    assert.equal(await older.page.evaluate(() => window.__playground.dialect), "step-functions");
+    assert.equal((await older.page.evaluate(() => window.__playground.latest)).ok, true);
+    assert.ok((await older.page.locator("#trace .trace-row").count()) > 0);
+    await older.context.close();
+  });
+
   test("keyboard: the trace rows are reachable, move with the arrows and mark their step with Enter", async () => {
     const { page, errors, context } = await openPage(env.browser, env.server.url);
     await pickExample(page, "classify-summaries");
