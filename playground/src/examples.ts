@@ -3,9 +3,9 @@
 // from examples/step-functions/ (index.json and the files' text, through
 // scripts/bundle-playground.mjs). Every example names its dialect (dialects.ts).
 import spec from "../../examples/spec-examples.json";
-import workflows from "virtual:step-function-examples";
+import stepFunctionFiles from "virtual:step-function-examples";
 import { formatJson } from "./format.js";
-import { toolsSourceFor, toolsSourceForWorkflow } from "./tools.js";
+import { toolsSourceFor, toolsSourceForStepFunctions } from "./tools.js";
 
 export type DialectId = "ptc-json" | "step-functions";
 
@@ -55,14 +55,14 @@ const ptcExamples: Example[] = (spec.examples as SpecExample[]).map((e) => ({
   tools: toolsSourceFor(e.tools),
 }));
 
-const stepFunctionExamples: Example[] = workflows.map((w) => ({
+const stepFunctionExamples: Example[] = stepFunctionFiles.map((w) => ({
   id: w.id,
   title: w.title,
   group: "Step functions",
   dialect: "step-functions",
   turns: [{ program: w.source }],
   context: formatJson(w.input ?? {}),
-  tools: toolsSourceForWorkflow(w.tools),
+  tools: toolsSourceForStepFunctions(w.tools),
   entry: w.entry,
 }));
 

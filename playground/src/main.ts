@@ -14,7 +14,7 @@ import { byteOffsetToIndex, findJsonSyntaxError, resolvePointer, tokenEnd } from
 import { loadEngine, type Engine, type Operation, type PtcError, type PtcRuntime, type RunResult, type RunSuccess, type TraceEntry, type WorkflowResult } from "./ptc.js";
 import { renderReference } from "./reference.js";
 import { el, escapeHtml, showJson, summarize } from "./render.js";
-import { functionsOf, parseSequence, formatSequence, resolveSequencePointer, valueAt, type FunctionInfo, type ParsedSequence } from "./sequence.js";
+import { functionsOf, parseStepFunctions, formatStepFunctions, resolveStepFunctionsPointer, valueAt, type FunctionInfo, type StepFunctionsFile } from "./step-functions.js";
 import { decodeSession, encodeSession, type Session } from "./share.js";
 import { holdLinkTools, isHeld, release } from "./consent.js";
 import { createToolSandbox } from "./sandbox.js";
@@ -31,7 +31,7 @@ const sandbox = createToolSandbox();
 
 // ---- state -----------------------------------------------------------------
 
-type WorkflowSuccess = Extract<WorkflowResult, { ok: true }>;
+type StepFunctionsSuccess = Extract<WorkflowResult, { ok: true }>;
 
 let runtime: PtcRuntime | null = null;
 let engineInWorker = false;
@@ -343,9 +343,9 @@ async function runNow(): Promise<void> {
   runsDone++;
   latest = result;
   if (runDialect === "step-functions") {
-    ranSequence = parsed;
+    ranFile = parsed;
     const r = result as WorkflowResult;
-    if (r.ok) showWorkflowSuccess(r);
+    if (r.ok) showStepFunctionsSuccess(r);
     else {
       showFailure(r.error, program, calls, "program", r.metrics?.durationMs);
       showTrace(r.trace, r.error);
@@ -404,7 +404,7 @@ function showSuccess(r: RunSuccess, calls: CallRecord[]): void {
 const isErrorResult = (v: unknown) =>
   v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length === 1 && "error" in v;
 
-function showWorkflowSuccess(r: WorkflowSuccess): void {
+function showStepFunctionsSuccess(r: StepFunctionsSuccess): void {
   const flag = isErrorResult(r.result) ? ` <span class="badge warn" title="The entry returned a result-typed error">returned an error</span>` : "";
   showResult(r, `<span class="badge ok">✓ ok</span>${flag} ${metricsText(r.metrics, r.trace.length)}`);
   showTrace(r.trace);
@@ -428,8 +428,8 @@ function errorRangeIn(program: string, error: PtcError): { from: number; to: num
   }
   if (error.path === undefined) return null;
   if (dialect === "step-functions") {
-    const seq = parseSequence(program);
-    const range = seq && resolveSequencePointer(seq, error.path);
+    const seq = parseStepFunctions(program);
+    const range = seq && resolveStepFunctionsPointer(seq, error.path);
     return range ? { from: range.from, to: range.to } : null;
   }
   const range = resolvePointer(programView.state, error.path);
@@ -508,11 +508,11 @@ function renderCalls(calls: CallRecord[]): void {
 // ---- step functions: entry, trace -----------------------------------------
 
 /** The program that produced the trace on screen, parsed (labels come from its steps). */
-let ranSequence: ParsedSequence | null = null;
+let ranFile: StepFunctionsFile | null = null;
 
 /** Parses the step-function file; when it parses, refreshes the entry list. */
-function updateFunctions(program: string): ParsedSequence | null {
-  const seq = parseSequence(program);
+function updateFunctions(program: string): StepFunctionsFile | null {
+  const seq = parseStepFunctions(program);
   if (seq) {
     const next = functionsOf(seq);
     if (JSON.stringify(next) !== JSON.stringify(fileFunctions)) {
@@ -545,7 +545,7 @@ function renderEntrySelect(): void {
 
 /** The step object (or compensation call) at a trace entry's path, for its row's label. */
 function stepSource(path: string): StepSource | undefined {
-  const step = ranSequence ? valueAt(ranSequence, path) : undefined;
+  const step = ranFile ? valueAt(ranFile, path) : undefined;
   if (!step || typeof step !== "object" || Array.isArray(step)) return undefined;
   const s = step as Record<string, unknown>;
   const expr = "for" in s ? s.in : "if" in s ? s.if : "match" in s ? s.match : "expr" in s ? s.expr : undefined;
@@ -554,8 +554,8 @@ function stepSource(path: string): StepSource | undefined {
 
 /** Marks a trace entry's step in the program (resolved in the text as it is now). */
 function pickTraceEntry(entry: TraceEntry): void {
-  const seq = parseSequence(textOf(programView));
-  const range = seq && resolveSequencePointer(seq, entry.path);
+  const seq = parseStepFunctions(textOf(programView));
+  const range = seq && resolveStepFunctionsPointer(seq, entry.path);
   if (!range) {
     announce(`Step ${entry.path} is not in the program as it is now`);
     return;
@@ -854,8 +854,8 @@ function setupControls(): void {
   $("reset-memory").addEventListener("click", clearMemory);
   $("format-program").addEventListener("click", () => {
     if (dialect === "step-functions") {
-      const seq = parseSequence(textOf(programView));
-      if (seq) setText(programView, formatSequence(seq));
+      const seq = parseStepFunctions(textOf(programView));
+      if (seq) setText(programView, formatStepFunctions(seq));
       else announce("The file is not JSON objects one after another yet; fix the marked error first");
       return;
     }

@@ -47,7 +47,7 @@ function returned(value: unknown, indent: number): string {
  * `throws` an Error with that message, `echo`es its args, or answers a
  * `sequence` one call after another (past its end, the last answer repeats).
  */
-export function toolsSourceForWorkflow(spec: Record<string, unknown> | undefined): string {
+export function toolsSourceForStepFunctions(spec: Record<string, unknown> | undefined): string {
   const lines = [
     "// Mock tools, as the body of an object literal: name: async (args) => value.",
     "// A tool fails when it throws: async () => { throw new Error(\"card declined\"); }",

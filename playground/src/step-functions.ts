@@ -1,27 +1,27 @@
 // A step-function file is JSON values written one after another (not one JSON
-// document). This parses such a sequence with the text range of every node, so
+// document). This parses such a file with the text range of every node, so
 // that an engine path like "/0/steps/1/call" (which treats the file as an array
 // of functions) can be marked in the editor.
 import { formatJson } from "./format.js";
 import { parsePointer } from "./positions.js";
 
-export interface SeqNode {
+export interface FileNode {
   from: number;
   to: number;
   /** For an object: its properties, in order (the range of a property is `"key": value`). */
-  props?: { key: string; from: number; to: number; value: SeqNode }[];
-  items?: SeqNode[];
+  props?: { key: string; from: number; to: number; value: FileNode }[];
+  items?: FileNode[];
 }
 
-export interface ParsedSequence {
+export interface StepFunctionsFile {
   /** The top-level values with their ranges. */
-  nodes: SeqNode[];
+  nodes: FileNode[];
   /** The top-level values themselves. */
   values: unknown[];
 }
 
-/** Parses JSON values written one after another; null when the text is not such a sequence. */
-export function parseSequence(text: string): ParsedSequence | null {
+/** Parses JSON values written one after another; null when the text is not such a file. */
+export function parseStepFunctions(text: string): StepFunctionsFile | null {
   let i = 0;
   const ws = () => {
     while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i++;
@@ -35,14 +35,14 @@ export function parseSequence(text: string): ParsedSequence | null {
     if (j >= text.length) fail();
     return j + 1;
   };
-  const value = (depth: number): SeqNode => {
+  const value = (depth: number): FileNode => {
     if (depth > 500) fail();
     ws();
     const from = i;
     const c = text[i];
     if (c === "{") {
       i++;
-      const props: NonNullable<SeqNode["props"]> = [];
+      const props: NonNullable<FileNode["props"]> = [];
       ws();
       if (text[i] === "}") return { from, to: ++i, props };
       for (;;) {
@@ -64,7 +64,7 @@ export function parseSequence(text: string): ParsedSequence | null {
     }
     if (c === "[") {
       i++;
-      const items: SeqNode[] = [];
+      const items: FileNode[] = [];
       ws();
       if (text[i] === "]") return { from, to: ++i, items };
       for (;;) {
@@ -84,7 +84,7 @@ export function parseSequence(text: string): ParsedSequence | null {
     return { from, to: i };
   };
   try {
-    const nodes: SeqNode[] = [];
+    const nodes: FileNode[] = [];
     const values: unknown[] = [];
     ws();
     while (i < text.length) {
@@ -100,17 +100,17 @@ export function parseSequence(text: string): ParsedSequence | null {
 }
 
 /**
- * The text range a JSON Pointer names in a sequence (the sequence is an array:
+ * The text range a JSON Pointer names in a step-function file (read as an array:
  * "/0" is the first function). A pointer ending at an object key gives the whole
  * `"key": value`; when only a prefix exists, the deepest node found.
  */
-export function resolveSequencePointer(seq: ParsedSequence, pointer: string): { from: number; to: number; exact: boolean } | null {
+export function resolveStepFunctionsPointer(file: StepFunctionsFile, pointer: string): { from: number; to: number; exact: boolean } | null {
   const tokens = parsePointer(pointer);
-  if (tokens.length === 0) return seq.nodes.length ? { from: seq.nodes[0].from, to: seq.nodes[seq.nodes.length - 1].to, exact: true } : null;
-  let node: SeqNode = { from: 0, to: 0, items: seq.nodes };
+  if (tokens.length === 0) return file.nodes.length ? { from: file.nodes[0].from, to: file.nodes[file.nodes.length - 1].to, exact: true } : null;
+  let node: FileNode = { from: 0, to: 0, items: file.nodes };
   let range: { from: number; to: number } | null = null;
   for (const token of tokens) {
-    let next: { range: { from: number; to: number }; node: SeqNode } | undefined;
+    let next: { range: { from: number; to: number }; node: FileNode } | undefined;
     if (node.props) {
       const p = [...node.props].reverse().find((x) => x.key === token);
       if (p) next = { range: p, node: p.value };
@@ -126,8 +126,8 @@ export function resolveSequencePointer(seq: ParsedSequence, pointer: string): { 
 }
 
 /** The value a pointer names in the parsed values (undefined when there is none). */
-export function valueAt(seq: ParsedSequence, pointer: string): unknown {
-  let v: unknown = seq.values;
+export function valueAt(file: StepFunctionsFile, pointer: string): unknown {
+  let v: unknown = file.values;
   for (const token of parsePointer(pointer)) {
     if (v && typeof v === "object" && Object.prototype.hasOwnProperty.call(v, token)) v = (v as Record<string, unknown>)[token];
     else return undefined;
@@ -143,9 +143,9 @@ export interface FunctionInfo {
 }
 
 /** The functions of a parsed file, in order (values that are not function objects are skipped). */
-export function functionsOf(seq: ParsedSequence): FunctionInfo[] {
+export function functionsOf(file: StepFunctionsFile): FunctionInfo[] {
   const out: FunctionInfo[] = [];
-  for (const v of seq.values) {
+  for (const v of file.values) {
     if (!v || typeof v !== "object" || Array.isArray(v)) continue;
     const f = v as Record<string, unknown>;
     if (typeof f.function !== "string") continue;
@@ -158,6 +158,6 @@ export function functionsOf(seq: ParsedSequence): FunctionInfo[] {
 }
 
 /** Each value laid out like the spec's JSON, one after another with a blank line between. */
-export function formatSequence(seq: ParsedSequence): string {
-  return seq.values.map((v) => formatJson(v)).join("\n\n") + "\n";
+export function formatStepFunctions(file: StepFunctionsFile): string {
+  return file.values.map((v) => formatJson(v)).join("\n\n") + "\n";
 }
