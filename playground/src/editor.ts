@@ -6,7 +6,7 @@ import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, t
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { json } from "@codemirror/lang-json";
 import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, StreamLanguage, syntaxHighlighting } from "@codemirror/language";
-import { lintGutter } from "@codemirror/lint";
+import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { search, searchKeymap } from "@codemirror/search";
 import { Compartment, EditorState, RangeSetBuilder, StateEffect, StateField, type Extension } from "@codemirror/state";
 import {
@@ -292,4 +292,11 @@ export function setText(view: EditorView, text: string): void {
     selection: { anchor: head },
     userEvent: "set",
   });
+}
+
+export const textOf = (view: EditorView) => view.state.doc.toString();
+
+/** Replaces the editor's lint marks (errors at their place; none: []). */
+export function mark(view: EditorView, diagnostics: Diagnostic[]): void {
+  view.dispatch(setDiagnostics(view.state, diagnostics));
 }

@@ -19,6 +19,8 @@ export interface ExampleTurn {
 export interface Example {
   id: string;
   title: string;
+  /** How the example picker names it. */
+  label: string;
   group: string;
   dialect: DialectId;
   turns: ExampleTurn[];
@@ -45,6 +47,8 @@ const groupOf = (id: string) => (/^7\./.test(id) ? "Spec §7: complete examples"
 const ptcExamples: Example[] = (spec.examples as SpecExample[]).map((e) => ({
   id: e.id,
   title: e.title,
+  // The spec's section number, the title, and how many turns.
+  label: `${e.id} ${e.title}${e.turns && e.turns.length > 1 ? ` (${e.turns.length} turns)` : ""}`,
   group: groupOf(e.id),
   dialect: e.dialect ?? "ptc-json",
   turns: (e.turns ?? [{ program: e.program }]).map((t) => ({
@@ -58,6 +62,7 @@ const ptcExamples: Example[] = (spec.examples as SpecExample[]).map((e) => ({
 const stepFunctionExamples: Example[] = stepFunctionFiles.map((w) => ({
   id: w.id,
   title: w.title,
+  label: w.title,
   group: "Step functions",
   dialect: "step-functions",
   turns: [{ program: w.source }],

@@ -1,5 +1,8 @@
-// Small DOM helpers: highlighted JSON, element creation.
+// Small DOM helpers: the page's elements by id, highlighted JSON, element creation.
 import { formatJson } from "./format.js";
+
+/** An element of index.html by its id. */
+export const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T;
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
