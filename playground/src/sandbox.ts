@@ -25,12 +25,16 @@ interface Thrown {
   message: string;
 }
 
-type Reply =
+/** What the frame posts. */
+type FrameMessage =
   | { kind: "ready" }
   | { kind: "compiled"; id: number; ok: true; names: string[] }
   | { kind: "compiled"; id: number; ok: false; message: string }
   | { kind: "result"; id: number; ok: true; value: unknown }
   | { kind: "result"; id: number; ok: false; error: Thrown };
+
+/** The answer to a question: the frame's, or "unavailable" (it was replaced, or never started). */
+type Reply = Exclude<FrameMessage, { kind: "ready" }> | { kind: "unavailable"; message: string };
 
 /**
  * The frame's script. It is put into the frame's srcdoc as text
@@ -123,6 +127,8 @@ export interface ToolSandbox {
 
 /** How long evaluating a tools text may take before the frame counts as stuck. */
 const COMPILE_LIMIT_MS = 1000;
+/** How long the frame may take to start (a host's Content-Security-Policy may forbid its script). */
+const START_LIMIT_MS = 10_000;
 
 /** One frame: created hidden, out of the tab order; its messages, matched to the questions. */
 function openFrame(host: HTMLElement) {
@@ -135,17 +141,22 @@ function openFrame(host: HTMLElement) {
   frame.srcdoc = FRAME_HTML;
 
   let nextId = 1;
-  let closed = false;
-  const gone: Thrown = { isError: true, message: "the mock tools' sandbox was restarted while this call waited" };
+  /** Why the frame cannot answer any more, once it cannot. */
+  let unavailable: string | undefined;
   const waiting = new Map<number, (reply: Reply) => void>();
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const startTimer = setTimeout(() => {
+    unavailable = `the mock tools' sandbox did not start within ${START_LIMIT_MS / 1000} s (does this host forbid inline scripts in frames?)`;
+    markReady();
+  }, START_LIMIT_MS);
   const onMessage = (event: MessageEvent) => {
     // Only this frame's own messages; what they say is data, shown as text at most.
     if (event.source !== frame.contentWindow || !event.data || typeof event.data !== "object") return;
-    const reply = event.data as Reply;
+    const reply = event.data as FrameMessage;
     if (reply.kind === "ready") {
       performance.mark("ptc-tools-ready");
+      clearTimeout(startTimer);
       markReady();
     } else if (typeof reply.id === "number") {
       waiting.get(reply.id)?.(reply);
@@ -159,8 +170,8 @@ function openFrame(host: HTMLElement) {
     /** Asks the frame once it is ready; null when it has not answered within `limitMs` of the question. */
     async ask(message: Record<string, unknown>, limitMs = Infinity): Promise<Reply | null> {
       await ready;
+      if (unavailable) return { kind: "unavailable", message: unavailable };
       const id = nextId++;
-      if (closed) return { kind: "result", id, ok: false, error: gone };
       return new Promise<Reply | null>((resolve) => {
         const timer = limitMs < Infinity ? setTimeout(() => waiting.delete(id) && resolve(null), limitMs) : undefined;
         waiting.set(id, (reply) => {
@@ -172,11 +183,12 @@ function openFrame(host: HTMLElement) {
       });
     },
     close(): void {
-      closed = true;
+      unavailable = "the mock tools' sandbox was restarted while this call waited";
+      clearTimeout(startTimer);
       window.removeEventListener("message", onMessage);
       frame.remove();
-      markReady(); // questions not asked yet get `gone` at once
-      for (const [id, answer] of waiting) answer({ kind: "result", id, ok: false, error: gone });
+      markReady(); // questions not asked yet are answered at once
+      for (const answer of waiting.values()) answer({ kind: "unavailable", message: unavailable });
       waiting.clear();
     },
   };
@@ -196,6 +208,7 @@ export function createToolSandbox(host: HTMLElement = document.body): ToolSandbo
 
   const callIn = (owner: ReturnType<typeof openFrame>, set: number) => async (name: string, args: Record<string, unknown>, info: ToolInfo) => {
     const reply = await owner.ask({ kind: "call", set, name, args, info });
+    if (reply?.kind === "unavailable") throw new Error(reply.message);
     if (reply?.kind !== "result") throw new Error("the mock tools' sandbox answered out of turn");
     if (reply.ok) return reply.value;
     // An Error stays an Error (its message is what the run reports); a thrown string stays a string.
@@ -213,6 +226,7 @@ export function createToolSandbox(host: HTMLElement = document.body): ToolSandbo
       }
       return stuck;
     }
+    if (reply.kind === "unavailable") return { ok: false, message: `Tools: ${reply.message}` };
     if (reply.kind !== "compiled") return { ok: false, message: "Tools: the mock tools' sandbox answered out of turn" };
     if (!reply.ok) return { ok: false, message: String(reply.message) };
     const names = Array.isArray(reply.names) ? reply.names.map(String) : [];

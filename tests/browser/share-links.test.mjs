@@ -264,4 +264,18 @@ describe("the mock tools' sandbox", () => {
     assert.deepEqual(errors, []);
     await context.close();
   });
+
+  test("a host whose Content-Security-Policy forbids the sandbox's script: a Tools error, not a page that never runs", async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // A strict policy on the page, which its srcdoc frame inherits: no inline script.
+    await context.route(`${env.server.url}`, async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, headers: { ...response.headers(), "content-security-policy": "script-src 'self' 'wasm-unsafe-eval'" } });
+    });
+    const page = await context.newPage();
+    await page.goto(env.server.url);
+    await page.waitForFunction(() => document.body.dataset.errorType === "tools_error", null, { timeout: 20_000 });
+    assert.match(await page.locator("#error-message").innerText(), /sandbox did not start/);
+    await context.close();
+  });
 });
