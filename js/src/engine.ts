@@ -143,6 +143,7 @@ export class EngineInstance {
   fail(run: number, message: string): string {
     return this.guard(() => this.m.fail(run, wellFormed(message)));
   }
+  /** Ends a run waiting on a tool (engine/engine.h): timed out, aborted, or the tool's result is not JSON data. */
   cancel(run: number, reason: "timeout" | "abort" | "fault", detail: string): string {
     return this.guard(() => this.m.cancel(run, reason, wellFormed(detail)));
   }
