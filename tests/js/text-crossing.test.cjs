@@ -72,13 +72,14 @@ for (const worker of [false, true]) {
         }
       });
 
-    test.each(LONE.map((text, i) => [text, REPLACED[i]]))("tool results, context, input and formatError %j", async (text, want) => {
+    test.each(LONE.map((text, i) => [text, REPLACED[i]]))("tool results, context, input, options and formatError %j", async (text, want) => {
       const echo = { op: "call", tool: "echo" };
       expect((await rt.run({ program: echo }, { tools: { echo: () => text } })).result).toBe(want);
       expect((await rt.run({ program: { op: "load", name: "t" } }, { context: { t: text } })).result).toBe(want);
       const withInput = JSON.stringify({ function: "f", input: { t: "text" }, output: "text", steps: [{ return: "$input.t" }] });
       expect((await rt.runWorkflow(withInput, { input: { t: text } })).result).toBe(want);
       expect(rt.formatError({ type: "execution_error", message: text })).toBe(`ExecutionError: ${want}`);
+      expect((await rt.runWorkflow(workflow("x"), { entry: text })).error.message).toContain(`'${want}'`);
     });
   });
 }
