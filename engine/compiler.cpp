@@ -121,7 +121,7 @@ class Compiler {
     }
     checkOneOf(*spec, v, path);
     if (node->op == Op::Call) checkTool(*node, childPath(path, "tool"));
-    node->valueSeesMapItem = spec->category == std::string_view("comparison");
+    node->valueSeesMapItem = spec->valueSeesMapItem;
     if (node->op == Op::Load && std::find(loads_.begin(), loads_.end(), node->name.str()) == loads_.end())
       loads_.push_back(node->name.str());
     finish(*node);
@@ -189,8 +189,9 @@ class Compiler {
         node.hasDefault = true;
         return;
       case FieldKind::Name:
+      case FieldKind::ItemField:
         if (!v.isString() || v.str().empty()) wrongKind(spec, f, path, "a non-empty string", v);
-        (std::string_view(f.name) == "field" ? node.field : node.name) = v;
+        (f.kind == FieldKind::ItemField ? node.field : node.name) = v;
         return;
       case FieldKind::FieldName:
         if (v.isNull()) return;  // null: compare the current value itself

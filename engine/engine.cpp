@@ -150,18 +150,10 @@ std::string Engine::fail(int run, std::string_view toolErrorMessage) {
 }
 
 std::string Engine::cancel(int run, std::string_view reason, std::string_view detail) {
-  return drive(run, [&](RunBase& r) {
-    Error e;
-    if (reason == "timeout") {
-      e.type = ErrorType::Timeout;
-      e.message = "Execution exceeded the time limit (timeoutMs)";
-    } else {
-      e.type = ErrorType::Execution;
-      e.message = "The run was aborted by the caller";
-    }
-    if (!detail.empty()) e.message += ": " + std::string(detail);
-    return r.cancel(e);
-  });
+  CancelReason why = reason == "timeout" ? CancelReason::Timeout
+                     : reason == "fault" ? CancelReason::HostFault
+                                         : CancelReason::Abort;
+  return drive(run, [&](RunBase& r) { return r.cancel(why, detail); });
 }
 
 std::string Engine::formatError(std::string_view errorJson) {

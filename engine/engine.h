@@ -45,7 +45,10 @@ class Engine {
   std::string begin(int run, std::string_view inputJson, std::string_view memoryJson);
   std::string resume(int run, std::string_view toolResultJson);
   std::string fail(int run, std::string_view toolErrorMessage);
-  // reason: "timeout" (while awaiting a tool) or "abort" (the caller's signal).
+  // Ends a run waiting on a tool. reason: "timeout" (the tool had not answered
+  // in time), "abort" (the caller's signal) or "fault" (the tool's result is not
+  // JSON data, e.g. a BigInt: an execution error naming the tool, at the call,
+  // that no on-error catches). detail: appended to the message.
   std::string cancel(int run, std::string_view reason, std::string_view detail);
 
   std::string formatError(std::string_view errorJson);

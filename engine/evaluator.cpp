@@ -103,17 +103,21 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       return Value::boolean(false);
     case Op::If: return evalSync(*n.kids[evalSync(*n.kids[0], in).truthy() ? 1 : 2], in);
     case Op::Call: throwExecution(n, "internal: a tool call reached the synchronous evaluator");
-    default: {
+    // The strict operations: operands first, in order, then ops.h.
+    case Op::Select: case Op::SortBy: case Op::First: case Op::Last: case Op::Nth: case Op::Take:
+    case Op::Drop: case Op::Distinct: case Op::Count: case Op::Sum: case Op::Avg: case Op::Min: case Op::Max:
+    case Op::MinBy: case Op::MaxBy: case Op::Get: case Op::Keys: case Op::Typeof: case Op::Eq: case Op::Neq:
+    case Op::Gt: case Op::Gte: case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::FilterIn:
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::Not:
+    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: {
       Operands args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
       return applyOp(n, in, args.data(), args.size());
     }
+    case Op::End_: break;
   }
+  throwExecution(n, "internal: not an operation");
 }
-
-namespace {
-
-}  // namespace
 
 Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
   if (!n.hasCall) co_return evalSync(n, in);
@@ -160,7 +164,17 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       bool condition = (co_await evalAsync(*n.kids[0], in)).truthy();
       co_return co_await evalAsync(*n.kids[condition ? 1 : 2], in);
     }
-    default: {
+    case Op::Literal:
+    case Op::Var:
+    case Op::Load: co_return evalSync(n, in);  // no kids: never on the way to a call
+    // A call, and the strict operations: operands first, in order.
+    case Op::Call:
+    case Op::Select: case Op::SortBy: case Op::First: case Op::Last: case Op::Nth: case Op::Take:
+    case Op::Drop: case Op::Distinct: case Op::Count: case Op::Sum: case Op::Avg: case Op::Min: case Op::Max:
+    case Op::MinBy: case Op::MaxBy: case Op::Get: case Op::Keys: case Op::Typeof: case Op::Eq: case Op::Neq:
+    case Op::Gt: case Op::Gte: case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::FilterIn:
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::Not:
+    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: {
       std::vector<Value> args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
       if (n.op == Op::Call) {
@@ -174,7 +188,9 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       }
       co_return applyOp(n, in, args.data(), args.size());
     }
+    case Op::End_: break;
   }
+  throwExecution(n, "internal: not an operation");
 }
 
 }  // namespace ptc

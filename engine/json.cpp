@@ -239,10 +239,16 @@ std::vector<Value> parseJsonSequence(std::string_view text, std::string_view wha
     if (i >= text.size()) break;
     size_t end = valueEnd(text, i);
     std::string_view slice = text.substr(i, end - i);
-    ValueBuilder builder;
-    if (!json::sax_parse(slice.begin(), slice.end(), &builder, nlohmann::detail::input_format_t::json, true))
-      throwParseError(what, builder, text, i);
-    values.push_back(std::move(builder.roots().front()));
+    // The fast path first, as for data: it also reads an escaped lone surrogate
+    // as U+FFFD, which nlohmann refuses.
+    Value value;
+    if (!parseJsonFast(slice, value, {})) {
+      ValueBuilder builder;
+      if (!json::sax_parse(slice.begin(), slice.end(), &builder, nlohmann::detail::input_format_t::json, true))
+        throwParseError(what, builder, text, i);
+      value = std::move(builder.roots().front());
+    }
+    values.push_back(std::move(value));
     i = end;
   }
   return values;

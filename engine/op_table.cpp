@@ -1,5 +1,7 @@
 #include "op_table.h"
 
+#include <stdexcept>
+
 #include "json.h"
 
 namespace ptc {
@@ -21,11 +23,16 @@ FieldSpec compareValue() {
   return field("value", K::Expr, P::Required, "value to compare with (an expression is evaluated against the item)");
 }
 
+OpSpec seesMapItem(OpSpec spec) {
+  spec.valueSeesMapItem = true;
+  return spec;
+}
+
 OpSpec comparison(Op op, const char* name, const char* description, const char* example) {
-  return OpSpec{op, name, "comparison", true,
-                {fieldOf("field of the current item to compare; omit (or null) to compare the item itself"),
-                 compareValue()},
-                description, example};
+  return seesMapItem(OpSpec{op, name, "comparison", true,
+                            {fieldOf("field of the current item to compare; omit (or null) to compare the item itself"),
+                             compareValue()},
+                            description, example});
 }
 
 OpSpec binaryArithmetic(Op op, const char* name, const char* description, const char* example) {
@@ -105,13 +112,13 @@ std::vector<OpSpec> buildTable() {
              R"({"op": "max", "field": "price"})", {fieldOf("field; omit to compare the items")}),
       listOp(Op::MinBy, "min_by", "aggregation",
              "The whole item with the smallest value of a field, skipping nulls (null when none).",
-             R"({"op": "min_by", "field": "price"})", {field("field", K::Name, P::Required, "field to compare")}),
+             R"({"op": "min_by", "field": "price"})", {field("field", K::ItemField, P::Required, "field to compare")}),
       listOp(Op::MaxBy, "max_by", "aggregation",
              "The whole item with the largest value of a field, skipping nulls (null when none).",
-             R"({"op": "max_by", "field": "years"})", {field("field", K::Name, P::Required, "field to compare")}),
+             R"({"op": "max_by", "field": "years"})", {field("field", K::ItemField, P::Required, "field to compare")}),
       // access
       {Op::Get, "get", "access", true,
-       {field("field", K::Name, P::OneOf, "a field of the current value"),
+       {field("field", K::ItemField, P::OneOf, "a field of the current value"),
         field("path", K::Names, P::OneOf, "a path of object keys; [] is the current value itself"),
         field("default", K::Json, P::Optional, "value returned instead of null")},
        "Reads a field or a nested path of the current value (null on a missing key or a non-object).",
@@ -132,11 +139,11 @@ std::vector<OpSpec> buildTable() {
                  R"({"op": "contains", "field": "tags", "value": "urgent"})"),
       comparison(Op::In, "in", "True when the field holds a list containing the value.",
                  R"({"op": "in", "field": "tags", "value": "featured"})"),
-      listOp(Op::FilterIn, "filter_in", "comparison",
-             "Keeps the items of a list whose field value is one of the given values.",
-             R"({"op": "filter_in", "field": "status", "value": ["active", "pending"]})",
-             {fieldOf("field of each item; omit to test the item itself"),
-              field("value", K::Expr, P::Required, "the allowed values: a list or an expression giving one")}),
+      seesMapItem(listOp(Op::FilterIn, "filter_in", "comparison",
+                         "Keeps the items of a list whose field value is one of the given values.",
+                         R"({"op": "filter_in", "field": "status", "value": ["active", "pending"]})",
+                         {fieldOf("field of each item; omit to test the item itself"),
+                          field("value", K::Expr, P::Required, "the allowed values: a list or an expression giving one")})),
       // arithmetic
       binaryArithmetic(Op::Add, "add", "Adds two numbers.", R"({"op": "add", "left": 5, "right": 3})"),
       binaryArithmetic(Op::Sub, "sub", "Subtracts right from left.", R"({"op": "sub", "left": 10, "right": 3})"),
@@ -188,10 +195,19 @@ std::vector<OpSpec> buildTable() {
   };
 }
 
+// specOf finds an op's entry by its enum value: a table out of step with the
+// enum (an op left out, added twice or out of order) must not be used.
+std::vector<OpSpec> inEnumOrder(std::vector<OpSpec> table) {
+  bool ok = table.size() == kOpCount;
+  for (size_t i = 0; ok && i < table.size(); ++i) ok = table[i].op == static_cast<Op>(i);
+  if (!ok) throw std::logic_error("the op table must hold one entry per Op, in enum order");
+  return table;
+}
+
 }  // namespace
 
 const std::vector<OpSpec>& opTable() {
-  static const std::vector<OpSpec> table = buildTable();
+  static const std::vector<OpSpec> table = inEnumOrder(buildTable());
   return table;
 }
 
@@ -201,14 +217,7 @@ const OpSpec* findOp(std::string_view name) {
   return nullptr;
 }
 
-const OpSpec& specOf(Op op) {
-  static const std::vector<const OpSpec*> byOp = [] {
-    std::vector<const OpSpec*> v(static_cast<size_t>(Op::Zip) + 1, nullptr);
-    for (const OpSpec& s : opTable()) v[static_cast<size_t>(s.op)] = &s;
-    return v;
-  }();
-  return *byOp[static_cast<size_t>(op)];
-}
+const OpSpec& specOf(Op op) { return opTable()[static_cast<size_t>(op)]; }
 
 const FieldSpec* findField(const OpSpec& spec, std::string_view name) {
   for (const FieldSpec& f : spec.fields)
@@ -222,7 +231,8 @@ const char* fieldKindName(FieldKind kind) {
     case K::ExprList: return "expr_list";
     case K::ExprFields: return "expr_fields";
     case K::Json: return "json";
-    case K::Name: return "string";
+    case K::Name:
+    case K::ItemField: return "string";
     case K::FieldName: return "field";
     case K::Names: return "string_list";
     case K::Count: return "non_negative_integer";
@@ -240,7 +250,8 @@ const char* placeholder(FieldKind kind) {
     case K::ExprList: return "[<expr>, ...]";
     case K::ExprFields: return "{\"key\": <expr>, ...}";
     case K::Json: return "<json>";
-    case K::Name: return "\"<name>\"";
+    case K::Name:
+    case K::ItemField: return "\"<name>\"";
     case K::FieldName: return "\"<field>\"";
     case K::Names: return "[\"<name>\", ...]";
     case K::Count: return "<integer >= 0>";

@@ -1,9 +1,13 @@
 // The one table of operations. Each operation is declared once: its name, its
 // fields with their kinds, a description and an example. Validation and
 // compilation read it; so do the JSON export (schema, prompt, docs, playground
-// completion). Adding an operation is one entry here plus its evaluation.
+// completion). Adding an operation is one entry here plus its evaluation: the
+// engine builds with -Werror=switch and no switch over Op has a default, so
+// the compiler lists every place that must decide what the new op does.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,15 +33,20 @@ enum class Op : uint8_t {
   Call,
   // combine (an implicit object literal compiles to Object)
   Object, Merge, Concat, Zip,
+  // Not an operation: their number. A new operation goes before it.
+  End_,
 };
+
+inline constexpr size_t kOpCount = static_cast<size_t>(Op::End_);
 
 enum class FieldKind : uint8_t {
   Expr,        // an expression (operation, implicit object or literal JSON)
   ExprList,    // a list of expressions
   ExprFields,  // an object whose values are expressions (implicit-object rule)
   Json,        // literal JSON data, never evaluated
-  Name,        // a non-empty string
-  FieldName,   // a string, or null meaning "the current value itself"
+  Name,        // a non-empty string: a variable, context key or tool (Node::name)
+  ItemField,   // a non-empty string: a field of the current value (Node::field)
+  FieldName,   // a string, or null meaning "the current value itself" (Node::field)
   Names,       // a list of strings
   Count,       // a non-negative integer
   Precision,   // an integer 0..15
@@ -56,13 +65,19 @@ struct FieldSpec {
 struct OpSpec {
   Op op;
   const char* name;
-  const char* category;
+  const char* category;  // for readers (docs, prompt); the engine never reads it
   bool readsInput;  // needs a current value (fails with "No input available" at the top)
   std::vector<FieldSpec> fields;
   const char* description;
   const char* example;  // a complete operation, as JSON text
+  // Its expression fields see the item of the innermost enclosing map rather
+  // than the current value (comparisons, filter_in): inside a map, a filter's
+  // {"op": "eq", "field": "id", "value": {"op": "get", "field": "owner"}}
+  // compares each row with the mapped item's owner.
+  bool valueSeesMapItem = false;
 };
 
+// One entry per Op, in enum order (checked when the table is built).
 const std::vector<OpSpec>& opTable();
 const OpSpec* findOp(std::string_view name);
 const OpSpec& specOf(Op op);

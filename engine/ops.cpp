@@ -401,8 +401,22 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Merge: return merge(n, args, nargs);
     case Op::Concat: return concat(n, args, nargs);
     case Op::Zip: return zip(n, args, nargs);
-    default: throwExecution(n, std::string("internal: ") + quoted(n) + " is not a strict operation");
+    // The control operations: the evaluators run them (also cases there).
+    case Op::Literal:
+    case Op::Var:
+    case Op::Load:
+    case Op::Let:
+    case Op::Pipe:
+    case Op::Filter:
+    case Op::Reject:
+    case Op::Map:
+    case Op::And:
+    case Op::Or:
+    case Op::If:
+    case Op::Call:
+    case Op::End_: break;
   }
+  throwExecution(n, "internal: " + (n.op < Op::End_ ? quoted(n) : std::string("End_")) + " is not a strict operation");
 }
 
 }  // namespace ptc

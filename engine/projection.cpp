@@ -53,8 +53,16 @@ bool rowPredicate(const Node& n, Fields& fields) {
       if (n.field.isNone() || !isConstant(*n.kids[0])) return false;  // without a field it compares the whole row
       fields.insert(n.field.str());
       return true;
-    default: return false;
+    // Anything else may see more of the row than named fields (or does not
+    // read the row): not a predicate the analysis vouches for.
+    case Op::Load: case Op::Let: case Op::Pipe: case Op::Filter: case Op::Reject: case Op::Map:
+    case Op::Select: case Op::SortBy: case Op::First: case Op::Last: case Op::Nth: case Op::Take:
+    case Op::Drop: case Op::Distinct: case Op::Count: case Op::Sum: case Op::Avg: case Op::Min: case Op::Max:
+    case Op::MinBy: case Op::MaxBy: case Op::Keys: case Op::Typeof: case Op::FilterIn: case Op::Add:
+    case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::If: case Op::Call:
+    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::End_: return false;
   }
+  return false;
 }
 
 // A `map` expression that builds a value from a row's fields only.
@@ -96,8 +104,16 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::Max: return withField(step, fields) ? Flow::Settled : Flow::Opaque;
     case Op::Select: return addKeys(step, fields);
     case Op::Map: return rowProjection(*step.kids[0], fields) ? Flow::Settled : Flow::Opaque;
-    default: return Flow::Opaque;
+    // Anything else may see a row whole (distinct, a comparison of the items,
+    // get of the list) or let one escape: the list crosses whole.
+    case Op::Literal: case Op::Var: case Op::Load: case Op::Let: case Op::Pipe: case Op::Distinct:
+    case Op::Get: case Op::Keys: case Op::Typeof: case Op::Eq: case Op::Neq: case Op::Gt: case Op::Gte:
+    case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::Add: case Op::Sub: case Op::Mul:
+    case Op::Div: case Op::Round: case Op::Pct: case Op::And: case Op::Or: case Op::Not: case Op::If:
+    case Op::Call: case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::End_:
+      return Flow::Opaque;
   }
+  return Flow::Opaque;
 }
 
 Flow stepOnRow(const Node& step, Fields& fields) {

@@ -64,10 +64,28 @@ std::string RunBase::fail(std::string_view toolErrorMessage) {
   return guarded([&] { return answerTool(ToolAnswer{true, Value(), std::string(toolErrorMessage)}); });
 }
 
-std::string RunBase::cancel(const Error& error) {
+std::string RunBase::cancel(CancelReason reason, std::string_view detail) {
+  Error error = cancelError(reason, detail);
   if (finished_) return doneError(error);
+  cancelled_ = reason;
   BudgetScope scope(&budget_);
   return finishError(error);
+}
+
+Error RunBase::cancelError(CancelReason reason, std::string_view detail) const {
+  std::string suffix = detail.empty() ? "" : ": " + std::string(detail);
+  switch (reason) {
+    case CancelReason::Timeout:
+      return Error{ErrorType::Timeout, "Execution exceeded the time limit (timeoutMs)" + suffix, "", false, -1};
+    case CancelReason::Abort:
+      return Error{ErrorType::Execution, "The run was aborted by the caller" + suffix, "", false, -1};
+    case CancelReason::HostFault:
+      // Like data the engine cannot read (resume): the host's fault, at the call.
+      if (!core_.pending) return Error{ErrorType::Execution, "A tool returned a value that is not JSON data" + suffix, "", false, -1};
+      return Error{ErrorType::Execution, "Tool '" + core_.pending->tool + "' returned a value that is not JSON data" + suffix,
+                   core_.pending->path, true, -1};
+  }
+  return Error{};
 }
 
 std::string RunBase::answerTool(ToolAnswer answer) {

@@ -72,6 +72,14 @@ struct ToolAwaiter {
   }
 };
 
+// Why the host ends a run that waits on a tool (Engine::cancel).
+enum class CancelReason {
+  Timeout,    // the tool had not answered by the deadline
+  Abort,      // the caller's signal
+  HostFault,  // the tool answered with something that is not JSON data: a
+              // fault of the host, which no on-error or compensate may catch
+};
+
 class RunBase {
  public:
   explicit RunBase(const RunLimits& limits);
@@ -84,7 +92,9 @@ class RunBase {
   std::string begin(std::string_view payloadJson, std::string_view memoryJson);
   std::string resume(std::string_view toolResultJson);
   std::string fail(std::string_view toolErrorMessage);
-  std::string cancel(const Error& error);
+  // Ends the run at once, the pending call unanswered: nothing of the program
+  // runs any more (no handler, no compensation).
+  std::string cancel(CancelReason reason, std::string_view detail);
   bool finished() const { return finished_; }
   // Time the host already spent on this run (turning its data into JSON)
   // counts toward the time limit: moves the deadline earlier.
@@ -101,6 +111,7 @@ class RunBase {
 
   Budget budget_;  // first member: every value of the run is charged to it, so it goes last
   RunCore core_;
+  std::optional<CancelReason> cancelled_;  // set when the host ended the run
   // Derived destructors must reset task_ first: its frames point into their members.
   std::optional<Task<Value>> task_;
 
@@ -108,6 +119,7 @@ class RunBase {
   template <class F>
   std::string guarded(F&& step);
   std::string answerTool(ToolAnswer answer);
+  Error cancelError(CancelReason reason, std::string_view detail) const;
   std::string status();
   std::string finishOk(const Value& result);
   std::string finishError(const Error& error);

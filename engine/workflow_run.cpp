@@ -104,11 +104,23 @@ void WorkflowRun::countStep(const std::string& path) {
                    "step limit: the run would execute more than 100000 steps (loops over long lists multiply)", path);
 }
 
-void WorkflowRun::faultTrace(size_t entry, const std::string& message) {
+// A timeout or an abort says so; a fault fails the entry, except a call whose
+// handler was running its compensations, which stays compensated.
+const char* WorkflowRun::interruptedOutcome(const TraceEntry& t, const Error& error) const {
+  if (error.type == ErrorType::Timeout) return "timeout";
+  if (cancelled_ == CancelReason::Abort) return "abort";
+  return std::string_view(t.outcome) == "compensated" ? "compensated" : "failure";
+}
+
+void WorkflowRun::faultTrace(size_t entry, const Error& error) {
   TraceEntry& t = trace_[entry];
   if (t.ended) return;
-  if (t.error.empty()) t.error = message;
-  endTrace(entry, std::string_view(t.outcome) == "compensated" ? "compensated" : "failure");
+  if (t.error.empty()) t.error = error.message;
+  endTrace(entry, interruptedOutcome(t, error));
+}
+
+void WorkflowRun::closeOpenTrace(const Error& error) {
+  for (size_t i = 0; i < trace_.size(); ++i) faultTrace(i, error);
 }
 
 size_t WorkflowRun::beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind) {
@@ -190,7 +202,7 @@ Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
     endTrace(entry, "value");
     co_return flow;
   } catch (const PtcError& e) {
-    faultTrace(entry, e.error.message);  // a fault ends the run; the trace ends with the step that faulted
+    faultTrace(entry, e.error);  // a fault ends the run; the trace ends with the step that faulted
     throw;
   }
 }
@@ -251,7 +263,7 @@ Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& 
       trace_[entry].hasArgs = true;
       r = co_await runCall(frame, c, args);
     } catch (const PtcError& e) {
-      faultTrace(entry, e.error.message);
+      faultTrace(entry, e.error);
       throw;
     }
     if (r.failed) {
@@ -366,6 +378,7 @@ std::string WorkflowRun::doneOk(const Value& result) {
 }
 
 std::string WorkflowRun::doneError(const Error& error) {
+  closeOpenTrace(error);
   return "{\"state\":\"done\",\"ok\":false,\"error\":" + errorJson(error) + ",\"trace\":" + traceJson() +
          ",\"metrics\":" + metricsJson() + "}";
 }

@@ -87,8 +87,12 @@ class WorkflowRun final : public RunBase {
 
   size_t beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind);
   void endTrace(size_t entry, const char* outcome);
-  // A fault ends the run: the entries it interrupts end as failures.
-  void faultTrace(size_t entry, const std::string& message);
+  // A fault ends the run: the entries it interrupts end with interruptedOutcome.
+  void faultTrace(size_t entry, const Error& error);
+  const char* interruptedOutcome(const TraceEntry& t, const Error& error) const;
+  // Entries still open when the run ends without unwinding its steps (the host
+  // cancelled the pending call, or the deadline passed as a tool answered).
+  void closeOpenTrace(const Error& error);
   void countStep(const std::string& path);
 
   std::shared_ptr<const Workflow> workflow_;

@@ -26,6 +26,9 @@ type Status =
 export type ToolOutcome =
   | { kind: "value"; text: string }
   | { kind: "failure"; message: string }
+  // The tool answered with something that is not JSON data: a fault of the
+  // host that ends the run, which no on-error or compensate may catch.
+  | { kind: "fault"; message: string }
   | { kind: "timeout"; timeoutMs: number }
   | { kind: "abort"; reason: string };
 
@@ -126,6 +129,8 @@ function answer(engine: EngineInstance, run: number, tool: string, outcome: Tool
       return engine.resume(run, outcome.text);
     case "failure":
       return engine.fail(run, outcome.message);
+    case "fault":
+      return engine.cancel(run, "fault", outcome.message);
     case "timeout":
       return engine.cancel(run, "timeout", `tool '${tool}' had not answered after ${outcome.timeoutMs} ms`);
     case "abort":

@@ -1,5 +1,6 @@
 // One instance of the wasm engine, with typed access to its Embind functions.
-// Large texts cross as UTF-8 bytes written straight into wasm memory.
+// Large texts cross as UTF-8 bytes written straight into wasm memory; the rest
+// as Embind strings, made well-formed first (wellFormed below).
 import createPtcModule from "../../build/wasm/ptc.cjs";
 
 interface EmbindModule {
@@ -39,6 +40,19 @@ function putAscii(text: string, heap: Uint8Array, at: number): number {
     heap[at + i] = c;
   }
   return n;
+}
+
+// Embind's UTF-8 encoder (Emscripten 3.1.6) takes any surrogate for the first
+// half of a pair and swallows the next unit with it: "a\uD800b" arrived as
+// "a\u{10062}". A lone surrogate becomes U+FFFD instead, as TextEncoder writes
+// it for the texts that cross as bytes. Every string argument goes through here.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+type MaybeWellFormed = string & { isWellFormed?: () => boolean };
+
+function wellFormed(text: string): string {
+  const native = (text as MaybeWellFormed).isWellFormed; // ES2024: a scan with no allocation
+  if (native ? native.call(text) : !/[\uD800-\uDFFF]/.test(text)) return text;
+  return text.replace(LONE_SURROGATE, "\uFFFD");
 }
 
 /** A program compiled inside this instance, the context keys it loads, and which of them it reads only in part. */
@@ -81,7 +95,7 @@ export class EngineInstance {
   }
 
   validate(program: string, options: string): string {
-    return this.guard(() => this.m.validate(program, options));
+    return this.guard(() => this.m.validate(wellFormed(program), wellFormed(options)));
   }
   /**
    * The program compiled with these options (limits included), prepared once
@@ -91,7 +105,7 @@ export class EngineInstance {
   prepare(program: string, options: string): PreparedProgram | string {
     const known = this.prepared.get(options)?.get(program);
     if (known) return known;
-    const text = this.guard(() => this.m.prepare(program, options));
+    const text = this.guard(() => this.m.prepare(wellFormed(program), wellFormed(options)));
     const status = JSON.parse(text) as { state: string } & PreparedProgram;
     if (status.state !== "prepared") return text;
     if (this.preparedCount >= PREPARED_PER_INSTANCE) this.forgetPrepared();
@@ -115,25 +129,26 @@ export class EngineInstance {
     );
   }
   startWorkflow(source: string, options: string): string {
-    return this.guard(() => this.m.startWorkflow(source, options));
+    return this.guard(() => this.m.startWorkflow(wellFormed(source), wellFormed(options)));
   }
   validateWorkflow(source: string, options: string): string {
-    return this.guard(() => this.m.validateWorkflow(source, options));
+    return this.guard(() => this.m.validateWorkflow(wellFormed(source), wellFormed(options)));
   }
   begin(run: number, input: string, memory: string): string {
-    return this.guard(() => this.withBytes(input, "", (ptr, len) => this.m.begin(run, ptr, len, memory)));
+    return this.guard(() => this.withBytes(input, "", (ptr, len) => this.m.begin(run, ptr, len, wellFormed(memory))));
   }
   resume(run: number, result: string): string {
     return this.guard(() => this.withBytes(result, "", (ptr, len) => this.m.resume(run, ptr, len)));
   }
   fail(run: number, message: string): string {
-    return this.guard(() => this.m.fail(run, message));
+    return this.guard(() => this.m.fail(run, wellFormed(message)));
   }
-  cancel(run: number, reason: "timeout" | "abort", detail: string): string {
-    return this.guard(() => this.m.cancel(run, reason, detail));
+  /** Ends a run waiting on a tool (engine/engine.h): timed out, aborted, or the tool's result is not JSON data. */
+  cancel(run: number, reason: "timeout" | "abort" | "fault", detail: string): string {
+    return this.guard(() => this.m.cancel(run, reason, wellFormed(detail)));
   }
   formatError(error: string): string {
-    return this.guard(() => this.m.formatError(error));
+    return this.guard(() => this.m.formatError(wellFormed(error)));
   }
   operations(): string {
     return this.guard(() => this.m.operations());

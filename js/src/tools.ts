@@ -4,39 +4,51 @@ import type { ToolOutcome } from "./driver.js";
 import { prepareCall } from "./descriptors.js";
 import type { JsonObject, Tool } from "./types.js";
 
-/** A tool result that cannot cross into the sandbox. */
+/**
+ * A tool result that cannot cross into the sandbox. Its message says what the
+ * value holds; the engine words the error ("Tool 'x' returned a value that is
+ * not JSON data: <message>"). Not a failure of the tool but a fault of the
+ * host: it ends the run, and no on-error or compensate of a step function sees it.
+ */
 export class ToolValueError extends Error {}
 
 function rejectNonJson(_key: string, value: unknown): unknown {
   switch (typeof value) {
     case "function":
-      throw new ToolValueError("returned a function, which is not JSON data");
+      throw new ToolValueError("a function");
     case "bigint":
-      throw new ToolValueError("returned a BigInt, which is not JSON data (convert it to a number or string)");
+      throw new ToolValueError("a BigInt (convert it to a number or a string)");
     case "symbol":
-      throw new ToolValueError("returned a symbol, which is not JSON data");
+      throw new ToolValueError("a symbol");
     case "number":
-      if (!Number.isFinite(value)) throw new ToolValueError(`returned ${value}, which is not a JSON number`);
+      if (!Number.isFinite(value)) throw new ToolValueError(`${value} (JSON numbers are finite)`);
       return value;
     case "object":
       // JSON.stringify would silently turn these into {}: refuse instead of losing data.
       if (value instanceof Map || value instanceof Set)
-        throw new ToolValueError(`returned a ${value.constructor.name}, which is not JSON data (convert it to an object or array)`);
+        throw new ToolValueError(`a ${value.constructor.name} (convert it to an object or array)`);
       return value;
     default:
       return value;
   }
 }
 
-/** JSON text of a tool's result; undefined becomes null. Throws ToolValueError. */
+/** JSON text of a tool's result; undefined becomes null. Throws ToolValueError, and nothing else. */
 export function toolResultText(value: unknown): string {
   if (value === undefined) return "null";
   try {
     return JSON.stringify(value, rejectNonJson) ?? "null";
   } catch (e) {
     if (e instanceof ToolValueError) throw e;
-    // JSON.stringify throws TypeError on cycles.
-    throw new ToolValueError(`returned a value that is not JSON data (${(e as Error).message})`);
+    // JSON.stringify throws a TypeError on a cycle; a toJSON or a getter may
+    // throw anything, even a value whose message cannot be read.
+    let cycle: string | undefined;
+    try {
+      if (e instanceof TypeError) cycle = `a cycle or an unserialisable object (${String(e.message)})`;
+    } catch {
+      // not worded: the generic text below
+    }
+    throw new ToolValueError(cycle ?? "an object that threw while being read (a toJSON or a getter)");
   }
 }
 
@@ -88,11 +100,13 @@ export function awaitTool(
     }
     pending.then(
       (value) => {
+        let text: string;
         try {
-          settle({ kind: "value", text: toolResultText(value) });
+          text = toolResultText(value);
         } catch (e) {
-          settle({ kind: "failure", message: failureMessage(e) });
+          return settle({ kind: "fault", message: (e as ToolValueError).message });
         }
+        settle({ kind: "value", text });
       },
       (reason) => settle({ kind: "failure", message: failureMessage(reason) }),
     );

@@ -36,7 +36,7 @@ export interface TraceEntry {
   tool?: string;
   args?: JsonObject;
   durationMs: number;
-  outcome: "value" | "failure" | "compensated";
+  outcome: "value" | "failure" | "compensated" | "timeout" | "abort";
   value?: JsonValue;
   error?: string;
 }

@@ -35,7 +35,13 @@ export function nestTrace(trace: TraceEntry[], fileFunctions: ReadonlySet<string
   return roots;
 }
 
-const OUTCOME_TEXT: Record<TraceEntry["outcome"], string> = { value: "value", failure: "failed", compensated: "compensated" };
+const OUTCOME_TEXT: Record<TraceEntry["outcome"], string> = {
+  value: "value",
+  failure: "failed",
+  compensated: "compensated",
+  timeout: "timed out",
+  abort: "aborted",
+};
 
 /** What the source says about a step, to label its row (the variable it binds, the loop variable). */
 export interface StepSource {

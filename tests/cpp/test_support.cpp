@@ -41,10 +41,16 @@ std::string testName(const Case& c, size_t index) {
 
 namespace {
 
-// One answer of a mock: {"returns": v}, {"throws": msg}, {"echo": true}.
+// One answer of a mock: {"returns": v}, {"throws": msg}, {"echo": true}, or
+// what the package's host does for a JS tool: {"returnsNonJson": kind} (the
+// result cannot become JSON), {"hangs": true} (still pending at the time
+// limit), {"aborts": reason} (the caller's signal fires meanwhile).
 std::string answer(Engine& engine, int run, const Value& mock, const Value& args) {
   if (mock.find("throws")) return engine.fail(run, mock.field("throws").str());
   if (mock.field("echo").truthy()) return engine.resume(run, toJson(args));
+  if (const Value* kind = mock.find("returnsNonJson")) return engine.cancel(run, "fault", "a " + kind->str());
+  if (mock.field("hangs").truthy()) return engine.cancel(run, "timeout", "the tool had not answered");
+  if (const Value* reason = mock.find("aborts")) return engine.cancel(run, "abort", reason->str());
   return engine.resume(run, toJson(mock.field("returns")));
 }
 

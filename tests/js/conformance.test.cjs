@@ -2,7 +2,7 @@
 // same files the native GoogleTest suite runs through the C++ engine).
 const fs = require("node:fs");
 const path = require("node:path");
-const { ptcWasm, checkExpectation } = require("./helpers.cjs");
+const { ptcWasm, checkExpectation, mockAnswer } = require("./helpers.cjs");
 
 const dir = path.join(__dirname, "../conformance");
 const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
@@ -12,14 +12,12 @@ beforeAll(async () => {
   ptc = await ptcWasm.createRuntime();
 });
 
-function mockTools(spec, calls) {
+function mockTools(spec, calls, controller) {
   const tools = {};
   for (const [name, mock] of Object.entries(spec ?? {})) {
     tools[name] = async (args) => {
       calls.push({ tool: name, args });
-      if ("throws" in mock) throw new Error(mock.throws);
-      if (mock.echo) return args;
-      return mock.returns;
+      return mockAnswer(mock, args, controller);
     };
   }
   return tools;
@@ -28,11 +26,13 @@ function mockTools(spec, calls) {
 async function runCase(c, calls) {
   const program = "source" in c ? c.source : c.program;
   if (c.validateOnly) return ptc.validate(program, c.options ?? {});
+  const controller = new AbortController();
   return ptc.run(program, {
     ...(c.options ?? {}),
     context: c.context ?? {},
     memory: c.memory ?? {},
-    tools: mockTools(c.tools, calls),
+    tools: mockTools(c.tools, calls, controller),
+    signal: controller.signal,
   });
 }
 

@@ -43,4 +43,30 @@ function checkExpectation(want, got, calls) {
   }
 }
 
-module.exports = { ptcWasm, sameJson, sleep, checkExpectation };
+/** What a "returnsNonJson" mock returns: a value JSON cannot carry. */
+function nonJsonValue(kind) {
+  const cycle = {};
+  cycle.self = cycle;
+  const values = { bigint: 10n, nan: NaN, infinity: Infinity, cycle, function: () => 1, symbol: Symbol("s"), map: new Map([["a", 1]]) };
+  if (!(kind in values)) throw new Error(`unknown returnsNonJson kind '${kind}'`);
+  return values[kind];
+}
+
+/**
+ * One answer of a conformance case's mock tool (the conformance READMEs):
+ * returns, throws, echo, returnsNonJson, hangs (never settles), aborts (aborts
+ * the run through its controller while pending).
+ */
+function mockAnswer(mock, args, controller) {
+  if ("throws" in mock) throw new Error(mock.throws);
+  if (mock.echo) return args;
+  if ("returnsNonJson" in mock) return nonJsonValue(mock.returnsNonJson);
+  if (mock.hangs) return new Promise(() => {});
+  if ("aborts" in mock) {
+    controller.abort(mock.aborts);
+    return new Promise(() => {});
+  }
+  return mock.returns;
+}
+
+module.exports = { ptcWasm, sameJson, sleep, checkExpectation, mockAnswer };

@@ -2,7 +2,7 @@
 // package (the native suite runs the same files through the C++ engine).
 const fs = require("node:fs");
 const path = require("node:path");
-const { ptcWasm, checkExpectation } = require("./helpers.cjs");
+const { ptcWasm, checkExpectation, mockAnswer } = require("./helpers.cjs");
 
 const root = path.join(__dirname, "../..");
 const dir = path.join(root, "tests/conformance-workflows");
@@ -19,17 +19,15 @@ function sourceOf(c) {
   return c.functions.map((f) => JSON.stringify(f)).join("\n");
 }
 
-// Mocks: returns / throws / echo, or a sequence of those (the last repeats).
-function mockTools(spec, calls) {
+// Mocks (helpers.cjs mockAnswer), or a sequence of those (the last repeats).
+function mockTools(spec, calls, controller) {
   const tools = {};
   for (const [name, mock] of Object.entries(spec ?? {})) {
     let n = 0;
     tools[name] = async (args) => {
       calls.push({ tool: name, args });
       const step = mock.sequence ? mock.sequence[Math.min(n++, mock.sequence.length - 1)] : mock;
-      if ("throws" in step) throw new Error(step.throws);
-      if (step.echo) return args;
-      return step.returns;
+      return mockAnswer(step, args, controller);
     };
   }
   return tools;
@@ -41,10 +39,12 @@ for (const file of files) {
     for (const c of cases) {
       test(c.name, async () => {
         const calls = [];
-        const tools = mockTools(c.tools, calls);
+        const controller = new AbortController();
+        const tools = mockTools(c.tools, calls, controller);
+        const { signal } = controller;
         const got = c.validateOnly
           ? ptc.validateWorkflow(sourceOf(c), { tools, entry: c.entry, input: c.input })
-          : await ptc.runWorkflow(sourceOf(c), { ...(c.options ?? {}), entry: c.entry, input: c.input ?? {}, tools });
+          : await ptc.runWorkflow(sourceOf(c), { ...(c.options ?? {}), entry: c.entry, input: c.input ?? {}, tools, signal });
         checkExpectation(c.expect, got, calls);
       });
     }

@@ -1,0 +1,91 @@
+// How a step-function run's trace ends when the run ends outside a step's own
+// handling: the time limit or the caller's abort interrupts the steps still
+// open, and each says so with its own outcome (docs/step-functions.md).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "engine.h"
+#include "json.h"
+
+namespace {
+
+using ptc::Value;
+
+Value status(const std::string& text) { return ptc::parseJson(text, "status"); }
+
+std::string outcomes(const Value& done) {
+  std::string out;
+  for (const Value& t : done.field("trace").items()) out += t.field("kind").str() + ":" + t.field("outcome").str() + " ";
+  return out;
+}
+
+const char* kCallThenReturn =
+    R"({"function":"f","output":"any","steps":[{"let":"x","call":"slow","on-error":{"return":"caught"}},{"return":"$x"}]})";
+
+int started(ptc::Engine& engine, const std::string& source, const std::string& options) {
+  Value ready = status(engine.startWorkflow(source, options));
+  EXPECT_EQ(ready.field("state").str(), "ready") << ptc::toJson(ready);
+  return static_cast<int>(ready.field("run").asInt());
+}
+
+TEST(WorkflowTrace, ACallAnsweredAfterTheDeadlineEndsAsTimeout) {
+  ptc::Engine engine;
+  int run = started(engine, kCallThenReturn, R"({"timeoutMs":1,"tools":["slow"]})");
+  ASSERT_EQ(status(engine.begin(run, "{}", "")).field("state").str(), "call");
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  Value done = status(engine.resume(run, "1"));
+  EXPECT_EQ(done.field("error").field("type").str(), "timeout");
+  EXPECT_EQ(outcomes(done), "call:timeout ");
+  EXPECT_EQ(done.field("trace").items()[0].find("value"), nullptr);
+}
+
+TEST(WorkflowTrace, TheDeadlinePassingBetweenStepsEndsTheOpenStepsAsTimeout) {
+  // Two loops over 200 items each: 80,000 steps, some 100 ms of work, cut at 30.
+  // (The list is in the source: parsing it does not count toward the limit.)
+  std::string items = "0";
+  for (int i = 1; i < 200; ++i) items += "," + std::to_string(i);
+  std::string source = R"({"function":"f","output":"any","steps":[{"let":"xs","expr":[)" + items +
+                       R"(]},{"for":"a","in":"$xs","do":[{"for":"b","in":"$xs","do":[{"yield":"$b"}]}]}]})";
+  ptc::Engine engine;
+  int run = started(engine, source, R"({"timeoutMs":30})");
+  Value done = status(engine.begin(run, "{}", ""));
+  ASSERT_EQ(done.field("error").field("type").str(), "timeout") << ptc::toJson(done.field("error"));
+  const ptc::Array& trace = done.field("trace").items();
+  ASSERT_GE(trace.size(), 3u);
+  EXPECT_EQ(trace[0].field("outcome").str(), "value") << "the let ended before the limit";
+  // The limit strikes as a step is about to start: the two loops it is inside
+  // end as timeouts, every step that ended before keeps its outcome.
+  std::vector<std::string> timedOut;
+  for (const Value& t : trace)
+    if (t.field("outcome").str() == "timeout") {
+      timedOut.push_back(t.field("path").str());
+      EXPECT_EQ(t.field("error").str(), done.field("error").field("message").str());
+    }
+  EXPECT_EQ(timedOut, (std::vector<std::string>{"/0/steps/1", "/0/steps/1/do/0"}));
+}
+
+TEST(WorkflowTrace, AHostFaultIsAFailureOfTheCallNamingTheTool) {
+  ptc::Engine engine;
+  int run = started(engine, kCallThenReturn, R"({"tools":["slow"]})");
+  ASSERT_EQ(status(engine.begin(run, "{}", "")).field("state").str(), "call");
+  Value done = status(engine.cancel(run, "fault", "a BigInt"));
+  EXPECT_EQ(done.field("error").field("message").str(), "Tool 'slow' returned a value that is not JSON data: a BigInt");
+  EXPECT_EQ(done.field("error").field("path").str(), "/0/steps/0");
+  EXPECT_EQ(outcomes(done), "call:failure ");
+  EXPECT_EQ(engine.liveRuns(), 0u);
+}
+
+TEST(WorkflowTrace, DataTheEngineCannotReadIsAFailureOfTheCall) {
+  ptc::Engine engine;
+  int run = started(engine, kCallThenReturn, R"({"tools":["slow"]})");
+  ASSERT_EQ(status(engine.begin(run, "{}", "")).field("state").str(), "call");
+  Value done = status(engine.resume(run, "[1,"));
+  EXPECT_NE(done.field("error").field("message").str().find("Tool 'slow' returned data the engine cannot read"),
+            std::string::npos);
+  EXPECT_EQ(outcomes(done), "call:failure ");
+}
+
+}  // namespace

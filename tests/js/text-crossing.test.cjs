@@ -1,0 +1,85 @@
+// Text crossing into the engine: a lone surrogate (half of a UTF-16 pair, which
+// JS strings may hold and UTF-8 cannot) becomes U+FFFD at every entry point, as
+// TextEncoder makes it for context data, and never swallows the next character
+// (Emscripten's encoder read "a\uD800b" as "a\u{10062}").
+const { ptcWasm } = require("./helpers.cjs");
+
+const LONE = ["a\uD800b", "a\uDC00b", "a\uD800"];
+const REPLACED = ["a\uFFFDb", "a\uFFFDb", "a\uFFFD"];
+
+const workflow = (ret) => JSON.stringify({ function: "f", output: "text", steps: [{ return: ret }] });
+const catching = JSON.stringify({
+  function: "f",
+  output: "text",
+  steps: [{ call: "boom", "on-error": { return: "$error" } }, { return: "unreachable" }],
+});
+
+for (const worker of [false, true]) {
+  describe(worker ? "worker mode" : "in-process", () => {
+    let rt;
+    beforeAll(async () => {
+      rt = await ptcWasm.createRuntime({ worker });
+    });
+    afterAll(() => rt.close());
+
+    test.each(LONE.map((text, i) => [text, REPLACED[i]]))("program text %j", async (text, want) => {
+      const program = `{"program": {"op": "literal", "value": "${text}"}}`;
+      expect((await rt.run(program)).result).toBe(want);
+      expect((await rt.run({ program: { op: "literal", value: text } })).result).toBe(want);
+      const v = rt.validate(`{"program": {"op": "${text}"}}`);
+      expect(v.error.message).toContain(`Unknown operation '${want}'`);
+    });
+
+    test.each(LONE.map((text, i) => [text, REPLACED[i]]))("step-function source %j", async (text, want) => {
+      expect(await rt.runWorkflow(workflow(text).replace(/\\u[0-9a-f]{4}/gi, (e) => JSON.parse(`"${e}"`)))).toMatchObject({
+        ok: true,
+        result: want,
+      });
+      // The same source with the surrogate written as a JSON escape reads the same.
+      expect(await rt.runWorkflow(workflow(text))).toMatchObject({ ok: true, result: want });
+      const v = rt.validateWorkflow(`{"function": "${text}", "output": "text", "steps": [{"return": "x"}]}`);
+      expect(v.error.message).toContain(`got "${want}"`);
+    });
+
+    test.each(LONE.map((text, i) => [text, REPLACED[i]]))("a tool's error message %j", async (text, want) => {
+      const tools = { boom: () => Promise.reject(new Error(text)) };
+      expect(await rt.runWorkflow(catching, { tools })).toMatchObject({ ok: true, result: want });
+      const r = await rt.run({ program: { op: "call", tool: "boom" } }, { tools });
+      expect(r.error.message).toBe(`Tool 'boom' failed: ${want}`);
+      const thrown = await rt.run({ program: { op: "call", tool: "boom" } }, { tools: { boom: () => { throw text; } } });
+      expect(thrown.error.message).toBe(`Tool 'boom' failed: ${want}`);
+    });
+
+    test.each(LONE.map((text, i) => [text, REPLACED[i]]))("an abort reason %j", async (text, want) => {
+      const controller = new AbortController();
+      const tools = { wait: () => new Promise(() => {}) };
+      const pending = rt.run({ program: { op: "call", tool: "wait" } }, { tools, signal: controller.signal });
+      setTimeout(() => controller.abort(text), 20);
+      expect((await pending).error.message).toBe(`The run was aborted by the caller: ${want}`);
+    });
+
+    if (!worker)
+      test("without String.prototype.isWellFormed (before ES2024) the same", async () => {
+        const native = Object.getOwnPropertyDescriptor(String.prototype, "isWellFormed");
+        delete String.prototype.isWellFormed;
+        try {
+          for (const [i, text] of LONE.entries())
+            expect((await rt.run(`{"program": {"op": "literal", "value": "${text}"}}`)).result).toBe(REPLACED[i]);
+          const pair = "\uD83D\uDE00";
+          expect((await rt.run(`{"program": {"op": "literal", "value": "${pair}\uDC00${pair}"}}`)).result).toBe(`${pair}\uFFFD${pair}`);
+        } finally {
+          Object.defineProperty(String.prototype, "isWellFormed", native);
+        }
+      });
+
+    test.each(LONE.map((text, i) => [text, REPLACED[i]]))("tool results, context, input, options and formatError %j", async (text, want) => {
+      const echo = { op: "call", tool: "echo" };
+      expect((await rt.run({ program: echo }, { tools: { echo: () => text } })).result).toBe(want);
+      expect((await rt.run({ program: { op: "load", name: "t" } }, { context: { t: text } })).result).toBe(want);
+      const withInput = JSON.stringify({ function: "f", input: { t: "text" }, output: "text", steps: [{ return: "$input.t" }] });
+      expect((await rt.runWorkflow(withInput, { input: { t: text } })).result).toBe(want);
+      expect(rt.formatError({ type: "execution_error", message: text })).toBe(`ExecutionError: ${want}`);
+      expect((await rt.runWorkflow(workflow("x"), { entry: text })).error.message).toContain(`'${want}'`);
+    });
+  });
+}
