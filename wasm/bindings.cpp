@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine.h"
+#include "host/engine.h"
 
 namespace {
 

@@ -28,7 +28,7 @@ using std::suspend_never;
 #include <utility>
 #include <vector>
 
-#include "error.h"
+#include "core/error.h"
 
 namespace ptc {
 

@@ -1,4 +1,4 @@
-#include "json.h"
+#include "core/json.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,9 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "error.h"
-#include "json_pointer.h"
-#include "json_fast.h"
+#include "core/error.h"
+#include "core/json_pointer.h"
+#include "core/json_fast.h"
 
 // nlohmann converts float tokens with std::strtod, which Emscripten's libc
 // computes in software-emulated 128-bit long double: a third of the time of

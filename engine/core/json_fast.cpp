@@ -1,4 +1,4 @@
-#include "json_fast.h"
+#include "core/json_fast.h"
 
 #include <fast_float/fast_float.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <unordered_map>
 
-#include "json.h"
+#include "core/json.h"
 
 namespace ptc {
 

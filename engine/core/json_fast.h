@@ -10,7 +10,7 @@
 #include <functional>
 #include <string_view>
 
-#include "value.h"
+#include "core/value.h"
 
 namespace ptc {
 

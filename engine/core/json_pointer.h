@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "value.h"
+#include "core/value.h"
 
 namespace ptc {
 

@@ -1,10 +1,10 @@
-#include "run.h"
+#include "core/run.h"
 
 #include <algorithm>
 
-#include "error.h"
-#include "json.h"
-#include "protocol.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "host/protocol.h"
 
 namespace ptc {
 

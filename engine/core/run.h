@@ -9,8 +9,8 @@
 #include <string>
 #include <string_view>
 
-#include "coro.h"
-#include "value.h"
+#include "core/coro.h"
+#include "core/value.h"
 
 namespace ptc {
 

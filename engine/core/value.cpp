@@ -1,4 +1,4 @@
-#include "value.h"
+#include "core/value.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <new>
 #include <string>
 
-#include "error.h"
+#include "core/error.h"
 
 namespace ptc {
 

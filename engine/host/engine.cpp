@@ -1,11 +1,11 @@
-#include "engine.h"
+#include "host/engine.h"
 
 #include <functional>
 
-#include "error.h"
-#include "json.h"
-#include "workflow_compiler.h"
-#include "workflow_run.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "workflow/workflow_compiler.h"
+#include "workflow/workflow_run.h"
 
 namespace ptc {
 

@@ -8,11 +8,11 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "program.h"
-#include "protocol.h"
-#include "program_run.h"
-#include "run.h"
-#include "workflow.h"
+#include "ptc/program.h"
+#include "host/protocol.h"
+#include "ptc/program_run.h"
+#include "core/run.h"
+#include "workflow/workflow.h"
 
 namespace ptc {
 
@@ -36,7 +36,7 @@ class Engine {
                           double spentMs = 0, std::string_view rowBlocks = {});
   // The host forgets a prepared program (it keeps a bounded set of them).
   void release(int prepared) { prepared_.erase(prepared); }
-  // Step functions: verifies and compiles a file; then like start. begin takes
+  // Step functions: verifies and compiles a file and registers its run; begin takes
   // the entry's input as its payload.
   std::string startWorkflow(std::string_view source, std::string_view optionsJson);
   std::string validateWorkflow(std::string_view source, std::string_view optionsJson);

@@ -1,8 +1,8 @@
-#include "protocol.h"
+#include "host/protocol.h"
 
 #include <cmath>
 
-#include "json.h"
+#include "core/json.h"
 
 namespace ptc {
 

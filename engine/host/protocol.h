@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include "error.h"
-#include "program.h"
-#include "run.h"
+#include "core/error.h"
+#include "ptc/program.h"
+#include "core/run.h"
 
 namespace ptc {
 

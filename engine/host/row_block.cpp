@@ -1,11 +1,11 @@
-#include "row_block.h"
+#include "host/row_block.h"
 
 #include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "error.h"
+#include "core/error.h"
 
 namespace ptc {
 

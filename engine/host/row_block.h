@@ -20,7 +20,7 @@
 #include <functional>
 #include <string_view>
 
-#include "value.h"
+#include "core/value.h"
 
 namespace ptc {
 

@@ -3,12 +3,12 @@
 // stops the walk with the node's JSON Pointer. Nothing is evaluated here.
 #include <algorithm>
 
-#include "error.h"
-#include "json.h"
-#include "json_pointer.h"
-#include "program.h"
-#include "projection.h"
-#include "suggest.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/json_pointer.h"
+#include "ptc/program.h"
+#include "ptc/projection.h"
+#include "core/suggest.h"
 
 namespace ptc {
 

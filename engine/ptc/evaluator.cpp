@@ -1,9 +1,9 @@
-#include "evaluator.h"
+#include "ptc/evaluator.h"
 
 #include <array>
 
-#include "error.h"
-#include "ops.h"
+#include "core/error.h"
+#include "ptc/ops.h"
 
 namespace ptc {
 

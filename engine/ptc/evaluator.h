@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "coro.h"
-#include "program.h"
-#include "run.h"
-#include "value.h"
+#include "core/coro.h"
+#include "ptc/program.h"
+#include "core/run.h"
+#include "core/value.h"
 
 namespace ptc {
 

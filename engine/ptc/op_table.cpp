@@ -1,8 +1,8 @@
-#include "op_table.h"
+#include "ptc/op_table.h"
 
 #include <stdexcept>
 
-#include "json.h"
+#include "core/json.h"
 
 namespace ptc {
 

@@ -1,4 +1,4 @@
-#include "ops.h"
+#include "ptc/ops.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <unordered_set>
 
-#include "error.h"
-#include "json.h"
+#include "core/error.h"
+#include "core/json.h"
 
 namespace ptc {
 

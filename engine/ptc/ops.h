@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <string>
 
-#include "program.h"
-#include "value.h"
+#include "ptc/program.h"
+#include "core/value.h"
 
 namespace ptc {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "op_table.h"
-#include "value.h"
+#include "ptc/op_table.h"
+#include "core/value.h"
 
 namespace ptc {
 

@@ -1,11 +1,11 @@
-#include "program_run.h"
+#include "ptc/program_run.h"
 
 #include <algorithm>
 
-#include "error.h"
-#include "json.h"
-#include "protocol.h"
-#include "row_block.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "host/protocol.h"
+#include "host/row_block.h"
 
 namespace ptc {
 

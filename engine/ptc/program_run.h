@@ -4,9 +4,9 @@
 
 #include <memory>
 
-#include "evaluator.h"
-#include "program.h"
-#include "run.h"
+#include "ptc/evaluator.h"
+#include "ptc/program.h"
+#include "core/run.h"
 
 namespace ptc {
 

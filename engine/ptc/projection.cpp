@@ -1,4 +1,4 @@
-#include "projection.h"
+#include "ptc/projection.h"
 
 #include <algorithm>
 #include <set>

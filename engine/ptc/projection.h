@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "program.h"
+#include "ptc/program.h"
 
 namespace ptc {
 

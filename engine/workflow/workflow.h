@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "value.h"
-#include "workflow_types.h"
+#include "core/value.h"
+#include "workflow/workflow_types.h"
 
 namespace ptc::workflow {
 

@@ -1,15 +1,15 @@
-#include "workflow_compiler.h"
+#include "workflow/workflow_compiler.h"
 
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
 
-#include "error.h"
-#include "json.h"
-#include "json_pointer.h"
-#include "suggest.h"
-#include "workflow_text.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/json_pointer.h"
+#include "core/suggest.h"
+#include "workflow/workflow_text.h"
 
 namespace ptc::workflow {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "value.h"
-#include "workflow.h"
+#include "core/value.h"
+#include "workflow/workflow.h"
 
 namespace ptc::workflow {
 

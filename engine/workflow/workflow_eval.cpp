@@ -1,13 +1,13 @@
-#include "workflow_eval.h"
+#include "workflow/workflow_eval.h"
 
 #include <cmath>
 #include <cstdlib>
 
-#include "error.h"
-#include "json.h"
-#include "json_pointer.h"
-#include "workflow_run.h"
-#include "workflow_text.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/json_pointer.h"
+#include "workflow/workflow_run.h"
+#include "workflow/workflow_text.h"
 
 namespace ptc::workflow {
 

@@ -2,8 +2,8 @@
 // operators and $merge. Synchronous: calls never appear inside expressions.
 #pragma once
 
-#include "value.h"
-#include "workflow.h"
+#include "core/value.h"
+#include "workflow/workflow.h"
 
 namespace ptc::workflow {
 

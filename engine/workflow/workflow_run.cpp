@@ -1,12 +1,12 @@
-#include "workflow_run.h"
+#include "workflow/workflow_run.h"
 
-#include "error.h"
-#include "json.h"
-#include "json_pointer.h"
-#include "protocol.h"
-#include "workflow_compiler.h"
-#include "workflow_eval.h"
-#include "workflow_text.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/json_pointer.h"
+#include "host/protocol.h"
+#include "workflow/workflow_compiler.h"
+#include "workflow/workflow_eval.h"
+#include "workflow/workflow_text.h"
 
 namespace ptc::workflow {
 

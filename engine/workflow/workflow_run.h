@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "run.h"
-#include "workflow.h"
+#include "core/run.h"
+#include "workflow/workflow.h"
 
 namespace ptc::workflow {
 

@@ -1,10 +1,10 @@
-#include "workflow_text.h"
+#include "workflow/workflow_text.h"
 
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 
-#include "json.h"
+#include "core/json.h"
 
 namespace ptc::workflow {
 

@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "value.h"
-#include "workflow.h"
+#include "core/value.h"
+#include "workflow/workflow.h"
 
 namespace ptc::workflow {
 

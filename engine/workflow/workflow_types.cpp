@@ -1,4 +1,4 @@
-#include "workflow_types.h"
+#include "workflow/workflow_types.h"
 
 #include <cctype>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "value.h"
+#include "core/value.h"
 
 namespace ptc::workflow {
 

@@ -36,7 +36,7 @@ export type ToolOutcome =
 export type Payload = { context: string; memory: string; rows?: Uint8Array } | { error: string };
 // (`rows` may be a view of a buffer the next payload reuses: it is used at once.)
 
-/** Context keys whose items the program reads only through these fields (engine/projection.h). */
+/** Context keys whose items the program reads only through these fields (engine/ptc/projection.h). */
 export type Projections = Record<string, string[]>;
 
 export interface RunIo {

@@ -118,7 +118,7 @@ export class EngineInstance {
   }
   /**
    * Runs a prepared program on the context and memory texts and the row blocks
-   * (engine/row_block.h); a run waiting on a tool has "run" in its status.
+   * (engine/host/row_block.h); a run waiting on a tool has "run" in its status.
    * spentMs (turning the data into JSON) counts toward the run's time limit.
    */
   runPrepared(prepared: PreparedProgram, spentMs: number, context: string, memory: string, rows?: Uint8Array): string {
@@ -143,7 +143,7 @@ export class EngineInstance {
   fail(run: number, message: string): string {
     return this.guard(() => this.m.fail(run, wellFormed(message)));
   }
-  /** Ends a run waiting on a tool (engine/engine.h): timed out, aborted, or the tool's result is not JSON data. */
+  /** Ends a run waiting on a tool (engine/host/engine.h): timed out, aborted, or the tool's result is not JSON data. */
   cancel(run: number, reason: "timeout" | "abort" | "fault", detail: string): string {
     return this.guard(() => this.m.cancel(run, reason, wellFormed(detail)));
   }

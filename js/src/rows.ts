@@ -1,4 +1,4 @@
-// Projected rows in binary (layout in engine/row_block.h): a loaded list that
+// Projected rows in binary (layout in engine/host/row_block.h): a loaded list that
 // the program reads only through some fields of its items crosses as a compact
 // block, written here in one pass, instead of as JSON text. The block must mean
 // exactly what JSON.stringify would have written for those fields; whenever it

@@ -2,7 +2,7 @@
 // engine, through the same JSON-text protocol the wasm bindings use.
 #include <gtest/gtest.h>
 
-#include "json.h"
+#include "core/json.h"
 #include "test_support.h"
 
 namespace {

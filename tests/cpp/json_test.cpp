@@ -7,9 +7,9 @@
 #include <random>
 #include <string>
 
-#include "error.h"
-#include "json.h"
-#include "json_fast.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/json_fast.h"
 
 namespace {
 

@@ -1,10 +1,10 @@
-// Which fields of loaded rows a program can observe (engine/projection.h): the
+// Which fields of loaded rows a program can observe (engine/ptc/projection.h): the
 // analysis must never claim fewer fields than the program can see.
 #include <gtest/gtest.h>
 
-#include "json.h"
-#include "program.h"
-#include "projection.h"
+#include "core/json.h"
+#include "ptc/program.h"
+#include "ptc/projection.h"
 
 namespace {
 

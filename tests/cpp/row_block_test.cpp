@@ -1,4 +1,4 @@
-// The binary form of projected rows (engine/row_block.h): what the package
+// The binary form of projected rows (engine/host/row_block.h): what the package
 // writes in js/src/rows.ts must read back as the JSON of the same fields would.
 #include <gtest/gtest.h>
 
@@ -6,10 +6,10 @@
 #include <initializer_list>
 #include <string>
 
-#include "engine.h"
-#include "error.h"
-#include "json.h"
-#include "row_block.h"
+#include "host/engine.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "host/row_block.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "json.h"
+#include "core/json.h"
 
 namespace ptc::testing {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "engine.h"
-#include "value.h"
+#include "host/engine.h"
+#include "core/value.h"
 
 namespace ptc::testing {
 

@@ -2,7 +2,7 @@
 // against the native engine, through the JSON-text protocol.
 #include <gtest/gtest.h>
 
-#include "json.h"
+#include "core/json.h"
 #include "test_support.h"
 
 namespace {

@@ -7,8 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include "engine.h"
-#include "json.h"
+#include "host/engine.h"
+#include "core/json.h"
 
 namespace {
 
