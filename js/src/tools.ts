@@ -2,6 +2,7 @@
 // signal, and turning its result into JSON text for the engine.
 import type { ToolOutcome } from "./driver.js";
 import { prepareCall } from "./descriptors.js";
+import { describeThrown } from "./describe.js";
 import type { JsonObject, Tool } from "./types.js";
 
 /** A tool result that cannot cross into the sandbox. */
@@ -35,19 +36,8 @@ export function toolResultText(value: unknown): string {
     return JSON.stringify(value, rejectNonJson) ?? "null";
   } catch (e) {
     if (e instanceof ToolValueError) throw e;
-    // JSON.stringify throws TypeError on cycles.
-    throw new ToolValueError(`returned a value that is not JSON data (${(e as Error).message})`);
-  }
-}
-
-/** The message of whatever a tool threw or rejected with. */
-export function failureMessage(reason: unknown): string {
-  if (reason instanceof Error) return reason.message || reason.name;
-  if (typeof reason === "string") return reason;
-  try {
-    return JSON.stringify(reason) ?? String(reason);
-  } catch {
-    return String(reason);
+    // JSON.stringify throws TypeError on cycles; a toJSON or a getter may throw anything.
+    throw new ToolValueError(`returned a value that is not JSON data (${describeThrown(e)})`);
   }
 }
 
@@ -67,34 +57,41 @@ export function awaitTool(
   return new Promise((resolve) => {
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = () => settle({ kind: "abort", reason: failureMessage(signal?.reason) });
+    const onAbort = () => settle({ kind: "abort", reason: describeThrown(signal?.reason) });
     const settle = (outcome: ToolOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
       resolve(outcome);
+      try {
+        signal?.removeEventListener("abort", onAbort);
+      } catch {
+        // an object posing as an AbortSignal; the call is settled all the same
+      }
     };
-    if (signal?.aborted) return onAbort();
-    const call = prepareCall(name, tool, args);
-    if ("problem" in call) return settle({ kind: "failure", message: call.problem });
-    timer = setTimeout(() => settle({ kind: "timeout", timeoutMs }), Math.max(0, deadline - performance.now()));
-    signal?.addEventListener("abort", onAbort, { once: true });
-    let pending: Promise<unknown>;
+    const fail = (e: unknown) => settle({ kind: "failure", message: describeThrown(e) });
+    // The tool is the caller's code: whatever it throws, when or however,
+    // becomes this call's failure, and the promise always resolves.
     try {
-      pending = Promise.resolve(call.execute(args));
-    } catch (e) {
-      return settle({ kind: "failure", message: failureMessage(e) });
-    }
-    pending.then(
-      (value) => {
+      if (signal?.aborted) return onAbort();
+      let call: ReturnType<typeof prepareCall>;
+      try {
+        call = prepareCall(name, tool, args);
+      } catch (e) {
+        return settle({ kind: "failure", message: `its descriptor could not be read (${describeThrown(e)})` });
+      }
+      if ("problem" in call) return settle({ kind: "failure", message: call.problem });
+      timer = setTimeout(() => settle({ kind: "timeout", timeoutMs }), Math.max(0, deadline - performance.now()));
+      signal?.addEventListener("abort", onAbort, { once: true });
+      void Promise.resolve(call.execute(args)).then((value) => {
         try {
           settle({ kind: "value", text: toolResultText(value) });
         } catch (e) {
-          settle({ kind: "failure", message: failureMessage(e) });
+          fail(e);
         }
-      },
-      (reason) => settle({ kind: "failure", message: failureMessage(reason) }),
-    );
+      }, fail);
+    } catch (e) {
+      fail(e);
+    }
   });
 }
