@@ -91,7 +91,11 @@ export class StdioTransport implements Transport {
       this.onerror?.(e as Error); // as the SDK's transport: a line that is not JSON-RPC is reported and skipped
       return;
     }
-    this.onmessage?.(message);
+    try {
+      this.onmessage?.(message);
+    } catch (e) {
+      this.onerror?.(e as Error); // the next messages are still read
+    }
   }
 
   private refuse(id: string | number | null, bytes: number): void {

@@ -109,14 +109,14 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     return this.runs.size;
   }
 
-  private liveRunsAnswer?: (count: number) => void;
+  private readonly liveRunsAnswers: ((count: number) => void)[] = []; // the worker answers in order
 
   /** @internal for tests of leaks: runs the worker's engine holds (started and not ended). */
   liveEngineRunsForTesting(): Promise<number> {
     const port = this.port;
     if (!port) return Promise.resolve(0); // no worker, or it was terminated with its runs
     return new Promise((resolve) => {
-      this.liveRunsAnswer = resolve;
+      this.liveRunsAnswers.push(resolve);
       port.post({ type: "liveRuns?" });
     });
   }
@@ -167,7 +167,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   }
 
   private handle(port: WorkerPort, message: FromWorker): void {
-    if (message.type === "liveRuns") return this.liveRunsAnswer?.(message.count);
+    if (message.type === "liveRuns") return this.liveRunsAnswers.shift()?.(message.count);
     const run = this.runs.get(message.id);
     if (!run || run.port !== port) return;
     switch (message.type) {
