@@ -3,6 +3,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { limitAccepts, limitRule, type LimitName } from "./checks.js";
+import { describeThrown } from "./describe.js";
 import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
 import type { Runtime } from "./runtime.js";
 import type { ProgramInput, RunOptions, Tool } from "./types.js";
@@ -29,6 +31,9 @@ Options:
   --timeout <ms>         Time limit of a run, tool calls included (default 1000)
   --max-heap <bytes>     Bytes of values a run may hold (default 10485760)
   --max-depth <n>        Deepest nesting of operations (default 50)
+  --max-message-bytes <n>
+                         Bytes of one MCP message the server reads (default 10485760);
+                         a longer one gets a JSON-RPC error, the server stays up (mcp)
   --full                 Print the whole run result {result, memoryDelta, memory, metrics} (run)
   --compact              The compact prompt, for small context windows (prompt)
   -h, --help             Print this help.
@@ -59,14 +64,16 @@ interface Parsed {
   options: Map<string, string | true>;
 }
 
-const VALUED = new Set(["--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth"]);
+const VALUED = new Set([
+  "--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth", "--max-message-bytes",
+]);
 const FLAGS = new Set(["--full", "--compact", "--help", "--version"]);
 const ALLOWED: Record<string, string[]> = {
   run: ["--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth", "--full"],
   validate: ["--tools", "--max-depth"],
   schema: ["--tools"],
   prompt: ["--tools", "--context", "--compact"],
-  mcp: ["--tools", "--context", "--memory", "--timeout", "--max-heap", "--max-depth"],
+  mcp: ["--tools", "--context", "--memory", "--timeout", "--max-heap", "--max-depth", "--max-message-bytes"],
   help: [],
 };
 const ARITY: Record<string, number> = { run: 1, validate: 1, schema: 0, prompt: 0, mcp: 0, help: 0 };
@@ -129,7 +136,7 @@ export async function loadTools(file: string): Promise<Record<string, Tool>> {
   try {
     mod = await import(pathToFileURL(resolve(file)).href);
   } catch (e) {
-    throw new UsageError(`cannot load the tools module '${file}': ${(e as Error).message}`);
+    throw new UsageError(`cannot load the tools module '${file}': ${describeThrown(e)}`);
   }
   const isTool = (v: unknown): v is Tool => typeof v === "function" || isToolDescriptor(v);
   const tools: Record<string, Tool> = {};
@@ -144,11 +151,12 @@ export async function loadTools(file: string): Promise<Record<string, Tool>> {
   return tools;
 }
 
-function positiveNumber(options: Parsed["options"], name: string): number | undefined {
-  const raw = options.get(name);
+// A limit flag, checked as the runtime checks the option it sets (checks.ts).
+function limitFlag(options: Parsed["options"], flag: string, limit: LimitName): number | undefined {
+  const raw = options.get(flag);
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!(Number.isFinite(n) && n > 0)) throw new UsageError(`${name} must be a positive number, got '${String(raw)}'`);
+  if (!limitAccepts(limit, n)) throw new UsageError(`${flag} must be ${limitRule(limit)}, got '${String(raw)}'`);
   return n;
 }
 
@@ -176,10 +184,11 @@ async function main(argv: string[]): Promise<number> {
   const context = options.has("--context") ? await readObject(options.get("--context") as string, "context") : undefined;
   const memory = options.has("--memory") ? await readObject(options.get("--memory") as string, "memory") : undefined;
   const limits = {
-    timeoutMs: positiveNumber(options, "--timeout"),
-    maxHeapBytes: positiveNumber(options, "--max-heap"),
-    maxDepth: positiveNumber(options, "--max-depth"),
+    timeoutMs: limitFlag(options, "--timeout", "timeoutMs"),
+    maxHeapBytes: limitFlag(options, "--max-heap", "maxHeapBytes"),
+    maxDepth: limitFlag(options, "--max-depth", "maxDepth"),
   };
+  const maxMessageBytes = limitFlag(options, "--max-message-bytes", "maxMessageBytes");
   const runtime: Runtime = await createRuntime();
 
   switch (command) {
@@ -209,7 +218,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "mcp": {
       const { serveStdio } = await import("./mcp.js");
-      await serveStdio(runtime, { tools, context, memory, ...limits });
+      await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes });
       return -1; // keeps serving until the client closes standard input
     }
   }
@@ -225,7 +234,13 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`ptc-wasm: ${e.message}\nRun 'ptc-wasm --help' for usage.\n`);
       process.exitCode = 2;
     } else {
-      process.stderr.write(`ptc-wasm: ${(e as Error).stack ?? String(e)}\n`);
+      let text: string;
+      try {
+        text = (e as Error).stack ?? describeThrown(e);
+      } catch {
+        text = describeThrown(e);
+      }
+      process.stderr.write(`ptc-wasm: ${text}\n`);
       process.exitCode = 3;
     }
   },

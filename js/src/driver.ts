@@ -2,6 +2,7 @@
 // answer each tool call → done. The in-process Runtime drives it directly; in
 // worker mode the worker drives it and asks the caller's thread for the
 // payload and for tool outcomes.
+import { describeThrown } from "./describe.js";
 import type { EngineInstance, PreparedProgram } from "./engine.js";
 import type { JsonObject, JsonValue, PtcError } from "./types.js";
 
@@ -116,7 +117,9 @@ async function answerCalls(engine: EngineInstance, run: number, status: Status, 
   let toolMs = 0;
   while (status.state === "call") {
     const waitStarted = now();
-    const outcome = await io.tool(status.tool, status.args);
+    // io.tool resolves whatever the tool does (tools.ts); were it to reject,
+    // the engine's run must still end, not stay open in the instance.
+    const outcome = await io.tool(status.tool, status.args).catch((e: unknown): ToolOutcome => ({ kind: "failure", message: describeThrown(e) }));
     toolMs += now() - waitStarted;
     status = JSON.parse(answer(engine, run, status.tool, outcome)) as Status;
   }

@@ -2,7 +2,34 @@
 // model can repair its program in one retry: the engine gives the type, the
 // pointer, the message, the did-you-mean and (for field-level validation errors)
 // the op's shape; this adds the op table's knowledge where the message has none.
-import type { Operation, PtcError } from "./types.js";
+import { describeThrown } from "./describe.js";
+import type { ErrorType, Operation, PtcError } from "./types.js";
+
+const ERROR_TYPES: readonly string[] = ["parse_error", "validation_error", "execution_error", "timeout", "memory_exceeded"] satisfies ErrorType[];
+
+function notAnError(why: string): TypeError {
+  return new TypeError(`ptc-wasm: formatError takes the error of a failed result, {type, message, path?}: ${why}`);
+}
+
+/**
+ * A plain copy of an error a caller passes to formatError, or a TypeError when
+ * it is not one (a caller's mistake, which must never reach the engine).
+ */
+export function checkedError(error: unknown): PtcError {
+  if (error === null || typeof error !== "object") throw notAnError(`got ${error === null ? "null" : typeof error}`);
+  let type: unknown, message: unknown, path: unknown, position: unknown;
+  try {
+    ({ type, message, path, position } = error as Record<string, unknown>);
+  } catch (e) {
+    throw notAnError(`its fields could not be read (${describeThrown(e)})`);
+  }
+  if (typeof type !== "string" || !ERROR_TYPES.includes(type)) throw notAnError(`its type must be one of ${ERROR_TYPES.join(", ")}`);
+  if (typeof message !== "string") throw notAnError("its message must be a string");
+  const checked: PtcError = { type: type as ErrorType, message };
+  if (typeof path === "string") checked.path = path;
+  if (typeof position === "number" && Number.isFinite(position)) checked.position = position;
+  return checked;
+}
 
 function decodeToken(token: string): string {
   return token.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -42,7 +69,12 @@ export function repairHint(error: PtcError, ops: Operation[], program?: unknown)
     return ` Operations: ${ops.map((o) => o.name).join(", ")}.`;
   // Unknown tools list the available ones; depth errors are not about one op's shape.
   if (program === undefined || !error.path || /Unknown (operation|tool)|maxDepth/.test(error.message)) return "";
-  const name = operationAt(parsedProgram(program), error.path);
+  let name: string | undefined;
+  try {
+    name = operationAt(parsedProgram(program), error.path);
+  } catch {
+    return ""; // a program object whose getters throw: no hint, rather than no message
+  }
   const op = ops.find((o) => o.name === name);
   return op ? ` Shape: ${op.shape}` : "";
 }

@@ -2,10 +2,12 @@
 //   run_program({program, context?})  runs a program; the description is the compact prompt
 //   describe_language({compact?})     the full prompt (the language, the tools, the errors)
 // Results are JSON text content; a failed program is an isError result whose text
-// is the formatted error. Memory carries over between run_program calls.
+// is the formatted error. Memory carries over between run_program calls. Over
+// stdio, a message longer than maxMessageBytes gets a JSON-RPC error (mcp-stdio.ts).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import * as z from "zod";
+import { checkedOptions } from "./checks.js";
+import { StdioTransport } from "./mcp-stdio.js";
 import type { PtcRuntime } from "./runtime.js";
 import { ProgramSession, storedNote, type SessionOptions } from "./session.js";
 
@@ -13,7 +15,15 @@ export interface PtcMcpServerOptions extends SessionOptions {
   /** Server name reported to clients (default "ptc-wasm"). */
   name?: string;
   version?: string;
+  /**
+   * Bytes of one message serveStdio reads (default 10 MiB). A longer message
+   * is skipped and answered with a JSON-RPC error; the server stays up. With
+   * createMcpServer on stdio, pass it to `new StdioTransport(maxMessageBytes)`.
+   */
+  maxMessageBytes?: number;
 }
+
+export { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from "./mcp-stdio.js";
 
 export const RUN_PROGRAM = "run_program";
 export const DESCRIBE_LANGUAGE = "describe_language";
@@ -75,7 +85,8 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
 
 /** Serves run_program and describe_language over stdio until the input ends. */
 export async function serveStdio(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): Promise<McpServer> {
+  const { maxMessageBytes } = checkedOptions(options, ["maxMessageBytes"]);
   const server = createMcpServer(runtime, options);
-  await server.connect(new StdioServerTransport());
+  await server.connect(new StdioTransport(maxMessageBytes));
   return server;
 }

@@ -1,6 +1,8 @@
-// Checking run options and turning them into what the engine and driver need;
-// shared by the in-process and the worker runtime.
+// Turning run options into what the engine and driver need (checked first, in
+// checks.ts); shared by the in-process and the worker runtime.
+import { isPlainObject } from "./checks.js";
 import type { DoneStatus, Payload, Projections, Timings } from "./driver.js";
+import { describeThrown } from "./describe.js";
 import { RowBlockWriter } from "./rows.js";
 import type { ProgramInput, PtcError, RunOptions, RunResult, ValidateOptions } from "./types.js";
 
@@ -22,44 +24,8 @@ export function programText(program: ProgramInput): string | (RunResult & { ok: 
     if (text === undefined) return failure("parse_error", 'No program given: expected {"program": {"op": ...}}');
     return text;
   } catch (e) {
-    return failure("parse_error", `The program object is not JSON data: ${(e as Error).message}`);
+    return failure("parse_error", `The program object is not JSON data: ${describeThrown(e)}`);
   }
-}
-
-function checkObjectOption(name: string, value: unknown): void {
-  if (value !== undefined && (value === null || typeof value !== "object" || Array.isArray(value)))
-    throw new TypeError(`ptc-wasm: options.${name} must be an object`);
-}
-
-/** The longest timer JavaScript can set (longer ones fire at once). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-function checkLimit(name: string, value: unknown, max = Number.MAX_SAFE_INTEGER): void {
-  if (value !== undefined && !(typeof value === "number" && value > 0 && value <= max))
-    throw new TypeError(`ptc-wasm: options.${name} must be a positive number${max < Number.MAX_SAFE_INTEGER ? ` of at most ${max}` : ""}`);
-}
-
-function checkSignal(signal: unknown): void {
-  const s = signal as AbortSignal | undefined;
-  if (s !== undefined && !(s && typeof s.aborted === "boolean" && typeof s.addEventListener === "function"))
-    throw new TypeError("ptc-wasm: options.signal must be an AbortSignal");
-}
-
-/** Throws TypeError for options of the wrong type (a caller's bug, not a bad program). */
-export function checkRunOptions(options: RunOptions): void {
-  checkObjectOption("context", options.context);
-  checkObjectOption("memory", options.memory);
-  checkObjectOption("tools", options.tools);
-  checkLimit("timeoutMs", options.timeoutMs, MAX_TIMEOUT_MS);
-  checkLimit("maxHeapBytes", options.maxHeapBytes);
-  checkLimit("maxDepth", options.maxDepth);
-  checkSignal(options.signal);
-}
-
-export function checkValidateOptions(options: ValidateOptions): void {
-  checkLimit("maxDepth", options.maxDepth);
-  if (options.tools !== undefined && (options.tools === null || typeof options.tools !== "object"))
-    throw new TypeError("ptc-wasm: options.tools must be a list of names or an object of tools");
 }
 
 // The last options text and what it was made of: callers pass the same limits
@@ -94,45 +60,79 @@ export function validateOptionsJson(options: ValidateOptions): string {
 
 const rowBlocks = new RowBlockWriter();
 
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
+// The object whose keys JSON.stringify(context) would write: the context, or
+// what its toJSON returns.
+function contextObject(context: unknown): Record<string, unknown> {
+  const own = context as { toJSON?: unknown } | undefined;
+  if (!own || typeof own.toJSON !== "function") return (own ?? {}) as Record<string, unknown>;
+  const value: unknown = (own.toJSON as (key: string) => unknown)("");
+  if (!isPlainObject(value)) throw new TypeError("its toJSON() did not return an object");
+  return value as Record<string, unknown>;
+}
+
+const hasToJSON = (value: unknown) =>
+  value !== null && (typeof value === "object" || typeof value === "bigint") && typeof (value as { toJSON?: unknown }).toJSON === "function";
+
+// JSON of a value as a member of an object: its toJSON gets the key, as in
+// JSON.stringify(context) (JSON.stringify(value) would pass ""). The holder's
+// computed key stays a key even when it is "__proto__".
+function memberJson(key: string, value: unknown): string | undefined {
+  const member = JSON.stringify({ [key]: value });
+  return member.length > 2 ? member.slice(JSON.stringify(key).length + 2, -1) : undefined;
+}
+
 /**
  * JSON of only the context keys the program loads (the rest never crosses),
  * and of the memory. A loaded list the program reads only through some fields
  * of its items crosses with just those fields, as binary row blocks
- * (js/src/rows.ts) when it can, else as JSON.
+ * (js/src/rows.ts) when it can, else as JSON. The program sees exactly what
+ * JSON.stringify(context) would send: own enumerable keys, toJSON applied;
+ * a non-enumerable or inherited key is absent.
  */
 export function payloadFor(options: RunOptions, loads: string[], fields?: Projections): Payload {
+  // What the error names, should reading the caller's data throw.
+  let readingKey: string | undefined;
+  let readingMemory = false;
   try {
     // The text is built key by key: no intermediate object, and a key named
     // "__proto__" stays a key.
-    const context = (options.context ?? {}) as Record<string, unknown>;
+    const context = contextObject(options.context);
     let text = "{";
     rowBlocks.reset();
     for (const key of loads) {
-      if (!Object.prototype.hasOwnProperty.call(context, key)) continue;
+      if (!isEnumerable.call(context, key)) continue;
+      readingKey = key;
+      const value = context[key]; // read once: a getter runs once, as in JSON.stringify
       const only = fields?.[key];
-      if (only && rowBlocks.write(key, context[key], only)) continue;
-      const value = JSON.stringify(context[key]);
-      if (value === undefined) continue; // as JSON.stringify drops undefined and functions
-      text += (text.length > 1 ? "," : "") + JSON.stringify(key) + ":" + value;
+      if (only && rowBlocks.write(key, value, only)) continue;
+      const json = hasToJSON(value) ? memberJson(key, value) : JSON.stringify(value);
+      if (json === undefined) continue; // as JSON.stringify drops undefined and functions
+      text += (text.length > 1 ? "," : "") + JSON.stringify(key) + ":" + json;
     }
+    readingMemory = true;
+    const memory = options.memory ? JSON.stringify(options.memory) : "{}";
     const rows = rowBlocks.bytes();
     return {
       context: text + "}",
-      memory: options.memory ? JSON.stringify(options.memory) : "{}",
+      memory,
       ...(rows.length ? { rows } : {}), // a view of a reused buffer: valid until the next payload
     };
   } catch (e) {
-    return { error: `The context or memory is not JSON data: ${(e as Error).message}` };
+    const what = readingMemory ? "The memory" : readingKey === undefined ? "The context" : `The context key ${JSON.stringify(readingKey)}`;
+    return { error: `${what} is not JSON data: ${describeThrown(e)}` };
   }
 }
 
 export function abortedResult(signal: AbortSignal): RunResult {
-  return failure("execution_error", `The run was aborted by the caller: ${reasonText(signal.reason)}`);
-}
-
-export function reasonText(reason: unknown): string {
-  if (reason instanceof Error) return reason.message || reason.name;
-  return typeof reason === "string" ? reason : String(reason);
+  let reason: unknown;
+  try {
+    reason = signal.reason;
+  } catch (e) {
+    reason = e; // an object posing as an AbortSignal
+  }
+  return failure("execution_error", `The run was aborted by the caller: ${describeThrown(reason)}`);
 }
 
 export function toRunResult(status: DoneStatus, started: number, timings: Timings): RunResult {

@@ -2,9 +2,9 @@
 // the program reads only through some fields of its items crosses as a compact
 // block, written here in one pass, instead of as JSON text. The block must mean
 // exactly what JSON.stringify would have written for those fields; whenever it
-// could not (a list or item with toJSON, an item that is a list, a field that
-// is inherited, hidden or holds an object or a BigInt), encoding gives up and
-// the list crosses as JSON, whole.
+// could not (a list or item with toJSON, an item that is a list or a boxed
+// primitive, a field that is inherited, hidden or holds an object or a BigInt),
+// encoding gives up and the list crosses as JSON, whole.
 
 const enum Tag {
   Null,
@@ -29,6 +29,10 @@ const KEEP_BUFFER_BYTES = 1 << 20;
 
 const encoder = new TextEncoder();
 const isEnumerable = Object.prototype.propertyIsEnumerable;
+
+// new Number(1), new String("a"): JSON.stringify writes the primitive, not an object.
+const isBoxed = (item: object) =>
+  item instanceof Number || item instanceof String || item instanceof Boolean || item instanceof BigInt;
 
 /** Row blocks for one payload, in a buffer reused from payload to payload. */
 export class RowBlockWriter {
@@ -68,7 +72,7 @@ export class RowBlockWriter {
 
   private item(item: unknown, fields: string[]): boolean {
     if (item === null || typeof item !== "object") return this.value(item, true);
-    if (Array.isArray(item) || typeof (item as { toJSON?: unknown }).toJSON === "function") return false;
+    if (Array.isArray(item) || typeof (item as { toJSON?: unknown }).toJSON === "function" || isBoxed(item)) return false;
     this.tag(Tag.Object);
     const row = item as Record<string, unknown>;
     for (let f = 0; f < fields.length; f++) {

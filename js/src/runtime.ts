@@ -3,10 +3,9 @@
 // live in the engine; nothing here interprets a program.
 import { driveRun, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { EngineBrokenError, EngineInstance } from "./engine.js";
+import { checkRunOptions, checkValidateOptions } from "./checks.js";
 import {
   abortedResult,
-  checkRunOptions,
-  checkValidateOptions,
   DEFAULT_TIMEOUT_MS,
   engineOptionsJson,
   failure,
@@ -16,7 +15,7 @@ import {
   toRunResult,
   validateOptionsJson,
 } from "./options.js";
-import { repairHint } from "./format.js";
+import { checkedError, repairHint } from "./format.js";
 import { languagePrompt, type PromptOptions } from "./prompt.js";
 import { programSchema, type JsonSchema, type SchemaOptions } from "./schema.js";
 import { awaitTool } from "./tools.js";
@@ -98,7 +97,8 @@ export class EngineHost {
    * Pass the program to get the shape also where the message has none.
    */
   formatError(error: PtcError, program?: ProgramInput): string {
-    return this.healthyEngine().formatError(JSON.stringify(error)) + repairHint(error, this.operations(), program);
+    const checked = checkedError(error);
+    return this.healthyEngine().formatError(JSON.stringify(checked)) + repairHint(checked, this.operations(), program);
   }
 
   /** The JSON Schema (draft 2020-12) of a program, generated from the op table. */
@@ -169,7 +169,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
 
   /** Runs a program. Never throws for a bad program: failures come back as { ok: false, error }. */
   async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
-    checkRunOptions(options);
+    options = checkRunOptions(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
@@ -181,7 +181,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
    * runs, then executed step by step. Never throws for a bad file.
    */
   async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
-    checkWorkflowOptions(options);
+    options = checkWorkflowOptions(options);
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
     if (options.signal?.aborted) return abortedResult(options.signal) as WorkflowResult;
     return this.drive("workflow", source, workflowEngineOptions(options), options, () => workflowPayload(options), toWorkflowResult);
@@ -230,6 +230,11 @@ export class Runtime extends EngineHost implements PtcRuntime {
 
   get activeRuns(): number {
     return this.inFlight;
+  }
+
+  /** @internal for tests of leaks: runs the engine instance holds (started and not ended). */
+  async liveEngineRunsForTesting(): Promise<number> {
+    return this.engine.broken ? 0 : this.engine.liveRuns();
   }
 
   close(): void {

@@ -2,6 +2,7 @@
 // takes a program as a model sends it, runs it with the session's tools and
 // context, keeps the memory between programs (the memory contract) and turns a
 // failure into the formatted message a model can act on.
+import { checkedOptions } from "./checks.js";
 import type { PtcRuntime } from "./runtime.js";
 import type { JsonObject, JsonValue, ProgramInput, PtcError, Tool } from "./types.js";
 
@@ -39,14 +40,19 @@ export function programFrom(input: unknown): ProgramInput {
   return { program: value };
 }
 
+const SESSION_OPTIONS = ["tools", "context", "memory", "timeoutMs", "maxHeapBytes", "maxDepth"] as const;
+
 export class ProgramSession {
   memory: JsonObject;
+  readonly options: SessionOptions;
 
+  /** Throws TypeError for options of the wrong type, as run() would on the first program. */
   constructor(
     readonly runtime: PtcRuntime,
-    readonly options: SessionOptions = {},
+    options: SessionOptions = {},
   ) {
-    this.memory = { ...(options.memory ?? {}) } as JsonObject;
+    this.options = checkedOptions(options, SESSION_OPTIONS);
+    this.memory = { ...(this.options.memory ?? {}) } as JsonObject;
   }
 
   async run(program: unknown, context?: Record<string, unknown>): Promise<SessionOutcome> {

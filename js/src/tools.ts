@@ -2,6 +2,7 @@
 // signal, and turning its result into JSON text for the engine.
 import type { ToolOutcome } from "./driver.js";
 import { prepareCall } from "./descriptors.js";
+import { describeThrown } from "./describe.js";
 import type { JsonObject, Tool } from "./types.js";
 
 /**
@@ -42,24 +43,8 @@ export function toolResultText(value: unknown): string {
     if (e instanceof ToolValueError) throw e;
     // JSON.stringify throws a TypeError on a cycle; a toJSON or a getter may
     // throw anything, even a value whose message cannot be read.
-    let cycle: string | undefined;
-    try {
-      if (e instanceof TypeError) cycle = `a cycle or an unserialisable object (${String(e.message)})`;
-    } catch {
-      // not worded: the generic text below
-    }
-    throw new ToolValueError(cycle ?? "an object that threw while being read (a toJSON or a getter)");
-  }
-}
-
-/** The message of whatever a tool threw or rejected with. */
-export function failureMessage(reason: unknown): string {
-  if (reason instanceof Error) return reason.message || reason.name;
-  if (typeof reason === "string") return reason;
-  try {
-    return JSON.stringify(reason) ?? String(reason);
-  } catch {
-    return String(reason);
+    const cycle = e instanceof TypeError ? `a cycle or an unserialisable object (${describeThrown(e)})` : undefined;
+    throw new ToolValueError(cycle ?? `an object that threw while being read by a toJSON or a getter (${describeThrown(e)})`);
   }
 }
 
@@ -79,27 +64,33 @@ export function awaitTool(
   return new Promise((resolve) => {
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const onAbort = () => settle({ kind: "abort", reason: failureMessage(signal?.reason) });
+    const onAbort = () => settle({ kind: "abort", reason: describeThrown(signal?.reason) });
     const settle = (outcome: ToolOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
       resolve(outcome);
+      try {
+        signal?.removeEventListener("abort", onAbort);
+      } catch {
+        // an object posing as an AbortSignal; the call is settled all the same
+      }
     };
-    if (signal?.aborted) return onAbort();
-    const call = prepareCall(name, tool, args);
-    if ("problem" in call) return settle({ kind: "failure", message: call.problem });
-    timer = setTimeout(() => settle({ kind: "timeout", timeoutMs }), Math.max(0, deadline - performance.now()));
-    signal?.addEventListener("abort", onAbort, { once: true });
-    let pending: Promise<unknown>;
+    const fail = (e: unknown) => settle({ kind: "failure", message: describeThrown(e) });
+    // The tool is the caller's code: whatever it throws, when or however,
+    // becomes this call's failure, and the promise always resolves.
     try {
-      pending = Promise.resolve(call.execute(args));
-    } catch (e) {
-      return settle({ kind: "failure", message: failureMessage(e) });
-    }
-    pending.then(
-      (value) => {
+      if (signal?.aborted) return onAbort();
+      let call: ReturnType<typeof prepareCall>;
+      try {
+        call = prepareCall(name, tool, args);
+      } catch (e) {
+        return settle({ kind: "failure", message: `its descriptor could not be read (${describeThrown(e)})` });
+      }
+      if ("problem" in call) return settle({ kind: "failure", message: call.problem });
+      timer = setTimeout(() => settle({ kind: "timeout", timeoutMs }), Math.max(0, deadline - performance.now()));
+      signal?.addEventListener("abort", onAbort, { once: true });
+      void Promise.resolve(call.execute(args)).then((value) => {
         let text: string;
         try {
           text = toolResultText(value);
@@ -107,8 +98,9 @@ export function awaitTool(
           return settle({ kind: "fault", message: (e as ToolValueError).message });
         }
         settle({ kind: "value", text });
-      },
-      (reason) => settle({ kind: "failure", message: failureMessage(reason) }),
-    );
+      }, fail);
+    } catch (e) {
+      fail(e);
+    }
   });
 }

@@ -51,6 +51,8 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         return reply(`${message.id}:payload`, message.payload);
       case "outcome":
         return reply(`${message.id}:outcome`, message.outcome);
+      case "liveRuns?": // tests of leaks
+        return post({ type: "liveRuns", count: engine && !engine.broken ? engine.liveRuns() : 0 });
     }
   };
 }

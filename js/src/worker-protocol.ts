@@ -6,12 +6,14 @@ export type ToWorker =
   | { type: "init"; module: WebAssembly.Module }
   | { type: "run"; id: number; program: string; engineOptions: string; dialect: Dialect }
   | { type: "payload"; id: number; payload: Payload }
-  | { type: "outcome"; id: number; outcome: ToolOutcome };
+  | { type: "outcome"; id: number; outcome: ToolOutcome }
+  | { type: "liveRuns?" };
 
 export type FromWorker =
   | { type: "payload?"; id: number; loads: string[]; fields?: Projections }
   | { type: "call"; id: number; tool: string; args: JsonObject }
-  | { type: "done"; id: number; status: DoneStatus; toolMs: number };
+  | { type: "done"; id: number; status: DoneStatus; toolMs: number }
+  | { type: "liveRuns"; count: number };
 
 /** A worker as the caller's thread sees it (Node worker_threads or a Web Worker). */
 export interface WorkerPort {

@@ -2,7 +2,9 @@
 // the engine's options and payload, and the result with its trace. The runs
 // themselves go through the same driver as PTC-JSON programs.
 import type { DoneStatus, Payload, Timings } from "./driver.js";
-import { DEFAULT_MAX_HEAP_BYTES, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, now } from "./options.js";
+import { describeThrown } from "./describe.js";
+import { checkedOptions } from "./checks.js";
+import { DEFAULT_MAX_HEAP_BYTES, DEFAULT_TIMEOUT_MS, now } from "./options.js";
 import type { JsonObject, JsonValue, PtcError, RunMetrics, Tool } from "./types.js";
 
 export interface WorkflowOptions {
@@ -45,22 +47,11 @@ export type WorkflowResult =
   | { ok: true; result: JsonValue; trace: TraceEntry[]; metrics: RunMetrics }
   | { ok: false; error: PtcError; trace?: TraceEntry[]; metrics?: RunMetrics };
 
-/** Throws TypeError for options of the wrong type (a caller's bug, not a bad file). */
-export function checkWorkflowOptions(options: WorkflowOptions): void {
-  if (options.entry !== undefined && typeof options.entry !== "string")
-    throw new TypeError("ptc-wasm: options.entry must be a function name");
-  for (const name of ["input", "tools"] as const) {
-    const value = options[name];
-    if (value !== undefined && (value === null || typeof value !== "object" || Array.isArray(value)))
-      throw new TypeError(`ptc-wasm: options.${name} must be an object`);
-  }
-  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0 && options.timeoutMs <= MAX_TIMEOUT_MS))
-    throw new TypeError(`ptc-wasm: options.timeoutMs must be a positive number of at most ${MAX_TIMEOUT_MS}`);
-  if (options.maxHeapBytes !== undefined && !(options.maxHeapBytes > 0))
-    throw new TypeError("ptc-wasm: options.maxHeapBytes must be a positive number");
-  const s = options.signal as AbortSignal | undefined;
-  if (s !== undefined && !(s && typeof s.aborted === "boolean" && typeof s.addEventListener === "function"))
-    throw new TypeError("ptc-wasm: options.signal must be an AbortSignal");
+const WORKFLOW_OPTIONS = ["entry", "input", "tools", "timeoutMs", "maxHeapBytes", "signal"] as const;
+
+/** The options of runWorkflow(), checked as run()'s are (checks.ts); throws TypeError. */
+export function checkWorkflowOptions(options: WorkflowOptions): WorkflowOptions {
+  return checkedOptions(options, WORKFLOW_OPTIONS);
 }
 
 export function workflowEngineOptions(options: WorkflowOptions): string {
@@ -85,7 +76,7 @@ export function workflowPayload(options: WorkflowOptions): Payload {
   try {
     return { context: JSON.stringify(options.input ?? {}), memory: "" };
   } catch (e) {
-    return { error: `The input is not JSON data: ${(e as Error).message}` };
+    return { error: `The input is not JSON data: ${describeThrown(e)}` };
   }
 }
 

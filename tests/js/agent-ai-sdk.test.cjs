@@ -35,6 +35,12 @@ const script = (entry) => `
   out.store = await t.execute({ program: { result: "ok", kept: { op: "load", name: "rows" } } }, opts);
   out.recall = await t.execute({ program: { op: "pipe", steps: [{ op: "var", name: "kept" }, { op: "count" }] } }, opts);
   out.text = await t.execute({ program: '{"op": "mul", "left": 6, "right": 7}' }, opts);
+  try {
+    ptcTool(rt, { timeoutMs: "100" });
+    out.badOption = "accepted";
+  } catch (e) {
+    out.badOption = e.constructor.name + ": " + e.message;
+  }
 
   // Inside generateText, with a scripted model: one tool call, then an answer.
   const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -69,6 +75,11 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
     const customer = { id: 3, name: "Edsger Dijkstra", country: "NL", tier: "gold" };
     expect(out.tool).toEqual({ ok: true, result: customer, stored: ["id", "name", "country", "tier"] });
     expect(out.text).toEqual({ ok: true, result: 42 });
+  });
+
+  // Issue 11, item 17: options are checked when the tool is made, as run() checks them.
+  test("options of the wrong type are a TypeError when the tool is made", () => {
+    expect(out.badOption).toBe("TypeError: ptc-wasm: options.timeoutMs must be a positive number of at most 2147483647, got a string");
   });
 
   test("failures come back as the formatted error, for the model to repair", () => {

@@ -81,6 +81,13 @@ describe("run", () => {
     expect(r.stderr).toMatch(message);
   });
 
+  // Issue 11, item 1: such a tool used to end the process before it could print anything.
+  test("a tool that throws an unprintable value: the formatted error naming it, exit 1", () => {
+    const tools = file("hostile-tools.mjs", "export function poison() { const v = Object.create(null); v.n = 1n; throw v; }\n");
+    const r = cli(["run", "-", "--tools", tools], '{"program": {"op": "call", "tool": "poison"}}');
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, "", "ExecutionError at /program: Tool 'poison' failed: an unprintable value\n"]);
+  });
+
   test("--timeout: a run past its time limit is exit 1 with a Timeout", () => {
     const started = Date.now();
     const r = cli(["run", "-", "--tools", path.join(tmp, "slow-tools.mjs"), "--timeout", "150"], '{"program": {"op": "call", "tool": "slow"}}');
@@ -142,7 +149,7 @@ describe("usage", () => {
     for (const args of [["--help"], ["-h"], ["help"], ["run", "--help"]]) {
       const r = cli(args);
       expect(r.code).toBe(0);
-      for (const word of ["run", "validate", "schema", "prompt", "mcp", "--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth", "--full", "--compact", "Exit codes"])
+      for (const word of ["run", "validate", "schema", "prompt", "mcp", "--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth", "--max-message-bytes", "--full", "--compact", "Exit codes"])
         expect([args, word, r.stdout.includes(word)]).toEqual([args, word, true]);
     }
     expect(cli(["--version"]).stdout).toBe(`${require("../../package.json").version}\n`);
@@ -162,11 +169,19 @@ describe("usage", () => {
     ["a context that is not an object", ["run", "p.json", "--context", "-"], "the context file '-' must hold a JSON object"],
     ["stdin read twice", ["run", "-", "--memory", "-"], "standard input (-) can be read only once"],
     ["a tools module that exports no tools", ["run", "-", "--tools", "package.json"], "cannot load the tools module"],
+    // Issue 11, item 20: numbers the runtime refuses were an exit 3 with a stack trace.
+    ["a timeout past the longest timer", ["run", "-", "--timeout", "1e12"], "--timeout must be a positive number of at most 2147483647, got '1e12'"],
+    ["a heap limit past the safe integers", ["run", "-", "--max-heap", "1e300"], "--max-heap must be a positive number of at most 9007199254740991, got '1e300'"],
+    ["a depth past the safe integers", ["validate", "-", "--max-depth", "1e300"], "--max-depth must be a positive number of at most 9007199254740991, got '1e300'"],
+    ["an infinite timeout", ["mcp", "--timeout", "Infinity"], "--timeout must be a positive number of at most 2147483647, got 'Infinity'"],
+    ["a message limit past 1 GiB", ["mcp", "--max-message-bytes", "1e10"], "--max-message-bytes must be a positive number of at most 1073741824, got '1e10'"],
+    ["a zero message limit", ["mcp", "--max-message-bytes", "0"], "--max-message-bytes must be a positive number"],
   ])("%s: a clear message, exit 2", (_name, args, message) => {
     const r = cli(args, "[1]");
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain(`ptc-wasm: ${message}`);
     expect(r.stderr).toContain("Run 'ptc-wasm --help' for usage.");
+    expect(r.stderr).not.toMatch(/^\s+at /m); // no stack trace
   });
 });

@@ -125,3 +125,107 @@ test("describe_language returns the full prompt (or the compact one)", async () 
   const compact = text(await client.callTool({ name: "describe_language", arguments: { compact: true } }));
   expect(compact.length).toBeLessThan(full.length / 2);
 });
+
+// Issue 11, item 17: a session checks its options when it is made, as run() would.
+test("createMcpServer refuses options of the wrong type with a TypeError", () => {
+  const { createMcpServer } = require("../../dist/mcp.cjs");
+  expect(() => createMcpServer(ptc, { timeoutMs: "100" })).toThrow(new TypeError("ptc-wasm: options.timeoutMs must be a positive number of at most 2147483647, got a string"));
+  expect(() => createMcpServer(ptc, { maxHeapBytes: Infinity })).toThrow(TypeError);
+  expect(() => createMcpServer(ptc, { context: "x" })).toThrow(new TypeError("ptc-wasm: options.context must be an object"));
+});
+
+// Issue 11, item 1: a tool that throws an unprintable value ended the server process.
+test("a tool that throws an unprintable value: an isError result naming it, and the server stays up", async () => {
+  const fs = require("node:fs");
+  const os = require("node:os");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptc-mcp-"));
+  const tools = path.join(dir, "hostile-tools.mjs");
+  fs.writeFileSync(tools, "export function poison() { const v = Object.create(null); v.n = 1n; return Promise.reject(v); }\n");
+  const c = new Client({ name: "ptc-wasm-test", version: "1.0.0" });
+  await c.connect(new StdioClientTransport({ command: process.execPath, args: ["dist/cli.mjs", "mcp", "--tools", tools], cwd: root, stderr: "pipe" }));
+  try {
+    const failed = await c.callTool({ name: "run_program", arguments: { program: { op: "call", tool: "poison" } } });
+    expect(failed.isError).toBe(true);
+    expect(text(failed)).toBe("ExecutionError at /program: Tool 'poison' failed: an unprintable value");
+    const after = await c.callTool({ name: "run_program", arguments: { program: { op: "add", left: 1, right: 1 } } });
+    expect(JSON.parse(text(after))).toBe(2);
+  } finally {
+    await c.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// Issue 11, item 15: the SDK's stdio transport closed on a message over 10 MiB
+// (no reply, the server exited with code 0). Now the message is skipped and
+// answered with a JSON-RPC error for its id, and the server goes on serving.
+describe("a message longer than the server reads", () => {
+  async function connect(args) {
+    const c = new Client({ name: "ptc-wasm-test", version: "1.0.0" });
+    const transport = new StdioClientTransport({ command: process.execPath, args: ["dist/cli.mjs", "mcp", ...args], cwd: root, stderr: "pipe" });
+    let exited = false;
+    transport.onclose = () => (exited = true);
+    await c.connect(transport);
+    return { client: c, exited: () => exited };
+  }
+  const count = { program: { op: "pipe", steps: [{ op: "load", name: "big" }, { op: "count" }] } };
+
+  test("the default limit (10 MiB): a JSON-RPC error naming it, and the server stays up", async () => {
+    const { client: c, exited } = await connect([]);
+    try {
+      const big = Array.from({ length: 11 }, () => "x".repeat(1 << 20)); // 11 MiB of text
+      const refused = c.callTool({ name: "run_program", arguments: { ...count, context: { big } } });
+      await expect(refused).rejects.toMatchObject({ code: -32600, message: expect.stringContaining("more than this server reads (10485760 bytes") });
+      await expect(refused).rejects.toThrow("--max-message-bytes");
+      const after = await c.callTool({ name: "run_program", arguments: { ...count, context: { big: [1, 2] } } });
+      expect(JSON.parse(after.content[0].text)).toBe(2);
+      expect(exited()).toBe(false);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test("--max-message-bytes sets it; messages under it are served as before", async () => {
+    const { client: c } = await connect(["--max-message-bytes", "50000"]);
+    try {
+      const fits = await c.callTool({ name: "run_program", arguments: { ...count, context: { big: Array(1000).fill("abcdefghij") } } });
+      expect(JSON.parse(fits.content[0].text)).toBe(1000);
+      await expect(c.callTool({ name: "run_program", arguments: { ...count, context: { big: Array(5000).fill("abcdefghij") } } })).rejects.toMatchObject({
+        code: -32600,
+        message: expect.stringMatching(/The message is \d+ bytes, more than this server reads \(50000 bytes/),
+      });
+      const again = await c.callTool({ name: "run_program", arguments: { ...count, context: { big: [1] } } });
+      expect(JSON.parse(again.content[0].text)).toBe(1);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+test("StdioTransport finds the id of a skipped message wherever it is, in pieces, past nested ids and strings", async () => {
+  const { StdioTransport } = require("../../dist/mcp.cjs");
+  const { PassThrough } = require("node:stream");
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const transport = new StdioTransport(100, stdin, stdout);
+  const received = [];
+  const errors = [];
+  transport.onmessage = (m) => received.push(m);
+  transport.onerror = (e) => errors.push(e.message);
+  await transport.start();
+  const pad = "x".repeat(200);
+  const lines = [
+    `{"jsonrpc":"2.0","method":"tools/call","params":{"id":7,"s":"\\"id\\":9, ${pad}","list":[{"id":8}]},"id":"req-1"}`,
+    `{"id": 42 ,"jsonrpc":"2.0","method":"m","params":{"pad":"${pad}"}}`,
+    `{"jsonrpc":"2.0","method":"notifications/x","params":{"pad":"${pad}"}}`,
+    `{"jsonrpc":"2.0","method":"ping","id":5}`,
+  ];
+  const bytes = Buffer.from(lines.join("\n") + "\n");
+  for (let i = 0; i < bytes.length; i += 7) stdin.write(bytes.subarray(i, i + 7)); // pieces that cut tokens
+  await new Promise((resolve) => setImmediate(resolve));
+  const replies = stdout.read().toString().trim().split("\n").map((line) => JSON.parse(line));
+  expect(replies.map((r) => [r.id, r.error.code])).toEqual([["req-1", -32600], [42, -32600], [null, -32600]]);
+  expect(replies[0].error.message).toMatch(/^The message is \d+ bytes, more than this server reads \(100 bytes/);
+  expect(received).toEqual([{ jsonrpc: "2.0", method: "ping", id: 5 }]);
+  expect(errors).toHaveLength(3);
+  await transport.close();
+});
