@@ -91,7 +91,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
         MapItem scope(st_, item);
         out.push_back(evalSync(*n.kids[0], item));
       }
-      return Value::array(std::move(out));
+      return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
     }
     case Op::And:
       for (const auto& c : n.kids)
@@ -106,7 +106,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     default: {
       Operands args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
-      return applyOp(n, in, args.data(), args.size());
+      return locatedAt(n.path, [&] { return applyOp(n, in, args.data(), args.size()); });
     }
   }
 }
@@ -146,7 +146,7 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
         MapItem scope(st_, item);
         out.push_back(co_await evalAsync(*n.kids[0], item));
       }
-      co_return Value::array(std::move(out));
+      co_return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
     }
     case Op::And:
       for (const auto& c : n.kids)
@@ -167,12 +167,13 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
         st_.core.checkDeadline();
         // A named awaiter, not a braced temporary: g++ 12 destroys such temporaries
         // inside co_await twice.
-        ToolAwaiter call{st_.core, ToolRequest{n.name.str(), objectFromFields(n, args.data(), args.size()), n.path}};
+        Value callArgs = locatedAt(n.path, [&] { return objectFromFields(n, args.data(), args.size()); });
+        ToolAwaiter call{st_.core, ToolRequest{n.name.str(), std::move(callArgs), n.path}};
         ToolAnswer answer = co_await call;
         if (answer.failed) throwExecution(n, "Tool '" + n.name.str() + "' failed: " + answer.message);
         co_return answer.value;
       }
-      co_return applyOp(n, in, args.data(), args.size());
+      co_return locatedAt(n.path, [&] { return applyOp(n, in, args.data(), args.size()); });
     }
   }
 }

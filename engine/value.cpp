@@ -61,6 +61,18 @@ void freeObject(ObjectBlock* block) {
 const std::string kEmptyString;
 const Array kEmptyArray;
 
+// The height of a list or object holding values of these heights.
+template <class It, class Get>
+uint16_t containerHeight(It first, It last, Get height) {
+  int deepest = 0;
+  for (It it = first; it != last; ++it) deepest = std::max(deepest, height(*it));
+  if (deepest >= kMaxNesting)
+    throw PtcError(ErrorType::Execution,
+                   "The value would nest lists and objects more than " + std::to_string(kMaxNesting) +
+                       " levels deep, the most the engine holds; build a flatter value");
+  return static_cast<uint16_t>(deepest + 1);
+}
+
 }  // namespace
 
 Budget*& Budget::current() {
@@ -90,6 +102,7 @@ Value Value::string(std::string s) {
 
 Value Value::array(Array items) {
   Value v;
+  v.height_ = containerHeight(items.begin(), items.end(), [](const Value& x) { return x.height(); });
   uint64_t bytes = sizeof(ArrayBlock) + items.size() * sizeof(Value);
   v.u_.h = allocate<ArrayBlock>(bytes, std::move(items));
   v.kind_ = Kind::Array;
@@ -100,6 +113,7 @@ Value Value::object(Members members) { return object(members.data(), members.siz
 
 Value Value::object(Member* first, size_t n) {
   Value v;
+  v.height_ = containerHeight(first, first + n, [](const Member& m) { return m.value.height(); });
   v.u_.h = allocateObject(first, n);
   v.kind_ = Kind::Object;
   return v;
@@ -120,6 +134,7 @@ void Value::release() {
       else freeObject(static_cast<ObjectBlock*>(b));
     }
     kind_ = Kind::Null;
+    height_ = 0;
   }
 }
 

@@ -45,6 +45,15 @@ class BudgetScope {
 
 enum class Kind : uint8_t { None, Null, Bool, Int, Double, String, Array, Object };
 
+// The deepest nesting of lists and objects a value may have. Parsing refuses
+// deeper JSON and building a deeper value fails (an execution_error at the node
+// that builds it), so every recursive walk of a value (serialising, comparing,
+// hashing, freeing) stays far inside the native stack — in wasm, exhausting it
+// is a trap that ends every run of the instance. It also keeps memory readable:
+// a stored value sits inside the program's result object, so it nests at most
+// one level less, and the memory object holding it no deeper than the limit.
+constexpr int kMaxNesting = 1000;
+
 class Value;
 struct Member;
 class MemberSpan;
@@ -59,20 +68,25 @@ struct HeapBlock {
 
 class Value {
  public:
-  Value() : kind_(Kind::Null) { u_.i = 0; }
+  Value() : kind_(Kind::Null), height_(0) { u_.i = 0; }
   static Value none() { Value v; v.kind_ = Kind::None; return v; }
   static Value boolean(bool b) { Value v; v.kind_ = Kind::Bool; v.u_.b = b; return v; }
   static Value integer(int64_t i) { Value v; v.kind_ = Kind::Int; v.u_.i = i; return v; }
   static Value number(double d) { Value v; v.kind_ = Kind::Double; v.u_.d = d; return v; }
   static Value string(std::string s);
+  // Lists and objects throw PtcError(execution_error) when they would nest
+  // deeper than kMaxNesting.
   static Value array(Array items);
   static Value object(Members members);  // keys must be distinct strings
   // Moves n members from `first` into a new object (one allocation holds the
   // object and its members): for builders that collect members on a stack.
   static Value object(Member* first, size_t n);
 
-  Value(const Value& o) : kind_(o.kind_), u_(o.u_) { retain(); }
-  Value(Value&& o) noexcept : kind_(o.kind_), u_(o.u_) { o.kind_ = Kind::Null; }
+  Value(const Value& o) : kind_(o.kind_), height_(o.height_), u_(o.u_) { retain(); }
+  Value(Value&& o) noexcept : kind_(o.kind_), height_(o.height_), u_(o.u_) {
+    o.kind_ = Kind::Null;
+    o.height_ = 0;
+  }
   Value& operator=(const Value& o) {
     if (this != &o) { Value tmp(o); swap(tmp); }
     return *this;
@@ -82,7 +96,11 @@ class Value {
     return *this;
   }
   ~Value() { release(); }
-  void swap(Value& o) noexcept { std::swap(kind_, o.kind_); std::swap(u_, o.u_); }
+  void swap(Value& o) noexcept {
+    std::swap(kind_, o.kind_);
+    std::swap(height_, o.height_);
+    std::swap(u_, o.u_);
+  }
 
   Kind kind() const { return kind_; }
   bool isNone() const { return kind_ == Kind::None; }
@@ -100,6 +118,8 @@ class Value {
   const std::string& str() const;
   const Array& items() const;
   MemberSpan members() const;  // empty unless an object
+  // Levels of lists and objects: 0 for a scalar, 1 for [] or {"a": 1}, 2 for [[]].
+  int height() const { return height_; }
 
   // Only null, false (and "no value") are falsy.
   bool truthy() const { return !(kind_ == Kind::Null || kind_ == Kind::None || (kind_ == Kind::Bool && !u_.b)); }
@@ -115,6 +135,7 @@ class Value {
   HeapBlock* block() const { return u_.h; }
 
   Kind kind_;
+  uint16_t height_;  // kept in the handle's padding: no bigger, and read without touching the heap
   union Payload {
     bool b;
     int64_t i;
