@@ -106,7 +106,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     default: {
       Operands args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
-      return locatedAt(n.path, [&] { return applyOp(n, in, args.data(), args.size()); });
+      return applyOp(n, in, args.data(), args.size());
     }
   }
 }
@@ -167,13 +167,12 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
         st_.core.checkDeadline();
         // A named awaiter, not a braced temporary: g++ 12 destroys such temporaries
         // inside co_await twice.
-        Value callArgs = locatedAt(n.path, [&] { return objectFromFields(n, args.data(), args.size()); });
-        ToolAwaiter call{st_.core, ToolRequest{n.name.str(), std::move(callArgs), n.path}};
+        ToolAwaiter call{st_.core, ToolRequest{n.name.str(), objectFromFields(n, args.data(), args.size()), n.path}};
         ToolAnswer answer = co_await call;
         if (answer.failed) throwExecution(n, "Tool '" + n.name.str() + "' failed: " + answer.message);
         co_return answer.value;
       }
-      co_return locatedAt(n.path, [&] { return applyOp(n, in, args.data(), args.size()); });
+      co_return applyOp(n, in, args.data(), args.size());
     }
   }
 }

@@ -68,11 +68,11 @@ struct HeapBlock {
 
 class Value {
  public:
-  Value() : kind_(Kind::Null), height_(0) { u_.i = 0; }
-  static Value none() { Value v; v.kind_ = Kind::None; return v; }
-  static Value boolean(bool b) { Value v; v.kind_ = Kind::Bool; v.u_.b = b; return v; }
-  static Value integer(int64_t i) { Value v; v.kind_ = Kind::Int; v.u_.i = i; return v; }
-  static Value number(double d) { Value v; v.kind_ = Kind::Double; v.u_.d = d; return v; }
+  Value() : tag_{Kind::Null, 0} { u_.i = 0; }
+  static Value none() { Value v; v.tag_.kind = Kind::None; return v; }
+  static Value boolean(bool b) { Value v; v.tag_.kind = Kind::Bool; v.u_.b = b; return v; }
+  static Value integer(int64_t i) { Value v; v.tag_.kind = Kind::Int; v.u_.i = i; return v; }
+  static Value number(double d) { Value v; v.tag_.kind = Kind::Double; v.u_.d = d; return v; }
   static Value string(std::string s);
   // Lists and objects throw PtcError(execution_error) when they would nest
   // deeper than kMaxNesting.
@@ -82,11 +82,8 @@ class Value {
   // object and its members): for builders that collect members on a stack.
   static Value object(Member* first, size_t n);
 
-  Value(const Value& o) : kind_(o.kind_), height_(o.height_), u_(o.u_) { retain(); }
-  Value(Value&& o) noexcept : kind_(o.kind_), height_(o.height_), u_(o.u_) {
-    o.kind_ = Kind::Null;
-    o.height_ = 0;
-  }
+  Value(const Value& o) : tag_(o.tag_), u_(o.u_) { retain(); }
+  Value(Value&& o) noexcept : tag_(o.tag_), u_(o.u_) { o.tag_ = Tag{Kind::Null, 0}; }
   Value& operator=(const Value& o) {
     if (this != &o) { Value tmp(o); swap(tmp); }
     return *this;
@@ -97,32 +94,31 @@ class Value {
   }
   ~Value() { release(); }
   void swap(Value& o) noexcept {
-    std::swap(kind_, o.kind_);
-    std::swap(height_, o.height_);
+    std::swap(tag_, o.tag_);
     std::swap(u_, o.u_);
   }
 
-  Kind kind() const { return kind_; }
-  bool isNone() const { return kind_ == Kind::None; }
-  bool isNull() const { return kind_ == Kind::Null; }
-  bool isBool() const { return kind_ == Kind::Bool; }
-  bool isInt() const { return kind_ == Kind::Int; }
-  bool isNumber() const { return kind_ == Kind::Int || kind_ == Kind::Double; }
-  bool isString() const { return kind_ == Kind::String; }
-  bool isArray() const { return kind_ == Kind::Array; }
-  bool isObject() const { return kind_ == Kind::Object; }
+  Kind kind() const { return tag_.kind; }
+  bool isNone() const { return tag_.kind == Kind::None; }
+  bool isNull() const { return tag_.kind == Kind::Null; }
+  bool isBool() const { return tag_.kind == Kind::Bool; }
+  bool isInt() const { return tag_.kind == Kind::Int; }
+  bool isNumber() const { return tag_.kind == Kind::Int || tag_.kind == Kind::Double; }
+  bool isString() const { return tag_.kind == Kind::String; }
+  bool isArray() const { return tag_.kind == Kind::Array; }
+  bool isObject() const { return tag_.kind == Kind::Object; }
 
   bool asBool() const { return u_.b; }
   int64_t asInt() const { return u_.i; }
-  double asDouble() const { return kind_ == Kind::Int ? static_cast<double>(u_.i) : u_.d; }
+  double asDouble() const { return tag_.kind == Kind::Int ? static_cast<double>(u_.i) : u_.d; }
   const std::string& str() const;
   const Array& items() const;
   MemberSpan members() const;  // empty unless an object
   // Levels of lists and objects: 0 for a scalar, 1 for [] or {"a": 1}, 2 for [[]].
-  int height() const { return height_; }
+  int height() const { return tag_.height; }
 
   // Only null, false (and "no value") are falsy.
-  bool truthy() const { return !(kind_ == Kind::Null || kind_ == Kind::None || (kind_ == Kind::Bool && !u_.b)); }
+  bool truthy() const { return !(tag_.kind == Kind::Null || tag_.kind == Kind::None || (tag_.kind == Kind::Bool && !u_.b)); }
 
   // Field of an object, or nullptr when missing or this is not an object.
   const Value* find(std::string_view key) const;
@@ -134,8 +130,14 @@ class Value {
   void release();
   HeapBlock* block() const { return u_.h; }
 
-  Kind kind_;
-  uint16_t height_;  // kept in the handle's padding: no bigger, and read without touching the heap
+  // The kind, and the height of a list or object, in one word that copies as
+  // one: the height lives in what was padding, so a Value is no bigger and
+  // reading it touches no heap block.
+  struct alignas(4) Tag {
+    Kind kind;
+    uint16_t height;
+  };
+  Tag tag_;
   union Payload {
     bool b;
     int64_t i;
