@@ -29,8 +29,9 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     resolve?.(value as never);
   }
 
-  async function run(id: number, program: string, engineOptions: string, dialect: Dialect, spentMs: number): Promise<void> {
+  async function run(id: number, program: string, engineOptions: string, dialect: Dialect, submittedAt: number): Promise<void> {
     let done: Driven;
+    const spentMs = Math.max(0, performance.timeOrigin + performance.now() - submittedAt);
     try {
       done = await driveRun(current, program, engineOptions, {
         payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
@@ -48,7 +49,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         module = message.module;
         return;
       case "run":
-        void run(message.id, message.program, message.engineOptions, message.dialect, message.spentMs);
+        void run(message.id, message.program, message.engineOptions, message.dialect, message.submittedAt);
         return;
       case "payload":
         return reply(`${message.id}:payload`, message.payload);

@@ -7,8 +7,10 @@ import type { Dialect, Payload, Projections, ToolOutcome } from "./driver.js";
 
 export type ToWorker =
   | { type: "init"; module: WebAssembly.Module }
-  // spentMs: time the run already spent (it is started again on a fresh worker).
-  | { type: "run"; id: number; program: string; engineOptions: string; dialect: Dialect; spentMs: number }
+  // submittedAt: when the caller submitted the run (ms since the epoch, as
+  // performance.timeOrigin + performance.now()): the time it spent queued, or on
+  // a worker that was replaced, counts toward its limit.
+  | { type: "run"; id: number; program: string; engineOptions: string; dialect: Dialect; submittedAt: number }
   | { type: "payload"; id: number; payload: Payload }
   | { type: "outcome"; id: number; outcome: ToolOutcome }
   // Tests of trap recovery: the worker's engine instance traps.

@@ -166,12 +166,12 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     });
   }
 
-  // Posts the run to the current worker; one started again counts the time it already spent.
+  // Posts the run to the current worker (again, when it is started over).
   private start(run: PendingRun): void {
     const s = run.submission;
     run.port = this.workerPort();
-    const spentMs = run.retried ? now() - run.started : 0;
-    this.request(run, { type: "run", id: run.id, program: s.text, engineOptions: s.engineOptions, dialect: s.dialect, spentMs });
+    const submittedAt = performance.timeOrigin + run.started;
+    this.request(run, { type: "run", id: run.id, program: s.text, engineOptions: s.engineOptions, dialect: s.dialect, submittedAt });
   }
 
   // The worker takes messages up in the order they were sent and answers each

@@ -159,6 +159,17 @@ describe("worker mode: aborts and restarts", () => {
     expect(w.activeRuns).toBe(0);
   });
 
+  test("a run queued behind a long computation times out at its own deadline, without a worker restart", async () => {
+    const long = w.run(runaway, { context: { rows }, timeoutMs: 1500 }); // the engine stops it at 1.5 s
+    await sleep(50);
+    const worker = w.port;
+    const queued = await w.run({ program: { op: "literal", value: "late" } }, { timeoutMs: 300 });
+    expect(queued.error?.type).toBe("timeout"); // its time in the queue counted
+    expect((await long).error?.type).toBe("timeout");
+    expect(w.port).toBe(worker);
+    expect((await w.run({ program: { op: "literal", value: "next" } })).result).toBe("next");
+  });
+
   test("aborting a run the worker keeps computing restarts it: runs that called no tool start again, the others fail saying why", async () => {
     const g = gate(5);
     const calling = Array.from({ length: 5 }, (_, i) => w.run({ program: call("wait", { i }) }, { tools: { wait: g.tool } }));
