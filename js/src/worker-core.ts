@@ -38,7 +38,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         tool: (tool, args) => ask(`${id}:outcome`, { type: "call", id, tool, args: JSON.stringify(args) }),
       }, dialect, spentMs);
     } catch (e) {
-      done = failedRun(`The engine worker failed while running this program: ${(e as Error)?.message}`);
+      done = failedRun(`The engine worker failed while running this program: ${e instanceof Error ? e.message : String(e)}`);
     }
     post({ type: "done", id, status: done.text, toolMs: done.toolMs });
   }

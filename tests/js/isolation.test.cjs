@@ -80,6 +80,22 @@ describe.each(modes)("%s", (_mode, create) => {
     expect((await rt.run(wrapped(2000))).error).toMatchObject({ type: "execution_error", path: "/program/steps/1001" });
   });
 
+  test("JSON nested past the limit is a typed error naming it, wherever it comes from", async () => {
+    const hostile = `{"program": {"op": "literal", "value": ${"[".repeat(100000)}${"]".repeat(100000)}}}`;
+    expect((await rt.run(hostile)).error).toMatchObject({ type: "parse_error", message: "JSON nested deeper than 1000 levels in program" });
+    const deep = nestedValue(2000);
+    const load = { program: { op: "load", name: "v" } };
+    expect((await rt.run(load, { context: { v: deep } })).error).toMatchObject({ type: "parse_error", message: "JSON nested deeper than 1000 levels in context" });
+    expect((await rt.run(load, { memory: { v: deep } })).error).toMatchObject({ type: "parse_error", message: "JSON nested deeper than 1000 levels in memory" });
+    expect((await rt.run({ program: call("deep") }, { tools: { deep: () => deep } })).error).toMatchObject({
+      type: "execution_error",
+      message: "Tool 'deep' returned data the engine cannot read: JSON nested deeper than 1000 levels in the result of tool 'deep'",
+    });
+    const source = JSON.stringify({ function: "f", input: { v: "any" }, output: "number", steps: [{ return: 1 }] });
+    expect((await rt.runWorkflow(source, { input: { v: deep } })).error).toMatchObject({ type: "parse_error", message: "JSON nested deeper than 1000 levels in input" });
+    expect((await rt.run({ program: { op: "literal", value: 1 } })).result).toBe(1);
+  });
+
   test("after a trap, runs waiting on a tool fail saying their progress is lost; a run not yet in the engine runs on a fresh instance", async () => {
     const g = gate(3);
     const tools = { wait: g.tool };
