@@ -146,6 +146,8 @@ class Value {
   } u_;
 };
 
+static_assert(sizeof(Value) == 16, "a Value is a kind, a height and a payload, the height in the kind's padding");
+
 struct Member {
   Value key;  // always a string
   Value value;
