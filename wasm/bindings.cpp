@@ -32,8 +32,8 @@ std::string startWorkflow(std::string source, std::string options) { return engi
 std::string validateWorkflow(std::string source, std::string options) {
   return engine().validateWorkflow(source, options);
 }
-std::string begin(int run, uintptr_t inputPtr, size_t inputLen, std::string memory) {
-  return engine().begin(run, bytes(inputPtr, inputLen), memory);
+std::string begin(int run, double spentMs, uintptr_t inputPtr, size_t inputLen, std::string memory) {
+  return engine().begin(run, bytes(inputPtr, inputLen), memory, spentMs);
 }
 std::string resume(int run, uintptr_t resultPtr, size_t resultLen) {
   return engine().resume(run, bytes(resultPtr, resultLen));

@@ -46,6 +46,25 @@ class PtcError : public std::exception {
   Error error;
 };
 
+// An execution error raised where no path is known (value.cpp refusing a list
+// or object nested too deep) takes the path of the node or step that built it.
+inline void locate(Error& e, const std::string& path) {
+  if (e.type != ErrorType::Execution || e.hasPath) return;
+  e.path = path;
+  e.hasPath = true;
+}
+
+// Runs `build`, locating an execution error it throws without a path at `path`.
+template <class Build>
+auto locatedAt(const std::string& path, Build&& build) -> decltype(build()) {
+  try {
+    return build();
+  } catch (PtcError& e) {
+    locate(e.error, path);
+    throw;
+  }
+}
+
 // Converts the exception being handled into an error value. Call only inside a
 // catch handler (or unhandled_exception of a coroutine).
 inline Error currentError() {

@@ -12,7 +12,7 @@
 
 namespace ptc {
 
-constexpr int kMaxJsonNesting = 1000;
+constexpr int kMaxJsonNesting = kMaxNesting;  // JSON deeper than values may nest is refused
 
 // Parses one JSON document. Throws PtcError(parse_error) with the byte offset of
 // the first problem. `what` names the text in messages ("program", "context", ...).

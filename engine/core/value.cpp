@@ -61,6 +61,18 @@ void freeObject(ObjectBlock* block) {
 const std::string kEmptyString;
 const Array kEmptyArray;
 
+// The height of a list or object holding values of these heights.
+template <class It, class Get>
+uint16_t containerHeight(It first, It last, Get height) {
+  int deepest = 0;
+  for (It it = first; it != last; ++it) deepest = std::max(deepest, height(*it));
+  if (deepest >= kMaxNesting)
+    throw PtcError(ErrorType::Execution,
+                   "The value would nest lists and objects more than " + std::to_string(kMaxNesting) +
+                       " levels deep, the most the engine holds; build a flatter value");
+  return static_cast<uint16_t>(deepest + 1);
+}
+
 }  // namespace
 
 Budget*& Budget::current() {
@@ -84,15 +96,16 @@ Value Value::string(std::string s) {
   Value v;
   uint64_t bytes = sizeof(StringBlock) + s.size();
   v.u_.h = allocate<StringBlock>(bytes, std::move(s));
-  v.kind_ = Kind::String;
+  v.tag_.kind = Kind::String;
   return v;
 }
 
 Value Value::array(Array items) {
   Value v;
+  v.tag_.height = containerHeight(items.begin(), items.end(), [](const Value& x) { return x.height(); });
   uint64_t bytes = sizeof(ArrayBlock) + items.size() * sizeof(Value);
   v.u_.h = allocate<ArrayBlock>(bytes, std::move(items));
-  v.kind_ = Kind::Array;
+  v.tag_.kind = Kind::Array;
   return v;
 }
 
@@ -100,43 +113,45 @@ Value Value::object(Members members) { return object(members.data(), members.siz
 
 Value Value::object(Member* first, size_t n) {
   Value v;
+  v.tag_.height = containerHeight(first, first + n, [](const Member& m) { return m.value.height(); });
   v.u_.h = allocateObject(first, n);
-  v.kind_ = Kind::Object;
+  v.tag_.kind = Kind::Object;
   return v;
 }
 
 void Value::retain() const {
-  if (kind_ >= Kind::String) ++u_.h->refs;
+  if (tag_.kind >= Kind::String) ++u_.h->refs;
 }
 
 void Value::release() {
-  if (kind_ >= Kind::String) {
+  if (tag_.kind >= Kind::String) {
     HeapBlock* b = u_.h;
     if (--b->refs == 0) {
       if (b->budget) b->budget->release(b->bytes);
       // No virtual destructor (it would cost a pointer per block): the kind says which block it is.
-      if (kind_ == Kind::String) delete static_cast<StringBlock*>(b);
-      else if (kind_ == Kind::Array) delete static_cast<ArrayBlock*>(b);
+      if (tag_.kind == Kind::String) delete static_cast<StringBlock*>(b);
+      else if (tag_.kind == Kind::Array) delete static_cast<ArrayBlock*>(b);
       else freeObject(static_cast<ObjectBlock*>(b));
     }
-    kind_ = Kind::Null;
+    tag_.kind = Kind::Null;
+    tag_.height = 0;
   }
 }
 
 const std::string& Value::str() const {
-  return kind_ == Kind::String ? static_cast<StringBlock*>(u_.h)->s : kEmptyString;
+  return tag_.kind == Kind::String ? static_cast<StringBlock*>(u_.h)->s : kEmptyString;
 }
 const Array& Value::items() const {
-  return kind_ == Kind::Array ? static_cast<ArrayBlock*>(u_.h)->items : kEmptyArray;
+  return tag_.kind == Kind::Array ? static_cast<ArrayBlock*>(u_.h)->items : kEmptyArray;
 }
 MemberSpan Value::members() const {
-  if (kind_ != Kind::Object) return MemberSpan(nullptr, 0);
+  if (tag_.kind != Kind::Object) return MemberSpan(nullptr, 0);
   auto* block = static_cast<ObjectBlock*>(u_.h);
   return MemberSpan(block->members(), block->count);
 }
 
 const Value* Value::find(std::string_view key) const {
-  if (kind_ != Kind::Object) return nullptr;
+  if (tag_.kind != Kind::Object) return nullptr;
   for (const Member& m : members()) {
     const std::string& k = m.key.str();
     if (k.size() == key.size() && std::memcmp(k.data(), key.data(), key.size()) == 0) return &m.value;

@@ -45,6 +45,15 @@ class BudgetScope {
 
 enum class Kind : uint8_t { None, Null, Bool, Int, Double, String, Array, Object };
 
+// The deepest nesting of lists and objects a value may have. Parsing refuses
+// deeper JSON and building a deeper value fails (an execution_error at the node
+// that builds it), so every recursive walk of a value (serialising, comparing,
+// hashing, freeing) stays far inside the native stack — in wasm, exhausting it
+// is a trap that ends every run of the instance. It also keeps memory readable:
+// a stored value sits inside the program's result object, so it nests at most
+// one level less, and the memory object holding it no deeper than the limit.
+constexpr int kMaxNesting = 1000;
+
 class Value;
 struct Member;
 class MemberSpan;
@@ -59,20 +68,22 @@ struct HeapBlock {
 
 class Value {
  public:
-  Value() : kind_(Kind::Null) { u_.i = 0; }
-  static Value none() { Value v; v.kind_ = Kind::None; return v; }
-  static Value boolean(bool b) { Value v; v.kind_ = Kind::Bool; v.u_.b = b; return v; }
-  static Value integer(int64_t i) { Value v; v.kind_ = Kind::Int; v.u_.i = i; return v; }
-  static Value number(double d) { Value v; v.kind_ = Kind::Double; v.u_.d = d; return v; }
+  Value() : tag_{Kind::Null, 0} { u_.i = 0; }
+  static Value none() { Value v; v.tag_.kind = Kind::None; return v; }
+  static Value boolean(bool b) { Value v; v.tag_.kind = Kind::Bool; v.u_.b = b; return v; }
+  static Value integer(int64_t i) { Value v; v.tag_.kind = Kind::Int; v.u_.i = i; return v; }
+  static Value number(double d) { Value v; v.tag_.kind = Kind::Double; v.u_.d = d; return v; }
   static Value string(std::string s);
+  // Lists and objects throw PtcError(execution_error) when they would nest
+  // deeper than kMaxNesting.
   static Value array(Array items);
   static Value object(Members members);  // keys must be distinct strings
   // Moves n members from `first` into a new object (one allocation holds the
   // object and its members): for builders that collect members on a stack.
   static Value object(Member* first, size_t n);
 
-  Value(const Value& o) : kind_(o.kind_), u_(o.u_) { retain(); }
-  Value(Value&& o) noexcept : kind_(o.kind_), u_(o.u_) { o.kind_ = Kind::Null; }
+  Value(const Value& o) : tag_(o.tag_), u_(o.u_) { retain(); }
+  Value(Value&& o) noexcept : tag_(o.tag_), u_(o.u_) { o.tag_ = Tag{Kind::Null, 0}; }
   Value& operator=(const Value& o) {
     if (this != &o) { Value tmp(o); swap(tmp); }
     return *this;
@@ -82,27 +93,32 @@ class Value {
     return *this;
   }
   ~Value() { release(); }
-  void swap(Value& o) noexcept { std::swap(kind_, o.kind_); std::swap(u_, o.u_); }
+  void swap(Value& o) noexcept {
+    std::swap(tag_, o.tag_);
+    std::swap(u_, o.u_);
+  }
 
-  Kind kind() const { return kind_; }
-  bool isNone() const { return kind_ == Kind::None; }
-  bool isNull() const { return kind_ == Kind::Null; }
-  bool isBool() const { return kind_ == Kind::Bool; }
-  bool isInt() const { return kind_ == Kind::Int; }
-  bool isNumber() const { return kind_ == Kind::Int || kind_ == Kind::Double; }
-  bool isString() const { return kind_ == Kind::String; }
-  bool isArray() const { return kind_ == Kind::Array; }
-  bool isObject() const { return kind_ == Kind::Object; }
+  Kind kind() const { return tag_.kind; }
+  bool isNone() const { return tag_.kind == Kind::None; }
+  bool isNull() const { return tag_.kind == Kind::Null; }
+  bool isBool() const { return tag_.kind == Kind::Bool; }
+  bool isInt() const { return tag_.kind == Kind::Int; }
+  bool isNumber() const { return tag_.kind == Kind::Int || tag_.kind == Kind::Double; }
+  bool isString() const { return tag_.kind == Kind::String; }
+  bool isArray() const { return tag_.kind == Kind::Array; }
+  bool isObject() const { return tag_.kind == Kind::Object; }
 
   bool asBool() const { return u_.b; }
   int64_t asInt() const { return u_.i; }
-  double asDouble() const { return kind_ == Kind::Int ? static_cast<double>(u_.i) : u_.d; }
+  double asDouble() const { return tag_.kind == Kind::Int ? static_cast<double>(u_.i) : u_.d; }
   const std::string& str() const;
   const Array& items() const;
   MemberSpan members() const;  // empty unless an object
+  // Levels of lists and objects: 0 for a scalar, 1 for [] or {"a": 1}, 2 for [[]].
+  int height() const { return tag_.height; }
 
   // Only null, false (and "no value") are falsy.
-  bool truthy() const { return !(kind_ == Kind::Null || kind_ == Kind::None || (kind_ == Kind::Bool && !u_.b)); }
+  bool truthy() const { return !(tag_.kind == Kind::Null || tag_.kind == Kind::None || (tag_.kind == Kind::Bool && !u_.b)); }
 
   // Field of an object, or nullptr when missing or this is not an object.
   const Value* find(std::string_view key) const;
@@ -114,7 +130,14 @@ class Value {
   void release();
   HeapBlock* block() const { return u_.h; }
 
-  Kind kind_;
+  // The kind, and the height of a list or object, in one word that copies as
+  // one: the height lives in what was padding, so a Value is no bigger and
+  // reading it touches no heap block.
+  struct alignas(4) Tag {
+    Kind kind;
+    uint16_t height;
+  };
+  Tag tag_;
   union Payload {
     bool b;
     int64_t i;
@@ -122,6 +145,8 @@ class Value {
     HeapBlock* h;
   } u_;
 };
+
+static_assert(sizeof(Value) == 16, "a Value is a kind, a height and a payload, the height in the kind's padding");
 
 struct Member {
   Value key;  // always a string

@@ -137,8 +137,11 @@ std::string Engine::drive(int run, const std::function<std::string(RunBase&)>& s
   return status;
 }
 
-std::string Engine::begin(int run, std::string_view inputJson, std::string_view memoryJson) {
-  return drive(run, [&](RunBase& r) { return r.begin(inputJson, memoryJson); });
+std::string Engine::begin(int run, std::string_view inputJson, std::string_view memoryJson, double spentMs) {
+  return drive(run, [&](RunBase& r) {
+    r.alreadySpent(spentMs);
+    return r.begin(inputJson, memoryJson);
+  });
 }
 
 std::string Engine::resume(int run, std::string_view toolResultJson) {

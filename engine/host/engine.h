@@ -42,7 +42,8 @@ class Engine {
   std::string validateWorkflow(std::string_view source, std::string_view optionsJson);
 
   // Workflows: hands the entry's input to a run started by startWorkflow.
-  std::string begin(int run, std::string_view inputJson, std::string_view memoryJson);
+  // spentMs: as for runPrepared.
+  std::string begin(int run, std::string_view inputJson, std::string_view memoryJson, double spentMs = 0);
   std::string resume(int run, std::string_view toolResultJson);
   std::string fail(int run, std::string_view toolErrorMessage);
   // Ends a run waiting on a tool. reason: "timeout" (the tool had not answered

@@ -91,7 +91,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
         MapItem scope(st_, item);
         out.push_back(evalSync(*n.kids[0], item));
       }
-      return Value::array(std::move(out));
+      return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
     }
     case Op::And:
       for (const auto& c : n.kids)
@@ -150,7 +150,7 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
         MapItem scope(st_, item);
         out.push_back(co_await evalAsync(*n.kids[0], item));
       }
-      co_return Value::array(std::move(out));
+      co_return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
     }
     case Op::And:
       for (const auto& c : n.kids)

@@ -349,7 +349,7 @@ Value objectFromFields(const Node& n, const Value* args, size_t nargs) {
   Members out;
   out.reserve(nargs);
   for (size_t i = 0; i < nargs; ++i) out.push_back(Member{n.keys[i], args[i]});
-  return Value::object(std::move(out));
+  return locatedAt(n.path, [&] { return Value::object(std::move(out)); });  // it may nest too deep
 }
 
 Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
@@ -400,7 +400,7 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Not: return Value::boolean(!args[0].truthy());
     case Op::Merge: return merge(n, args, nargs);
     case Op::Concat: return concat(n, args, nargs);
-    case Op::Zip: return zip(n, args, nargs);
+    case Op::Zip: return locatedAt(n.path, [&] { return zip(n, args, nargs); });  // it may nest too deep
     // The control operations: the evaluators run them (also cases there).
     case Op::Literal:
     case Op::Var:

@@ -54,6 +54,10 @@ std::string ProgramRun::doneOk(const Value& result) {
       if (!r || m.key.str() != "result") delta.push_back(m);
     if (r) returned = *r;
   }
+  // Stored values are members of the result object, so they nest at most
+  // kMaxNesting - 1 levels: the memory object holding them (what the next
+  // program reads) nests no deeper than the parser accepts. A program that
+  // would store more fails when it builds that object, and stores nothing.
   MemberSpan before = state_.memory.members();
   Members memory(before.begin(), before.end());
   for (const Member& d : delta) {

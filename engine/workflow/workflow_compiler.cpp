@@ -107,6 +107,7 @@ class WorkflowCompiler {
     wf->entry = entryIndex();
     for (size_t i = 0; i < headers_.size(); ++i) wf->functions.push_back(function(i));
     checkRecursion(*wf);
+    checkNesting(*wf);
     wf->tools.assign(toolsCalled_.begin(), toolsCalled_.end());
     return wf;
   }
@@ -590,6 +591,7 @@ class WorkflowCompiler {
     state[static_cast<size_t>(f)] = 1;
     stack.push_back(headers_[static_cast<size_t>(f)].name);
     for (const auto& [callee, path] : calls_[static_cast<size_t>(f)]) {
+      if (stack.size() > static_cast<size_t>(kMaxStepNesting)) tooDeep(path);  // and this walk stays shallow
       if (state[static_cast<size_t>(callee)] == 1) {
         std::string cycle;
         bool on = false;
@@ -605,8 +607,55 @@ class WorkflowCompiler {
     state[static_cast<size_t>(f)] = 2;
   }
 
+  // ---- nesting (§10: the engine's limits) ----
+  // Each for loop and each call of a function of the file runs one level deeper
+  // on the engine's native stack: a file nesting more levels than kMaxStepNesting
+  // along any path (counted through the functions it calls) is refused here,
+  // before it runs, rather than exhausting that stack.
+
+  [[noreturn]] static void tooDeep(const std::string& path) {
+    fail(path, "Steps nest more than " + std::to_string(kMaxStepNesting) +
+                   " levels deep here (each for loop and each call of a function of the file is a level, counted "
+                   "through the functions called); flatten the loops or shorten the chain of calls");
+  }
+
+  void checkNesting(const Workflow& wf) {
+    nesting_.assign(wf.functions.size(), -1);
+    for (size_t f = 0; f < wf.functions.size(); ++f) functionNesting(wf, static_cast<int>(f), 0, wf.functions[f].path);
+  }
+
+  // Levels below a function's steps; `above` levels lead to it (at `path`).
+  // Memoized: the call graph has no cycle (checkRecursion).
+  int functionNesting(const Workflow& wf, int f, int above, const std::string& path) {
+    int& known = nesting_[static_cast<size_t>(f)];
+    if (known < 0) known = blockNesting(wf, wf.functions[static_cast<size_t>(f)].steps, above);
+    if (above + known > kMaxStepNesting) tooDeep(path);
+    return known;
+  }
+
+  int blockNesting(const Workflow& wf, const std::vector<Step>& steps, int above) {
+    int deepest = 0;
+    for (const Step& s : steps) {
+      auto call = [&](const Call& c) {
+        if (c.function < 0) return;
+        if (above + 1 > kMaxStepNesting) tooDeep(c.path);
+        deepest = std::max(deepest, 1 + functionNesting(wf, c.function, above + 1, c.path));
+      };
+      if (s.kind == Step::Kind::Call) call(s.call);
+      if (s.onError)
+        for (const Call& c : s.onError->compensate) call(c);
+      for (const Call& c : s.compensate) call(c);
+      if (s.kind == Step::Kind::For) {
+        if (above + 1 > kMaxStepNesting) tooDeep(s.path);
+        deepest = std::max(deepest, 1 + blockNesting(wf, s.body, above + 1));
+      }
+    }
+    return deepest;
+  }
+
   const std::vector<Value>& values_;
   const CompileOptions& options_;
+  std::vector<int> nesting_;  // per function: levels below its steps, or -1 until known
   std::vector<Header> headers_;
   const Header* current_ = nullptr;
   std::vector<std::vector<std::pair<int, std::string>>> calls_;  // per function: (callee, path of the call)

@@ -128,7 +128,7 @@ Value merge(const Frame& frame, const Expr& e) {
       if (!replaced) out.push_back(m);
     }
   }
-  return Value::object(std::move(out));
+  return locatedAt(e.path, [&] { return Value::object(std::move(out)); });
 }
 
 }  // namespace
@@ -157,12 +157,12 @@ Value evaluate(const Frame& frame, const Expr& e) {
     case Expr::Kind::Array: {
       Array items;
       for (const Expr& x : e.items) items.push_back(evaluate(frame, x));
-      return Value::array(std::move(items));
+      return locatedAt(e.path, [&] { return Value::array(std::move(items)); });
     }
     case Expr::Kind::Object: {
       Members members;
       for (size_t i = 0; i < e.items.size(); ++i) members.push_back(Member{e.keys[i], evaluate(frame, e.items[i])});
-      return Value::object(std::move(members));
+      return locatedAt(e.path, [&] { return Value::object(std::move(members)); });
     }
     case Expr::Kind::Merge: return merge(frame, e);
     case Expr::Kind::Operator:

@@ -201,7 +201,8 @@ Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
     trace_[entry].hasValue = true;
     endTrace(entry, "value");
     co_return flow;
-  } catch (const PtcError& e) {
+  } catch (PtcError& e) {
+    locate(e.error, step.path);  // e.g. a loop's list nested too deep
     faultTrace(entry, e.error);  // a fault ends the run; the trace ends with the step that faulted
     throw;
   }

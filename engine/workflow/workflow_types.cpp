@@ -36,9 +36,13 @@ class TypeParser {
     return false;
   }
 
-  bool parseOne(bool allowResult, bool top, Type& out) {
+  // `depth`: the lists and results this type is inside of.
+  bool parseOne(bool allowResult, bool top, Type& out, int depth = 0) {
     if (pos_ >= words_.size()) return fail("a type is missing at its end");
     const std::string& w = words_[pos_++];
+    // No value nests deeper, and deeper types would recurse past the native stack.
+    if ((w == "list" || w == "result") && depth >= kMaxNesting)
+      return fail("types nest lists at most " + std::to_string(kMaxNesting) + " levels deep, as values do");
     out.name = w;
     if (w == "number") out.kind = Type::Kind::Number;
     else if (w == "text") out.kind = Type::Kind::Text;
@@ -47,13 +51,13 @@ class TypeParser {
     else if (w == "list") {
       out.kind = Type::Kind::List;
       out.args.resize(1);
-      return parseOne(false, false, out.args[0]);
+      return parseOne(false, false, out.args[0], depth + 1);
     } else if (w == "result") {
       if (!allowResult || !top)
         return fail("'result' is allowed only as the whole output type, not in input or inside another type");
       out.kind = Type::Kind::Result;
       out.args.resize(2);
-      return parseOne(false, false, out.args[0]) && parseOne(false, false, out.args[1]);
+      return parseOne(false, false, out.args[0], depth + 1) && parseOne(false, false, out.args[1], depth + 1);
     } else if (isName(w)) {
       out.kind = Type::Kind::Named;
     } else {

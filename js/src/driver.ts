@@ -3,7 +3,7 @@
 // worker mode the worker drives it and asks the caller's thread for the
 // payload and for tool outcomes.
 import { describeThrown } from "./describe.js";
-import type { EngineInstance, PreparedProgram } from "./engine.js";
+import { EngineBrokenError, type EngineInstance, type PreparedProgram } from "./engine.js";
 import type { JsonObject, JsonValue, PtcError } from "./types.js";
 
 export interface EngineMetrics {
@@ -17,11 +17,6 @@ export type DoneStatus =
 
 /** Which dialect a run speaks: PTC-JSON programs or step-function files. */
 export type Dialect = "program" | "workflow";
-
-type Status =
-  | { state: "ready"; run: number; loads: string[] }
-  | { state: "call"; tool: string; path: string; args: JsonObject }
-  | DoneStatus;
 
 /** What became of one tool call. */
 export type ToolOutcome =
@@ -46,7 +41,12 @@ export interface RunIo {
 }
 
 export interface Driven {
-  status: DoneStatus;
+  /**
+   * The done status as the engine wrote it (JSON text, see doneStatus): a big
+   * result crosses to where it is used as text (a worker posts text, which any
+   * nesting survives) and is parsed once, there.
+   */
+  text: string;
   toolMs: number;
 }
 
@@ -56,23 +56,58 @@ export interface Timings {
   payloadMs: number;
 }
 
+/** Gives the engine instance to run on: the current one, or a fresh one when it failed. */
+export type EngineSource = () => EngineInstance;
+
+export const BROKEN_ENGINE_MESSAGE =
+  "The engine failed while running this program; it has been replaced, so the runtime is usable again";
+
+// A run suspended in an instance that failed under another run: its state went
+// with the instance, and the tools it called have run, so it is not redone.
+function lostMessage(toolCalls: number): string {
+  return (
+    `The engine instance running this program failed (another run made it trap) while this run waited on a tool; ` +
+    `its progress is lost and cannot resume (its ${toolCalls} tool call${toolCalls === 1 ? " has" : "s have"} already run). ` +
+    `The runtime is usable again: run the program again`
+  );
+}
+
 const now = () => performance.now();
 
-type First = { run: number; status: Status } | Driven;
+// The engine writes every status with its state first; only a run waiting on a
+// tool starts another way ({"run":N,"state":"call",...}).
+const DONE = '{"state":"done"';
+const isDone = (text: string) => text.startsWith(DONE);
 
-const finished = (status: Status): Driven => ({ status: status as DoneStatus, toolMs: 0 });
+/** The done status in a Driven's text. */
+export function doneStatus(text: string): DoneStatus {
+  return JSON.parse(text) as DoneStatus;
+}
 
-function payloadFailed(message: string): Driven {
-  return finished({ state: "done", ok: false, error: { type: "execution_error", message }, metrics: { memoryBytes: 0, toolCalls: 0 } });
+type CallStatus = { state: "call"; tool: string; path: string; args: JsonObject; run?: number };
+
+type First = { run: number; status: CallStatus } | Driven;
+
+const finished = (text: string): Driven => ({ text, toolMs: 0 });
+
+/** A run that ended with an execution_error before the engine could say more. */
+export function failedRun(message: string): Driven {
+  const error: PtcError = { type: "execution_error", message };
+  return finished(JSON.stringify({ state: "done", ok: false, error, metrics: { memoryBytes: 0, toolCalls: 0 } }));
+}
+
+// The status after the engine's answer: done (kept as text) or the next call.
+function next(text: string): CallStatus | string {
+  return isDone(text) ? text : (JSON.parse(text) as CallStatus);
 }
 
 // A program is prepared once per engine instance (compiled, its loads known),
 // then each run is one crossing of the boundary: data in, status out. With a
 // synchronous payload (in-process) nothing here waits on a promise.
-function firstProgramStatus(engine: EngineInstance, program: string, engineOptions: string, io: RunIo): First | Promise<First> {
+function firstProgramStatus(engine: EngineInstance, program: string, engineOptions: string, io: RunIo, spentMs: number): First | Promise<First> {
   const prepared = engine.prepare(program, engineOptions);
-  if (typeof prepared === "string") return finished(JSON.parse(prepared) as Status);
-  const started = now(); // turning the data into JSON counts toward the time limit
+  if (typeof prepared === "string") return finished(prepared);
+  const started = now() - spentMs; // turning the data into JSON counts toward the time limit
   const payload = io.payload(prepared.loads, prepared.fields);
   if (payload instanceof Promise) {
     // While the payload was on its way, other runs may have made the instance
@@ -83,49 +118,88 @@ function firstProgramStatus(engine: EngineInstance, program: string, engineOptio
 }
 
 function runPrepared(engine: EngineInstance, prepared: PreparedProgram | string, payload: Payload, started: number): First {
-  if ("error" in payload) return payloadFailed(payload.error);
-  if (typeof prepared === "string") return finished(JSON.parse(prepared) as Status);
-  const status = JSON.parse(engine.runPrepared(prepared, now() - started, payload.context, payload.memory, payload.rows)) as Status & { run?: number };
-  return status.state === "call" ? { run: status.run as number, status } : finished(status);
+  if ("error" in payload) return failedRun(payload.error);
+  if (typeof prepared === "string") return finished(prepared);
+  const text = engine.runPrepared(prepared, now() - started, payload.context, payload.memory, payload.rows);
+  if (isDone(text)) return finished(text);
+  const status = JSON.parse(text) as CallStatus;
+  return { run: status.run as number, status };
 }
 
-async function firstWorkflowStatus(engine: EngineInstance, source: string, engineOptions: string, io: RunIo): Promise<First> {
-  const ready = JSON.parse(engine.startWorkflow(source, engineOptions)) as Status;
-  if (ready.state !== "ready") return finished(ready);
-  const payload = await io.payload(ready.loads);
+async function firstWorkflowStatus(engine: EngineInstance, source: string, engineOptions: string, io: RunIo, spentMs: number): Promise<First> {
+  const readyText = engine.startWorkflow(source, engineOptions);
+  if (isDone(readyText)) return finished(readyText);
+  const ready = JSON.parse(readyText) as { run: number };
+  const started = now() - spentMs;
+  const payload = await io.payload([]);
   if ("error" in payload) {
     engine.cancel(ready.run, "abort", "");
-    return payloadFailed(payload.error);
+    return failedRun(payload.error);
   }
-  return { run: ready.run, status: JSON.parse(engine.begin(ready.run, payload.context, payload.memory)) as Status };
+  const status = next(engine.begin(ready.run, now() - started, payload.context, payload.memory));
+  return typeof status === "string" ? finished(status) : { run: ready.run, status };
 }
 
-/** Drives a run to its end; synchronous when no tool is called and the payload is. */
+/**
+ * Drives a run to its end on the instance `engine` gives; synchronous when no
+ * tool is called and the payload is. Never throws for a failed instance:
+ * - the run's own call made it trap: an execution_error for this run;
+ * - it had failed under another run before this run reached it (no tool called
+ *   yet, so nothing happened that running again would repeat): the run starts
+ *   over, once, on a fresh instance;
+ * - it failed while this run waited on a tool: an execution_error saying the
+ *   run's progress is lost.
+ * spentMs: time already spent on this run, which counts toward its limit.
+ */
 export function driveRun(
-  engine: EngineInstance,
+  engine: EngineSource,
   program: string,
   engineOptions: string,
   io: RunIo,
   dialect: Dialect = "program",
+  spentMs = 0,
+  retried = false,
 ): Driven | Promise<Driven> {
-  const first = dialect === "program" ? firstProgramStatus(engine, program, engineOptions, io) : firstWorkflowStatus(engine, program, engineOptions, io);
-  if (first instanceof Promise) return first.then((f) => ("run" in f ? answerCalls(engine, f.run, f.status, io) : f));
-  return "run" in first ? answerCalls(engine, first.run, first.status, io) : first;
+  const started = now() - spentMs;
+  let toolCalls = 0;
+  const counted: RunIo = { payload: io.payload, tool: (name, args) => (toolCalls++, io.tool(name, args)) };
+  const broken = (e: unknown): Driven | Promise<Driven> => {
+    if (!(e instanceof EngineBrokenError)) throw e;
+    if (!e.earlier) return failedRun(`${BROKEN_ENGINE_MESSAGE} (${e.message})`);
+    if (toolCalls === 0 && !retried) return driveRun(engine, program, engineOptions, io, dialect, now() - started, true);
+    return failedRun(lostMessage(toolCalls));
+  };
+  try {
+    const instance = engine();
+    const first =
+      dialect === "program"
+        ? firstProgramStatus(instance, program, engineOptions, counted, spentMs)
+        : firstWorkflowStatus(instance, program, engineOptions, counted, spentMs);
+    const driven =
+      first instanceof Promise
+        ? first.then((f) => ("run" in f ? answerCalls(instance, f.run, f.status, counted) : f))
+        : "run" in first
+          ? answerCalls(instance, first.run, first.status, counted)
+          : first;
+    return driven instanceof Promise ? driven.catch(broken) : driven;
+  } catch (e) {
+    return broken(e);
+  }
 }
 
-async function answerCalls(engine: EngineInstance, run: number, status: Status, io: RunIo): Promise<Driven> {
+async function answerCalls(engine: EngineInstance, run: number, first: CallStatus, io: RunIo): Promise<Driven> {
   let toolMs = 0;
-  while (status.state === "call") {
+  let status: CallStatus | string = first;
+  while (typeof status !== "string") {
     const waitStarted = now();
     // io.tool resolves whatever the tool does (tools.ts); were it to reject,
     // the engine's run must still end, not stay open in the instance.
     const outcome = await io.tool(status.tool, status.args).catch((e: unknown): ToolOutcome => ({ kind: "failure", message: describeThrown(e) }));
     toolMs += now() - waitStarted;
-    status = JSON.parse(answer(engine, run, status.tool, outcome)) as Status;
+    status = next(answer(engine, run, status.tool, outcome));
   }
-  return { status: status as DoneStatus, toolMs };
+  return { text: status, toolMs };
 }
-
 function answer(engine: EngineInstance, run: number, tool: string, outcome: ToolOutcome): string {
   switch (outcome.kind) {
     case "value":

@@ -10,7 +10,7 @@ interface EmbindModule {
   release(prepared: number): void;
   startWorkflow(source: string, options: string): string;
   validateWorkflow(source: string, options: string): string;
-  begin(run: number, contextPtr: number, contextLen: number, memory: string): string;
+  begin(run: number, spentMs: number, contextPtr: number, contextLen: number, memory: string): string;
   resume(run: number, resultPtr: number, resultLen: number): string;
   fail(run: number, message: string): string;
   cancel(run: number, reason: string, detail: string): string;
@@ -134,8 +134,9 @@ export class EngineInstance {
   validateWorkflow(source: string, options: string): string {
     return this.guard(() => this.m.validateWorkflow(wellFormed(source), wellFormed(options)));
   }
-  begin(run: number, input: string, memory: string): string {
-    return this.guard(() => this.withBytes(input, "", (ptr, len) => this.m.begin(run, ptr, len, wellFormed(memory))));
+  /** Hands a started step-function run its input; spentMs as for runPrepared. */
+  begin(run: number, spentMs: number, input: string, memory: string): string {
+    return this.guard(() => this.withBytes(input, "", (ptr, len) => this.m.begin(run, spentMs, ptr, len, wellFormed(memory))));
   }
   resume(run: number, result: string): string {
     return this.guard(() => this.withBytes(result, "", (ptr, len) => this.m.resume(run, ptr, len)));
@@ -214,18 +215,26 @@ export class EngineInstance {
   // A trap (a WebAssembly.RuntimeError) leaves the instance in an unknown state:
   // mark it broken so the runtime replaces it.
   private guard<T>(call: () => T): T {
-    if (this.broken) throw new EngineBrokenError();
+    if (this.broken) throw new EngineBrokenError(undefined, true);
     try {
       return call();
     } catch (e) {
       this.broken = true;
-      throw new EngineBrokenError(e);
+      throw new EngineBrokenError(e, false);
     }
   }
 }
 
 export class EngineBrokenError extends Error {
-  constructor(cause?: unknown) {
+  /**
+   * @param earlier the instance had failed before this call (during another
+   * run's call): whatever this run held in it is lost, but this call did not
+   * make it fail.
+   */
+  constructor(
+    cause?: unknown,
+    readonly earlier = false,
+  ) {
     super(`the engine instance failed${cause instanceof Error ? `: ${cause.message}` : ""}`);
     this.name = "EngineBrokenError";
   }

@@ -21,11 +21,17 @@ const node: Platform = {
     const { Worker } = await import("node:worker_threads");
     return (): WorkerPort => {
       const worker = new Worker(new URL("./worker.node.mjs", import.meta.url));
-      worker.unref(); // an idle worker must not keep the process alive; pending runs hold timers
+      // An idle worker must not keep the process alive (runs in flight hold
+      // timers that do). Adding a "message" listener refs the worker again, so
+      // it is unref'd after each listener.
+      const unrefAfter = (add: () => void) => {
+        add();
+        worker.unref();
+      };
       return {
         post: (message) => worker.postMessage(message),
-        onMessage: (listener) => void worker.on("message", listener),
-        onError: (listener) => void worker.on("error", listener),
+        onMessage: (listener) => unrefAfter(() => worker.on("message", listener)),
+        onError: (listener) => unrefAfter(() => worker.on("error", listener)),
         terminate: () => void worker.terminate(),
       };
     };

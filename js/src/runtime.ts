@@ -1,14 +1,13 @@
 // The in-process Runtime: checks options, drives runs on the engine instance,
 // runs tool callbacks with the deadline and abort signal. Language semantics
 // live in the engine; nothing here interprets a program.
-import { driveRun, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
-import { EngineBrokenError, EngineInstance } from "./engine.js";
+import { doneStatus, driveRun, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
+import { EngineInstance } from "./engine.js";
 import { checkRunOptions, checkValidateOptions } from "./checks.js";
 import {
   abortedResult,
   DEFAULT_TIMEOUT_MS,
   engineOptionsJson,
-  failure,
   now,
   payloadFor,
   programText,
@@ -74,9 +73,6 @@ function deepFreeze<T>(value: T): T {
  */
 const RECYCLE_ENGINE_BYTES = 256 * 1024 * 1024;
 const RECYCLE_IDLE_MS = 2000;
-
-export const BROKEN_ENGINE_MESSAGE =
-  "The engine failed while running this program; it has been replaced, so the runtime is usable again";
 
 /** Methods that need no run: served by a local engine instance in both modes. */
 export class EngineHost {
@@ -211,12 +207,9 @@ export class Runtime extends EngineHost implements PtcRuntime {
         }
       };
       const io = { payload: timedPayload, tool: (name: string, args: JsonObject) => awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal) };
-      const driven = driveRun(this.healthyEngine(), text, engineOptions, io, dialect);
-      const { status, toolMs } = driven instanceof Promise ? await driven : driven;
-      return convert(status, started, { toolMs, payloadMs });
-    } catch (e) {
-      if (!(e instanceof EngineBrokenError)) throw e;
-      return failure("execution_error", `${BROKEN_ENGINE_MESSAGE} (${e.message})`) as R;
+      const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, dialect);
+      const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;
+      return convert(doneStatus(status), started, { toolMs, payloadMs });
     } finally {
       this.inFlight--;
       if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleWhenIdle();

@@ -1,7 +1,8 @@
 // The engine side of worker mode: runs programs on an engine instance inside the
 // worker and asks the caller's thread for payloads and tool outcomes (tools
 // always run where the caller defined them).
-import { driveRun, type Dialect, type DoneStatus } from "./driver.js";
+import { driveRun, failedRun, type Dialect, type Driven } from "./driver.js";
+import { describeThrown } from "./describe.js";
 import { EngineInstance } from "./engine.js";
 import type { FromWorker, ToWorker } from "./worker-protocol.js";
 
@@ -9,6 +10,12 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
   let module: WebAssembly.Module | undefined;
   let engine: EngineInstance | undefined;
   const answers = new Map<string, (value: never) => void>();
+
+  // The instance runs start on: a fresh one once the last has failed.
+  function current(): EngineInstance {
+    if (!engine || engine.broken) engine = EngineInstance.create(module as WebAssembly.Module);
+    return engine;
+  }
 
   function ask<T>(key: string, message: FromWorker): Promise<T> {
     return new Promise<T>((resolve) => {
@@ -23,20 +30,18 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     resolve?.(value as never);
   }
 
-  async function run(id: number, program: string, engineOptions: string, dialect: Dialect): Promise<void> {
-    let status: DoneStatus;
-    let toolMs = 0;
+  async function run(id: number, program: string, engineOptions: string, dialect: Dialect, submittedAt: number): Promise<void> {
+    let done: Driven;
+    const spentMs = Math.max(0, performance.timeOrigin + performance.now() - submittedAt);
     try {
-      if (!engine || engine.broken) engine = EngineInstance.create(module as WebAssembly.Module);
-      ({ status, toolMs } = await driveRun(engine, program, engineOptions, {
+      done = await driveRun(current, program, engineOptions, {
         payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
-        tool: (tool, args) => ask(`${id}:outcome`, { type: "call", id, tool, args }),
-      }, dialect));
+        tool: (tool, args) => ask(`${id}:outcome`, { type: "call", id, tool, args: JSON.stringify(args) }),
+      }, dialect, spentMs);
     } catch (e) {
-      const message = `The engine failed while running this program (${(e as Error).message}); it has been replaced`;
-      status = { state: "done", ok: false, error: { type: "execution_error", message }, metrics: { memoryBytes: 0, toolCalls: 0 } };
+      done = failedRun(`The engine worker failed while running this program: ${describeThrown(e)}`);
     }
-    post({ type: "done", id, status, toolMs });
+    post({ type: "done", id, status: done.text, toolMs: done.toolMs });
   }
 
   return (message) => {
@@ -45,7 +50,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         module = message.module;
         return;
       case "run":
-        void run(message.id, message.program, message.engineOptions, message.dialect);
+        void run(message.id, message.program, message.engineOptions, message.dialect, message.submittedAt);
         return;
       case "payload":
         return reply(`${message.id}:payload`, message.payload);
@@ -53,6 +58,13 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         return reply(`${message.id}:outcome`, message.outcome);
       case "liveRuns?": // tests of leaks
         return post({ type: "liveRuns", count: engine && !engine.broken ? engine.liveRuns() : 0 });
+      case "trap":
+        try {
+          current().trapForTesting();
+        } catch {
+          // the instance is now broken: the next run starts on a fresh one
+        }
+        return;
     }
   };
 }

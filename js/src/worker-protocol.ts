@@ -1,18 +1,28 @@
-// Messages between the caller's thread and an engine worker.
-import type { Dialect, DoneStatus, Payload, Projections, ToolOutcome } from "./driver.js";
-import type { JsonObject } from "./types.js";
+// Messages between the caller's thread and an engine worker. What may nest
+// deeply (results, tool args) crosses as JSON text: a structured clone of a
+// deeply nested object can fail on the receiving side, which then drops the
+// message (a 'messageerror' event), while a string always arrives and
+// JSON.parse reads any depth.
+import type { Dialect, Payload, Projections, ToolOutcome } from "./driver.js";
 
 export type ToWorker =
   | { type: "init"; module: WebAssembly.Module }
-  | { type: "run"; id: number; program: string; engineOptions: string; dialect: Dialect }
+  // submittedAt: when the caller submitted the run (ms since the epoch, as
+  // performance.timeOrigin + performance.now()): the time it spent queued, or on
+  // a worker that was replaced, counts toward its limit.
+  | { type: "run"; id: number; program: string; engineOptions: string; dialect: Dialect; submittedAt: number }
   | { type: "payload"; id: number; payload: Payload }
   | { type: "outcome"; id: number; outcome: ToolOutcome }
-  | { type: "liveRuns?" };
+  | { type: "liveRuns?" }
+  // Tests of trap recovery: the worker's engine instance traps.
+  | { type: "trap" };
 
+// Each run, payload and outcome message gets exactly one answer (payload?,
+// call or done), in the order they were sent.
 export type FromWorker =
   | { type: "payload?"; id: number; loads: string[]; fields?: Projections }
-  | { type: "call"; id: number; tool: string; args: JsonObject }
-  | { type: "done"; id: number; status: DoneStatus; toolMs: number }
+  | { type: "call"; id: number; tool: string; args: string }
+  | { type: "done"; id: number; status: string; toolMs: number }
   | { type: "liveRuns"; count: number };
 
 /** A worker as the caller's thread sees it (Node worker_threads or a Web Worker). */

@@ -1,8 +1,10 @@
 // Worker mode, the caller's side: runs execute in an engine worker while tools
-// run here. The engine enforces the deadline itself; a run still computing well
-// past it means the worker is stuck in native code, and only terminating the
-// worker stops that (every run on it ends; the next run gets a fresh worker).
-import type { Dialect, DoneStatus, Payload, Projections, Timings } from "./driver.js";
+// run here. The engine enforces the deadline itself; a run the worker is still
+// computing well past its deadline (or past an abort) means the worker is stuck
+// in native code, and only terminating the worker stops that. Then the culprit
+// gets its timeout (or abort), runs that called no tool yet start again on a
+// fresh worker, and the others fail saying why: nothing is lost silently.
+import { doneStatus, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
 import { checkRunOptions } from "./checks.js";
 import {
@@ -17,7 +19,7 @@ import {
 } from "./options.js";
 import { describeThrown } from "./describe.js";
 import { awaitTool } from "./tools.js";
-import type { ProgramInput, PtcError, RunOptions, RunResult, Tool } from "./types.js";
+import type { JsonObject, ProgramInput, PtcError, RunOptions, RunResult, Tool } from "./types.js";
 import {
   checkWorkflowOptions,
   toWorkflowResult,
@@ -26,27 +28,9 @@ import {
   type WorkflowOptions,
   type WorkflowResult,
 } from "./workflows.js";
-import type { FromWorker, WorkerPort } from "./worker-protocol.js";
+import type { FromWorker, ToWorker, WorkerPort } from "./worker-protocol.js";
 
 type Failed = { ok: false; error: PtcError };
-
-/** One run as the caller's side tracks it, whatever its dialect. */
-interface PendingRun {
-  id: number;
-  port: WorkerPort;
-  started: number;
-  deadline: number;
-  timeoutMs: number;
-  tools: Record<string, Tool>;
-  signal?: AbortSignal;
-  payload(loads: string[], fields?: Projections): Payload;
-  finish(status: DoneStatus, toolMs: number): void;
-  payloadMs: number;
-  end(result: Failed): void;
-  waitingOnTool: boolean;
-  watchdog?: ReturnType<typeof setTimeout>;
-  onAbort?: () => void;
-}
 
 interface Submission<R> {
   dialect: Dialect;
@@ -59,13 +43,48 @@ interface Submission<R> {
   convert(status: DoneStatus, started: number, timings: Timings): R;
 }
 
+/** One run as the caller's side tracks it, whatever its dialect. */
+interface PendingRun {
+  id: number;
+  submission: Submission<unknown>;
+  port: WorkerPort;
+  started: number;
+  /** When the run must be done: its time limit, or the moment it was aborted. */
+  deadline: number;
+  payloadMs: number;
+  toolCalls: number;
+  /** Started again on a fresh worker once already (never twice). */
+  retried: boolean;
+  waitingOnTool: boolean;
+  /**
+   * The order of the message the worker has not answered yet for this run
+   * (undefined while the caller holds the run: waiting on a tool).
+   */
+  pending?: number;
+  /** When that message was sent. */
+  sentAt: number;
+  /** Aborted while the worker held it: settled already; its next step ends it in the worker. */
+  abandoned: boolean;
+  resolve(result: unknown): void;
+  watchdog?: ReturnType<typeof setTimeout>;
+  onAbort?: () => void;
+}
+
 /** How long past its deadline a computing run may take before its worker is terminated. */
 const graceMs = (timeoutMs: number) => Math.max(100, timeoutMs / 2);
+/** How long the worker may keep computing an aborted run before it is terminated. */
+const ABORT_GRACE_MS = 100;
+
+const ABANDONED = "The run was aborted by the caller";
 
 export class WorkerRuntime extends EngineHost implements PtcRuntime {
   private port?: WorkerPort;
   private readonly runs = new Map<number, PendingRun>();
   private nextId = 0;
+  private sent = 0;
+  // When the current worker last answered anything: the message it is busy
+  // with now was taken up no earlier.
+  private lastAnswerAt = 0;
 
   /** @internal use createRuntime({ worker: true }) */
   constructor(wasmModule: WebAssembly.Module, private readonly spawn: () => WorkerPort) {
@@ -106,7 +125,9 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   }
 
   get activeRuns(): number {
-    return this.runs.size;
+    let active = 0;
+    for (const run of this.runs.values()) if (!run.abandoned) active++;
+    return active;
   }
 
   private readonly liveRunsAnswers: ((count: number) => void)[] = []; // the worker answers in order
@@ -116,33 +137,42 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     const port = this.port;
     if (!port) return Promise.resolve(0); // no worker, or it was terminated with its runs
     return new Promise((resolve) => {
-      this.liveRunsAnswers.push(resolve);
+      // The idle worker does not keep Node alive: a timer does, until it answers.
+      const keepAlive = setInterval(() => {}, 1000);
+      this.liveRunsAnswers.push((count) => {
+        clearInterval(keepAlive);
+        resolve(count);
+      });
       port.post({ type: "liveRuns?" });
     });
   }
 
   /** Terminates the worker; runs in flight end with an execution_error. */
   close(): void {
-    if (this.port) this.replaceWorker(this.port, undefined, failure("execution_error", "The runtime was closed"));
+    if (this.port) this.replaceWorker(this.port, "The runtime was closed", false);
+  }
+
+  /** @internal for tests of trap recovery: makes the worker's engine instance trap. */
+  trapForTesting(): void {
+    this.workerPort().post({ type: "trap" });
   }
 
   private submit<R>(s: Submission<R>): Promise<R> {
     const started = now();
     return new Promise<R>((resolve) => {
-      const port = this.workerPort();
       const run: PendingRun = {
         id: ++this.nextId,
-        port,
+        submission: s as Submission<unknown>,
+        port: undefined as unknown as WorkerPort, // set by start
         started,
         deadline: started + s.timeoutMs,
-        timeoutMs: s.timeoutMs,
-        tools: s.tools,
-        signal: s.signal,
-        payload: s.payload,
-        finish: (status, toolMs) => resolve(s.convert(status, started, { toolMs, payloadMs: run.payloadMs })),
         payloadMs: 0,
-        end: (result) => resolve(result as R),
+        toolCalls: 0,
+        retried: false,
         waitingOnTool: false,
+        sentAt: started,
+        abandoned: false,
+        resolve: resolve as (result: unknown) => void,
       };
       this.runs.set(run.id, run);
       this.armWatchdog(run, s.timeoutMs + graceMs(s.timeoutMs));
@@ -150,90 +180,161 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         run.onAbort = () => this.abort(run);
         s.signal.addEventListener("abort", run.onAbort, { once: true });
       }
-      port.post({ type: "run", id: run.id, program: s.text, engineOptions: s.engineOptions, dialect: s.dialect });
+      this.start(run);
     });
+  }
+
+  // Posts the run to the current worker (again, when it is started over).
+  private start(run: PendingRun): void {
+    const s = run.submission;
+    run.port = this.workerPort();
+    const submittedAt = performance.timeOrigin + run.started;
+    this.request(run, { type: "run", id: run.id, program: s.text, engineOptions: s.engineOptions, dialect: s.dialect, submittedAt });
+  }
+
+  // The worker takes messages up in the order they were sent and answers each
+  // before the next: the run with the oldest unanswered message is the one it
+  // is computing (or about to).
+  private request(run: PendingRun, message: ToWorker): void {
+    run.pending = ++this.sent;
+    run.sentAt = now();
+    run.port.post(message);
   }
 
   private workerPort(): WorkerPort {
     if (this.port) return this.port;
     const port = this.spawn();
     port.onMessage((message) => this.handle(port, message));
-    port.onError((error) =>
-      this.replaceWorker(port, undefined, failure("execution_error", `The engine worker failed: ${describeThrown(error)}`) as Failed),
-    );
+    port.onError((error) => this.replaceWorker(port, `The engine worker failed (${describeThrown(error)})`, true));
     port.post({ type: "init", module: this.wasmModule });
     this.port = port;
+    this.lastAnswerAt = now();
     return port;
   }
 
   private handle(port: WorkerPort, message: FromWorker): void {
     if (message.type === "liveRuns") return this.liveRunsAnswers.shift()?.(message.count);
+    if (port === this.port) this.lastAnswerAt = now();
     const run = this.runs.get(message.id);
     if (!run || run.port !== port) return;
+    run.pending = undefined;
     switch (message.type) {
-      case "payload?": {
-        const t = now();
-        const payload = run.payload(message.loads, message.fields);
-        // Row blocks are a view of a buffer the next payload reuses: post a copy
-        // (a posted view would also carry the whole buffer behind it).
-        if ("rows" in payload && payload.rows) payload.rows = payload.rows.slice();
-        run.payloadMs += now() - t;
-        port.post({ type: "payload", id: run.id, payload });
-        return;
-      }
+      case "payload?":
+        return this.request(run, { type: "payload", id: run.id, payload: run.abandoned ? { error: ABANDONED } : this.payload(run, message) });
       case "call": {
+        run.toolCalls++;
+        if (run.abandoned) return this.request(run, { type: "outcome", id: run.id, outcome: { kind: "abort", reason: "" } });
+        const s = run.submission;
         run.waitingOnTool = true;
-        void awaitTool(message.tool, run.tools[message.tool], message.args, run.deadline, run.timeoutMs, run.signal).then((outcome) => {
+        const args = JSON.parse(message.args) as JsonObject;
+        void awaitTool(message.tool, s.tools[message.tool], args, run.deadline, s.timeoutMs, s.signal).then((outcome) => {
           run.waitingOnTool = false;
-          if (this.runs.get(run.id) === run) port.post({ type: "outcome", id: run.id, outcome });
+          if (this.runs.get(run.id) === run && run.port === port) this.request(run, { type: "outcome", id: run.id, outcome });
         });
         return;
       }
-      case "done":
+      case "done": {
         this.forget(run);
-        run.finish(message.status, message.toolMs);
-        return;
+        if (run.abandoned) return;
+        const timings = { toolMs: message.toolMs, payloadMs: run.payloadMs };
+        return run.resolve(run.submission.convert(doneStatus(message.status), run.started, timings));
+      }
     }
   }
 
-  private armWatchdog(run: PendingRun, afterMs: number): void {
-    run.watchdog = setTimeout(() => this.watchdog(run), afterMs);
+  private payload(run: PendingRun, message: { loads: string[]; fields?: Projections }): Payload {
+    const t = now();
+    const payload = run.submission.payload(message.loads, message.fields);
+    // Row blocks are a view of a buffer the next payload reuses: post a copy
+    // (a posted view would also carry the whole buffer behind it).
+    if ("rows" in payload && payload.rows) payload.rows = payload.rows.slice();
+    run.payloadMs += now() - t;
+    return payload;
   }
 
+  private armWatchdog(run: PendingRun, afterMs: number): void {
+    clearTimeout(run.watchdog);
+    run.watchdog = setTimeout(() => this.watchdog(run), Math.max(0, afterMs));
+  }
+
+  // Past its deadline, a run is given a grace period counted from when the
+  // worker took up its current step; a run still computing after that is stuck.
+  // One waiting on a tool (awaitTool answers the deadline) or behind another
+  // run's step is looked at again later.
   private watchdog(run: PendingRun): void {
     if (this.runs.get(run.id) !== run) return;
-    // Waiting on a tool: awaitTool answers "timeout" at the deadline and the
-    // engine ends the run; look again shortly.
-    if (run.waitingOnTool) return this.armWatchdog(run, graceMs(run.timeoutMs));
-    const message =
-      `Execution exceeded the time limit of ${run.timeoutMs} ms (timeoutMs); the worker running it did not stop ` +
-      `and was terminated`;
-    this.replaceWorker(run.port, run, { ok: false, error: { type: "timeout", message } });
+    const grace = run.abandoned ? ABORT_GRACE_MS : graceMs(run.submission.timeoutMs);
+    if (run.pending === undefined || this.computing(run.port) !== run) return this.armWatchdog(run, grace);
+    const stuckAt = Math.max(run.deadline, run.sentAt, this.lastAnswerAt) + grace;
+    if (now() < stuckAt) return this.armWatchdog(run, stuckAt - now());
+    const timeoutMs = run.submission.timeoutMs;
+    const why = run.abandoned
+      ? "another run on it was aborted while computing and did not stop"
+      : "another run on it kept computing past its time limit";
+    this.replaceWorker(run.port, `The engine worker running this program was restarted (${why})`, true, {
+      run,
+      result: failure(
+        "timeout",
+        `Execution exceeded the time limit of ${timeoutMs} ms (timeoutMs); the worker running it did not stop and was terminated`,
+      ) as Failed,
+    });
   }
 
+  /** The run whose step the worker is busy with: the oldest unanswered message. */
+  private computing(port: WorkerPort): PendingRun | undefined {
+    let oldest: PendingRun | undefined;
+    for (const run of this.runs.values())
+      if (run.port === port && run.pending !== undefined && (!oldest || run.pending < (oldest.pending as number))) oldest = run;
+    return oldest;
+  }
+
+  // Waiting on a tool, awaitTool answers the abort and the engine ends the run.
+  // Otherwise the caller has its answer at once; the worker ends the run at its
+  // next step, and is terminated only if it keeps computing it.
   private abort(run: PendingRun): void {
-    if (this.runs.get(run.id) !== run || run.waitingOnTool) return; // a pending tool await handles the abort
-    this.replaceWorker(run.port, run, abortedResult(run.signal as AbortSignal) as Failed);
+    if (this.runs.get(run.id) !== run || run.waitingOnTool || run.abandoned) return;
+    run.abandoned = true;
+    run.deadline = now();
+    run.resolve(abortedResult(run.submission.signal as AbortSignal));
+    this.armWatchdog(run, ABORT_GRACE_MS);
   }
 
-  private replaceWorker(port: WorkerPort, culprit: PendingRun | undefined, result: Failed): void {
+  /**
+   * Terminates the worker. The culprit gets its own result; runs that called
+   * no tool yet start again on a fresh worker (once, when `retry`); the others
+   * fail with `why`.
+   */
+  private replaceWorker(port: WorkerPort, why: string, retry: boolean, culprit?: { run: PendingRun; result: Failed }): void {
     port.terminate();
     if (this.port === port) this.port = undefined;
-    const bystander = failure(
-      "execution_error",
-      "The engine worker running this program was terminated (another run on it exceeded its time limit or " +
-        "was aborted); run it again",
-    ) as Failed;
     for (const run of [...this.runs.values()]) {
       if (run.port !== port) continue;
-      this.forget(run);
-      run.end(culprit && run !== culprit ? bystander : result);
+      run.pending = undefined;
+      if (run.abandoned || run === culprit?.run) {
+        this.forget(run);
+        if (!run.abandoned) run.resolve(culprit?.result);
+      } else if (retry && run.toolCalls === 0 && !run.retried) {
+        run.retried = true;
+        this.start(run);
+      } else {
+        this.forget(run);
+        run.resolve(failure("execution_error", retry ? bystanderMessage(why, run.toolCalls) : why));
+      }
     }
   }
 
   private forget(run: PendingRun): void {
     clearTimeout(run.watchdog);
-    if (run.onAbort) run.signal?.removeEventListener("abort", run.onAbort);
+    if (run.onAbort) run.submission.signal?.removeEventListener("abort", run.onAbort);
     this.runs.delete(run.id);
   }
 }
+
+function bystanderMessage(why: string, toolCalls: number): string {
+  if (toolCalls === 0) return `${why}; this run was already started again once, so it was not retried: run it again`;
+  return (
+    `${why}; this run had already called ${toolCalls} tool${toolCalls === 1 ? "" : "s"}, so it was not started again ` +
+    `(that would call them again): run it again`
+  );
+}
+

@@ -41,6 +41,14 @@ const script = (entry) => `
   } catch (e) {
     out.badOption = e.constructor.name + ": " + e.message;
   }
+  // A value nested deeper than memory can hold is refused when stored; the session goes on.
+  const wrapped = (levels) => ({ op: "pipe", steps: [{ op: "literal", value: 1 },
+    ...Array.from({ length: levels }, () => ({ op: "object", fields: { a: { op: "get", path: [] } } }))] });
+  const countKept = { program: { op: "pipe", steps: [{ op: "var", name: "kept" }, { op: "count" }] } };
+  out.poison = await t.execute({ program: { result: "x", deep: wrapped(1000) } }, opts);
+  out.afterPoison = await t.execute(countKept, opts);
+  out.deepest = await t.execute({ program: { result: "ok", deep: wrapped(999) } }, opts);
+  out.afterDeepest = await t.execute(countKept, opts);
 
   // Inside generateText, with a scripted model: one tool call, then an answer.
   const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
@@ -93,6 +101,14 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
   test("memory carries over between calls", () => {
     expect(out.store).toEqual({ ok: true, result: "ok", stored: ["kept"] });
     expect(out.recall).toEqual({ ok: true, result: 3 });
+  });
+
+  test("a value nested deeper than memory can hold is refused when stored, and later programs still run", () => {
+    expect(out.poison.ok).toBe(false);
+    expect(out.poison.error).toMatch(/^ExecutionError at \/program: .*more than 1000 levels deep/);
+    expect(out.afterPoison).toEqual({ ok: true, result: 3 });
+    expect(out.deepest).toEqual({ ok: true, result: "ok", stored: ["deep"] });
+    expect(out.afterDeepest).toEqual({ ok: true, result: 3 });
   });
 
   test("it works inside generateText", () => {

@@ -115,6 +115,26 @@ test("a program sent as JSON text is accepted too", async () => {
   expect(JSON.parse(result.content[0].text)).toBe(5);
 });
 
+test("a program storing a value deeper than memory can hold is refused, and the session goes on", async () => {
+  const wrapped = (levels) => ({
+    op: "pipe",
+    steps: [{ op: "literal", value: 1 }, ...Array.from({ length: levels }, () => ({ op: "object", fields: { a: { op: "get", path: [] } } }))],
+  });
+  const run = (program) => client.callTool({ name: "run_program", arguments: { program } });
+  await run({ result: "stored", probe: 5 });
+  const refused = await run({ result: "x", deep: wrapped(1000) });
+  expect(refused.isError).toBe(true);
+  expect(text(refused)).toMatch(/^ExecutionError at \/program: .*more than 1000 levels deep/);
+  // A returned object is stored whole (the memory contract): 6,000 levels used to poison the session.
+  const returned = await run(wrapped(6000));
+  expect(returned.isError).toBe(true);
+  expect(text(returned)).toMatch(/^ExecutionError at \/program\/steps\/1001: .*more than 1000 levels deep/);
+  expect(text(await run({ op: "var", name: "probe" }))).toBe("5");
+  // The deepest value that can be stored is stored, and read back by the next program.
+  expect((await run({ result: "ok", deep: wrapped(999) })).isError).toBeFalsy();
+  expect(text(await run({ op: "var", name: "probe" }))).toBe("5");
+});
+
 test("describe_language returns the full prompt (or the compact one)", async () => {
   const full = text(await client.callTool({ name: "describe_language", arguments: {} }));
   expect(full.startsWith(ptc.prompt().split("## Available tools")[0])).toBe(true);
