@@ -21,6 +21,8 @@ FieldSpec compareValue() {
   return field("value", K::Expr, P::Required, "value to compare with (an expression is evaluated against the item)");
 }
 
+// The op table and its entry builders are laid out by hand, an entry per op.
+// clang-format off
 OpSpec comparison(Op op, const char* name, const char* description, const char* example) {
   return OpSpec{op, name, "comparison", true,
                 {fieldOf("field of the current item to compare; omit (or null) to compare the item itself"),
@@ -187,6 +189,7 @@ std::vector<OpSpec> buildTable() {
               R"({"op": "zip", "lists": [[1, 2, 3], ["a", "b"]]})"),
   };
 }
+// clang-format on
 
 }  // namespace
 
