@@ -161,9 +161,11 @@ async function main(argv: string[]): Promise<number> {
   if (options.has("--version")) return write(process.stdout, VERSION), 0;
   if (options.has("--help") || command === "help") return write(process.stdout, USAGE), 0;
   if (!command) throw new UsageError("no command given");
-  if (!(command in ALLOWED)) throw new UsageError(`unknown command '${command}'`);
+  // Own keys only: "toString" or "constructor" is an unknown command, not Object's method.
+  const allowed = Object.hasOwn(ALLOWED, command) ? ALLOWED[command] : undefined;
+  if (!allowed) throw new UsageError(`unknown command '${command}'`);
   for (const name of options.keys())
-    if (!ALLOWED[command].includes(name)) throw new UsageError(`option ${name} does not apply to '${command}'`);
+    if (!allowed.includes(name)) throw new UsageError(`option ${name} does not apply to '${command}'`);
   if (positional.length !== ARITY[command])
     throw new UsageError(
       ARITY[command] ? `'${command}' takes one program file (or - for standard input)` : `'${command}' takes no file`,
