@@ -75,7 +75,7 @@ function parse(argv: string[]): Parsed {
   const positional: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
-    let arg = argv[i];
+    let arg = argv[i]!;
     if (arg === "-h") arg = "--help";
     if (arg === "-v") arg = "--version";
     if (arg === "-" || !arg.startsWith("-")) {
@@ -184,6 +184,7 @@ async function main(argv: string[]): Promise<number> {
   };
   const runtime: Runtime = await createRuntime();
 
+  // From here `positional` holds exactly ARITY[command] files (checked above).
   switch (command) {
     case "schema":
       return write(process.stdout, JSON.stringify(runtime.schema(tools ? { tools } : {}), null, 2)), 0;
@@ -194,13 +195,13 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "validate": {
-      const program: ProgramInput = await readInput(positional[0], "program");
+      const program: ProgramInput = await readInput(positional[0]!, "program");
       const r = runtime.validate(program, { tools, maxDepth: limits.maxDepth });
       if (r.ok) return write(process.stdout, "ok"), 0;
       return write(process.stderr, runtime.formatError(r.error, program)), 1;
     }
     case "run": {
-      const program: ProgramInput = await readInput(positional[0], "program");
+      const program: ProgramInput = await readInput(positional[0]!, "program");
       const runOptions: RunOptions = { context, memory, tools, ...limits };
       const r = await runtime.run(program, runOptions);
       if (!r.ok) return write(process.stderr, runtime.formatError(r.error, program)), 1;
