@@ -68,9 +68,10 @@ Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, 
 }
 
 void checkExpectation(const Value& status, const Value& expect, const Array& calls) {
-  if (const Value* want = expect.find("toolCalls"))
+  if (const Value* want = expect.find("toolCalls")) {
     EXPECT_TRUE(equals(Value::array(calls), *want))
         << "toolCalls: want " << toJson(*want) << " got " << toJson(Value::array(calls));
+  }
   if (const Value* err = expect.find("error")) {
     ASSERT_FALSE(status.field("ok").truthy()) << "expected an error";
     const Value& got = status.field("error");
@@ -79,15 +80,20 @@ void checkExpectation(const Value& status, const Value& expect, const Array& cal
       if (path->isNull()) EXPECT_EQ(got.find("path"), nullptr);
       else EXPECT_EQ(got.field("path").str(), path->str());
     }
-    if (const Value* pos = err->find("position")) EXPECT_TRUE(equals(got.field("position"), *pos));
-    if (const Value* msg = err->find("message"))
+    if (const Value* pos = err->find("position")) {
+      EXPECT_TRUE(equals(got.field("position"), *pos));
+    }
+    if (const Value* msg = err->find("message")) {
       EXPECT_NE(got.field("message").str().find(msg->str()), std::string::npos) << "message should contain: " << msg->str();
+    }
   } else {
     ASSERT_TRUE(status.field("ok").truthy()) << "expected success";
   }
-  for (const char* key : {"result", "memoryDelta", "memory"})
-    if (const Value* want = expect.find(key))
+  for (const char* key : {"result", "memoryDelta", "memory"}) {
+    if (const Value* want = expect.find(key)) {
       EXPECT_TRUE(equals(status.field(key), *want)) << key << ": want " << toJson(*want) << " got " << toJson(status.field(key));
+    }
+  }
   if (const Value* want = expect.find("trace")) {
     const Array& got = status.field("trace").items();
     ASSERT_EQ(got.size(), want->items().size()) << "trace length; got " << toJson(status.field("trace"));
