@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Every test: set-up and build, the engine natively (plain and with
-# address/undefined sanitizers) with GoogleTest, the package with Jest on the
-# real wasm build, and the playground in headless Chromium. Ends with one
-# "N passed, N failed" line. The quicker loops are in CONTRIBUTING.md
-# (npm run test:quick, test:cpp, test:js, test:browser).
+# Every test: set-up, the formatter check and the linter, the build, the engine
+# natively (plain and with address/undefined sanitizers) with GoogleTest, the
+# package with Jest on the real wasm build, and the playground in headless
+# Chromium. Ends with one "N passed, N failed" line. The quicker loops are in
+# CONTRIBUTING.md (npm run test:quick, test:cpp, test:js, test:browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+echo "== style: formatting (clang-format, Prettier) and ESLint"
+bash scripts/reformat.sh --check
+npx --no-install eslint .
+
 bash scripts/build.sh
 
 logs=$(mktemp -d)
