@@ -14,8 +14,8 @@ export type DoneStatus =
   | { state: "done"; ok: true; result: JsonValue; memoryDelta?: JsonObject; memory?: JsonObject; trace?: JsonValue[]; metrics: EngineMetrics }
   | { state: "done"; ok: false; error: PtcError; trace?: JsonValue[]; metrics: EngineMetrics };
 
-/** Which dialect a run speaks: PTC-JSON programs or step-function files. */
-export type Dialect = "program" | "workflow";
+/** What a run runs: a program (one PTC-JSON document) or a workflow (one step-functions file). */
+export type RunKind = "program" | "workflow";
 
 type Status =
   | { state: "ready"; run: number; loads: string[] }
@@ -102,9 +102,9 @@ export function driveRun(
   program: string,
   engineOptions: string,
   io: RunIo,
-  dialect: Dialect = "program",
+  kind: RunKind = "program",
 ): Driven | Promise<Driven> {
-  const first = dialect === "program" ? firstProgramStatus(engine, program, engineOptions, io) : firstWorkflowStatus(engine, program, engineOptions, io);
+  const first = kind === "program" ? firstProgramStatus(engine, program, engineOptions, io) : firstWorkflowStatus(engine, program, engineOptions, io);
   if (first instanceof Promise) return first.then((f) => ("run" in f ? answerCalls(engine, f.run, f.status, io) : f));
   return "run" in first ? answerCalls(engine, first.run, first.status, io) : first;
 }

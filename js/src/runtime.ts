@@ -1,7 +1,7 @@
 // The in-process Runtime: checks options, drives runs on the engine instance,
 // runs tool callbacks with the deadline and abort signal. Language semantics
 // live in the engine; nothing here interprets a program.
-import { driveRun, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
+import { driveRun, type RunKind, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { EngineBrokenError, EngineInstance } from "./engine.js";
 import {
   abortedResult,
@@ -188,7 +188,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
   }
 
   private async drive<R>(
-    dialect: Dialect,
+    kind: RunKind,
     text: string,
     engineOptions: string,
     options: { tools?: Record<string, Tool>; timeoutMs?: number; signal?: AbortSignal },
@@ -211,7 +211,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
         }
       };
       const io = { payload: timedPayload, tool: (name: string, args: JsonObject) => awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal) };
-      const driven = driveRun(this.healthyEngine(), text, engineOptions, io, dialect);
+      const driven = driveRun(this.healthyEngine(), text, engineOptions, io, kind);
       const { status, toolMs } = driven instanceof Promise ? await driven : driven;
       return convert(status, started, { toolMs, payloadMs });
     } catch (e) {

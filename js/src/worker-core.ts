@@ -1,7 +1,7 @@
 // The engine side of worker mode: runs programs on an engine instance inside the
 // worker and asks the caller's thread for payloads and tool outcomes (tools
 // always run where the caller defined them).
-import { driveRun, type Dialect, type DoneStatus } from "./driver.js";
+import { driveRun, type RunKind, type DoneStatus } from "./driver.js";
 import { EngineInstance } from "./engine.js";
 import type { FromWorker, ToWorker } from "./worker-protocol.js";
 
@@ -23,7 +23,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     resolve?.(value as never);
   }
 
-  async function run(id: number, program: string, engineOptions: string, dialect: Dialect): Promise<void> {
+  async function run(id: number, program: string, engineOptions: string, kind: RunKind): Promise<void> {
     let status: DoneStatus;
     let toolMs = 0;
     try {
@@ -31,7 +31,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
       ({ status, toolMs } = await driveRun(engine, program, engineOptions, {
         payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
         tool: (tool, args) => ask(`${id}:outcome`, { type: "call", id, tool, args }),
-      }, dialect));
+      }, kind));
     } catch (e) {
       const message = `The engine failed while running this program (${(e as Error).message}); it has been replaced`;
       status = { state: "done", ok: false, error: { type: "execution_error", message }, metrics: { memoryBytes: 0, toolCalls: 0 } };
@@ -45,7 +45,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         module = message.module;
         return;
       case "run":
-        void run(message.id, message.program, message.engineOptions, message.dialect);
+        void run(message.id, message.program, message.engineOptions, message.kind);
         return;
       case "payload":
         return reply(`${message.id}:payload`, message.payload);

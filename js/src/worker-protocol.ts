@@ -1,10 +1,10 @@
 // Messages between the caller's thread and an engine worker.
-import type { Dialect, DoneStatus, Payload, Projections, ToolOutcome } from "./driver.js";
+import type { RunKind, DoneStatus, Payload, Projections, ToolOutcome } from "./driver.js";
 import type { JsonObject } from "./types.js";
 
 export type ToWorker =
   | { type: "init"; module: WebAssembly.Module }
-  | { type: "run"; id: number; program: string; engineOptions: string; dialect: Dialect }
+  | { type: "run"; id: number; program: string; engineOptions: string; kind: RunKind }
   | { type: "payload"; id: number; payload: Payload }
   | { type: "outcome"; id: number; outcome: ToolOutcome };
 

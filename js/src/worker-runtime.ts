@@ -2,7 +2,7 @@
 // run here. The engine enforces the deadline itself; a run still computing well
 // past it means the worker is stuck in native code, and only terminating the
 // worker stops that (every run on it ends; the next run gets a fresh worker).
-import type { Dialect, DoneStatus, Payload, Projections, Timings } from "./driver.js";
+import type { RunKind, DoneStatus, Payload, Projections, Timings } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
 import {
   abortedResult,
@@ -29,7 +29,7 @@ import type { FromWorker, WorkerPort } from "./worker-protocol.js";
 
 type Failed = { ok: false; error: PtcError };
 
-/** One run as the caller's side tracks it, whatever its dialect. */
+/** One run as the caller's side tracks it, program or workflow. */
 interface PendingRun {
   id: number;
   port: WorkerPort;
@@ -48,7 +48,7 @@ interface PendingRun {
 }
 
 interface Submission<R> {
-  dialect: Dialect;
+  kind: RunKind;
   text: string;
   engineOptions: string;
   timeoutMs: number;
@@ -77,7 +77,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
     return this.submit<RunResult>({
-      dialect: "program",
+      kind: "program",
       text,
       engineOptions: engineOptionsJson(options),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -93,7 +93,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
     if (options.signal?.aborted) return abortedResult(options.signal) as Failed;
     return this.submit<WorkflowResult>({
-      dialect: "workflow",
+      kind: "workflow",
       text: source,
       engineOptions: workflowEngineOptions(options),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -137,7 +137,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         run.onAbort = () => this.abort(run);
         s.signal.addEventListener("abort", run.onAbort, { once: true });
       }
-      port.post({ type: "run", id: run.id, program: s.text, engineOptions: s.engineOptions, dialect: s.dialect });
+      port.post({ type: "run", id: run.id, program: s.text, engineOptions: s.engineOptions, kind: s.kind });
     });
   }
 
