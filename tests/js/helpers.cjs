@@ -100,7 +100,7 @@ async function atCase(filePath, c, check) {
     if (e instanceof Error) {
       e.message = `${where}\n\n${e.message}`;
     } else {
-      throw new Error(`${where}\n\n${String(e)}`);
+      throw new Error(`${where}\n\n${String(e)}`, { cause: e });
     }
     throw e;
   }
