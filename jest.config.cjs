@@ -5,4 +5,5 @@ module.exports = {
   moduleFileExtensions: ["cjs", "js", "mjs", "json"],
   transform: {},
   testTimeout: 30000,
+  globalSetup: "<rootDir>/tests/js/dist-check.cjs",
 };

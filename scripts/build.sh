@@ -12,7 +12,8 @@ if [ ! -w /usr/share/emscripten/cache ]; then export EM_CACHE="$PWD/build/emcach
 if [ ! -f build/wasm/build.ninja ]; then
   emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-ninja -C build/wasm ptc | grep -v "^ninja: no work to do" || true
+# A failed build stops here (pipefail) rather than bundling the last good wasm.
+ninja -C build/wasm ptc | { grep -v "^ninja: no work to do" || true; }
 test -f build/wasm/ptc.wasm
 
 node scripts/bundle.mjs

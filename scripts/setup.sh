@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build and test ptc-wasm:
-# Debian packages (Emscripten, nlohmann/json, fast_float, GoogleTest, ninja, Chromium) when
+# Debian packages (Emscripten, nlohmann/json, fast_float, GoogleTest, ninja, clang-format, Chromium) when
 # missing, then the npm dependencies when package-lock.json changed.
 # Idempotent and quiet when everything is present; `npm start`/`npm test` call it.
 set -euo pipefail
@@ -18,6 +18,7 @@ have_cmd ninja || need_apt+=(ninja-build)
 have_cmd cmake || need_apt+=(cmake)
 have_cmd g++ || need_apt+=(g++)
 have_cmd gzip || need_apt+=(gzip)
+have_cmd clang-format || need_apt+=(clang-format)  # npm run format:check
 if [ "${PTC_SKIP_BROWSER:-}" != 1 ]; then
   have_cmd chromium || need_apt+=(chromium)
 fi

@@ -1,27 +1,34 @@
 #!/usr/bin/env bash
-# Every test: set-up and build, the engine natively (plain and with
-# address/undefined sanitizers) with GoogleTest, the package with Jest on the
-# real wasm build, and the playground in headless Chromium. Ends with one
-# "N passed, N failed" line.
+# Every test: set-up, the formatter check and the linter, the build, the engine
+# natively (plain and with address/undefined sanitizers) with GoogleTest, the
+# package with Jest on the real wasm build, and the playground in headless
+# Chromium. Ends with one "N passed, N failed" line. The quicker loops are in
+# CONTRIBUTING.md (npm run test:quick, test:cpp, test:js, test:browser).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+
+echo "== style: formatting (clang-format, Prettier) and ESLint"
+bash scripts/reformat.sh --check
+npx --no-install eslint .
+
 bash scripts/build.sh
 
 logs=$(mktemp -d)
-native_suite() {  # name, extra cmake args...
-  local dir="build/$1"; shift
-  if [ ! -f "$dir/build.ninja" ]; then cmake -S . -B "$dir" -G Ninja "$@" >/dev/null; fi
-  ninja -C "$dir" ptc_tests | grep -v "^ninja: no work to do" || true
-  "$dir/ptc_tests" --gtest_brief=1 | tee "$logs/$(basename "$dir").log" | tail -3
+native_suite() {  # log name, scripts/test-cpp.sh arguments...
+  local log="$logs/$1.log"; shift
+  # --gtest_brief: the log holds only the failures (with their case's file:line) and the summary.
+  if bash scripts/test-cpp.sh "$@" >"$log"; then tail -3 "$log"; else tail -80 "$log"; exit 1; fi
 }
-
 echo "== engine: GoogleTest (native, release)"
-native_suite native -DCMAKE_BUILD_TYPE=Release
+native_suite native
 echo "== engine: GoogleTest (native, -fsanitize=address,undefined)"
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 native_suite asan -DCMAKE_BUILD_TYPE=Debug -DPTC_SANITIZE=ON
+native_suite asan --asan
 
 echo "== package: Jest (wasm build)"
-npx jest --ci 2>&1 | tee "$logs/jest.log" | tail -8
+# On a failure, each failing test's block first ("● file › case name", then its file:line).
+npx jest --ci >"$logs/jest.log" 2>&1 || grep -A16 "^  ● " "$logs/jest.log" | head -200 || true
+tail -8 "$logs/jest.log"
 grep -q "^Tests: .* passed" "$logs/jest.log" && ! grep -q "^Tests: .*failed" "$logs/jest.log"
 
 echo "== playground: browser tests (Chromium)"

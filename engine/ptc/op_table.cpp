@@ -28,6 +28,8 @@ OpSpec seesMapItem(OpSpec spec) {
   return spec;
 }
 
+// The op table and its entry builders are laid out by hand, an entry per op.
+// clang-format off
 OpSpec comparison(Op op, const char* name, const char* description, const char* example) {
   return seesMapItem(OpSpec{op, name, "comparison", true,
                             {fieldOf("field of the current item to compare; omit (or null) to compare the item itself"),
@@ -194,6 +196,7 @@ std::vector<OpSpec> buildTable() {
               R"({"op": "zip", "lists": [[1, 2, 3], ["a", "b"]]})"),
   };
 }
+// clang-format on
 
 // specOf finds an op's entry by its enum value: a table out of step with the
 // enum (an op left out, added twice or out of order) must not be used.

@@ -84,7 +84,7 @@ export function checkedOptions<T extends object>(options: T, names: readonly (ke
     if (value === undefined) continue;
     let problem: string | undefined;
     try {
-      problem = OPTION_CHECKS[name](value);
+      problem = OPTION_CHECKS[name]?.(value);
     } catch (e) {
       throw unreadable(name, e); // an object posing as an AbortSignal, whose getters throw
     }

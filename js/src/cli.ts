@@ -82,7 +82,7 @@ function parse(argv: string[]): Parsed {
   const positional: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
-    let arg = argv[i];
+    let arg = argv[i]!;
     if (arg === "-h") arg = "--help";
     if (arg === "-v") arg = "--version";
     if (arg === "-" || !arg.startsWith("-")) {
@@ -169,9 +169,11 @@ async function main(argv: string[]): Promise<number> {
   if (options.has("--version")) return write(process.stdout, VERSION), 0;
   if (options.has("--help") || command === "help") return write(process.stdout, USAGE), 0;
   if (!command) throw new UsageError("no command given");
-  if (!(command in ALLOWED)) throw new UsageError(`unknown command '${command}'`);
+  // Own keys only: "toString" or "constructor" is an unknown command, not Object's method.
+  const allowed = Object.hasOwn(ALLOWED, command) ? ALLOWED[command] : undefined;
+  if (!allowed) throw new UsageError(`unknown command '${command}'`);
   for (const name of options.keys())
-    if (!ALLOWED[command].includes(name)) throw new UsageError(`option ${name} does not apply to '${command}'`);
+    if (!allowed.includes(name)) throw new UsageError(`option ${name} does not apply to '${command}'`);
   if (positional.length !== ARITY[command])
     throw new UsageError(
       ARITY[command] ? `'${command}' takes one program file (or - for standard input)` : `'${command}' takes no file`,
@@ -191,6 +193,7 @@ async function main(argv: string[]): Promise<number> {
   const maxMessageBytes = limitFlag(options, "--max-message-bytes", "maxMessageBytes");
   const runtime: Runtime = await createRuntime();
 
+  // From here `positional` holds exactly ARITY[command] files (checked above).
   switch (command) {
     case "schema":
       return write(process.stdout, JSON.stringify(runtime.schema(tools ? { tools } : {}), null, 2)), 0;
@@ -201,13 +204,13 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "validate": {
-      const program: ProgramInput = await readInput(positional[0], "program");
+      const program: ProgramInput = await readInput(positional[0]!, "program");
       const r = runtime.validate(program, { tools, maxDepth: limits.maxDepth });
       if (r.ok) return write(process.stdout, "ok"), 0;
       return write(process.stderr, runtime.formatError(r.error, program)), 1;
     }
     case "run": {
-      const program: ProgramInput = await readInput(positional[0], "program");
+      const program: ProgramInput = await readInput(positional[0]!, "program");
       const runOptions: RunOptions = { context, memory, tools, ...limits };
       const r = await runtime.run(program, runOptions);
       if (!r.ok) return write(process.stderr, runtime.formatError(r.error, program)), 1;

@@ -15,8 +15,8 @@ export type DoneStatus =
   | { state: "done"; ok: true; result: JsonValue; memoryDelta?: JsonObject; memory?: JsonObject; trace?: JsonValue[]; metrics: EngineMetrics }
   | { state: "done"; ok: false; error: PtcError; trace?: JsonValue[]; metrics: EngineMetrics };
 
-/** Which dialect a run speaks: PTC-JSON programs or step-function files. */
-export type Dialect = "program" | "workflow";
+/** What a run runs: a PTC-JSON program or a step-functions file (a "workflow"). */
+export type RunKind = "program" | "workflow";
 
 /** What became of one tool call. */
 export type ToolOutcome =
@@ -156,7 +156,7 @@ export function driveRun(
   program: string,
   engineOptions: string,
   io: RunIo,
-  dialect: Dialect = "program",
+  kind: RunKind = "program",
   spentMs = 0,
   retried = false,
 ): Driven | Promise<Driven> {
@@ -166,13 +166,13 @@ export function driveRun(
   const broken = (e: unknown): Driven | Promise<Driven> => {
     if (!(e instanceof EngineBrokenError)) throw e;
     if (!e.earlier) return failedRun(`${BROKEN_ENGINE_MESSAGE} (${e.message})`);
-    if (toolCalls === 0 && !retried) return driveRun(engine, program, engineOptions, io, dialect, now() - started, true);
+    if (toolCalls === 0 && !retried) return driveRun(engine, program, engineOptions, io, kind, now() - started, true);
     return failedRun(lostMessage(toolCalls));
   };
   try {
     const instance = engine();
     const first =
-      dialect === "program"
+      kind === "program"
         ? firstProgramStatus(instance, program, engineOptions, counted, spentMs)
         : firstWorkflowStatus(instance, program, engineOptions, counted, spentMs);
     const driven =

@@ -127,7 +127,7 @@ class IdScanner {
   private capture: number[] | undefined; // bytes of the key or of the id being read
 
   scan(bytes: Buffer): void {
-    for (let i = 0; i < bytes.length; i++) this.byte(bytes[i]);
+    for (const b of bytes) this.byte(b);
   }
 
   private byte(b: number): void {

@@ -83,7 +83,7 @@ function contextSection(context: Record<string, unknown> | undefined, compact: b
 }
 
 function capitalized(s: string): string {
-  return s[0].toUpperCase() + s.slice(1);
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 function operationsSection(ops: Operation[], compact: boolean): string[] {

@@ -75,8 +75,7 @@ export class RowBlockWriter {
     if (Array.isArray(item) || typeof (item as { toJSON?: unknown }).toJSON === "function" || isBoxed(item)) return false;
     this.tag(Tag.Object);
     const row = item as Record<string, unknown>;
-    for (let f = 0; f < fields.length; f++) {
-      const key = fields[f];
+    for (const key of fields) {
       if (!isEnumerable.call(row, key)) {
         if (key in row) return false; // inherited, or not enumerable: JSON.stringify would skip it
         this.tag(Tag.Absent);

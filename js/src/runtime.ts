@@ -1,7 +1,7 @@
 // The in-process Runtime: checks options, drives runs on the engine instance,
 // runs tool callbacks with the deadline and abort signal. Language semantics
 // live in the engine; nothing here interprets a program.
-import { doneStatus, driveRun, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
+import { doneStatus, driveRun, type RunKind, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { EngineInstance } from "./engine.js";
 import { checkRunOptions, checkValidateOptions } from "./checks.js";
 import {
@@ -184,7 +184,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
   }
 
   private async drive<R>(
-    dialect: Dialect,
+    kind: RunKind,
     text: string,
     engineOptions: string,
     options: { tools?: Record<string, Tool>; timeoutMs?: number; signal?: AbortSignal },
@@ -207,7 +207,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
         }
       };
       const io = { payload: timedPayload, tool: (name: string, args: JsonObject) => awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal) };
-      const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, dialect);
+      const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, kind);
       const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;
       return convert(doneStatus(status), started, { toolMs, payloadMs });
     } finally {

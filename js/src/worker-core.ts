@@ -1,7 +1,7 @@
 // The engine side of worker mode: runs programs on an engine instance inside the
 // worker and asks the caller's thread for payloads and tool outcomes (tools
 // always run where the caller defined them).
-import { driveRun, failedRun, type Dialect, type Driven } from "./driver.js";
+import { driveRun, failedRun, type RunKind, type Driven } from "./driver.js";
 import { describeThrown } from "./describe.js";
 import { EngineInstance } from "./engine.js";
 import type { FromWorker, ToWorker } from "./worker-protocol.js";
@@ -30,14 +30,14 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     resolve?.(value as never);
   }
 
-  async function run(id: number, program: string, engineOptions: string, dialect: Dialect, submittedAt: number): Promise<void> {
+  async function run(id: number, program: string, engineOptions: string, kind: RunKind, submittedAt: number): Promise<void> {
     let done: Driven;
     const spentMs = Math.max(0, performance.timeOrigin + performance.now() - submittedAt);
     try {
       done = await driveRun(current, program, engineOptions, {
         payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
         tool: (tool, args) => ask(`${id}:outcome`, { type: "call", id, tool, args: JSON.stringify(args) }),
-      }, dialect, spentMs);
+      }, kind, spentMs);
     } catch (e) {
       done = failedRun(`The engine worker failed while running this program: ${describeThrown(e)}`);
     }
@@ -50,7 +50,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         module = message.module;
         return;
       case "run":
-        void run(message.id, message.program, message.engineOptions, message.dialect, message.submittedAt);
+        void run(message.id, message.program, message.engineOptions, message.kind, message.submittedAt);
         return;
       case "payload":
         return reply(`${message.id}:payload`, message.payload);

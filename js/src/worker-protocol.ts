@@ -3,14 +3,14 @@
 // deeply nested object can fail on the receiving side, which then drops the
 // message (a 'messageerror' event), while a string always arrives and
 // JSON.parse reads any depth.
-import type { Dialect, Payload, Projections, ToolOutcome } from "./driver.js";
+import type { RunKind, Payload, Projections, ToolOutcome } from "./driver.js";
 
 export type ToWorker =
   | { type: "init"; module: WebAssembly.Module }
   // submittedAt: when the caller submitted the run (ms since the epoch, as
   // performance.timeOrigin + performance.now()): the time it spent queued, or on
   // a worker that was replaced, counts toward its limit.
-  | { type: "run"; id: number; program: string; engineOptions: string; dialect: Dialect; submittedAt: number }
+  | { type: "run"; id: number; program: string; engineOptions: string; kind: RunKind; submittedAt: number }
   | { type: "payload"; id: number; payload: Payload }
   | { type: "outcome"; id: number; outcome: ToolOutcome }
   | { type: "liveRuns?" }

@@ -4,7 +4,7 @@
 // in native code, and only terminating the worker stops that. Then the culprit
 // gets its timeout (or abort), runs that called no tool yet start again on a
 // fresh worker, and the others fail saying why: nothing is lost silently.
-import { doneStatus, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
+import { doneStatus, type RunKind, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
 import { checkRunOptions } from "./checks.js";
 import {
@@ -33,7 +33,7 @@ import type { FromWorker, ToWorker, WorkerPort } from "./worker-protocol.js";
 type Failed = { ok: false; error: PtcError };
 
 interface Submission<R> {
-  dialect: Dialect;
+  kind: RunKind;
   text: string;
   engineOptions: string;
   timeoutMs: number;
@@ -97,7 +97,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
     return this.submit<RunResult>({
-      dialect: "program",
+      kind: "program",
       text,
       engineOptions: engineOptionsJson(options),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -113,7 +113,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
     if (options.signal?.aborted) return abortedResult(options.signal) as Failed;
     return this.submit<WorkflowResult>({
-      dialect: "workflow",
+      kind: "workflow",
       text: source,
       engineOptions: workflowEngineOptions(options),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -189,7 +189,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     const s = run.submission;
     run.port = this.workerPort();
     const submittedAt = performance.timeOrigin + run.started;
-    this.request(run, { type: "run", id: run.id, program: s.text, engineOptions: s.engineOptions, dialect: s.dialect, submittedAt });
+    this.request(run, { type: "run", id: run.id, program: s.text, engineOptions: s.engineOptions, kind: s.kind, submittedAt });
   }
 
   // The worker takes messages up in the order they were sent and answers each

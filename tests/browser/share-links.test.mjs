@@ -5,7 +5,7 @@
 //   node --test tests/browser/
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { editorText, nextRun, openPage, resultText, setEditor, shot, startAll, waitForRuns } from "./helpers.mjs";
+import { editorText, nextRun, resultText, setEditor, shot, startAll, waitForRuns } from "./helpers.mjs";
 
 let env;
 before(async () => {

@@ -40,6 +40,7 @@ Value runCase(ptc::Engine& engine, const Value& c, ptc::Array& calls) {
 class Conformance : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Conformance, Case) {
+  ptc::testing::CaseTrace trace(GetParam());
   const Value& c = GetParam().data;
   ptc::Engine engine;
   ptc::Array calls;
@@ -54,8 +55,33 @@ std::vector<Case> allCases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, Conformance, ::testing::ValuesIn(allCases()),
-                         [](const ::testing::TestParamInfo<Case>& info) { return ptc::testing::testName(info.param, info.index); });
+                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.testName; });
 
 TEST(ConformanceFiles, ThereAreCases) { EXPECT_GT(allCases().size(), 100u); }
+
+// A failing case prints file:line of its opening brace: braces and brackets in
+// strings, escaped quotes and nested lists must not move it.
+TEST(ConformanceFiles, CaseLinesSkipStringsAndNesting) {
+  std::string text = R"({"area": "x", "note": "a [note] with {braces} and \"cases\"",
+  "cases": [
+    {"name": "one", "program": {"steps": [{"a": [1, {"b": 2}]}]}},
+    {"name": "two \" [", "expect": {"result": ["{"]}}, {"name": "three"}
+  ],
+  "after": [{"x": 1}]
+})";
+  EXPECT_EQ(ptc::testing::caseLines(text), (std::vector<int>{3, 4, 4}));
+}
+
+TEST(ConformanceFiles, EveryCaseHasItsLine) {
+  for (const Case& c : allCases()) {
+    std::string text = ptc::testing::readFile(std::string(PTC_REPO_DIR) + "/" + c.file);
+    size_t at = 0;
+    for (int line = 1; line < c.line; ++line) at = text.find('\n', at) + 1;
+    size_t name = text.find("\"name\"", at);
+    EXPECT_GT(c.line, 0) << c.id;
+    EXPECT_EQ(text.find_first_not_of(" \t", at), text.find('{', at)) << c.id << ": no case opens at line " << c.line;
+    EXPECT_NE(name, std::string::npos) << c.id;
+  }
+}
 
 }  // namespace

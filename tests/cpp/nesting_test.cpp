@@ -56,7 +56,9 @@ void expectError(const Value& s, const char* type, const std::string& messagePar
   ASSERT_EQ(s.field("ok").truthy(), false) << ptc::toJson(s).substr(0, 300);
   EXPECT_EQ(s.field("error").field("type").str(), type) << ptc::toJson(s.field("error"));
   EXPECT_NE(s.field("error").field("message").str().find(messagePart), std::string::npos) << ptc::toJson(s.field("error"));
-  if (!path.empty()) EXPECT_EQ(s.field("error").field("path").str(), path);
+  if (!path.empty()) {
+    EXPECT_EQ(s.field("error").field("path").str(), path);
+  }
 }
 
 const std::string kDeepJsonMessage = "nested deeper than " + std::to_string(kLimit) + " levels";

@@ -19,6 +19,70 @@ std::string readFile(const std::string& path) {
   return ss.str();
 }
 
+namespace {
+
+bool isAlnum(char ch) { return std::isalnum(static_cast<unsigned char>(ch)); }
+
+// Letters and digits kept, other runs as one "_", a minus sign as "minus"
+// ("round -2.5" and "round 2.5" are two cases).
+std::string sanitized(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char ch = text[i];
+    bool minus = ch == '-' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])) &&
+                 (i == 0 || !isAlnum(text[i - 1]));
+    if (minus) out += out.empty() || out.back() == '_' ? "minus_" : "_minus_";
+    else if (isAlnum(ch)) out.push_back(ch);
+    else if (!out.empty() && out.back() != '_') out.push_back('_');
+  }
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
+std::vector<int> caseLines(std::string_view text) {
+  std::vector<int> lines;
+  int line = 1;
+  int depth = 0;
+  int elementDepth = -1;  // the depth of the "cases" array's elements while inside it
+  bool inString = false;
+  size_t stringStart = 0;
+  std::string_view lastTopLevelString;  // before a '[' at depth 1: its key
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\n') ++line;
+    if (inString) {
+      if (c == '\\') {
+        ++i;  // an escaped character; JSON strings hold no raw newline
+      } else if (c == '"') {
+        inString = false;
+        if (depth == 1) lastTopLevelString = text.substr(stringStart, i - stringStart);
+      }
+      continue;
+    }
+    switch (c) {
+      case '"':
+        inString = true;
+        stringStart = i + 1;
+        break;
+      case '{':
+      case '[':
+        if (depth == elementDepth) lines.push_back(line);
+        if (c == '[' && depth == 1 && lastTopLevelString == "cases") elementDepth = 2;
+        ++depth;
+        break;
+      case '}':
+      case ']':
+        --depth;
+        if (depth < elementDepth) elementDepth = -1;
+        break;
+      default: break;
+    }
+  }
+  return lines;
+}
+
 std::vector<Case> loadCases(const std::string& dir) {
   std::vector<Case> cases;
   std::vector<std::filesystem::path> files;
@@ -26,18 +90,29 @@ std::vector<Case> loadCases(const std::string& dir) {
     if (entry.path().extension() == ".json") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   for (const auto& file : files) {
-    Value doc = parseJson(readFile(file.string()), file.filename().string());
-    for (const Value& c : doc.field("cases").items())
-      cases.push_back(Case{file.stem().string() + "/" + c.field("name").str(), c});
+    std::string text = readFile(file.string());
+    Value doc = parseJson(text, file.filename().string());
+    std::vector<int> lines = caseLines(text);
+    const Array& items = doc.field("cases").items();
+    std::string prefix = sanitized(file.filename().string()) + "__";
+    std::map<std::string, int> seen;  // names that differ only in punctuation get "__2", "__3", ...
+    for (size_t i = 0; i < items.size(); ++i) {
+      const Value& c = items[i];
+      std::string name = prefix + sanitized(c.field("name").str());
+      if (int n = ++seen[name]; n > 1) name += "__" + std::to_string(n);
+      cases.push_back(Case{file.stem().string() + "/" + c.field("name").str(), c, name,
+                           file.lexically_relative(PTC_REPO_DIR).string(), lines.size() == items.size() ? lines[i] : 0});
+    }
   }
   return cases;
 }
 
-std::string testName(const Case& c, size_t index) {
-  std::string out;
-  for (char ch : c.id) out.push_back(std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_');
-  return out + "_" + std::to_string(index);
+void PrintTo(const Case& c, std::ostream* out) {
+  *out << c.file << ":" << c.line << " \"" << c.data.field("name").str() << "\"";
 }
+
+CaseTrace::CaseTrace(const Case& c)
+    : trace_(c.file.c_str(), c.line, "conformance case \"" + c.data.field("name").str() + "\"") {}
 
 namespace {
 
@@ -74,9 +149,10 @@ Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, 
 }
 
 void checkExpectation(const Value& status, const Value& expect, const Array& calls) {
-  if (const Value* want = expect.find("toolCalls"))
+  if (const Value* want = expect.find("toolCalls")) {
     EXPECT_TRUE(equals(Value::array(calls), *want))
         << "toolCalls: want " << toJson(*want) << " got " << toJson(Value::array(calls));
+  }
   if (const Value* err = expect.find("error")) {
     ASSERT_FALSE(status.field("ok").truthy()) << "expected an error";
     const Value& got = status.field("error");
@@ -85,15 +161,20 @@ void checkExpectation(const Value& status, const Value& expect, const Array& cal
       if (path->isNull()) EXPECT_EQ(got.find("path"), nullptr);
       else EXPECT_EQ(got.field("path").str(), path->str());
     }
-    if (const Value* pos = err->find("position")) EXPECT_TRUE(equals(got.field("position"), *pos));
-    if (const Value* msg = err->find("message"))
+    if (const Value* pos = err->find("position")) {
+      EXPECT_TRUE(equals(got.field("position"), *pos));
+    }
+    if (const Value* msg = err->find("message")) {
       EXPECT_NE(got.field("message").str().find(msg->str()), std::string::npos) << "message should contain: " << msg->str();
+    }
   } else {
     ASSERT_TRUE(status.field("ok").truthy()) << "expected success";
   }
-  for (const char* key : {"result", "memoryDelta", "memory"})
-    if (const Value* want = expect.find(key))
+  for (const char* key : {"result", "memoryDelta", "memory"}) {
+    if (const Value* want = expect.find(key)) {
       EXPECT_TRUE(equals(status.field(key), *want)) << key << ": want " << toJson(*want) << " got " << toJson(status.field(key));
+    }
+  }
   if (const Value* want = expect.find("trace")) {
     const Array& got = status.field("trace").items();
     ASSERT_EQ(got.size(), want->items().size()) << "trace length; got " << toJson(status.field("trace"));

@@ -2,8 +2,11 @@
 // calls from a case's mock tools, through the engine's JSON-text protocol.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "host/engine.h"
@@ -11,14 +14,33 @@
 
 namespace ptc::testing {
 
+// One conformance case. Its test name stays the same when cases are added
+// elsewhere: "<file>_json__<case name>", non-alphanumerics as "_" (and "__2", "__3"
+// after names that only differ in punctuation), e.g. aggregation_json__sum_of_an_empty_list_is_0.
 struct Case {
   std::string id;  // file/name
   Value data;
+  std::string testName;
+  std::string file;  // relative to the repository, e.g. tests/conformance/aggregation.json
+  int line = 0;      // of the case's opening brace; 0 when not found
 };
+
+// How GoogleTest shows a case (in --gtest_list_tests and failures): file:line "name".
+void PrintTo(const Case& c, std::ostream* out);
 
 std::string readFile(const std::string& path);
 std::vector<Case> loadCases(const std::string& dir);
-std::string testName(const Case& c, size_t index);
+// The 1-based lines where the elements of the top-level "cases" array start.
+std::vector<int> caseLines(std::string_view text);
+
+// Shows the case's file:line and name with every failure inside the scope.
+class CaseTrace {
+ public:
+  explicit CaseTrace(const Case& c);
+
+ private:
+  ::testing::ScopedTrace trace_;
+};
 
 // Drives a started run to its final status, answering each tool call from the
 // case's "tools" mocks and recording the calls as {"tool", "args"}.

@@ -33,6 +33,7 @@ std::string optionsFor(const Value& c) {
 class WorkflowConformance : public ::testing::TestWithParam<Case> {};
 
 TEST_P(WorkflowConformance, Case) {
+  ptc::testing::CaseTrace trace(GetParam());
   const Value& c = GetParam().data;
   ptc::Engine engine;
   ptc::Array calls;
@@ -59,6 +60,6 @@ std::vector<Case> allCases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, WorkflowConformance, ::testing::ValuesIn(allCases()),
-                         [](const ::testing::TestParamInfo<Case>& info) { return ptc::testing::testName(info.param, info.index); });
+                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.testName; });
 
 }  // namespace

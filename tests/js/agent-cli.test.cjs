@@ -158,6 +158,8 @@ describe("usage", () => {
   test.each([
     ["no command", [], "no command given"],
     ["an unknown command", ["frobnicate"], "unknown command 'frobnicate'"],
+    ["a command named like an Object method", ["toString"], "unknown command 'toString'"],
+    ["an inherited name with an option", ["constructor", "--tools", "x.mjs"], "unknown command 'constructor'"],
     ["an unknown option", ["run", "p.json", "--contxt", "x"], "unknown option '--contxt'"],
     ["an option of another command", ["schema", "--compact"], "option --compact does not apply to 'schema'"],
     ["a missing program file argument", ["run"], "'run' takes one program file"],

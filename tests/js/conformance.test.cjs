@@ -1,11 +1,10 @@
 // Runs every case of tests/conformance/*.json through the npm package (the
 // same files the native GoogleTest suite runs through the C++ engine).
+// A test is named "file › case name"; a failure starts with the case's file:line.
 const fs = require("node:fs");
-const path = require("node:path");
-const { ptcWasm, checkExpectation, mockAnswer } = require("./helpers.cjs");
+const { ptcWasm, checkExpectation, mockAnswer, caseLines, loadCaseFiles, atCase } = require("./helpers.cjs");
 
-const dir = path.join(__dirname, "../conformance");
-const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+const files = loadCaseFiles("tests/conformance");
 
 let ptc;
 beforeAll(async () => {
@@ -36,19 +35,51 @@ async function runCase(c, calls) {
   });
 }
 
-for (const file of files) {
-  const { cases } = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+for (const { file, path, cases } of files) {
   describe(file, () => {
     for (const c of cases) {
-      test(c.name, async () => {
-        const calls = [];
-        checkExpectation(c.expect, await runCase(c, calls), calls);
-      });
+      test(c.name, () =>
+        atCase(path, c, async () => {
+          const calls = [];
+          checkExpectation(c.expect, await runCase(c, calls), calls);
+        }),
+      );
     }
   });
 }
 
 test("the conformance files hold enough cases to mean something", () => {
-  const total = files.reduce((n, f) => n + JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")).cases.length, 0);
+  const total = files.reduce((n, f) => n + f.cases.length, 0);
   expect(total).toBeGreaterThan(100);
+});
+
+describe("case files (both dialects)", () => {
+  const all = [...files, ...loadCaseFiles("tests/conformance-workflows")];
+
+  test("a case name is unique within its file (it names the test: file › case name)", () => {
+    const repeated = all.flatMap(({ path, cases }) =>
+      cases.filter((c, i) => cases.findIndex((d) => d.name === c.name) !== i).map((c) => `${path}: ${c.name}`),
+    );
+    expect(repeated).toEqual([]);
+  });
+
+  test("every case knows the line of its opening brace", () => {
+    const lost = all.flatMap(({ path, cases }) => {
+      const lines = fs.readFileSync(`${__dirname}/../../${path}`, "utf8").split("\n");
+      return cases.filter((c) => !(c.line > 0) || !lines[c.line - 1].trimStart().startsWith("{")).map((c) => `${path}: ${c.name}`);
+    });
+    expect(lost).toEqual([]);
+  });
+
+  test("case lines skip braces and brackets in strings, escaped quotes and nesting", () => {
+    const text = `{"area": "x", "note": "a [note] with {braces} and \\"cases\\"",
+  "cases": [
+    {"name": "one", "program": {"steps": [{"a": [1, {"b": 2}]}]}},
+    {"name": "two \\" [", "expect": {"result": ["{"]}}, {"name": "three"}
+  ],
+  "after": [{"x": 1}]
+}`;
+    expect(JSON.parse(text).cases).toHaveLength(3);
+    expect(caseLines(text)).toEqual([3, 4, 4]);
+  });
 });

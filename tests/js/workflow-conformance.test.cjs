@@ -1,12 +1,12 @@
 // Runs every case of tests/conformance-workflows/*.json through the npm
 // package (the native suite runs the same files through the C++ engine).
+// A test is named "file › case name"; a failure starts with the case's file:line.
 const fs = require("node:fs");
 const path = require("node:path");
-const { ptcWasm, checkExpectation, mockAnswer } = require("./helpers.cjs");
+const { ptcWasm, checkExpectation, mockAnswer, loadCaseFiles, atCase } = require("./helpers.cjs");
 
 const root = path.join(__dirname, "../..");
-const dir = path.join(root, "tests/conformance-workflows");
-const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
+const files = loadCaseFiles("tests/conformance-workflows");
 
 let ptc;
 beforeAll(async () => {
@@ -33,20 +33,21 @@ function mockTools(spec, calls, controller) {
   return tools;
 }
 
-for (const file of files) {
-  const { cases } = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8"));
+for (const { file, path: filePath, cases } of files) {
   describe(file, () => {
     for (const c of cases) {
-      test(c.name, async () => {
-        const calls = [];
-        const controller = new AbortController();
-        const tools = mockTools(c.tools, calls, controller);
-        const { signal } = controller;
-        const got = c.validateOnly
-          ? ptc.validateWorkflow(sourceOf(c), { tools, entry: c.entry, input: c.input })
-          : await ptc.runWorkflow(sourceOf(c), { ...(c.options ?? {}), entry: c.entry, input: c.input ?? {}, tools, signal });
-        checkExpectation(c.expect, got, calls);
-      });
+      test(c.name, () =>
+        atCase(filePath, c, async () => {
+          const calls = [];
+          const controller = new AbortController();
+          const tools = mockTools(c.tools, calls, controller);
+          const { signal } = controller;
+          const got = c.validateOnly
+            ? ptc.validateWorkflow(sourceOf(c), { tools, entry: c.entry, input: c.input })
+            : await ptc.runWorkflow(sourceOf(c), { ...(c.options ?? {}), entry: c.entry, input: c.input ?? {}, tools, signal });
+          checkExpectation(c.expect, got, calls);
+        }),
+      );
     }
   });
 }
