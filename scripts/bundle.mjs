@@ -1,5 +1,6 @@
 // Bundles the TypeScript package with the Emscripten glue into dist/:
-// node.mjs (ESM), node.cjs (CommonJS), browser.mjs, plus ptc.wasm and .d.ts;
+// node.mjs (ESM), node.cjs (CommonJS), browser.mjs, plus ptc.wasm (the type
+// declarations come from tsc and scripts/bundle-types.mjs);
 // the agent entries mcp.{mjs,cjs} and ai-sdk.{mjs,cjs}; and the CLI, cli.mjs.
 import { build } from "esbuild";
 import { chmodSync, copyFileSync, mkdirSync } from "node:fs";

@@ -42,6 +42,7 @@ import type {
   RunResult,
   ValidateOptions,
   ValidateResult,
+  WasmModule,
 } from "./types.js";
 
 /** What both runtimes (in-process and worker) offer. */
@@ -82,7 +83,7 @@ export const BROKEN_ENGINE_MESSAGE =
 /** Methods that need no run: served by a local engine instance in both modes. */
 export class EngineHost {
   private operationList?: Operation[];
-  constructor(protected readonly wasmModule: WebAssembly.Module, protected engine = EngineInstance.create(wasmModule)) {}
+  constructor(protected readonly wasmModule: WasmModule, protected engine = EngineInstance.create(wasmModule)) {}
 
   validate(program: ProgramInput, options: ValidateOptions = {}): ValidateResult {
     checkValidateOptions(options);

@@ -107,8 +107,16 @@ export interface Operation {
   fields: OperationField[];
 }
 
-/** Where the .wasm comes from: its bytes, a compiled module, or a URL/path. */
-export type WasmSource = ArrayBuffer | Uint8Array | WebAssembly.Module | URL | string;
+/**
+ * A compiled WebAssembly.Module. Named here rather than written as
+ * `WebAssembly.Module` so that the package's types need neither the DOM lib nor
+ * a WebAssembly declaration (the lib's WebAssembly.Module is an empty interface:
+ * any object is one, as far as types go).
+ */
+export type WasmModule = object;
+
+/** Where the .wasm comes from: its bytes, a compiled module (WebAssembly.Module), or a URL/path. */
+export type WasmSource = ArrayBuffer | Uint8Array | WasmModule | URL | string;
 
 export interface CreateRuntimeOptions {
   /** The engine's .wasm, when it is not next to the package's JS. */

@@ -1,9 +1,9 @@
 // Messages between the caller's thread and an engine worker.
 import type { Dialect, DoneStatus, Payload, Projections, ToolOutcome } from "./driver.js";
-import type { JsonObject } from "./types.js";
+import type { JsonObject, WasmModule } from "./types.js";
 
 export type ToWorker =
-  | { type: "init"; module: WebAssembly.Module }
+  | { type: "init"; module: WasmModule }
   | { type: "run"; id: number; program: string; engineOptions: string; dialect: Dialect }
   | { type: "payload"; id: number; payload: Payload }
   | { type: "outcome"; id: number; outcome: ToolOutcome };

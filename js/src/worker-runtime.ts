@@ -16,7 +16,7 @@ import {
   toRunResult,
 } from "./options.js";
 import { awaitTool } from "./tools.js";
-import type { ProgramInput, PtcError, RunOptions, RunResult, Tool } from "./types.js";
+import type { ProgramInput, PtcError, RunOptions, RunResult, Tool, WasmModule } from "./types.js";
 import {
   checkWorkflowOptions,
   toWorkflowResult,
@@ -67,7 +67,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   private nextId = 0;
 
   /** @internal use createRuntime({ worker: true }) */
-  constructor(wasmModule: WebAssembly.Module, private readonly spawn: () => WorkerPort) {
+  constructor(wasmModule: WasmModule, private readonly spawn: () => WorkerPort) {
     super(wasmModule);
   }
 
