@@ -5,7 +5,10 @@
 import { build } from "esbuild";
 import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 
-const common = { bundle: true, minify: true, target: "es2022", sourcemap: false, legalComments: "none", logLevel: "warning" };
+// keepNames: minified, yet classes keep their names (constructor.name, stack traces).
+const common = {
+  bundle: true, minify: true, keepNames: true, target: "es2022", sourcemap: false, legalComments: "none", logLevel: "warning",
+};
 // CommonJS has no import.meta: locate the .wasm from __filename instead. And
 // import() becomes a lazy require(): Jest's CommonJS sandbox, among others,
 // refuses dynamic imports (node.ts loads worker_threads on first use).
