@@ -3,9 +3,11 @@
 //   describe_language({compact?})     the full prompt (the language, the tools, the errors)
 // Results are JSON text content; a failed program is an isError result whose text
 // is the formatted error. Memory carries over between run_program calls.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import * as z from "zod";
+//
+// The MCP SDK and zod are optional peer dependencies: loaded on first use, with
+// a message saying what to install when they are missing.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "./runtime.js";
 import { ProgramSession, storedNote, type SessionOptions } from "./session.js";
 
@@ -18,8 +20,23 @@ export interface PtcMcpServerOptions extends SessionOptions {
 export const RUN_PROGRAM = "run_program";
 export const DESCRIBE_LANGUAGE = "describe_language";
 
+interface McpPeers {
+  McpServer: typeof import("@modelcontextprotocol/sdk/server/mcp.js").McpServer;
+  StdioServerTransport: typeof import("@modelcontextprotocol/sdk/server/stdio.js").StdioServerTransport;
+  z: typeof import("zod");
+}
+
+function mcpPeers(): McpPeers {
+  return loadPeers("ptc-wasm mcp", ["@modelcontextprotocol/sdk", "zod"], (require) => ({
+    McpServer: require("@modelcontextprotocol/sdk/server/mcp.js").McpServer,
+    StdioServerTransport: require("@modelcontextprotocol/sdk/server/stdio.js").StdioServerTransport,
+    z: require("zod"),
+  }));
+}
+
 /** An McpServer with run_program and describe_language; connect it to any transport. */
 export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): McpServer {
+  const { McpServer, z } = mcpPeers();
   const session = new ProgramSession(runtime, options);
   const tools = options.tools ?? {};
   const server = new McpServer({ name: options.name ?? "ptc-wasm", version: options.version ?? "0.1.0" });
@@ -76,6 +93,6 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
 /** Serves run_program and describe_language over stdio until the input ends. */
 export async function serveStdio(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): Promise<McpServer> {
   const server = createMcpServer(runtime, options);
-  await server.connect(new StdioServerTransport());
+  await server.connect(new (mcpPeers().StdioServerTransport)());
   return server;
 }
