@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 
 /** A feature was used without its optional peer dependencies installed. */
 export class MissingPeerError extends Error {
+  override name = "MissingPeerError";
   readonly code = "ERR_PTC_MISSING_PEER";
 }
 
