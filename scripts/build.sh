@@ -17,7 +17,10 @@ ninja -C build/wasm ptc | { grep -v "^ninja: no work to do" || true; }
 test -f build/wasm/ptc.wasm
 
 node scripts/bundle.mjs
+# Type declarations: tsc writes them to build/types/, bundle-types.mjs copies them
+# into dist/types/ as .d.mts (import) and .d.cts (require).
 npx tsc -p tsconfig.json
+node scripts/bundle-types.mjs
 # The playground: type-checked, then bundled into dist/playground/ (a static site).
 npx tsc -p playground/tsconfig.json
 node scripts/bundle-playground.mjs

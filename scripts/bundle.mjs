@@ -1,10 +1,14 @@
 // Bundles the TypeScript package with the Emscripten glue into dist/:
-// node.mjs (ESM), node.cjs (CommonJS), browser.mjs, plus ptc.wasm and .d.ts;
+// node.mjs (ESM), node.cjs (CommonJS), browser.mjs, plus ptc.wasm (the type
+// declarations come from tsc and scripts/bundle-types.mjs);
 // the agent entries mcp.{mjs,cjs} and ai-sdk.{mjs,cjs}; and the CLI, cli.mjs.
 import { build } from "esbuild";
 import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 
-const common = { bundle: true, minify: true, target: "es2022", sourcemap: false, legalComments: "none", logLevel: "warning" };
+// keepNames: minified, yet classes keep their names (constructor.name, stack traces).
+const common = {
+  bundle: true, minify: true, keepNames: true, target: "es2022", sourcemap: false, legalComments: "none", logLevel: "warning",
+};
 // CommonJS has no import.meta: locate the .wasm from __filename instead. And
 // import() becomes a lazy require(): Jest's CommonJS sandbox, among others,
 // refuses dynamic imports (node.ts loads worker_threads on first use).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: set-up, the formatter check and the linter, the build, the engine
 # natively (plain and with address/undefined sanitizers) with GoogleTest, the
-# package with Jest on the real wasm build, and the playground in headless
+# package with Jest on the real wasm build, the packed tarball installed into
+# fresh consumer projects (tests/package/run.mjs), and the playground in headless
 # Chromium. Ends with one "N passed, N failed" line. The quicker loops are in
 # CONTRIBUTING.md (npm run test:quick, test:cpp, test:js, test:browser).
 set -euo pipefail
@@ -31,6 +32,10 @@ npx jest --ci >"$logs/jest.log" 2>&1 || grep -A16 "^  ● " "$logs/jest.log" | h
 tail -8 "$logs/jest.log"
 grep -q "^Tests: .* passed" "$logs/jest.log" && ! grep -q "^Tests: .*failed" "$logs/jest.log"
 
+echo "== package: the tarball, installed into fresh consumer projects"
+node tests/package/run.mjs 2>&1 | tee "$logs/package.log"
+grep -q "^package: [0-9]* passed, 0 failed" "$logs/package.log"
+
 echo "== playground: browser tests (Chromium)"
 node --test --test-reporter=tap tests/browser/ 2>&1 | tee "$logs/browser.log" | grep -E "^# (tests|pass|fail)"
 grep -q "^# fail 0" "$logs/browser.log"
@@ -42,5 +47,6 @@ for f in "$logs"/native.log "$logs"/asan.log; do
 done
 jest_passed=$(grep -oE "^Tests: .*" "$logs/jest.log" | grep -oE "[0-9]+ passed" | grep -oE "[0-9]+")
 passed=$((passed + jest_passed))
+passed=$((passed + $(grep -oE "^package: [0-9]+ passed" "$logs/package.log" | grep -oE "[0-9]+")))
 passed=$((passed + $(grep -oE "^# pass [0-9]+" "$logs/browser.log" | grep -oE "[0-9]+")))
 echo "$passed passed, 0 failed"

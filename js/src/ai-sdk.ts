@@ -1,7 +1,7 @@
 // ptc-wasm/ai-sdk: a Vercel AI SDK tool that runs PTC-JSON programs. Its
 // description is the compact prompt and its input schema the program schema,
 // both generated from the op table. `ai` is an optional peer dependency.
-import { jsonSchema, tool, type JSONSchema7, type Tool } from "ai";
+import { jsonSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
 import type { PtcRuntime } from "./runtime.js";
 import { ProgramSession, type SessionOptions } from "./session.js";
 import type { JsonValue } from "./types.js";
@@ -16,8 +16,14 @@ export interface PtcToolInput {
 /** What the model gets back from a program. */
 export type PtcToolOutput = { ok: true; result: JsonValue; stored?: string[] } | { ok: false; error: string };
 
-/** An AI SDK tool with its execute (callable directly, as a model's call would). */
-export type PtcTool = Tool<PtcToolInput, PtcToolOutput> & Required<Pick<Tool<PtcToolInput, PtcToolOutput>, "execute">>;
+/**
+ * An AI SDK tool whose execute may also be called directly, as a model's call
+ * would be: `await t.execute({ program })` resolves to a PtcToolOutput (the
+ * options the AI SDK passes are accepted and not needed).
+ */
+export type PtcTool = Omit<Extract<Tool<PtcToolInput, PtcToolOutput>, { type?: "function" }>, "execute"> & {
+  execute(input: PtcToolInput, options?: Partial<ToolExecutionOptions<unknown>>): Promise<PtcToolOutput>;
+};
 
 /**
  * A tool for generateText/streamText: `tools: { run_program: ptcTool(runtime, { tools, context }) }`.
@@ -27,7 +33,8 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
   const session = new ProgramSession(runtime, options);
   const tools = options.tools ?? {};
   const { $schema: _dialect, ...schema } = runtime.schema({ tools });
-  return tool({
+  // What ai's tool() would return (it returns its argument), typed as a PtcTool.
+  return {
     description: runtime.prompt({ tools, context: options.context, compact: true }),
     inputSchema: jsonSchema<PtcToolInput>(schema as JSONSchema7),
     execute: async (input: PtcToolInput): Promise<PtcToolOutput> => {
@@ -36,5 +43,5 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
       if (!outcome.ok) return { ok: false, error: outcome.message };
       return outcome.stored.length ? { ok: true, result: outcome.result, stored: outcome.stored } : { ok: true, result: outcome.result };
     },
-  });
+  };
 }

@@ -1,6 +1,7 @@
 // Browser/bundler entry: fetches the .wasm next to this file (bundlers follow
 // `new URL(..., import.meta.url)`), or takes bytes, a module or a URL.
-import { createRuntimeOn, type Platform, type Runtime, type WorkerRuntime } from "./index.js";
+import type { Runtime, WorkerRuntime } from "./index.js";
+import { createRuntimeOn, type Platform } from "./platform.js";
 import type { CreateRuntimeOptions } from "./types.js";
 import type { FromWorker, WorkerPort } from "./worker-protocol.js";
 
@@ -10,7 +11,7 @@ const browser: Platform = {
   async loadWasm(source) {
     if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
       return source;
-    const url = source ?? new URL("./ptc.wasm", import.meta.url);
+    const url = (source as URL | string | undefined) ?? new URL("./ptc.wasm", import.meta.url);
     const response = await fetch(url);
     if (!response.ok) throw new Error(`ptc-wasm: could not load ${String(url)} (HTTP ${response.status})`);
     return response.arrayBuffer();

@@ -44,8 +44,8 @@ A program file holds {"program": {"op": ...}}.
 
 Exit codes: 0 success; 1 the program failed (parse, validation or execution
 error, timeout, memory exceeded: the formatted error is printed on stderr);
-2 bad usage (unknown command or option, missing or unreadable file); 3 an
-internal failure of ptc-wasm itself.
+2 bad usage (unknown command or option, missing or unreadable file, 'mcp'
+without its optional dependencies); 3 an internal failure of ptc-wasm itself.
 
 Examples:
   ptc-wasm run program.json --context data.json
@@ -235,6 +235,10 @@ main(process.argv.slice(2)).then(
   (e) => {
     if (e instanceof UsageError) {
       process.stderr.write(`ptc-wasm: ${e.message}\nRun 'ptc-wasm --help' for usage.\n`);
+      process.exitCode = 2;
+    } else if ((e as { code?: unknown }).code === "ERR_PTC_MISSING_PEER") {
+      // mcp without the MCP SDK: the message says what to install (a MissingPeerError of mcp.mjs).
+      process.stderr.write(`ptc-wasm: ${(e as Error).message}\n`);
       process.exitCode = 2;
     } else {
       let text: string;

@@ -2,6 +2,7 @@
 // Large texts cross as UTF-8 bytes written straight into wasm memory; the rest
 // as Embind strings, made well-formed first (wellFormed below).
 import createPtcModule from "../../build/wasm/ptc.cjs";
+import type { WasmModule } from "./types.js";
 
 interface EmbindModule {
   validate(program: string, options: string): string;
@@ -80,7 +81,7 @@ export class EngineInstance {
   // Instantiates synchronously from an already compiled module, so a trapped
   // instance can be replaced on the spot. With MODULARIZE the object passed to
   // the factory becomes the module, ready once instantiateWasm has answered.
-  static create(module: WebAssembly.Module): EngineInstance {
+  static create(module: WasmModule): EngineInstance {
     const m: Record<string, unknown> = {
       instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void) {
         done(new WebAssembly.Instance(module, imports));

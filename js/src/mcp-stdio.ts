@@ -3,9 +3,14 @@
 // session. The SDK's transport closes when a message outgrows its buffer (the
 // server then exits without a word); this one skips the message, answers it
 // with a JSON-RPC error naming the limit, and goes on reading.
-import { deserializeMessage, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
+import type * as StdioCodec from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { loadPeers } from "./peers.js";
+
+// The SDK is an optional peer: its message codec is loaded on first use.
+const codec = () =>
+  loadPeers("ptc-wasm mcp", ["@modelcontextprotocol/sdk"], (require) => require("@modelcontextprotocol/sdk/shared/stdio.js") as typeof StdioCodec);
 
 /** Bytes of one message the server reads by default (as the SDK's transport). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -36,7 +41,7 @@ export class StdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
+      if (this.stdout.write(codec().serializeMessage(message))) resolve();
       else this.stdout.once("drain", resolve);
     });
   }
@@ -86,7 +91,7 @@ export class StdioTransport implements Transport {
     if (skipped) return this.refuse(skipped.id, bytes);
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(Buffer.concat(chunks, bytes).toString("utf8").replace(/\r$/, ""));
+      message = codec().deserializeMessage(Buffer.concat(chunks, bytes).toString("utf8").replace(/\r$/, ""));
     } catch (e) {
       this.onerror?.(e as Error); // as the SDK's transport: a line that is not JSON-RPC is reported and skipped
       return;

@@ -4,10 +4,13 @@
 // Results are JSON text content; a failed program is an isError result whose text
 // is the formatted error. Memory carries over between run_program calls. Over
 // stdio, a message longer than maxMessageBytes gets a JSON-RPC error (mcp-stdio.ts).
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import * as z from "zod";
+//
+// The MCP SDK and zod are optional peer dependencies: loaded on first use, with
+// a message saying what to install when they are missing.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { checkedOptions } from "./checks.js";
 import { StdioTransport } from "./mcp-stdio.js";
+import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "./runtime.js";
 import { ProgramSession, storedNote, type SessionOptions } from "./session.js";
 
@@ -28,8 +31,21 @@ export { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from "./mcp-stdio.js";
 export const RUN_PROGRAM = "run_program";
 export const DESCRIBE_LANGUAGE = "describe_language";
 
+interface McpPeers {
+  McpServer: typeof import("@modelcontextprotocol/sdk/server/mcp.js").McpServer;
+  z: typeof import("zod");
+}
+
+function mcpPeers(): McpPeers {
+  return loadPeers("ptc-wasm mcp", ["@modelcontextprotocol/sdk", "zod"], (require) => ({
+    McpServer: require("@modelcontextprotocol/sdk/server/mcp.js").McpServer,
+    z: require("zod"),
+  }));
+}
+
 /** An McpServer with run_program and describe_language; connect it to any transport. */
 export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): McpServer {
+  const { McpServer, z } = mcpPeers();
   const session = new ProgramSession(runtime, options);
   const tools = options.tools ?? {};
   const server = new McpServer({ name: options.name ?? "ptc-wasm", version: options.version ?? "0.1.0" });

@@ -2,7 +2,8 @@
 // generated loader's fetch() cannot read file paths in Node 20.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { createRuntimeOn, type Platform, type Runtime, type WorkerRuntime } from "./index.js";
+import type { Runtime, WorkerRuntime } from "./index.js";
+import { createRuntimeOn, type Platform } from "./platform.js";
 import type { CreateRuntimeOptions } from "./types.js";
 import type { WorkerPort } from "./worker-protocol.js";
 
@@ -12,7 +13,7 @@ const node: Platform = {
   async loadWasm(source) {
     if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
       return source;
-    const where = source ?? new URL("./ptc.wasm", import.meta.url);
+    const where = (source as URL | string | undefined) ?? new URL("./ptc.wasm", import.meta.url);
     return readFile(where instanceof URL || where.startsWith("file:") ? fileURLToPath(where) : where);
   },
   // worker_threads takes milliseconds to import, and most runtimes never start

@@ -40,6 +40,7 @@ import type {
   RunResult,
   ValidateOptions,
   ValidateResult,
+  WasmModule,
 } from "./types.js";
 
 /** What both runtimes (in-process and worker) offer. */
@@ -77,7 +78,7 @@ const RECYCLE_IDLE_MS = 2000;
 /** Methods that need no run: served by a local engine instance in both modes. */
 export class EngineHost {
   private operationList?: Operation[];
-  constructor(protected readonly wasmModule: WebAssembly.Module, protected engine = EngineInstance.create(wasmModule)) {}
+  constructor(protected readonly wasmModule: WasmModule, protected engine = EngineInstance.create(wasmModule)) {}
 
   validate(program: ProgramInput, options: ValidateOptions = {}): ValidateResult {
     checkValidateOptions(options);

@@ -14,23 +14,37 @@ export interface PtcError {
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
-/** A host tool: receives the evaluated args object, returns JSON-compatible data (or a Promise of it). */
-export type ToolFunction = (args: JsonObject) => unknown | Promise<unknown>;
+/**
+ * The args object a tool receives (the call's evaluated `args`). Loose on
+ * purpose, so that a tool may declare the args it expects, as a type literal or
+ * an interface: `({ id }: { id: number }) => ...`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ToolArgs = Record<string, any>;
+
+/**
+ * A host tool: receives the evaluated args object, returns JSON-compatible data
+ * (or a Promise of it). Generic over its args; written as a method's type so
+ * that a function declaring narrower args (`{ id: number }`) is still a Tool.
+ */
+export type ToolFunction<Args extends object = ToolArgs> = {
+  bivarianceHack(args: Args): unknown;
+}["bivarianceHack"];
 
 /**
  * A tool with what a model needs to know about it: the prompt lists its
  * description and parameters, and a call whose args do not match `parameters`
  * (a JSON Schema) fails with an execution_error before `execute` runs.
  */
-export interface ToolDescriptor {
+export interface ToolDescriptor<Args extends object = ToolArgs> {
   description?: string;
   /** JSON Schema (draft 2020-12) of the args object. */
   parameters?: Record<string, unknown>;
-  execute: ToolFunction;
+  execute: ToolFunction<Args>;
 }
 
 /** A plain function or a descriptor. */
-export type Tool = ToolFunction | ToolDescriptor;
+export type Tool<Args extends object = ToolArgs> = ToolFunction<Args> | ToolDescriptor<Args>;
 
 export interface RunOptions {
   /** Data the program reads with {"op": "load", "name": ...}. */
@@ -107,8 +121,16 @@ export interface Operation {
   fields: OperationField[];
 }
 
-/** Where the .wasm comes from: its bytes, a compiled module, or a URL/path. */
-export type WasmSource = ArrayBuffer | Uint8Array | WebAssembly.Module | URL | string;
+/**
+ * A compiled WebAssembly.Module. Named here rather than written as
+ * `WebAssembly.Module` so that the package's types need neither the DOM lib nor
+ * a WebAssembly declaration (the lib's WebAssembly.Module is an empty interface:
+ * any object is one, as far as types go).
+ */
+export type WasmModule = object;
+
+/** Where the .wasm comes from: its bytes, a compiled module (WebAssembly.Module), or a URL/path. */
+export type WasmSource = ArrayBuffer | Uint8Array | WasmModule | URL | string;
 
 export interface CreateRuntimeOptions {
   /** The engine's .wasm, when it is not next to the package's JS. */

@@ -4,9 +4,10 @@
 // message (a 'messageerror' event), while a string always arrives and
 // JSON.parse reads any depth.
 import type { RunKind, Payload, Projections, ToolOutcome } from "./driver.js";
+import type { WasmModule } from "./types.js";
 
 export type ToWorker =
-  | { type: "init"; module: WebAssembly.Module }
+  | { type: "init"; module: WasmModule }
   // submittedAt: when the caller submitted the run (ms since the epoch, as
   // performance.timeOrigin + performance.now()): the time it spent queued, or on
   // a worker that was replaced, counts toward its limit.

@@ -19,7 +19,7 @@ import {
 } from "./options.js";
 import { describeThrown } from "./describe.js";
 import { awaitTool } from "./tools.js";
-import type { JsonObject, ProgramInput, PtcError, RunOptions, RunResult, Tool } from "./types.js";
+import type { JsonObject, ProgramInput, PtcError, RunOptions, RunResult, Tool, WasmModule } from "./types.js";
 import {
   checkWorkflowOptions,
   toWorkflowResult,
@@ -87,7 +87,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   private lastAnswerAt = 0;
 
   /** @internal use createRuntime({ worker: true }) */
-  constructor(wasmModule: WebAssembly.Module, private readonly spawn: () => WorkerPort) {
+  constructor(wasmModule: WasmModule, private readonly spawn: () => WorkerPort) {
     super(wasmModule);
   }
 

@@ -1,10 +1,10 @@
 // The ptc-wasm package as the page loads it: the bundler maps "ptc-wasm" to
 // ./ptc/browser.mjs (a copy of dist/browser.mjs, kept external so that the
-// package finds ptc.wasm and its worker next to itself). Types come from dist/.
+// package finds ptc.wasm and its worker next to itself). Types come from dist/types/.
 // @ts-ignore -- resolved by scripts/bundle-playground.mjs
 import * as pkg from "ptc-wasm";
-import type * as Browser from "../../dist/browser.js";
-import type { PtcRuntime, RunResult } from "../../dist/browser.js";
+import type * as Browser from "../../dist/types/browser.mjs";
+import type { PtcRuntime, RunResult } from "../../dist/types/browser.mjs";
 
 export type {
   JsonObject,
@@ -18,7 +18,7 @@ export type {
   RunSuccess,
   TraceEntry,
   WorkflowResult,
-} from "../../dist/browser.js";
+} from "../../dist/types/browser.mjs";
 
 /** Defined by the bundler: whether the package has its worker build. */
 declare const __PTC_WORKER__: boolean;
