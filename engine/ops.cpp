@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <unordered_set>
 
+#include "deadline.h"
 #include "error.h"
 #include "json.h"
 
@@ -129,6 +130,7 @@ Value filterIn(const Node& n, const Value& in, const Value& allowed) {
   for (const Value& a : allowed.items()) set.insert(&a);
   Array out;
   for (const Value& item : items) {
+    tickDeadline();
     Value s = subject(n, item);
     if (set.count(&s)) out.push_back(item);
   }
@@ -138,12 +140,12 @@ Value filterIn(const Node& n, const Value& in, const Value& allowed) {
 // ---- collections ----
 
 Value selectFields(const Node& n, const Value& object) {
-  Members out;
+  ObjectBuilder out;  // a field listed twice is kept once: an object's keys are distinct
   for (const Value& key : n.keys) {
     const Value* v = object.find(key.str());
-    if (v) out.push_back(Member{key, *v});
+    if (v) out.put(key, *v);
   }
-  return Value::object(std::move(out));
+  return out.build();
 }
 
 Value select(const Node& n, const Value& in) {
@@ -153,6 +155,7 @@ Value select(const Node& n, const Value& in) {
   Array out;
   out.reserve(in.items().size());
   for (size_t i = 0; i < in.items().size(); ++i) {
+    tickDeadline();
     const Value& item = in.items()[i];
     if (!item.isObject())
       throwExecution(n, "'select' expects a list of objects, but item " + std::to_string(i) + " is a " +
@@ -243,6 +246,7 @@ Value extremeBy(const Node& n, const Array& items, bool wantMax) {
   const Value* bestItem = nullptr;
   Value bestKey;
   for (const Value& item : items) {
+    tickDeadline();
     Value key = item.field(n.field.str());
     if (key.isNull()) continue;
     int c = bestItem ? compare(key, bestKey) : 0;
@@ -274,6 +278,11 @@ Value get(const Node& n, const Value& in) {
 Value keys(const Node& n, const Value& in) {
   if (!in.isObject()) throwExecution(n, "'keys' expects an object, got " + std::string(typeName(in)));
   Array out;
+  out.reserve(in.members().size());
+  if (const uint32_t* index = in.keyIndex()) {  // a wide object knows its key order
+    for (size_t i = 0; i < in.members().size(); ++i) out.push_back(in.members()[index[i]].key);
+    return Value::array(std::move(out));
+  }
   for (const Member& m : in.members()) out.push_back(m.key);
   std::sort(out.begin(), out.end(), [](const Value& a, const Value& b) { return a.str() < b.str(); });
   return Value::array(std::move(out));
@@ -282,18 +291,14 @@ Value keys(const Node& n, const Value& in) {
 // ---- combine ----
 
 Value merge(const Node& n, const Value* args, size_t nargs) {
-  Members out;
+  ObjectBuilder out;
   for (size_t i = 0; i < nargs; ++i) {
     if (!args[i].isObject())
       throwExecution(n, "'merge' requires objects, but operand " + std::to_string(i) + " is " +
                             typeName(args[i]));
-    for (const Member& m : args[i].members()) {
-      auto it = std::find_if(out.begin(), out.end(), [&](const Member& o) { return o.key.str() == m.key.str(); });
-      if (it != out.end()) it->value = m.value;
-      else out.push_back(m);
-    }
+    for (const Member& m : args[i].members()) out.put(m.key, m.value);
   }
-  return Value::object(std::move(out));
+  return out.build();
 }
 
 const Array& listOperand(const Node& n, const Value& v, size_t i) {
@@ -318,6 +323,7 @@ Value zip(const Node& n, const Value* args, size_t nargs) {
   Array out;
   out.reserve(shortest);
   for (size_t row = 0; row < shortest; ++row) {
+    tickDeadline();
     Array tuple;
     tuple.reserve(nargs);
     for (size_t i = 0; i < nargs; ++i) tuple.push_back(args[i].items()[row]);
