@@ -197,38 +197,60 @@ Value distinct(const Array& items) {
 
 // ---- aggregation ----
 
+// Adds numbers one at a time by the rule of 'add': integers stay exact
+// integers until a partial sum would overflow int64; from there on (or from
+// the first float) the sum is a float.
+class NumberSum {
+ public:
+  void add(const Value& v) {
+    int64_t r = 0;
+    if (!isFloat_ && v.isInt() && !__builtin_add_overflow(int_, v.asInt(), &r)) {
+      int_ = r;
+      return;
+    }
+    if (!isFloat_) {
+      isFloat_ = true;
+      float_ = static_cast<double>(int_);
+    }
+    float_ += v.asDouble();
+  }
+  bool isFloat() const { return isFloat_; }
+  int64_t asInt() const { return int_; }
+  double asDouble() const { return isFloat_ ? float_ : static_cast<double>(int_); }
+
+ private:
+  bool isFloat_ = false;
+  int64_t int_ = 0;
+  double float_ = 0;
+};
+
 Value sum(const Node& n, const Array& items) {
-  int64_t intSum = 0;
-  double doubleSum = 0;
-  bool isDouble = false;
+  NumberSum total;
   for (size_t i = 0; i < items.size(); ++i) {
+    tickDeadline();
     Value v = subject(n, items[i]);
     if (!v.isNumber())
       throwExecution(n, "'sum' requires numbers, but " +
                             (n.field.isNone() ? "item " + std::to_string(i)
                                               : "field '" + n.field.str() + "' of item " + std::to_string(i)) +
                             " is " + typeName(v));
-    if (!isDouble && v.isInt() && !__builtin_add_overflow(intSum, v.asInt(), &intSum)) continue;
-    if (!isDouble) {
-      isDouble = true;
-      doubleSum = static_cast<double>(intSum);
-    }
-    doubleSum += v.asDouble();
+    total.add(v);
   }
-  return isDouble ? number(n, doubleSum) : Value::integer(intSum);
+  return total.isFloat() ? number(n, total.asDouble()) : Value::integer(total.asInt());
 }
 
 Value avg(const Node& n, const Array& items) {
-  double total = 0;
+  NumberSum total;
   size_t count = 0;
   for (const Value& item : items) {
+    tickDeadline();
     Value v = subject(n, item);
     if (!v.isNumber()) continue;
-    total += v.asDouble();
+    total.add(v);
     ++count;
   }
   if (count == 0) return Value();
-  return number(n, total / static_cast<double>(count));
+  return number(n, total.asDouble() / static_cast<double>(count));
 }
 
 Value extreme(const Node& n, const Array& items, bool wantMax) {
