@@ -3,12 +3,12 @@
 import createPtcModule from "../../build/wasm/ptc.cjs";
 
 interface EmbindModule {
-  validate(program: string, options: string): string;
-  prepare(program: string, options: string): string;
+  validate(programPtr: number, programLen: number, options: string): string;
+  prepare(programPtr: number, programLen: number, options: string): string;
   runPrepared(prepared: number, spentMs: number, ptr: number, contextLen: number, memoryLen: number, rowsLen: number): string;
   release(prepared: number): void;
-  startWorkflow(source: string, options: string): string;
-  validateWorkflow(source: string, options: string): string;
+  startWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
+  validateWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
   begin(run: number, contextPtr: number, contextLen: number, memory: string): string;
   resume(run: number, resultPtr: number, resultLen: number): string;
   fail(run: number, message: string): string;
@@ -81,7 +81,7 @@ export class EngineInstance {
   }
 
   validate(program: string, options: string): string {
-    return this.guard(() => this.m.validate(program, options));
+    return this.guard(() => this.withBytes(program, "", (ptr, len) => this.m.validate(ptr, len, options)));
   }
   /**
    * The program compiled with these options (limits included), prepared once
@@ -91,7 +91,7 @@ export class EngineInstance {
   prepare(program: string, options: string): PreparedProgram | string {
     const known = this.prepared.get(options)?.get(program);
     if (known) return known;
-    const text = this.guard(() => this.m.prepare(program, options));
+    const text = this.guard(() => this.withBytes(program, "", (ptr, len) => this.m.prepare(ptr, len, options)));
     const status = JSON.parse(text) as { state: string } & PreparedProgram;
     if (status.state !== "prepared") return text;
     if (this.preparedCount >= PREPARED_PER_INSTANCE) this.forgetPrepared();
@@ -115,10 +115,10 @@ export class EngineInstance {
     );
   }
   startWorkflow(source: string, options: string): string {
-    return this.guard(() => this.m.startWorkflow(source, options));
+    return this.guard(() => this.withBytes(source, "", (ptr, len) => this.m.startWorkflow(ptr, len, options)));
   }
   validateWorkflow(source: string, options: string): string {
-    return this.guard(() => this.m.validateWorkflow(source, options));
+    return this.guard(() => this.withBytes(source, "", (ptr, len) => this.m.validateWorkflow(ptr, len, options)));
   }
   begin(run: number, input: string, memory: string): string {
     return this.guard(() => this.withBytes(input, "", (ptr, len) => this.m.begin(run, ptr, len, memory)));

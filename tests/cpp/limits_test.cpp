@@ -266,4 +266,71 @@ TEST(Amplification, AStepFunctionTraceThatRepeatsOneListIsChargedAsItsText) {
   EXPECT_EQ(trace[0].find("value"), nullptr);
 }
 
+// ---- program text (issue 11, item 22) ----
+
+std::string programOfBytes(size_t bytes) {
+  std::string head = R"({"program":{"op":"literal","value":")";
+  std::string tail = "\"}}";
+  return head + std::string(bytes - head.size() - tail.size(), 'x') + tail;
+}
+
+TEST(ProgramText, OverOneMebibyteIsAValidationErrorThatSaysWhy) {
+  ptc::Engine engine;
+  EXPECT_TRUE(parsed(engine.prepare(programOfBytes(1 << 20), "{}")).field("state").str() == "prepared");
+  for (const std::string& text : {engine.prepare(programOfBytes((1 << 20) + 1), "{}"),
+                                  engine.validate(programOfBytes((1 << 20) + 1), "{}")}) {
+    Value error = parsed(text).field("error");
+    EXPECT_EQ(error.field("type").str(), "validation_error");
+    EXPECT_NE(error.field("message").str().find("1048577 bytes"), std::string::npos) << text;
+    EXPECT_NE(error.field("message").str().find("limit of 1048576 bytes"), std::string::npos) << text;
+    EXPECT_NE(error.field("message").str().find("context"), std::string::npos) << text;
+  }
+}
+
+TEST(ProgramText, AStepFunctionFileOverOneMebibyteIsAValidationError) {
+  ptc::Engine engine;
+  std::string source = R"({"function":"main","output":"text","steps":[{"return":")" + std::string(1 << 20, 'x') +
+                       "\"}]}";
+  for (const std::string& text : {engine.startWorkflow(source, "{}"), engine.validateWorkflow(source, "{}")}) {
+    Value error = parsed(text).field("error");
+    EXPECT_EQ(error.field("type").str(), "validation_error") << text.substr(0, 300);
+    EXPECT_NE(error.field("message").str().find("input"), std::string::npos) << text.substr(0, 300);
+  }
+}
+
+TEST(ProgramText, ReadingItCountsTowardTheTimeLimit) {
+  ptc::Engine engine;
+  std::string numbers;
+  for (int i = 0; numbers.size() < 1000000; ++i) numbers += (i ? ",123456" : "123456");
+  std::string program = R"({"program":{"op":"pipe","steps":[{"op":"literal","value":[)" + numbers +
+                        R"(]},{"op":"count"}]}})";
+  Value error = parsed(engine.prepare(program, R"({"timeoutMs":1})")).field("error");
+  EXPECT_EQ(error.field("type").str(), "timeout");
+  EXPECT_NE(error.field("message").str().find("Reading the program"), std::string::npos);
+  // With time enough, it is prepared.
+  EXPECT_EQ(parsed(engine.prepare(program, R"({"timeoutMs":5000})")).field("state").str(), "prepared");
+}
+
+TEST(ProgramText, AMebibyteOfDistinctLoadsIsReadPromptly) {
+  ptc::Engine engine;
+  std::string steps;
+  for (int i = 0; i < 34000; ++i) steps += (i ? "," : "") + std::string(R"({"op":"load","name":"n)") + std::to_string(i) + "\"}";
+  auto started = Clock::now();
+  Value prepared = parsed(engine.prepare(R"({"program":{"op":"pipe","steps":[)" + steps + "]}}", R"({"timeoutMs":30000})"));
+  EXPECT_EQ(prepared.field("state").str(), "prepared");
+  EXPECT_EQ(prepared.field("loads").items().size(), 34000u);
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - started).count(), 1.5);
+}
+
+TEST(ProgramText, AStepFunctionFileBindingThirtyThousandNamesIsReadPromptly) {
+  ptc::Engine engine;
+  std::string steps = R"({"let":"v0","expr":1})";
+  for (int i = 1; i < 30000; ++i)
+    steps += R"(,{"let":"v)" + std::to_string(i) + R"(","expr":"$v)" + std::to_string(i - 1) + "\"}";
+  Outcome o = runWorkflow(engine, R"({"function":"main","output":"number","steps":[)" + steps + R"(,{"return":"$v29999"}]})",
+                          "{}", R"({"timeoutMs":30000})");
+  EXPECT_EQ(ptc::toJson(statusOf(o).field("result")), "1") << o.text.substr(0, 300);
+  EXPECT_LT(o.seconds, 3.0);
+}
+
 }  // namespace

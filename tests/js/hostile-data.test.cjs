@@ -127,3 +127,39 @@ describe("values used in many places are charged as the text they become", () =>
     expect(seconds).toBeLessThan(5);
   });
 });
+
+describe("program text", () => {
+  const programOfBytes = (bytes) => {
+    const head = '{"program":{"op":"literal","value":"';
+    return head + "x".repeat(bytes - head.length - 3) + '"}}';
+  };
+
+  test("a 50 MB program is a validation_error, promptly, under timeoutMs 1000", async () => {
+    const text = programOfBytes(50 * 1024 * 1024);
+    const { r, seconds } = await timed(() => rt.run(text, { timeoutMs: 1000 }));
+    expect(r.error).toMatchObject({ type: "validation_error", message: expect.stringContaining("over the limit of 1048576 bytes") });
+    expect(r.error.message).toContain("context");
+    expect(seconds).toBeLessThan(2); // a copy into the engine (the first one grows its memory), then refused
+    expect(rt.validate(text)).toMatchObject({ ok: false, error: { type: "validation_error" } });
+  });
+
+  test("1 MiB of program text is allowed, one byte more is not", async () => {
+    expect((await rt.run(programOfBytes(1024 * 1024))).ok).toBe(true);
+    expect((await rt.run(programOfBytes(1024 * 1024 + 1))).error.type).toBe("validation_error");
+  });
+
+  test("a step-function file over 1 MiB is a validation_error", async () => {
+    const source = JSON.stringify({ function: "main", output: "text", steps: [{ return: "x".repeat(1024 * 1024) }] });
+    const r = await rt.runWorkflow(source);
+    expect(r.error).toMatchObject({ type: "validation_error", message: expect.stringContaining("input") });
+    expect(rt.validateWorkflow(source)).toMatchObject({ ok: false, error: { type: "validation_error" } });
+  });
+
+  test("reading the program counts toward timeoutMs", async () => {
+    const numbers = Array(140000).fill(123456).join(",");
+    const text = `{"program":{"op":"pipe","steps":[{"op":"literal","value":[${numbers}]},{"op":"count"}]}}`;
+    const r = await rt.run(text, { timeoutMs: 1 });
+    expect(r.error).toMatchObject({ type: "timeout", message: expect.stringContaining("Reading the program") });
+    expect((await rt.run(text, { timeoutMs: 5000 })).result).toBe(140000);
+  });
+});
