@@ -332,6 +332,9 @@ const Array& listOperand(const Node& n, const Value& v, size_t i) {
 Value concat(const Node& n, const Value* args, size_t nargs) {
   size_t total = 0;
   for (size_t i = 0; i < nargs; ++i) total += listOperand(n, args[i], i).size();
+  // One list may be an operand many times: the copy is refused before it is
+  // built when it cannot fit (it is charged once it is a value).
+  if (Budget* budget = Budget::current()) budget->require(total * sizeof(Value));
   Array out;
   out.reserve(total);
   for (size_t i = 0; i < nargs; ++i) out.insert(out.end(), args[i].items().begin(), args[i].items().end());

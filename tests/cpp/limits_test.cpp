@@ -16,6 +16,13 @@ namespace {
 using ptc::Value;
 using Clock = std::chrono::steady_clock;
 
+// Debug and sanitizer builds run many times slower: time bounds scale.
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+constexpr double kSlowBuild = 1;
+#else
+constexpr double kSlowBuild = 15;
+#endif
+
 Value parsed(const std::string& text) { return ptc::parseJson(text, "status"); }
 
 // {"k0":0,"k1":1,...}, keys in reverse order when `reversed`.
@@ -77,7 +84,7 @@ void expectResultOrTimeout(const Outcome& o, const std::string& resultJson) {
   Value status = statusOf(o);
   if (status.field("ok").truthy()) EXPECT_EQ(ptc::toJson(status.field("result")), resultJson);
   else EXPECT_EQ(errorType(status), "timeout") << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0);
+  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 // ---- wide objects (issue 11, item 5) ----
@@ -101,7 +108,7 @@ TEST(WideObjects, EqualityOfSixtyThousandKeysInAnotherOrderIsPrompt) {
                          "{\"a\":" + wideObject(60000) + ",\"b\":" + wideObject(60000, "k", true) + "}",
                          R"({"timeoutMs":30000})");
   EXPECT_EQ(ptc::toJson(statusOf(o).field("result")), "true") << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0);
+  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 TEST(WideObjects, DistinctOverOneWideObjectUsedManyTimesIsPrompt) {
@@ -125,7 +132,7 @@ TEST(WideObjects, TheMemoryContractMergesWideMemoryPromptly) {
                          wideObject(60000, "m"));
   ASSERT_LT(o.text.size(), 16u << 20);
   EXPECT_EQ(parsed(o.text).field("memory").members().size(), 60000u) << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0);
+  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 TEST(WideObjects, GetOnAWideObjectInsideAMapFindsTheKeyWithoutAScan) {
@@ -141,7 +148,7 @@ TEST(WideObjects, GetOnAWideObjectInsideAMapFindsTheKeyWithoutAScan) {
                          "{\"o\":" + wideObject(80000, "k", true) + ",\"xs\":" + indexes + "}",
                          R"({"timeoutMs":30000})");
   EXPECT_EQ(ptc::toJson(statusOf(o).field("result")), "80000") << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0);
+  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 TEST(WideObjects, StepFunctionMergeOfFortyThousandKeysIsPrompt) {
@@ -166,10 +173,10 @@ TEST(WideObjects, AWideObjectFollowedByBadJsonFailsPromptly) {
   ptc::Engine engine;
   // The fast parser declines the text; the one that words the error reads it all first.
   Outcome o = runProgram(engine, R"({"program":{"op":"load","name":"o"}})", "{\"o\":" + wideObject(50000) + "}}",
-                         R"({"timeoutMs":1000})");
+                         R"({"timeoutMs":60000})");
   Value status = statusOf(o);
   EXPECT_EQ(errorType(status), "parse_error") << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0);
+  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 TEST(WideObjects, SelectListingAFieldTwiceKeepsItOnce) {
@@ -199,7 +206,7 @@ std::string doubled(int times, const std::string& use) {
 
 TEST(Amplification, AResultThatRepeatsOneStringIsChargedAsItsText) {
   ptc::Engine engine;
-  Outcome o = runProgram(engine, doubled(14, R"({"op":"var","name":"s14"})"), "{}", "{}");
+  Outcome o = runProgram(engine, doubled(14, R"({"op":"var","name":"s14"})"), "{}", R"({"timeoutMs":60000})");
   Value status = statusOf(o);
   EXPECT_EQ(errorType(status), "memory_exceeded");
   EXPECT_NE(status.field("error").field("message").str().find("while writing the result"), std::string::npos);
@@ -210,11 +217,11 @@ TEST(Amplification, TheMemoryDeltaAndMemoryAreChargedAsTheirText) {
   ptc::Engine engine;
   // 1,024 references to a 10 KB string: 10 MB of text wherever the list is written.
   Outcome twice = runProgram(engine, doubled(10, R"({"result":1,"a":{"op":"var","name":"s10"}})"), "{}",
-                             R"({"maxHeapBytes":30000000})");
+                             R"({"maxHeapBytes":30000000,"timeoutMs":60000})");
   EXPECT_TRUE(parsed(twice.text).field("ok").truthy()) << "memoryDelta and memory: 2 x 10 MB fit in 30 MB";
   Outcome fourTimes = runProgram(
       engine, doubled(10, R"({"result":1,"a":{"op":"var","name":"s10"},"b":{"op":"var","name":"s10"}})"), "{}",
-      R"({"maxHeapBytes":30000000})");
+      R"({"maxHeapBytes":30000000,"timeoutMs":60000})");
   Value status = statusOf(fourTimes);
   EXPECT_EQ(errorType(status), "memory_exceeded") << "4 x 10 MB do not";
   EXPECT_NE(status.field("error").field("message").str().find("while writing the result and memory"), std::string::npos);
@@ -226,14 +233,14 @@ TEST(Amplification, WritingTheResultCountsTowardTheTimeLimit) {
   Outcome o = runProgram(engine, doubled(14, R"({"op":"var","name":"s14"})"), "{}",
                          R"({"timeoutMs":1,"maxHeapBytes":1099511627776})");
   EXPECT_EQ(errorType(statusOf(o)), "timeout");
-  EXPECT_LT(o.seconds, 3.0);
+  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 TEST(Amplification, ToolArgsThatRepeatOneStringAreChargedAsTheirText) {
   ptc::Engine engine;
   Outcome o = runProgram(engine,
                          doubled(14, R"({"op":"call","tool":"t","args":{"x":{"op":"var","name":"s14"}}})"), "{}",
-                         R"({"tools":["t"]})");
+                         R"({"tools":["t"],"timeoutMs":60000})");
   Value status = statusOf(o);
   EXPECT_EQ(status.field("state").str(), "done") << "the call never reaches the host";
   EXPECT_EQ(errorType(status), "memory_exceeded");
@@ -256,7 +263,7 @@ std::string tenThousandNumbers() {
 
 TEST(Amplification, AStepFunctionTraceThatRepeatsOneListIsChargedAsItsText) {
   ptc::Engine engine;
-  Outcome o = runWorkflow(engine, rebindingSteps(), tenThousandNumbers(), R"({"timeoutMs":5000})");
+  Outcome o = runWorkflow(engine, rebindingSteps(), tenThousandNumbers(), R"({"timeoutMs":60000})");
   Value status = statusOf(o);
   EXPECT_EQ(errorType(status), "memory_exceeded");
   EXPECT_NE(status.field("error").field("message").str().find("the trace leaves out the steps' values"), std::string::npos);
@@ -319,7 +326,7 @@ TEST(ProgramText, AMebibyteOfDistinctLoadsIsReadPromptly) {
   Value prepared = parsed(engine.prepare(R"({"program":{"op":"pipe","steps":[)" + steps + "]}}", R"({"timeoutMs":30000})"));
   EXPECT_EQ(prepared.field("state").str(), "prepared");
   EXPECT_EQ(prepared.field("loads").items().size(), 34000u);
-  EXPECT_LT(std::chrono::duration<double>(Clock::now() - started).count(), 1.5);
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - started).count(), 1.5 * kSlowBuild);
 }
 
 TEST(ProgramText, AStepFunctionFileBindingThirtyThousandNamesIsReadPromptly) {
@@ -330,7 +337,7 @@ TEST(ProgramText, AStepFunctionFileBindingThirtyThousandNamesIsReadPromptly) {
   Outcome o = runWorkflow(engine, R"({"function":"main","output":"number","steps":[)" + steps + R"(,{"return":"$v29999"}]})",
                           "{}", R"({"timeoutMs":30000})");
   EXPECT_EQ(ptc::toJson(statusOf(o).field("result")), "1") << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0);
+  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 }  // namespace

@@ -104,6 +104,25 @@ describe("values used in many places are charged as the text they become", () =>
     expect(r.error).toMatchObject({ type: "memory_exceeded", message: expect.stringContaining("while writing the result and memory") });
   });
 
+  test("concat of one list given 500 times is refused before the copy is built", async () => {
+    const fresh = await ptcWasm.createRuntime();
+    const lists = Array(500).fill({ op: "var", name: "a" });
+    const program = { program: { op: "let", name: "a", value: { op: "load", name: "xs" }, in: { op: "pipe", steps: [{ op: "concat", lists }, { op: "count" }] } } };
+    const r = await fresh.run(program, { context: { xs: [...Array(100000).keys()] }, timeoutMs: 10000 });
+    expect(r.error).toMatchObject({ type: "memory_exceeded", message: expect.stringContaining("Memory limit of 10485760 bytes") });
+    expect(fresh.engineMemoryBytes).toBeLessThan(200 * 1024 * 1024); // 50M references would take 800 MB
+    await fresh.close?.();
+  });
+
+  test("a step function joining one text 500 times is refused before the text is built", async () => {
+    const fresh = await ptcWasm.createRuntime();
+    const source = JSON.stringify({ function: "main", input: { s: "text" }, output: "number", steps: [{ let: "t", expr: { "+": Array(500).fill("$input.s") } }, { return: 1 }] });
+    const r = await fresh.runWorkflow(source, { input: { s: "x".repeat(1 << 20) }, timeoutMs: 10000 });
+    expect(r.error).toMatchObject({ type: "memory_exceeded", message: expect.stringContaining("Memory limit of 10485760 bytes") });
+    expect(fresh.engineMemoryBytes).toBeLessThan(200 * 1024 * 1024); // the text would be 500 MB
+    await fresh.close?.();
+  });
+
   test("tool args holding it never reach the tool", async () => {
     let called = false;
     const program = doubled(14, { op: "call", tool: "t", args: { x: { op: "var", name: "s14" } } });
