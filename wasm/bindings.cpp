@@ -19,8 +19,11 @@ ptc::Engine& engine() {
 
 std::string_view bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<const char*>(ptr), len}; }
 
-std::string validate(std::string program, std::string options) { return engine().validate(program, options); }
-std::string prepare(std::string program, std::string options) { return engine().prepare(program, options); }
+// Program text and step-function sources arrive as bytes too: the engine
+// refuses one over its size limit, and a huge one should cost no more than a
+// copy to be refused.
+std::string validate(uintptr_t ptr, size_t len, std::string options) { return engine().validate(bytes(ptr, len), options); }
+std::string prepare(uintptr_t ptr, size_t len, std::string options) { return engine().prepare(bytes(ptr, len), options); }
 // The context, the memory and the row blocks arrive in one buffer, one after another.
 std::string runPrepared(int prepared, double spentMs, uintptr_t ptr, size_t contextLen, size_t memoryLen,
                         size_t rowsLen) {
@@ -28,9 +31,11 @@ std::string runPrepared(int prepared, double spentMs, uintptr_t ptr, size_t cont
                               bytes(ptr + contextLen + memoryLen, rowsLen));
 }
 void release(int prepared) { engine().release(prepared); }
-std::string startWorkflow(std::string source, std::string options) { return engine().startWorkflow(source, options); }
-std::string validateWorkflow(std::string source, std::string options) {
-  return engine().validateWorkflow(source, options);
+std::string startWorkflow(uintptr_t ptr, size_t len, std::string options) {
+  return engine().startWorkflow(bytes(ptr, len), options);
+}
+std::string validateWorkflow(uintptr_t ptr, size_t len, std::string options) {
+  return engine().validateWorkflow(bytes(ptr, len), options);
 }
 std::string begin(int run, double spentMs, uintptr_t inputPtr, size_t inputLen, std::string memory) {
   return engine().begin(run, bytes(inputPtr, inputLen), memory, spentMs);

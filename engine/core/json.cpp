@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <fast_float/fast_float.h>
 
 #include <cstring>
@@ -10,9 +11,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/deadline.h"
 #include "core/error.h"
-#include "core/json_pointer.h"
 #include "core/json_fast.h"
+#include "core/json_pointer.h"
 
 // nlohmann converts float tokens with std::strtod, which Emscripten's libc
 // computes in software-emulated 128-bit long double: a third of the time of
@@ -76,7 +78,7 @@ class ValueBuilder : public nlohmann::json_sax<json> {
   struct Frame {
     bool isObject;
     Array items;
-    Members members;
+    ObjectBuilder members;
     Value key;
   };
 
@@ -86,14 +88,7 @@ class ValueBuilder : public nlohmann::json_sax<json> {
       roots_.push_back(std::move(v));
     } else if (frames_.back().isObject) {
       Frame& f = frames_.back();
-      // A repeated key keeps its first position and takes the last value.
-      for (Member& m : f.members) {
-        if (m.key.str() == f.key.str()) {
-          m.value = std::move(v);
-          return true;
-        }
-      }
-      f.members.push_back(Member{std::move(f.key), std::move(v)});
+      f.members.put(std::move(f.key), std::move(v));  // a repeated key keeps its first position, takes the last value
     } else {
       frames_.back().items.push_back(std::move(v));
     }
@@ -110,7 +105,7 @@ class ValueBuilder : public nlohmann::json_sax<json> {
   bool close() {
     Frame f = std::move(frames_.back());
     frames_.pop_back();
-    return add(f.isObject ? Value::object(std::move(f.members)) : Value::array(std::move(f.items)));
+    return add(f.isObject ? f.members.build() : Value::array(std::move(f.items)));
   }
   Value internKey(string_t& k) {
     auto it = keys_.find(k);
@@ -231,7 +226,8 @@ size_t valueEnd(std::string_view text, size_t i) {
 
 }  // namespace
 
-std::vector<Value> parseJsonSequence(std::string_view text, std::string_view what) {
+std::vector<Value> parseJsonSequence(std::string_view text, std::string_view what,
+                                     const std::function<void()>& progress) {
   std::vector<Value> values;
   size_t i = 0;
   while (true) {
@@ -243,7 +239,7 @@ std::vector<Value> parseJsonSequence(std::string_view text, std::string_view wha
     // as U+FFFD, which nlohmann refuses.
     Value value;
     if (!parseJsonFast(slice, value, {})) {
-      ValueBuilder builder;
+      ValueBuilder builder(progress);
       if (!json::sax_parse(slice.begin(), slice.end(), &builder, nlohmann::detail::input_format_t::json, true))
         throwParseError(what, builder, text, i);
       value = std::move(builder.roots().front());
@@ -302,45 +298,106 @@ void appendNumber(std::string& out, double d) {
   out.append(buf, end);
 }
 
-void appendJson(std::string& out, const Value& v) {
-  switch (v.kind()) {
-    case Kind::None:
-    case Kind::Null: out += "null"; return;
-    case Kind::Bool: out += v.asBool() ? "true" : "false"; return;
-    case Kind::Int: {
-      char buf[24];
-      auto r = std::to_chars(buf, buf + sizeof buf, v.asInt());
-      out.append(buf, r.ptr);
-      return;
-    }
-    case Kind::Double: appendNumber(out, v.asDouble()); return;
-    case Kind::String: appendJsonString(out, v.str()); return;
-    case Kind::Array: {
-      out.push_back('[');
-      bool first = true;
-      for (const Value& x : v.items()) {
-        if (!first) out.push_back(',');
-        first = false;
-        appendJson(out, x);
+ChargedText::ChargedText(std::string& out, std::string what)
+    : out_(out), what_(std::move(what)), budget_(Budget::current()), base_(out.size()), saved_(current()) {
+  current() = this;
+}
+
+ChargedText::~ChargedText() {
+  current() = saved_;
+  if (budget_) budget_->release(charged_);
+}
+
+ChargedText*& ChargedText::current() {
+  thread_local ChargedText* text = nullptr;
+  return text;
+}
+
+void ChargedText::settle(size_t more) {
+  if (!budget_) return;
+  uint64_t written = out_.size() - base_ + more;
+  if (written <= charged_) return;
+  uint64_t grow = written - charged_;
+  if (!budget_->fits(grow))
+    throw PtcError(ErrorType::MemoryExceeded,
+                   "Memory limit of " + std::to_string(budget_->limit()) + " bytes exceeded while writing " + what_ +
+                       " as JSON (" + std::to_string(written) +
+                       " bytes of text so far, on top of the values the run holds): a value used in many places "
+                       "is written out each time. Return less (filter, select, take or count first), or raise "
+                       "maxHeapBytes");
+  budget_->charge(grow);
+  charged_ = written;
+}
+
+namespace {
+
+// Writes JSON text into `out`, stopping early once it is longer than `stopAt`
+// (a preview). Checks the deadline at every value; with a ChargedText in
+// force, a long string is charged before it is copied, the rest every 256
+// values.
+class JsonWriter {
+ public:
+  JsonWriter(std::string& out, size_t stopAt) : out_(out), stopAt_(stopAt), charged_(ChargedText::current()) {}
+
+  void value(const Value& v) {
+    tickDeadline();
+    if (charged_) charged_->wroteValue();
+    switch (v.kind()) {
+      case Kind::None:
+      case Kind::Null: out_ += "null"; return;
+      case Kind::Bool: out_ += v.asBool() ? "true" : "false"; return;
+      case Kind::Int: {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, v.asInt());
+        out_.append(buf, r.ptr);
+        return;
       }
-      out.push_back(']');
-      return;
-    }
-    case Kind::Object: {
-      out.push_back('{');
-      bool first = true;
-      for (const Member& m : v.members()) {
-        if (!first) out.push_back(',');
-        first = false;
-        appendJsonString(out, m.key.str());
-        out.push_back(':');
-        appendJson(out, m.value);
+      case Kind::Double: appendNumber(out_, v.asDouble()); return;
+      case Kind::String: string(v.str()); return;
+      case Kind::Array: {
+        out_.push_back('[');
+        bool first = true;
+        for (const Value& x : v.items()) {
+          if (out_.size() > stopAt_) return;
+          if (!first) out_.push_back(',');
+          first = false;
+          value(x);
+        }
+        out_.push_back(']');
+        return;
       }
-      out.push_back('}');
-      return;
+      case Kind::Object: {
+        out_.push_back('{');
+        bool first = true;
+        for (const Member& m : v.members()) {
+          if (out_.size() > stopAt_) return;
+          if (!first) out_.push_back(',');
+          first = false;
+          string(m.key.str());
+          out_.push_back(':');
+          value(m.value);
+        }
+        out_.push_back('}');
+        return;
+      }
     }
   }
-}
+
+ private:
+  void string(std::string_view text) {
+    text = text.substr(0, stopAt_);  // a preview needs no more
+    if (charged_ && text.size() >= 256) charged_->settle(text.size());
+    appendJsonString(out_, text);
+  }
+
+  std::string& out_;
+  const size_t stopAt_;
+  ChargedText* const charged_;
+};
+
+}  // namespace
+
+void appendJson(std::string& out, const Value& v) { JsonWriter(out, SIZE_MAX).value(v); }
 
 std::string toJson(const Value& v) {
   std::string out;
@@ -349,7 +406,8 @@ std::string toJson(const Value& v) {
 }
 
 std::string shortJson(const Value& v, size_t max) {
-  std::string text = toJson(v);
+  std::string text;
+  JsonWriter(text, max).value(v);  // no more of a big value than the message shows
   return text.size() > max ? text.substr(0, max - 3) + "..." : text;
 }
 

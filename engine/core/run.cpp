@@ -8,17 +8,7 @@
 
 namespace ptc {
 
-void RunCore::checkDeadline() const {
-  if (std::chrono::steady_clock::now() >= deadline)
-    throw PtcError(ErrorType::Timeout, "Execution exceeded the time limit of " + std::to_string(timeoutMs) +
-                                           " ms (timeoutMs); reduce the data the program walks, e.g. filter "
-                                           "before map");
-}
-
-RunBase::RunBase(const RunLimits& limits) : budget_(limits.maxHeapBytes) {
-  core_.timeoutMs = limits.timeoutMs;
-  core_.deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits.timeoutMs);
-}
+RunBase::RunBase(const RunLimits& limits) : budget_(limits.maxHeapBytes) { core_.start(limits.timeoutMs); }
 
 void RunBase::alreadySpent(double ms) {
   if (ms > 0) core_.deadline -= std::chrono::microseconds(static_cast<int64_t>(std::min(ms, 1e12) * 1000));
@@ -28,6 +18,7 @@ template <class F>
 std::string RunBase::guarded(F&& step) {
   if (finished_) return doneError(Error{ErrorType::Execution, "This run has already finished", "", false, -1});
   BudgetScope scope(&budget_);
+  DeadlineScope clock(&core_);
   try {
     return step();
   } catch (...) {
@@ -105,9 +96,9 @@ std::string RunBase::status() {
 }
 
 std::string RunBase::finishOk(const Value& result) {
+  task_.reset();  // what the result does not hold is let go before it is written
   std::string out = doneOk(result);
   finished_ = true;
-  task_.reset();
   return out;
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "core/coro.h"
+#include "core/deadline.h"
 #include "core/value.h"
 
 namespace ptc {
@@ -36,21 +37,12 @@ struct ToolAnswer {
 };
 
 // The clock and the tool channel of one run.
-struct RunCore {
-  std::chrono::steady_clock::time_point deadline;
-  int64_t timeoutMs = 1000;
-  uint32_t ticks = 0;
+struct RunCore : Deadline {
   int toolCalls = 0;
 
   std::optional<ToolRequest> pending;  // the call the run is suspended on
   coro::coroutine_handle<> waiter;
   std::optional<ToolAnswer> answer;
-
-  void checkDeadline() const;
-  // Every 1024 calls, checks the deadline: cheap enough for the hot path.
-  void tick() {
-    if ((++ticks & 1023) == 0) checkDeadline();
-  }
 };
 
 // Suspends a run on a tool call until the host answers it.

@@ -7,6 +7,7 @@
 #include <new>
 #include <string>
 
+#include "core/deadline.h"
 #include "core/error.h"
 
 namespace ptc {
@@ -19,11 +20,36 @@ struct StringBlock final : HeapBlock {
 struct ArrayBlock final : HeapBlock {
   Array items;
 };
-// Its members follow it in the same allocation.
+// Its members follow it in the same allocation, and for a wide object (at
+// least Value::kIndexFrom members) then its key index: the members' positions
+// in key order, filled on first use.
 struct alignas(Member) ObjectBlock final : HeapBlock {
   uint32_t count = 0;
+  bool indexed = false;  // the key index has been filled
   Member* members() { return reinterpret_cast<Member*>(reinterpret_cast<char*>(this) + sizeof(ObjectBlock)); }
+  bool wide() const { return count >= Value::kIndexFrom; }
+  uint32_t* index() { return reinterpret_cast<uint32_t*>(members() + count); }
 };
+
+uint64_t objectBytes(size_t n) {
+  return sizeof(ObjectBlock) + n * sizeof(Member) + (n >= Value::kIndexFrom ? n * sizeof(uint32_t) : 0);
+}
+
+// Sorts the positions of a wide object's members by key (then position, so
+// that with a repeated key the first one is found, as a scan would).
+const uint32_t* keyIndexOf(ObjectBlock* block) {
+  uint32_t* index = block->index();
+  if (!block->indexed) {
+    Member* members = block->members();
+    for (uint32_t i = 0; i < block->count; ++i) index[i] = i;
+    std::sort(index, index + block->count, [members](uint32_t x, uint32_t y) {
+      int c = members[x].key.str().compare(members[y].key.str());
+      return c != 0 ? c < 0 : x < y;
+    });
+    block->indexed = true;
+  }
+  return index;
+}
 
 // Charges the current budget before allocating, so a refused charge leaks nothing.
 template <class Block, class Payload>
@@ -39,7 +65,7 @@ Block* allocate(uint64_t bytes, Payload&& payload) {
 }
 
 ObjectBlock* allocateObject(Member* first, size_t n) {
-  uint64_t bytes = sizeof(ObjectBlock) + n * sizeof(Member);
+  uint64_t bytes = objectBytes(n);
   Budget* budget = Budget::current();
   if (budget) budget->charge(bytes);
   auto* block = new (::operator new(static_cast<size_t>(bytes))) ObjectBlock();
@@ -81,15 +107,17 @@ Budget*& Budget::current() {
 }
 
 void Budget::charge(uint64_t bytes) {
+  require(bytes);
   live_ += bytes;
   if (live_ > peak_) peak_ = live_;
-  if (live_ > limit_) {
-    live_ -= bytes;
+}
+
+void Budget::require(uint64_t bytes) const {
+  if (!fits(bytes))
     throw PtcError(ErrorType::MemoryExceeded,
                    "Memory limit of " + std::to_string(limit_) +
                        " bytes exceeded: the run holds too much data (raise maxHeapBytes, or "
                        "filter/select/take earlier so fewer values are kept)");
-  }
 }
 
 Value Value::string(std::string s) {
@@ -150,9 +178,21 @@ MemberSpan Value::members() const {
   return MemberSpan(block->members(), block->count);
 }
 
+const uint32_t* Value::keyIndex() const {
+  if (tag_.kind != Kind::Object) return nullptr;
+  auto* block = static_cast<ObjectBlock*>(u_.h);
+  return block->wide() ? keyIndexOf(block) : nullptr;
+}
+
 const Value* Value::find(std::string_view key) const {
   if (tag_.kind != Kind::Object) return nullptr;
-  for (const Member& m : members()) {
+  MemberSpan all = members();
+  if (const uint32_t* index = keyIndex()) {
+    const uint32_t* at = std::lower_bound(index, index + all.size(), key,
+                                          [&all](uint32_t i, std::string_view k) { return all[i].key.str() < k; });
+    return at != index + all.size() && all[*at].key.str() == key ? &all[*at].value : nullptr;
+  }
+  for (const Member& m : all) {
     const std::string& k = m.key.str();
     if (k.size() == key.size() && std::memcmp(k.data(), key.data(), key.size()) == 0) return &m.value;
   }
@@ -164,7 +204,71 @@ Value Value::field(std::string_view key) const {
   return v ? *v : Value();
 }
 
+void ObjectBuilder::put(Value key, Value value) {
+  tickDeadline();
+  if (members_.size() < Value::kIndexFrom) {
+    for (Member& m : members_) {
+      if (m.key.str() == key.str()) {
+        m.value = std::move(value);
+        return;
+      }
+    }
+  } else {
+    if (index_.empty())
+      for (size_t i = 0; i < members_.size(); ++i) index_.emplace(members_[i].key.str(), i);
+    auto [at, added] = index_.emplace(key.str(), members_.size());
+    if (!added) {
+      members_[at->second].value = std::move(value);
+      return;
+    }
+  }
+  members_.push_back(Member{std::move(key), std::move(value)});
+}
+
+Value ObjectBuilder::build() {
+  index_.clear();
+  Value v = Value::object(members_.data(), members_.size());
+  members_.clear();
+  return v;
+}
+
+namespace {
+
+// An object's members in key order: its key index when it is wide, else
+// sorted here (a handful of members).
+class KeyOrder {
+ public:
+  explicit KeyOrder(const Value& v) : members_(v.members()), order_(v.keyIndex()) {
+    if (order_) return;
+    for (uint32_t i = 0; i < members_.size(); ++i) small_[i] = i;
+    std::sort(small_, small_ + members_.size(),
+              [this](uint32_t x, uint32_t y) { return members_[x].key.str() < members_[y].key.str(); });
+    order_ = small_;
+  }
+  size_t size() const { return members_.size(); }
+  const Member& operator[](size_t i) const { return members_[order_[i]]; }
+
+ private:
+  MemberSpan members_;
+  const uint32_t* order_;
+  uint32_t small_[Value::kIndexFrom];
+};
+
+bool equalObjects(const Value& a, const Value& b) {
+  KeyOrder x(a), y(b);
+  if (x.size() != y.size()) return false;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (x[i].key.str() != y[i].key.str()) return false;
+  for (size_t i = 0; i < x.size(); ++i)
+    if (!equals(x[i].value, y[i].value)) return false;
+  return true;
+}
+
+}  // namespace
+
 bool equals(const Value& a, const Value& b) {
+  tickDeadline();
+  if (a.sameHeap(b)) return true;
   if (a.isNumber() && b.isNumber()) {
     if (a.isInt() && b.isInt()) return a.asInt() == b.asInt();
     return a.asDouble() == b.asDouble();
@@ -184,15 +288,7 @@ bool equals(const Value& a, const Value& b) {
         if (!equals(x[i], y[i])) return false;
       return true;
     }
-    case Kind::Object: {
-      MemberSpan x = a.members();
-      if (x.size() != b.members().size()) return false;
-      for (const Member& m : x) {
-        const Value* other = b.find(m.key.str());
-        if (!other || !equals(m.value, *other)) return false;
-      }
-      return true;
-    }
+    case Kind::Object: return a.members().size() == b.members().size() && equalObjects(a, b);
     default: return false;
   }
 }
@@ -221,23 +317,16 @@ int compareNumbers(const Value& a, const Value& b) {
   return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-std::vector<const Member*> sortedMembers(const Value& v) {
-  std::vector<const Member*> out;
-  for (const Member& m : v.members()) out.push_back(&m);
-  std::sort(out.begin(), out.end(), [](const Member* x, const Member* y) { return x->key.str() < y->key.str(); });
-  return out;
-}
-
 int compareObjects(const Value& a, const Value& b) {
   size_t na = a.members().size(), nb = b.members().size();
   if (na != nb) return na < nb ? -1 : 1;
-  auto x = sortedMembers(a), y = sortedMembers(b);
+  KeyOrder x(a), y(b);
   for (size_t i = 0; i < x.size(); ++i) {
-    int c = x[i]->key.str().compare(y[i]->key.str());
+    int c = x[i].key.str().compare(y[i].key.str());
     if (c != 0) return c < 0 ? -1 : 1;
   }
   for (size_t i = 0; i < x.size(); ++i) {
-    int c = compare(x[i]->value, y[i]->value);
+    int c = compare(x[i].value, y[i].value);
     if (c != 0) return c;
   }
   return 0;
@@ -246,6 +335,8 @@ int compareObjects(const Value& a, const Value& b) {
 }  // namespace
 
 int compare(const Value& a, const Value& b) {
+  tickDeadline();
+  if (a.sameHeap(b)) return 0;
   int ra = typeRank(a), rb = typeRank(b);
   if (ra != rb) return ra < rb ? -1 : 1;
   switch (a.kind()) {
@@ -271,6 +362,7 @@ int compare(const Value& a, const Value& b) {
 }
 
 size_t hashValue(const Value& v) {
+  tickDeadline();
   auto mix = [](size_t h, size_t x) { return h ^ (x + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)); };
   switch (v.kind()) {
     case Kind::None:

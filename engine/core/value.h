@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace ptc {
@@ -17,6 +18,10 @@ class Budget {
   explicit Budget(uint64_t limit) : limit_(limit) {}
   void charge(uint64_t bytes);  // throws PtcError(memory_exceeded) past the limit
   void release(uint64_t bytes) { live_ -= bytes; }
+  bool fits(uint64_t bytes) const { return live_ + bytes <= limit_; }
+  // Throws as charge would, charging nothing: before building a copy whose
+  // size is known (the copy is then charged when it becomes a value).
+  void require(uint64_t bytes) const;
   uint64_t live() const { return live_; }
   uint64_t peak() const { return peak_; }
   uint64_t limit() const { return limit_; }
@@ -121,9 +126,18 @@ class Value {
   bool truthy() const { return !(tag_.kind == Kind::Null || tag_.kind == Kind::None || (tag_.kind == Kind::Bool && !u_.b)); }
 
   // Field of an object, or nullptr when missing or this is not an object.
+  // Wide objects find it by binary search in their sorted key index.
   const Value* find(std::string_view key) const;
   // Field of an object; null when missing or this is not an object.
   Value field(std::string_view key) const;
+
+  // The positions of an object's members in key order, for objects of at
+  // least kIndexFrom members (built on first use, kept in the object's own
+  // block); nullptr for smaller objects and other values.
+  const uint32_t* keyIndex() const;
+  static constexpr size_t kIndexFrom = 9;
+  // The same list, object or string (not just an equal one).
+  bool sameHeap(const Value& o) const { return tag_.kind >= Kind::String && tag_.kind == o.tag_.kind && u_.h == o.u_.h; }
 
  private:
   void retain() const;
@@ -169,6 +183,24 @@ class MemberSpan {
   size_t n_;
 };
 
+// Builds an object from members added one at a time, where a repeated key
+// keeps its first position and takes the last value (merge, parsing, the
+// memory contract). Keys are found through a hash index once the object is
+// wide, so n members cost O(n), not O(n^2).
+class ObjectBuilder {
+ public:
+  void put(Value key, Value value);
+  size_t size() const { return members_.size(); }
+  Value build();  // moves the members into a new object
+
+ private:
+  Members members_;
+  std::unordered_map<std::string_view, size_t> index_;  // views of the keys' strings, which members_ holds
+};
+
+// Equality, ordering and hashing walk values whole; they check the deadline
+// of the work under way (deadline.h) as they go, and compare objects through
+// their key index, so none is quadratic in the number of keys.
 // Structural equality; numbers compare by value (1 == 1.0), object key order ignored.
 bool equals(const Value& a, const Value& b);
 // Total order of the reference implementation (Erlang term order):

@@ -1,7 +1,10 @@
 #include "host/engine.h"
 
+#include <chrono>
 #include <functional>
+#include <utility>
 
+#include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "workflow/workflow_compiler.h"
@@ -23,6 +26,36 @@ std::string cacheKey(std::string_view programJson, const EngineOptions& o) {
 
 const char* kNoMetrics = "{\"memoryBytes\":0,\"toolCalls\":0}";
 
+void checkProgramSize(std::string_view text, const std::string& what, const char* instead) {
+  if (text.size() <= kMaxProgramBytes) return;
+  throw PtcError(ErrorType::Validation, "The " + what + " is " + std::to_string(text.size()) +
+                                            " bytes of text, over the limit of " + std::to_string(kMaxProgramBytes) +
+                                            " bytes (1 MiB). " + instead + " rather than writing it into the " +
+                                            what + ".");
+}
+
+// Reads and compiles a text under its own deadline, timeoutMs from now (no
+// run has started yet), so a huge or slow text is a timeout, and reports how
+// long that took so that the run which needed it can be charged.
+template <class Compile>
+auto withinTimeLimit(int64_t timeoutMs, const std::string& what, double* spentMs, Compile&& compile) {
+  const auto started = std::chrono::steady_clock::now();
+  Deadline clock;
+  clock.start(timeoutMs);
+  DeadlineScope scope(&clock);
+  BudgetScope noBudget(nullptr);  // compiled texts belong to no run
+  try {
+    auto compiled = compile([&clock] { clock.checkDeadline(); });
+    if (spentMs)
+      *spentMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    return compiled;
+  } catch (const PtcError& e) {
+    if (e.error.type != ErrorType::Timeout) throw;
+    throw PtcError(ErrorType::Timeout, "Reading the " + what + " took longer than the time limit of " +
+                                           std::to_string(timeoutMs) + " ms (timeoutMs): shorten the " + what + ".");
+  }
+}
+
 // A handle the host does not hold (a bug in the host, never in a program).
 std::string unknownHandle(const char* what, int id) {
   return doneErrorJson(Error{ErrorType::Execution, std::string("Unknown ") + what + " " + std::to_string(id), "", false, -1},
@@ -39,12 +72,16 @@ const EngineOptions& Engine::options(std::string_view optionsJson) {
   return lastOptions_;
 }
 
-std::shared_ptr<const Program> Engine::compile(std::string_view programJson, const EngineOptions& options) {
+std::shared_ptr<const Program> Engine::compile(std::string_view programJson, const EngineOptions& options,
+                                               double* spentMs) {
+  checkProgramSize(programJson, "program", "Pass data in the context and load it");
   std::string key = cacheKey(programJson, options);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  BudgetScope noBudget(nullptr);
-  Value document = parseJson(programJson, "program");
-  auto program = compileProgram(programOfEnvelope(document), options.compile);
+  auto program = withinTimeLimit(options.limits.timeoutMs, "program", spentMs,
+                                 [&](const std::function<void()>& progress) {
+                                   Value document = parseJson(programJson, "program", progress);
+                                   return compileProgram(programOfEnvelope(document), options.compile);
+                                 });
   if (cache_.size() >= kProgramCacheSize) cache_.clear();
   cache_.emplace(std::move(key), program);
   return program;
@@ -68,9 +105,10 @@ std::string Engine::registerRun(std::unique_ptr<RunBase> run, const std::vector<
 std::string Engine::prepare(std::string_view programJson, std::string_view optionsJson) {
   try {
     const EngineOptions& opts = options(optionsJson);
-    auto program = compile(programJson, opts);
+    double compileMs = 0;
+    auto program = compile(programJson, opts, &compileMs);
     int id = nextPrepared_++;
-    prepared_.emplace(id, Prepared{program, opts.limits});
+    prepared_.emplace(id, Prepared{program, opts.limits, compileMs});
     return preparedJson(id, *program);
   } catch (...) {
     return doneErrorJson(currentError(), kNoMetrics);
@@ -85,7 +123,9 @@ std::string Engine::runPrepared(int prepared, std::string_view contextJson, std:
   auto programRun = std::make_unique<ProgramRun>(it->second.program, it->second.limits);
   programRun->setRowBlocks(rowBlocks);
   auto [entry, _] = runs_.emplace(run, std::move(programRun));
-  entry->second->alreadySpent(spentMs);
+  // Reading the program counts toward the first run after it was prepared
+  // (a program prepared again, or run again, is not read again).
+  entry->second->alreadySpent(spentMs + std::exchange(it->second.compileMs, 0));
   std::string status = entry->second->begin(contextJson, memoryJson);
   if (entry->second->finished()) {
     runs_.erase(entry);
@@ -94,12 +134,17 @@ std::string Engine::runPrepared(int prepared, std::string_view contextJson, std:
   return "{\"run\":" + std::to_string(run) + "," + status.substr(1);
 }
 
-std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_view source, const EngineOptions& options) {
+std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_view source, const EngineOptions& options,
+                                                                   double* spentMs) {
+  checkProgramSize(source, "step-function file", "Pass data as the entry's input");
   std::string key = cacheKey(source, options);
   if (auto it = workflowCache_.find(key); it != workflowCache_.end()) return it->second;
-  BudgetScope noBudget(nullptr);
   workflow::CompileOptions co{options.entry, options.compile.toolsKnown, options.compile.tools};
-  auto wf = workflow::compileWorkflow(parseJsonSequence(source, "step-function file"), co);
+  auto wf = withinTimeLimit(options.limits.timeoutMs, "step-function file", spentMs,
+                            [&](const std::function<void()>& progress) {
+                              auto functions = parseJsonSequence(source, "step-function file", progress);
+                              return workflow::compileWorkflow(functions, co);
+                            });
   if (workflowCache_.size() >= kProgramCacheSize) workflowCache_.clear();
   workflowCache_.emplace(std::move(key), wf);
   return wf;
@@ -108,8 +153,11 @@ std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_vi
 std::string Engine::startWorkflow(std::string_view source, std::string_view optionsJson) {
   try {
     EngineOptions options = parseEngineOptions(optionsJson);
-    auto wf = compileWorkflow(source, options);
-    return registerRun(std::make_unique<workflow::WorkflowRun>(wf, options.limits), {});
+    double compileMs = 0;
+    auto wf = compileWorkflow(source, options, &compileMs);
+    auto run = std::make_unique<workflow::WorkflowRun>(wf, options.limits);
+    run->alreadySpent(compileMs);  // reading the file counts toward the run's time limit
+    return registerRun(std::move(run), {});
   } catch (...) {
     return doneErrorJson(currentError(), kNoMetrics);
   }

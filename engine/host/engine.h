@@ -16,6 +16,11 @@
 
 namespace ptc {
 
+// Program text (and step-function source) is code, not data: it is refused
+// past this size, with a validation_error that says to pass data in the
+// context (or the input) instead.
+constexpr size_t kMaxProgramBytes = 1024 * 1024;
+
 class Engine {
  public:
   // {"ok":true} or {"ok":false,"error":{...}}; runs nothing.
@@ -58,8 +63,13 @@ class Engine {
   size_t preparedPrograms() const { return prepared_.size(); }
 
  private:
-  std::shared_ptr<const Program> compile(std::string_view programJson, const EngineOptions& options);
-  std::shared_ptr<const workflow::Workflow> compileWorkflow(std::string_view source, const EngineOptions& options);
+  // Both refuse text over kMaxProgramBytes and read it within the options'
+  // timeoutMs; `spentMs`, when given, receives the time that took (0 when the
+  // text was compiled before).
+  std::shared_ptr<const Program> compile(std::string_view programJson, const EngineOptions& options,
+                                         double* spentMs = nullptr);
+  std::shared_ptr<const workflow::Workflow> compileWorkflow(std::string_view source, const EngineOptions& options,
+                                                            double* spentMs = nullptr);
   std::string registerRun(std::unique_ptr<RunBase> run, const std::vector<std::string>& loads);
   std::string drive(int run, const std::function<std::string(RunBase&)>& step);
 
@@ -68,6 +78,7 @@ class Engine {
   struct Prepared {
     std::shared_ptr<const Program> program;
     RunLimits limits;
+    double compileMs = 0;  // the time preparing took, counted toward the next run's timeoutMs
   };
 
   std::unordered_map<int, std::unique_ptr<RunBase>> runs_;

@@ -115,6 +115,7 @@ std::string preparedJson(int preparedId, const Program& program) {
 
 std::string callStatusJson(const ToolRequest& call) {
   std::string out = "{\"state\":\"call\",\"tool\":";
+  ChargedText charged(out, "the args of tool '" + call.tool + "'");
   appendJsonString(out, call.tool);
   out += ",\"path\":";
   appendJsonString(out, call.path);
@@ -124,14 +125,17 @@ std::string callStatusJson(const ToolRequest& call) {
   return out;
 }
 
-std::string doneOkJson(const Value& result, const Value& delta, const Value& memory, const std::string& metrics) {
+std::string doneOkJson(const Value& result, const Value& delta, const Value& memory,
+                       const std::function<std::string()>& metrics) {
   std::string out = "{\"state\":\"done\",\"ok\":true,\"result\":";
+  ChargedText charged(out, "the result and memory");
   appendJson(out, result);
   out += ",\"memoryDelta\":";
   appendJson(out, delta);
   out += ",\"memory\":";
   appendJson(out, memory);
-  out += ",\"metrics\":" + metrics + "}";
+  charged.settle();
+  out += ",\"metrics\":" + metrics() + "}";
   return out;
 }
 

@@ -2,6 +2,7 @@
 // native tests): options in, statuses and errors out.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -31,8 +32,12 @@ std::string readyJson(int runId, const std::vector<std::string>& loads);
 // {"state":"prepared","id":N,"loads":[...],"fields":{key:[fields]}} ("fields"
 // only when some loads are projected).
 std::string preparedJson(int preparedId, const Program& program);
+// The texts below that carry values are ChargedTexts (json.h): they count
+// toward the run's maxHeapBytes while written, and check its deadline.
 std::string callStatusJson(const ToolRequest& call);
-std::string doneOkJson(const Value& result, const Value& delta, const Value& memory, const std::string& metrics);
+// `metrics` is asked for once the values are written, so its peak includes them.
+std::string doneOkJson(const Value& result, const Value& delta, const Value& memory,
+                       const std::function<std::string()>& metrics);
 std::string doneErrorJson(const Error& e, const std::string& metrics);
 // "ValidationError at /program/steps/1: Unknown operation 'filer'. Did you mean 'filter'?"
 std::string formatErrorLine(const Error& e);

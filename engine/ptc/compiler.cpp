@@ -2,6 +2,7 @@
 // checked against the op table before it becomes a Node, and the first problem
 // stops the walk with the node's JSON Pointer. Nothing is evaluated here.
 #include <algorithm>
+#include <unordered_set>
 
 #include "core/error.h"
 #include "core/json.h"
@@ -122,8 +123,7 @@ class Compiler {
     checkOneOf(*spec, v, path);
     if (node->op == Op::Call) checkTool(*node, childPath(path, "tool"));
     node->valueSeesMapItem = spec->valueSeesMapItem;
-    if (node->op == Op::Load && std::find(loads_.begin(), loads_.end(), node->name.str()) == loads_.end())
-      loads_.push_back(node->name.str());
+    if (node->op == Op::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
     finish(*node);
     return node;
   }
@@ -230,6 +230,7 @@ class Compiler {
 
   const CompileOptions& options_;
   std::vector<std::string> loads_;
+  std::unordered_set<std::string> loaded_;  // the same names: a program may load thousands
 };
 
 }  // namespace

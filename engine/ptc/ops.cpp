@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <unordered_set>
 
+#include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
 
@@ -129,6 +130,7 @@ Value filterIn(const Node& n, const Value& in, const Value& allowed) {
   for (const Value& a : allowed.items()) set.insert(&a);
   Array out;
   for (const Value& item : items) {
+    tickDeadline();
     Value s = subject(n, item);
     if (set.count(&s)) out.push_back(item);
   }
@@ -138,12 +140,12 @@ Value filterIn(const Node& n, const Value& in, const Value& allowed) {
 // ---- collections ----
 
 Value selectFields(const Node& n, const Value& object) {
-  Members out;
+  ObjectBuilder out;  // a field listed twice is kept once: an object's keys are distinct
   for (const Value& key : n.keys) {
     const Value* v = object.find(key.str());
-    if (v) out.push_back(Member{key, *v});
+    if (v) out.put(key, *v);
   }
-  return Value::object(std::move(out));
+  return out.build();
 }
 
 Value select(const Node& n, const Value& in) {
@@ -153,6 +155,7 @@ Value select(const Node& n, const Value& in) {
   Array out;
   out.reserve(in.items().size());
   for (size_t i = 0; i < in.items().size(); ++i) {
+    tickDeadline();
     const Value& item = in.items()[i];
     if (!item.isObject())
       throwExecution(n, "'select' expects a list of objects, but item " + std::to_string(i) + " is a " +
@@ -194,38 +197,60 @@ Value distinct(const Array& items) {
 
 // ---- aggregation ----
 
+// Adds numbers one at a time by the rule of 'add': integers stay exact
+// integers until a partial sum would overflow int64; from there on (or from
+// the first float) the sum is a float.
+class NumberSum {
+ public:
+  void add(const Value& v) {
+    int64_t r = 0;
+    if (!isFloat_ && v.isInt() && !__builtin_add_overflow(int_, v.asInt(), &r)) {
+      int_ = r;
+      return;
+    }
+    if (!isFloat_) {
+      isFloat_ = true;
+      float_ = static_cast<double>(int_);
+    }
+    float_ += v.asDouble();
+  }
+  bool isFloat() const { return isFloat_; }
+  int64_t asInt() const { return int_; }
+  double asDouble() const { return isFloat_ ? float_ : static_cast<double>(int_); }
+
+ private:
+  bool isFloat_ = false;
+  int64_t int_ = 0;
+  double float_ = 0;
+};
+
 Value sum(const Node& n, const Array& items) {
-  int64_t intSum = 0;
-  double doubleSum = 0;
-  bool isDouble = false;
+  NumberSum total;
   for (size_t i = 0; i < items.size(); ++i) {
+    tickDeadline();
     Value v = subject(n, items[i]);
     if (!v.isNumber())
       throwExecution(n, "'sum' requires numbers, but " +
                             (n.field.isNone() ? "item " + std::to_string(i)
                                               : "field '" + n.field.str() + "' of item " + std::to_string(i)) +
                             " is " + typeName(v));
-    if (!isDouble && v.isInt() && !__builtin_add_overflow(intSum, v.asInt(), &intSum)) continue;
-    if (!isDouble) {
-      isDouble = true;
-      doubleSum = static_cast<double>(intSum);
-    }
-    doubleSum += v.asDouble();
+    total.add(v);
   }
-  return isDouble ? number(n, doubleSum) : Value::integer(intSum);
+  return total.isFloat() ? number(n, total.asDouble()) : Value::integer(total.asInt());
 }
 
 Value avg(const Node& n, const Array& items) {
-  double total = 0;
+  NumberSum total;
   size_t count = 0;
   for (const Value& item : items) {
+    tickDeadline();
     Value v = subject(n, item);
     if (!v.isNumber()) continue;
-    total += v.asDouble();
+    total.add(v);
     ++count;
   }
   if (count == 0) return Value();
-  return number(n, total / static_cast<double>(count));
+  return number(n, total.asDouble() / static_cast<double>(count));
 }
 
 Value extreme(const Node& n, const Array& items, bool wantMax) {
@@ -243,6 +268,7 @@ Value extremeBy(const Node& n, const Array& items, bool wantMax) {
   const Value* bestItem = nullptr;
   Value bestKey;
   for (const Value& item : items) {
+    tickDeadline();
     Value key = item.field(n.field.str());
     if (key.isNull()) continue;
     int c = bestItem ? compare(key, bestKey) : 0;
@@ -274,6 +300,11 @@ Value get(const Node& n, const Value& in) {
 Value keys(const Node& n, const Value& in) {
   if (!in.isObject()) throwExecution(n, "'keys' expects an object, got " + std::string(typeName(in)));
   Array out;
+  out.reserve(in.members().size());
+  if (const uint32_t* index = in.keyIndex()) {  // a wide object knows its key order
+    for (size_t i = 0; i < in.members().size(); ++i) out.push_back(in.members()[index[i]].key);
+    return Value::array(std::move(out));
+  }
   for (const Member& m : in.members()) out.push_back(m.key);
   std::sort(out.begin(), out.end(), [](const Value& a, const Value& b) { return a.str() < b.str(); });
   return Value::array(std::move(out));
@@ -282,18 +313,14 @@ Value keys(const Node& n, const Value& in) {
 // ---- combine ----
 
 Value merge(const Node& n, const Value* args, size_t nargs) {
-  Members out;
+  ObjectBuilder out;
   for (size_t i = 0; i < nargs; ++i) {
     if (!args[i].isObject())
       throwExecution(n, "'merge' requires objects, but operand " + std::to_string(i) + " is " +
                             typeName(args[i]));
-    for (const Member& m : args[i].members()) {
-      auto it = std::find_if(out.begin(), out.end(), [&](const Member& o) { return o.key.str() == m.key.str(); });
-      if (it != out.end()) it->value = m.value;
-      else out.push_back(m);
-    }
+    for (const Member& m : args[i].members()) out.put(m.key, m.value);
   }
-  return Value::object(std::move(out));
+  return out.build();
 }
 
 const Array& listOperand(const Node& n, const Value& v, size_t i) {
@@ -305,6 +332,9 @@ const Array& listOperand(const Node& n, const Value& v, size_t i) {
 Value concat(const Node& n, const Value* args, size_t nargs) {
   size_t total = 0;
   for (size_t i = 0; i < nargs; ++i) total += listOperand(n, args[i], i).size();
+  // One list may be an operand many times: the copy is refused before it is
+  // built when it cannot fit (it is charged once it is a value).
+  if (Budget* budget = Budget::current()) budget->require(total * sizeof(Value));
   Array out;
   out.reserve(total);
   for (size_t i = 0; i < nargs; ++i) out.insert(out.end(), args[i].items().begin(), args[i].items().end());
@@ -318,6 +348,7 @@ Value zip(const Node& n, const Value* args, size_t nargs) {
   Array out;
   out.reserve(shortest);
   for (size_t row = 0; row < shortest; ++row) {
+    tickDeadline();
     Array tuple;
     tuple.reserve(nargs);
     for (size_t i = 0; i < nargs; ++i) tuple.push_back(args[i].items()[row]);

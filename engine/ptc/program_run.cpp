@@ -45,6 +45,7 @@ std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string
 }
 
 std::string ProgramRun::doneOk(const Value& result) {
+  state_.context = Value();  // what the result does not hold is let go before it is written
   // The memory contract (spec 5.11) applies to the final value however it was built.
   Value returned = result;
   Members delta;
@@ -58,14 +59,10 @@ std::string ProgramRun::doneOk(const Value& result) {
   // kMaxNesting - 1 levels: the memory object holding them (what the next
   // program reads) nests no deeper than the parser accepts. A program that
   // would store more fails when it builds that object, and stores nothing.
-  MemberSpan before = state_.memory.members();
-  Members memory(before.begin(), before.end());
-  for (const Member& d : delta) {
-    auto it = std::find_if(memory.begin(), memory.end(), [&](const Member& m) { return m.key.str() == d.key.str(); });
-    if (it != memory.end()) it->value = d.value;
-    else memory.push_back(d);
-  }
-  return doneOkJson(returned, Value::object(std::move(delta)), Value::object(std::move(memory)), metricsJson());
+  ObjectBuilder memory;
+  for (const Member& m : state_.memory.members()) memory.put(m.key, m.value);
+  for (const Member& d : delta) memory.put(d.key, d.value);
+  return doneOkJson(returned, Value::object(std::move(delta)), memory.build(), [this] { return metricsJson(); });
 }
 
 std::string ProgramRun::doneError(const Error& error) { return doneErrorJson(error, metricsJson()); }

@@ -4,7 +4,9 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <unordered_set>
 
+#include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
@@ -89,9 +91,10 @@ struct Header {
 
 // Names visible at a point of a function body.
 struct Scope {
-  std::vector<std::string> names;
+  std::vector<std::string> names;       // in binding order, for did-you-mean
+  std::unordered_set<std::string> set;  // the same: a function may bind thousands
   std::map<std::string, std::string> leftLoop;  // name -> path of the loop it was bound in
-  bool has(const std::string& n) const { return std::find(names.begin(), names.end(), n) != names.end(); }
+  bool has(const std::string& n) const { return set.count(n) != 0; }
 };
 
 class WorkflowCompiler {
@@ -243,6 +246,7 @@ class WorkflowCompiler {
   }
 
   Step step(const Value& v, const std::string& path, size_t index, Scope& scope, int loopDepth) {
+    tickDeadline();  // reading the file counts toward timeoutMs (engine.cpp)
     if (!v.isObject()) fail(path, "A step must be an object such as {\"let\": ..., \"call\": ...}, got " + std::string(typeName(v)));
     Step s;
     s.path = path;
@@ -325,7 +329,7 @@ class WorkflowCompiler {
   }
 
   static void bind(Scope& scope, const std::string& name) {
-    if (!scope.has(name)) scope.names.push_back(name);
+    if (scope.set.insert(name).second) scope.names.push_back(name);
     scope.leftLoop.erase(name);
   }
 
@@ -442,6 +446,7 @@ class WorkflowCompiler {
   // ---- value expressions (§5, §6, §8) ----
 
   Expr expr(const Value& v, const std::string& path, const Scope& scope, bool errorAvailable) {
+    tickDeadline();
     Expr e;
     e.path = path;
     switch (v.kind()) {

@@ -59,11 +59,17 @@ Value arithmetic(const Frame& frame, const Expr& e) {
   std::vector<Value> operands;
   for (const Expr& x : e.items) operands.push_back(evaluate(frame, x));
   if (e.op == Operator::Add && operands[0].isString()) {
-    std::string out;
+    size_t length = 0;
     for (const Value& v : operands) {
       if (!v.isString()) fault(e.path, "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v) + " among texts");
-      out += v.str();
+      length += v.str().size();
     }
+    // The joined text is a copy of texts that may be one shared text many
+    // times: refused before it is built when it cannot fit.
+    if (Budget* budget = Budget::current()) budget->require(length);
+    std::string out;
+    out.reserve(length);
+    for (const Value& v : operands) out += v.str();
     return Value::string(std::move(out));
   }
   if (e.op == Operator::Add)
@@ -113,22 +119,13 @@ Value logic(const Frame& frame, const Expr& e) {
 }
 
 Value merge(const Frame& frame, const Expr& e) {
-  Members out;
+  ObjectBuilder out;
   for (const Expr& x : e.items) {
     Value v = evaluate(frame, x);
     if (!v.isObject()) fault(x.path, "$merge merges objects, got " + describeValue(v));
-    for (const Member& m : v.members()) {
-      bool replaced = false;
-      for (Member& o : out)
-        if (o.key.str() == m.key.str()) {
-          o.value = m.value;
-          replaced = true;
-          break;
-        }
-      if (!replaced) out.push_back(m);
-    }
+    for (const Member& m : v.members()) out.put(m.key, m.value);
   }
-  return locatedAt(e.path, [&] { return Value::object(std::move(out)); });
+  return locatedAt(e.path, [&] { return out.build(); });  // it may nest too deep
 }
 
 }  // namespace

@@ -338,10 +338,21 @@ Task<CallResult> WorkflowRun::runCall(Frame& frame, const Call& call, const Valu
   co_return out;
 }
 
-std::string WorkflowRun::traceJson() const {
-  std::string out = "[";
+// Only the values count toward maxHeapBytes (`charged`): the rest of an entry
+// is bounded by the step limit, the values are not (one list, bound again
+// and again, is written out at every step).
+void WorkflowRun::appendTrace(std::string& out, bool withValues, ChargedText* charged) const {
+  out += "[";
   for (size_t i = 0; i < trace_.size(); ++i) {
     const TraceEntry& t = trace_[i];
+    const size_t start = out.size();
+    size_t valueBytes = 0;
+    auto appendValue = [&](const char* key, const Value& v) {
+      out += key;
+      const size_t before = out.size();
+      appendJson(out, v);
+      valueBytes += out.size() - before;
+    };
     if (i) out += ",";
     out += "{\"function\":";
     appendJsonString(out, t.function);
@@ -352,36 +363,67 @@ std::string WorkflowRun::traceJson() const {
       out += ",\"tool\":";
       appendJsonString(out, t.tool);
     }
-    if (t.hasArgs) {
-      out += ",\"args\":";
-      appendJson(out, t.args);
-    }
+    if (t.hasArgs && withValues) appendValue(",\"args\":", t.args);
     out += ",\"durationMs\":";
     appendNumber(out, t.durationMs);
     out += ",\"outcome\":\"" + std::string(t.outcome) + "\"";
-    if (t.hasValue && std::string_view(t.outcome) == "value") {
-      out += ",\"value\":";
-      appendJson(out, t.value);
-    }
+    if (t.hasValue && withValues && std::string_view(t.outcome) == "value") appendValue(",\"value\":", t.value);
     if (!t.error.empty()) {
       out += ",\"error\":";
       appendJsonString(out, t.error);
     }
     out += "}";
+    if (charged) charged->discount(out.size() - start - valueBytes);
   }
-  return out + "]";
+  out += "]";
 }
 
+// The result and the trace hold values by reference, written out in full:
+// the text counts toward maxHeapBytes and writing it toward timeoutMs.
 std::string WorkflowRun::doneOk(const Value& result) {
   std::string out = "{\"state\":\"done\",\"ok\":true,\"result\":";
-  appendJson(out, result);
-  return out + ",\"trace\":" + traceJson() + ",\"metrics\":" + metricsJson() + "}";
+  {
+    ChargedText charged(out, "the result and trace");
+    appendJson(out, result);
+    out += ",\"trace\":";
+    appendTrace(out, true, &charged);
+    charged.settle();
+  }
+  return out + ",\"metrics\":" + metricsJson() + "}";
 }
 
+// A failed run's trace is written within the run's memory limit, in what is
+// left of it. After a timeout the values are still written (what happened
+// before the limit is what a caller needs), charged to the budget, which bounds
+// the time writing takes; after memory_exceeded nothing is left. When the
+// values do not fit, the steps come without their values and args, which the
+// error's message says. The rest of the trace is bounded by the step limit.
 std::string WorkflowRun::doneError(const Error& error) {
   closeOpenTrace(error);
-  return "{\"state\":\"done\",\"ok\":false,\"error\":" + errorJson(error) + ",\"trace\":" + traceJson() +
-         ",\"metrics\":" + metricsJson() + "}";
+  DeadlineScope clock(&core_);  // (a cancel comes without one)
+  auto head = [](const Error& e) {
+    return "{\"state\":\"done\",\"ok\":false,\"error\":" + errorJson(e) + ",\"trace\":";
+  };
+  std::string out;
+  bool written = false;
+  if (error.type != ErrorType::MemoryExceeded) {
+    DeadlineScope pastDeadline(error.type == ErrorType::Timeout ? nullptr : &core_);
+    try {
+      out = head(error);
+      ChargedText charged(out, "the trace");
+      appendTrace(out, true, &charged);
+      written = true;
+    } catch (...) {
+    }
+  }
+  if (!written) {
+    Error told = error;
+    told.message += " (the trace leaves out the steps' values and args, which would not fit within the run's limits)";
+    out = head(told);
+    DeadlineScope noDeadline(nullptr);
+    appendTrace(out, false, nullptr);
+  }
+  return out + ",\"metrics\":" + metricsJson() + "}";
 }
 
 }  // namespace ptc::workflow

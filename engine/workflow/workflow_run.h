@@ -14,6 +14,10 @@
 #include "core/run.h"
 #include "workflow/workflow.h"
 
+namespace ptc {
+class ChargedText;
+}
+
 namespace ptc::workflow {
 
 // A domain failure: catchable by on-error, $error is its message.
@@ -74,7 +78,9 @@ class WorkflowRun final : public RunBase {
   std::optional<Value> start(std::string_view inputJson, std::string_view unused) override;
   std::string doneOk(const Value& result) override;
   std::string doneError(const Error& error) override;
-  std::string traceJson() const;
+  // Appends the trace as JSON; without each step's value and args when
+  // `withValues` is false. The values' text counts toward `charged`.
+  void appendTrace(std::string& out, bool withValues, ChargedText* charged) const;
 
   Task<Value> runEntry(Value input);
   Task<CallResult> runFunction(const Function& fn, Value input);

@@ -77,7 +77,12 @@ std::string textForm(const Value& v) {
       appendNumber(out, d);
       return out;
     }
-    default: return toJson(v);
+    default: {
+      std::string out;  // a copy of values that may be shared: charged as it grows
+      ChargedText charged(out, "the text form of a " + std::string(typeName(v)));
+      appendJson(out, v);
+      return out;
+    }
   }
 }
 

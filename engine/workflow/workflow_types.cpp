@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/deadline.h"
+
 namespace ptc::workflow {
 
 namespace {
@@ -98,8 +100,10 @@ bool conforms(const Value& v, const Type& t) {
     case Type::Kind::Named: return !v.isNull() && !v.isNone();
     case Type::Kind::List:
       if (!v.isArray()) return false;
-      for (const Value& x : v.items())
+      for (const Value& x : v.items()) {
+        tickDeadline();  // a list may hold one long list many times
         if (!conforms(x, t.args[0])) return false;
+      }
       return true;
     case Type::Kind::Result: {
       if (!v.isObject() || v.members().size() != 1) return false;

@@ -5,12 +5,12 @@ import createPtcModule from "../../build/wasm/ptc.cjs";
 import type { WasmModule } from "./types.js";
 
 interface EmbindModule {
-  validate(program: string, options: string): string;
-  prepare(program: string, options: string): string;
+  validate(programPtr: number, programLen: number, options: string): string;
+  prepare(programPtr: number, programLen: number, options: string): string;
   runPrepared(prepared: number, spentMs: number, ptr: number, contextLen: number, memoryLen: number, rowsLen: number): string;
   release(prepared: number): void;
-  startWorkflow(source: string, options: string): string;
-  validateWorkflow(source: string, options: string): string;
+  startWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
+  validateWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
   begin(run: number, spentMs: number, contextPtr: number, contextLen: number, memory: string): string;
   resume(run: number, resultPtr: number, resultLen: number): string;
   fail(run: number, message: string): string;
@@ -96,7 +96,7 @@ export class EngineInstance {
   }
 
   validate(program: string, options: string): string {
-    return this.guard(() => this.m.validate(wellFormed(program), wellFormed(options)));
+    return this.guard(() => this.withBytes(program, "", (ptr, len) => this.m.validate(ptr, len, wellFormed(options))));
   }
   /**
    * The program compiled with these options (limits included), prepared once
@@ -106,7 +106,7 @@ export class EngineInstance {
   prepare(program: string, options: string): PreparedProgram | string {
     const known = this.prepared.get(options)?.get(program);
     if (known) return known;
-    const text = this.guard(() => this.m.prepare(wellFormed(program), wellFormed(options)));
+    const text = this.guard(() => this.withBytes(program, "", (ptr, len) => this.m.prepare(ptr, len, wellFormed(options))));
     const status = JSON.parse(text) as { state: string } & PreparedProgram;
     if (status.state !== "prepared") return text;
     if (this.preparedCount >= PREPARED_PER_INSTANCE) this.forgetPrepared();
@@ -130,10 +130,10 @@ export class EngineInstance {
     );
   }
   startWorkflow(source: string, options: string): string {
-    return this.guard(() => this.m.startWorkflow(wellFormed(source), wellFormed(options)));
+    return this.guard(() => this.withBytes(source, "", (ptr, len) => this.m.startWorkflow(ptr, len, wellFormed(options))));
   }
   validateWorkflow(source: string, options: string): string {
-    return this.guard(() => this.m.validateWorkflow(wellFormed(source), wellFormed(options)));
+    return this.guard(() => this.withBytes(source, "", (ptr, len) => this.m.validateWorkflow(ptr, len, wellFormed(options))));
   }
   /** Hands a started step-function run its input; spentMs as for runPrepared. */
   begin(run: number, spentMs: number, input: string, memory: string): string {

@@ -55,7 +55,7 @@ export interface RunOptions {
   tools?: Record<string, Tool>;
   /** Time limit of the whole run, tool awaits included (default 1000). */
   timeoutMs?: number;
-  /** Bytes of values the run may hold (default 10 MiB). */
+  /** Bytes of values the run may hold, with the JSON text it writes for you (default 10 MiB). */
   maxHeapBytes?: number;
   /** Deepest nesting of operations a program may have (default 50). */
   maxDepth?: number;
@@ -72,7 +72,7 @@ export interface ValidateOptions {
 export interface RunMetrics {
   /** Wall time of the run, boundary crossings included. */
   durationMs: number;
-  /** Peak bytes of values the run held. */
+  /** Peak bytes of values the run held (with the JSON text of what it returned). */
   memoryBytes: number;
   toolCalls: number;
   /** Time spent waiting for tools. */

@@ -16,7 +16,7 @@ export interface WorkflowOptions {
   tools?: Record<string, Tool>;
   /** Time limit of the whole run, tool awaits included (default 1000). */
   timeoutMs?: number;
-  /** Bytes of values the run may hold (default 10 MiB). */
+  /** Bytes of values the run may hold, with the JSON text it writes for you (default 10 MiB). */
   maxHeapBytes?: number;
   signal?: AbortSignal;
 }

@@ -1,0 +1,21 @@
+#include "core/deadline.h"
+
+#include <string>
+
+#include "core/error.h"
+
+namespace ptc {
+
+Deadline*& Deadline::current() {
+  thread_local Deadline* deadline = nullptr;
+  return deadline;
+}
+
+void Deadline::checkDeadline() const {
+  if (std::chrono::steady_clock::now() >= deadline)
+    throw PtcError(ErrorType::Timeout, "Execution exceeded the time limit of " + std::to_string(timeoutMs) +
+                                           " ms (timeoutMs); reduce the data the program walks, e.g. filter "
+                                           "before map");
+}
+
+}  // namespace ptc

@@ -1,0 +1,51 @@
+// The time limit of the work under way: a run's, or a program's compilation.
+// Deadline::current() is reachable from loops that have no run at hand —
+// comparing, hashing and sorting values, writing JSON, parsing — so a single
+// huge value (or one used in many places) cannot outrun timeoutMs: they call
+// tickDeadline(), which reads the clock every 1024 calls.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace ptc {
+
+struct Deadline {
+  std::chrono::steady_clock::time_point deadline;
+  int64_t timeoutMs = 1000;
+  uint32_t ticks = 0;
+
+  // Throws PtcError(timeout) once the deadline has passed.
+  void checkDeadline() const;
+  // Every 1024 calls, checks the deadline: cheap enough for the hot path.
+  void tick() {
+    if ((++ticks & 1023) == 0) checkDeadline();
+  }
+  // Starts the clock: timeoutMs from now.
+  void start(int64_t ms) {
+    timeoutMs = ms;
+    deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  }
+
+  // The deadline of the work being done, or none (nothing to check).
+  static Deadline*& current();
+};
+
+// Sets Deadline::current() for a scope and restores the previous one.
+class DeadlineScope {
+ public:
+  explicit DeadlineScope(Deadline* d) : saved_(Deadline::current()) { Deadline::current() = d; }
+  ~DeadlineScope() { Deadline::current() = saved_; }
+  DeadlineScope(const DeadlineScope&) = delete;
+  DeadlineScope& operator=(const DeadlineScope&) = delete;
+
+ private:
+  Deadline* saved_;
+};
+
+// For loops whose length the program does not bound (see above).
+inline void tickDeadline() {
+  if (Deadline* d = Deadline::current()) d->tick();
+}
+
+}  // namespace ptc

@@ -1,0 +1,158 @@
+// The loops that walk a value whole (equality, ordering, hashing, building
+// objects, writing JSON) check the deadline of the work under way, and text
+// written for the host counts toward the budget while it is written; wide
+// objects answer lookups and comparisons through their key index exactly as
+// a scan would.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/deadline.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "core/value.h"
+
+namespace {
+
+using ptc::Value;
+
+Value longList(size_t n) {
+  ptc::Array items;
+  for (size_t i = 0; i < n; ++i) items.push_back(Value::integer(static_cast<int64_t>(i)));
+  return Value::array(std::move(items));
+}
+
+Value objectOf(const std::vector<std::pair<std::string, int>>& members) {
+  ptc::Members out;
+  for (const auto& [key, value] : members) out.push_back(ptc::Member{Value::string(key), Value::integer(value)});
+  return Value::object(std::move(out));
+}
+
+template <class F>
+ptc::ErrorType thrownBy(F&& f) {
+  try {
+    f();
+  } catch (const ptc::PtcError& e) {
+    return e.error.type;
+  }
+  ADD_FAILURE() << "nothing was thrown";
+  return ptc::ErrorType::Execution;
+}
+
+class PastDeadline : public ::testing::Test {
+ protected:
+  PastDeadline() { clock_.start(0); }
+  ptc::Deadline clock_;
+  ptc::DeadlineScope scope_{&clock_};
+};
+
+TEST_F(PastDeadline, EqualityOfLongListsStops) {
+  Value a = longList(5000), b = longList(5000);
+  EXPECT_EQ(thrownBy([&] { ptc::equals(a, b); }), ptc::ErrorType::Timeout);
+}
+
+TEST_F(PastDeadline, OrderingOfLongListsStops) {
+  Value a = longList(5000), b = longList(5000);
+  EXPECT_EQ(thrownBy([&] { ptc::compare(a, b); }), ptc::ErrorType::Timeout);
+}
+
+TEST_F(PastDeadline, HashingALongListStops) {
+  Value a = longList(5000);
+  EXPECT_EQ(thrownBy([&] { ptc::hashValue(a); }), ptc::ErrorType::Timeout);
+}
+
+TEST_F(PastDeadline, WritingALongListAsJsonStops) {
+  Value a = longList(5000);
+  EXPECT_EQ(thrownBy([&] { ptc::toJson(a); }), ptc::ErrorType::Timeout);
+}
+
+TEST_F(PastDeadline, BuildingAWideObjectStops) {
+  EXPECT_EQ(thrownBy([&] {
+              ptc::ObjectBuilder builder;
+              for (int i = 0; i < 5000; ++i) builder.put(Value::string("k" + std::to_string(i)), Value());
+            }),
+            ptc::ErrorType::Timeout);
+}
+
+TEST(NoDeadline, NothingIsCheckedOutsideAnyWork) {
+  Value a = longList(5000);
+  EXPECT_TRUE(ptc::equals(a, longList(5000)));
+  EXPECT_EQ(ptc::toJson(longList(3)), "[0,1,2]");
+}
+
+TEST(ChargedText, TextPastTheBudgetIsRefusedBeforeItIsWritten) {
+  ptc::Budget budget(1 << 20);
+  ptc::BudgetScope scope(&budget);
+  Value s = Value::string(std::string(10000, 'x'));
+  ptc::Array items(2000, s);  // 20 MB of text, 32 KB of values
+  Value list = Value::array(std::move(items));
+  std::string out;
+  try {
+    ptc::ChargedText charged(out, "the result");
+    ptc::appendJson(out, list);
+    ADD_FAILURE() << "the text was written whole";
+  } catch (const ptc::PtcError& e) {
+    EXPECT_EQ(e.error.type, ptc::ErrorType::MemoryExceeded);
+    EXPECT_NE(e.error.message.find("while writing the result as JSON"), std::string::npos) << e.error.message;
+  }
+  EXPECT_LT(out.size(), 1u << 20) << "stopped before the limit";
+  EXPECT_LE(budget.peak(), budget.limit());
+}
+
+TEST(ChargedText, TheChargeEndsWithTheText) {
+  ptc::Budget budget(1 << 20);
+  ptc::BudgetScope scope(&budget);
+  Value list = Value::array(ptc::Array(50, Value::string(std::string(10000, 'x'))));
+  const uint64_t held = budget.live();
+  {
+    std::string out;
+    ptc::ChargedText charged(out, "the result");
+    ptc::appendJson(out, list);
+    charged.settle();
+    EXPECT_GE(budget.live(), held + out.size());
+  }
+  EXPECT_EQ(budget.live(), held);
+  EXPECT_GE(budget.peak(), held + 500000);
+}
+
+TEST(WideObjects, FindAndOrderAgreeWithASmallObject) {
+  std::vector<std::pair<std::string, int>> members;
+  for (int i = 0; i < 20; ++i) members.emplace_back(std::string(1, static_cast<char>('t' - i)), i);  // t..a
+  Value wide = objectOf(members);
+  ASSERT_NE(wide.keyIndex(), nullptr);
+  for (const auto& [key, value] : members) EXPECT_EQ(wide.find(key)->asInt(), value) << key;
+  EXPECT_EQ(wide.find("u"), nullptr);
+  EXPECT_EQ(wide.find(""), nullptr);
+  Value small = objectOf({{"b", 1}, {"a", 2}});
+  EXPECT_EQ(small.keyIndex(), nullptr);
+  EXPECT_EQ(small.find("a")->asInt(), 2);
+
+  // Objects order by size, then keys in order, then values in key order.
+  std::vector<std::pair<std::string, int>> other = members;
+  other[19].second = 100;  // key "a", first in key order
+  EXPECT_LT(ptc::compare(wide, objectOf(other)), 0);
+  EXPECT_GT(ptc::compare(objectOf(other), wide), 0);
+  other = members;
+  other[0].first = "z";  // key "t" becomes "z": keys differ before values are looked at
+  EXPECT_LT(ptc::compare(wide, objectOf(other)), 0);
+  std::vector<std::pair<std::string, int>> reversed(members.rbegin(), members.rend());
+  EXPECT_EQ(ptc::compare(wide, objectOf(reversed)), 0);
+  EXPECT_TRUE(ptc::equals(wide, objectOf(reversed)));
+  EXPECT_EQ(ptc::hashValue(wide), ptc::hashValue(objectOf(reversed)));
+  EXPECT_FALSE(ptc::equals(wide, objectOf(other)));
+}
+
+TEST(WideObjects, TheBuilderKeepsFirstPositionsAndLastValues) {
+  ptc::ObjectBuilder builder;
+  for (int i = 0; i < 30; ++i) builder.put(Value::string("k" + std::to_string(i)), Value::integer(i));
+  builder.put(Value::string("k3"), Value::integer(-3));
+  builder.put(Value::string("k29"), Value::integer(-29));
+  Value o = builder.build();
+  ASSERT_EQ(o.members().size(), 30u);
+  EXPECT_EQ(o.members()[3].key.str(), "k3");
+  EXPECT_EQ(o.members()[3].value.asInt(), -3);
+  EXPECT_EQ(o.members()[29].value.asInt(), -29);
+  EXPECT_EQ(o.find("k29")->asInt(), -29);
+}
+
+}  // namespace
