@@ -15,18 +15,6 @@ namespace ptc::workflow {
 
 namespace {
 
-
-[[noreturn]] void fail(const std::string& path, std::string message) {
-  throw PtcError(ErrorType::Validation, std::move(message), path);
-}
-
-
-std::string list(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
-}
-
 // Words of other languages that agents reach for; each gets its own explanation.
 const char* notInDialect(std::string_view key) {
   if (key == "else") return "'else' is not part of the dialect: an 'if' step returns early, so write the else-case as the steps that follow it";
@@ -124,7 +112,7 @@ class WorkflowCompiler {
       if (std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
       const char* why = notInDialect(k);
       fail(childPath(path, k), "Unknown key '" + k + "' in a function object" +
-                               (why ? ": " + std::string(why) : "." + didYouMean(k, keys) + " Its keys are: " + list(keys) + "."));
+                               (why ? ": " + std::string(why) : "." + didYouMean(k, keys) + " Its keys are: " + listNames(keys) + "."));
     }
     Header h;
     h.path = path;
@@ -176,7 +164,7 @@ class WorkflowCompiler {
       if (headers_[i].name == options_.entry) return static_cast<int>(i);
     throw PtcError(Error{ErrorType::Validation,
                          "Unknown entry function '" + options_.entry + "'." + didYouMean(options_.entry, functionNames()) +
-                             " Functions: " + list(functionNames()) + ".",
+                             " Functions: " + listNames(functionNames()) + ".",
                          "", false, -1});
   }
 
@@ -230,7 +218,7 @@ class WorkflowCompiler {
       const std::string& k = m.key.str();
       if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
       const char* why = notInDialect(k);
-      fail(childPath(path, k), "Unknown key '" + k + "' in " + shape + (why ? ": " + std::string(why) : ". Its keys are: " + list(allowed) + "."));
+      fail(childPath(path, k), "Unknown key '" + k + "' in " + shape + (why ? ": " + std::string(why) : ". Its keys are: " + listNames(allowed) + "."));
     }
   }
 
@@ -372,7 +360,7 @@ class WorkflowCompiler {
     if (c.function < 0) {
       if (options_.toolsKnown && std::find(options_.tools.begin(), options_.tools.end(), c.target) == options_.tools.end())
         fail(childPath(path, "call"), "Unknown function or tool '" + c.target + "'." + didYouMean(c.target, targets()) +
-                                      (targets().empty() ? " No tools are available in this run." : " Available: " + list(targets()) + "."));
+                                      (targets().empty() ? " No tools are available in this run." : " Available: " + listNames(targets()) + "."));
       toolsCalled_.insert(c.target);
     } else {
       calls_.back().emplace_back(c.function, childPath(path, "call"));
@@ -402,7 +390,7 @@ class WorkflowCompiler {
     for (const std::string& g : given)
       if (std::find(declared.begin(), declared.end(), g) == declared.end())
         fail(childPath(childPath(path, "args"), g), "Function '" + callee.name + "' has no parameter '" + g + "'." + didYouMean(g, declared) +
-                                                " Its parameters: " + (declared.empty() ? "none" : list(declared)) + ".");
+                                                " Its parameters: " + (declared.empty() ? "none" : listNames(declared)) + ".");
     for (const std::string& d : declared)
       if (std::find(given.begin(), given.end(), d) == given.end())
         fail(args ? childPath(path, "args") : path, "The call of '" + callee.name + "' is missing argument '" + d + "'");
@@ -544,7 +532,7 @@ class WorkflowCompiler {
       for (const auto& p : current_->params) params.push_back(p.first);
       if (std::find(params.begin(), params.end(), r.segs[0]) == params.end())
         fail(path, "'$input." + r.segs[0] + "' is not a parameter of function '" + current_->name + "'." + didYouMean(r.segs[0], params) +
-                       " Its parameters: " + (params.empty() ? "none" : list(params)) + ".");
+                       " Its parameters: " + (params.empty() ? "none" : listNames(params)) + ".");
       return;
     }
     if (r.root == Ref::Root::Error) {
@@ -636,7 +624,7 @@ void checkEntryInput(const Workflow& workflow, const Value& input) {
   for (const Member& m : input.members())
     if (std::find(declared.begin(), declared.end(), m.key.str()) == declared.end())
       throw PtcError(ErrorType::Validation, "Unknown input parameter '" + m.key.str() + "' for '" + fn.name + "'." + didYouMean(m.key.str(), declared) +
-                                                " Its parameters: " + (declared.empty() ? "none" : list(declared)) + ".",
+                                                " Its parameters: " + (declared.empty() ? "none" : listNames(declared)) + ".",
                      path);
 }
 
