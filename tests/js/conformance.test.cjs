@@ -2,7 +2,7 @@
 // same files the native GoogleTest suite runs through the C++ engine).
 const fs = require("node:fs");
 const path = require("node:path");
-const { ptcWasm, checkExpectation, mockAnswer } = require("./helpers.cjs");
+const { ptcWasm, checkExpectation, mockTools } = require("./helpers.cjs");
 
 const dir = path.join(__dirname, "../conformance");
 const files = fs.readdirSync(dir).filter((f) => f.endsWith(".json")).sort();
@@ -11,17 +11,6 @@ let ptc;
 beforeAll(async () => {
   ptc = await ptcWasm.createRuntime();
 });
-
-function mockTools(spec, calls, controller) {
-  const tools = {};
-  for (const [name, mock] of Object.entries(spec ?? {})) {
-    tools[name] = async (args) => {
-      calls.push({ tool: name, args });
-      return mockAnswer(mock, args, controller);
-    };
-  }
-  return tools;
-}
 
 async function runCase(c, calls) {
   const program = "source" in c ? c.source : c.program;
