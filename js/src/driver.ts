@@ -49,13 +49,14 @@ export interface Driven {
   toolMs: number;
 }
 
+/** The clock of every duration the package reports (metrics, tool and payload time). */
+export const now = () => performance.now();
+
 /** Where a run's time went on the caller's side, besides the engine. */
 export interface Timings {
   toolMs: number;
   payloadMs: number;
 }
-
-const now = () => performance.now();
 
 type First = { run: number; status: Status } | Driven;
 

@@ -1,14 +1,12 @@
 // Checking run options and turning them into what the engine and driver need;
 // shared by the in-process and the worker runtime.
-import type { DoneStatus, Payload, Projections, Timings } from "./driver.js";
+import { now, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { RowBlockWriter } from "./rows.js";
 import type { ProgramInput, PtcError, RunOptions, RunResult, ValidateOptions } from "./types.js";
 
 export const DEFAULT_TIMEOUT_MS = 1000;
 export const DEFAULT_MAX_HEAP_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 50;
-
-export const now = () => performance.now();
 
 export function failure(type: PtcError["type"], message: string): RunResult & { ok: false } {
   return { ok: false, error: { type, message } };

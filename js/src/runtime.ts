@@ -1,7 +1,7 @@
 // The in-process Runtime: checks options, drives runs on the engine instance,
 // runs tool callbacks with the deadline and abort signal. Language semantics
 // live in the engine; nothing here interprets a program.
-import { driveRun, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
+import { driveRun, now, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { EngineBrokenError, EngineInstance } from "./engine.js";
 import {
   abortedResult,
@@ -10,7 +10,6 @@ import {
   DEFAULT_TIMEOUT_MS,
   engineOptionsJson,
   failure,
-  now,
   payloadFor,
   programText,
   toRunResult,

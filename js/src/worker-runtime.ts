@@ -2,7 +2,7 @@
 // run here. The engine enforces the deadline itself; a run still computing well
 // past it means the worker is stuck in native code, and only terminating the
 // worker stops that (every run on it ends; the next run gets a fresh worker).
-import type { Dialect, DoneStatus, Payload, Projections, Timings } from "./driver.js";
+import { now, type Dialect, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
 import {
   abortedResult,
@@ -10,7 +10,6 @@ import {
   DEFAULT_TIMEOUT_MS,
   engineOptionsJson,
   failure,
-  now,
   payloadFor,
   programText,
   toRunResult,

@@ -1,8 +1,8 @@
 // Step functions, the second dialect (docs/step-functions.md): option checks,
 // the engine's options and payload, and the result with its trace. The runs
 // themselves go through the same driver as PTC-JSON programs.
-import type { DoneStatus, Payload, Timings } from "./driver.js";
-import { DEFAULT_MAX_HEAP_BYTES, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, now } from "./options.js";
+import { now, type DoneStatus, type Payload, type Timings } from "./driver.js";
+import { DEFAULT_MAX_HEAP_BYTES, DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from "./options.js";
 import type { JsonObject, JsonValue, PtcError, RunMetrics, Tool } from "./types.js";
 
 export interface WorkflowOptions {
