@@ -1,9 +1,9 @@
 // The parts of the step-function compiler (workflow_compiler.h is its API),
 // one file per concern: function headers (workflow_compile_headers.cpp), steps
 // (workflow_compile_steps.cpp, the step table drives their keys), expressions
-// (workflow_compile_exprs.cpp) and calls among functions
-// (workflow_compile_recursion.cpp). Each reports the first problem it finds with
-// fail() (core/error.h): a validation_error at the offending JSON Pointer.
+// (workflow_compile_exprs.cpp), calls among functions
+// (workflow_compile_recursion.cpp) and nesting (workflow_compile_nesting.cpp). Each reports the first problem it finds
+// with fail() (core/error.h): a validation_error at the offending JSON Pointer.
 #pragma once
 
 #include <algorithm>
@@ -106,5 +106,12 @@ bool isOperatorKey(std::string_view key);
 // ---- calls among functions (workflow_compile_recursion.cpp) ----
 // Fails at the call that closes a cycle of calls among the file's functions.
 void checkNoRecursion(const FileContext& file);
+
+// ---- nesting (workflow_compile_nesting.cpp) ----
+// Fails where the compiled file nests more than kMaxStepNesting for loops and
+// calls of its functions along some path (counted through the functions called).
+void checkNesting(const Workflow& wf);
+// The message of both checks: at `path`, the steps nest too deep.
+[[noreturn]] void tooDeep(const std::string& path);
 
 }  // namespace ptc::workflow

@@ -19,6 +19,7 @@ class CycleFinder {
     state_[f] = Visit::OnPath;
     path_.push_back(f);
     for (const CallSite& call : file_.calls[f]) {
+      if (path_.size() > static_cast<size_t>(kMaxStepNesting)) tooDeep(call.path);  // and this walk stays shallow
       if (state_[call.callee] == Visit::OnPath) fail(call.path, "Recursion is not allowed: " + cycle(call.callee));
       visit(call.callee);
     }

@@ -1,5 +1,6 @@
 // The step-function compiler's entry: headers of every function first (so a
-// call may name a later function), then each body, then the call graph. The
+// call may name a later function), then each body, then the call graph and
+// its nesting. The
 // concerns live in workflow_compile_*.cpp (see workflow_compile.h).
 #include "workflow/workflow_compiler.h"
 
@@ -28,6 +29,7 @@ std::shared_ptr<const Workflow> compileWorkflow(const std::vector<Value>& functi
   wf->entry = entryIndex(file);
   for (const Header& h : file.headers) wf->functions.push_back(compileFunction(file, h));
   checkNoRecursion(file);
+  checkNesting(*wf);
   wf->tools.assign(file.toolsCalled.begin(), file.toolsCalled.end());
   return wf;
 }

@@ -12,6 +12,10 @@
 
 namespace ptc::workflow {
 
+// The most for loops and calls of functions of the file a path through the
+// steps may nest (each runs a level deeper on the engine's native stack).
+constexpr int kMaxStepNesting = 100;
+
 struct CompileOptions {
   std::string entry;  // "" = the last function of the file
   bool toolsKnown = false;
