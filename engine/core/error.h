@@ -65,6 +65,12 @@ auto locatedAt(const std::string& path, Build&& build) -> decltype(build()) {
   }
 }
 
+// The first problem a compiler finds (PTC-JSON or step functions): a
+// validation_error at the JSON Pointer of the offending node.
+[[noreturn]] inline void fail(const std::string& path, std::string message) {
+  throw PtcError(ErrorType::Validation, std::move(message), path);
+}
+
 // Converts the exception being handled into an error value. Call only inside a
 // catch handler (or unhandled_exception of a coroutine).
 inline Error currentError() {

@@ -48,4 +48,10 @@ std::string didYouMean(std::string_view name, const std::vector<std::string>& ca
   return best.empty() ? "" : " Did you mean '" + best + "'?";
 }
 
+std::string listNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 }  // namespace ptc

@@ -1,4 +1,5 @@
-// "Did you mean ...?" suggestions for unknown names.
+// Names in messages: "Did you mean ...?" for an unknown name, and the list of
+// the names there are.
 #pragma once
 
 #include <string>
@@ -11,5 +12,7 @@ namespace ptc {
 std::string closestName(std::string_view name, const std::vector<std::string>& candidates);
 // " Did you mean 'x'?" or "".
 std::string didYouMean(std::string_view name, const std::vector<std::string>& candidates);
+// "a, b, c" (for "Its fields are: ...", "Available tools: ...").
+std::string listNames(const std::vector<std::string>& names);
 
 }  // namespace ptc

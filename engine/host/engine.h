@@ -46,9 +46,10 @@ class Engine {
   std::string startWorkflow(std::string_view source, std::string_view optionsJson);
   std::string validateWorkflow(std::string_view source, std::string_view optionsJson);
 
-  // Workflows: hands the entry's input to a run started by startWorkflow.
-  // spentMs: as for runPrepared.
+  // Hands the entry's input to a run started by startWorkflow; spentMs: as for runPrepared.
   std::string begin(int run, std::string_view inputJson, std::string_view memoryJson, double spentMs = 0);
+  // Answer the tool call a run (of either kind) waits on: its result as JSON
+  // text, or the message of its failure.
   std::string resume(int run, std::string_view toolResultJson);
   std::string fail(int run, std::string_view toolErrorMessage);
   // Ends a run waiting on a tool. reason: "timeout" (the tool had not answered

@@ -15,12 +15,6 @@ namespace ptc {
 
 namespace {
 
-
-
-[[noreturn]] void fail(const std::string& path, std::string message) {
-  throw PtcError(ErrorType::Validation, std::move(message), path);
-}
-
 bool isOperation(const Value& v) { return v.isObject() && v.find("op") != nullptr; }
 
 std::vector<std::string> opNames() {
@@ -33,12 +27,6 @@ std::vector<std::string> fieldNames(const OpSpec& spec) {
   std::vector<std::string> names;
   for (const FieldSpec& f : spec.fields) names.push_back(f.name);
   return names;
-}
-
-std::string listNames(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
-  return out;
 }
 
 class Compiler {
@@ -246,8 +234,9 @@ const Value& programOfEnvelope(const Value& document) {
                                          std::string(typeName(document)));
   const Value* program = document.find("program");
   if (!program) {
-    std::string keys;
-    for (const Member& m : document.members()) keys += (keys.empty() ? "" : ", ") + m.key.str();
+    std::vector<std::string> names;
+    for (const Member& m : document.members()) names.push_back(m.key.str());
+    std::string keys = listNames(names);
     throw PtcError(ErrorType::Parse, "Expected a JSON object of the form {\"program\": {\"op\": ...}}: the key "
                                      "'program' is missing" +
                                          (keys.empty() ? std::string() : " (found: " + keys + ")"));

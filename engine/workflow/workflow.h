@@ -4,6 +4,7 @@
 // walks these structures.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,7 +59,9 @@ struct Handler {
 };
 
 struct Step {
-  enum class Kind { LetExpr, Call, Match, If, Return, For, Yield };
+  // One per entry of the step table (workflow_step_table.cpp), in its order.
+  // End_ is not a kind but their number: a new kind goes before it.
+  enum class Kind { LetExpr, Call, Match, If, Return, For, Yield, End_ };
   Kind kind = Kind::LetExpr;
   std::string path;
   size_t index = 0;
@@ -72,6 +75,8 @@ struct Step {
   std::string var;                            // For
   std::vector<Step> body;                     // For
 };
+
+inline constexpr size_t kStepKindCount = static_cast<size_t>(Step::Kind::End_);
 
 struct Function {
   std::string name;

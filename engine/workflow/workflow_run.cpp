@@ -6,6 +6,7 @@
 #include "host/protocol.h"
 #include "workflow/workflow_compiler.h"
 #include "workflow/workflow_eval.h"
+#include "workflow/workflow_step_table.h"
 #include "workflow/workflow_text.h"
 
 namespace ptc::workflow {
@@ -142,9 +143,8 @@ void WorkflowRun::endTrace(size_t entry, const char* outcome) {
 }
 
 Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
-  static const char* kinds[] = {"let", "call", "match", "if", "return", "for", "yield"};
   countStep(step.path);
-  size_t entry = beginTrace(frame, step.path, step.index, kinds[static_cast<int>(step.kind)]);
+  size_t entry = beginTrace(frame, step.path, step.index, stepSpecOf(step.kind).name);
   try {
     Flow flow;
     switch (step.kind) {
@@ -197,6 +197,7 @@ Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
         frame.loops.back()->push_back(std::move(v));
         break;
       }
+      case Step::Kind::End_: break;  // not a kind: the compiler never makes one
     }
     trace_[entry].hasValue = true;
     endTrace(entry, "value");

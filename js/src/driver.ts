@@ -72,7 +72,8 @@ function lostMessage(toolCalls: number): string {
   );
 }
 
-const now = () => performance.now();
+/** The one clock of js/src (options.ts re-exports it). */
+export const now = () => performance.now();
 
 // The engine writes every status with its state first; only a run waiting on a
 // tool starts another way ({"run":N,"state":"call",...}).

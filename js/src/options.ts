@@ -10,7 +10,8 @@ export const DEFAULT_TIMEOUT_MS = 1000;
 export const DEFAULT_MAX_HEAP_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 50;
 
-export const now = () => performance.now();
+import { now } from "./driver.js";
+export { now }; // the one clock lives in driver.ts
 
 export function failure(type: PtcError["type"], message: string): RunResult & { ok: false } {
   return { ok: false, error: { type, message } };

@@ -2,7 +2,7 @@
 // same files the native GoogleTest suite runs through the C++ engine).
 // A test is named "file › case name"; a failure starts with the case's file:line.
 const fs = require("node:fs");
-const { ptcWasm, checkExpectation, mockAnswer, caseLines, loadCaseFiles, atCase } = require("./helpers.cjs");
+const { ptcWasm, checkExpectation, mockTools, caseLines, loadCaseFiles, atCase } = require("./helpers.cjs");
 
 const files = loadCaseFiles("tests/conformance");
 
@@ -10,17 +10,6 @@ let ptc;
 beforeAll(async () => {
   ptc = await ptcWasm.createRuntime();
 });
-
-function mockTools(spec, calls, controller) {
-  const tools = {};
-  for (const [name, mock] of Object.entries(spec ?? {})) {
-    tools[name] = async (args) => {
-      calls.push({ tool: name, args });
-      return mockAnswer(mock, args, controller);
-    };
-  }
-  return tools;
-}
 
 async function runCase(c, calls) {
   const program = "source" in c ? c.source : c.program;

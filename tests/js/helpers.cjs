@@ -132,4 +132,23 @@ async function atCase(filePath, c, check) {
   }
 }
 
-module.exports = { ptcWasm, sameJson, sleep, checkExpectation, mockAnswer, caseLines, loadCaseFiles, atCase };
+
+/**
+ * A conformance case's "tools" as tool functions (both dialects): each answers
+ * as its mock says (mockAnswer), or a "sequence" of mocks one per call (past
+ * its end the last repeats), and records the call as {tool, args} in `calls`.
+ */
+function mockTools(spec, calls, controller) {
+  const tools = {};
+  for (const [name, mock] of Object.entries(spec ?? {})) {
+    let n = 0;
+    tools[name] = async (args) => {
+      calls.push({ tool: name, args });
+      const step = mock.sequence ? mock.sequence[Math.min(n++, mock.sequence.length - 1)] : mock;
+      return mockAnswer(step, args, controller);
+    };
+  }
+  return tools;
+}
+
+module.exports = { ptcWasm, sameJson, sleep, checkExpectation, mockAnswer, mockTools, caseLines, loadCaseFiles, atCase };

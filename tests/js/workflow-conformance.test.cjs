@@ -3,7 +3,7 @@
 // A test is named "file › case name"; a failure starts with the case's file:line.
 const fs = require("node:fs");
 const path = require("node:path");
-const { ptcWasm, checkExpectation, mockAnswer, loadCaseFiles, atCase } = require("./helpers.cjs");
+const { ptcWasm, checkExpectation, mockTools, loadCaseFiles, atCase } = require("./helpers.cjs");
 
 const root = path.join(__dirname, "../..");
 const files = loadCaseFiles("tests/conformance-workflows");
@@ -17,20 +17,6 @@ function sourceOf(c) {
   if (c.sourceFile) return fs.readFileSync(path.join(root, c.sourceFile), "utf8");
   if ("source" in c) return c.source;
   return c.functions.map((f) => JSON.stringify(f)).join("\n");
-}
-
-// Mocks (helpers.cjs mockAnswer), or a sequence of those (the last repeats).
-function mockTools(spec, calls, controller) {
-  const tools = {};
-  for (const [name, mock] of Object.entries(spec ?? {})) {
-    let n = 0;
-    tools[name] = async (args) => {
-      calls.push({ tool: name, args });
-      const step = mock.sequence ? mock.sequence[Math.min(n++, mock.sequence.length - 1)] : mock;
-      return mockAnswer(step, args, controller);
-    };
-  }
-  return tools;
 }
 
 for (const { file, path: filePath, cases } of files) {
