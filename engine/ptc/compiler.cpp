@@ -22,6 +22,29 @@ namespace {
 
 bool isOperation(const Value& v) { return v.isObject() && v.find("op") != nullptr; }
 
+// Whether an operation appears anywhere in v: JSON without one is literal data.
+bool hasOperation(const Value& v) {
+  if (isOperation(v)) return true;
+  if (v.isArray()) return std::any_of(v.items().begin(), v.items().end(), hasOperation);
+  if (v.isObject())
+    return std::any_of(v.members().begin(), v.members().end(), [](const Member& m) { return hasOperation(m.value); });
+  return false;
+}
+
+std::string bareStringMessage(const OpSpec& spec, const FieldSpec& f, const Value& v) {
+  std::string text = shortJson(v, 40);
+  return "'" + std::string(f.name) + "' of '" + spec.name + "' is the bare text " + text +
+         ", which is not read from the data. For a field of the current value write {\"op\": \"get\", \"field\": " +
+         text + "}; for the text itself write {\"op\": \"literal\", \"value\": " + text + "}";
+}
+
+std::string constantConditionMessage(const OpSpec& spec, const FieldSpec& f, const Value& v) {
+  const char* outcome = v.truthy() ? "always true" : "always false";
+  return "'" + std::string(f.name) + "' of '" + spec.name + "' is the constant " + shortJson(v, 40) + ", so it is " +
+         outcome + ". Write a condition that reads the data, e.g. {\"op\": \"eq\", \"field\": \"status\", "
+         "\"value\": \"active\"} or {\"op\": \"get\", \"field\": \"active\"}";
+}
+
 std::vector<std::string> opNames() {
   std::vector<std::string> names;
   for (const OpSpec& s : opTable()) names.push_back(s.name);
@@ -54,11 +77,14 @@ class Compiler {
   }
 
  private:
-  // An expression position: an operation, an implicit object, or literal JSON.
+  // An expression position: an operation; JSON with no operation anywhere in it
+  // (literal data, which adds no depth); or an object or list holding
+  // operations at some depth, evaluated member by member, item by item.
   std::unique_ptr<Node> expression(const Value& v, const std::string& path, int depth) {
     if (isOperation(v)) return operation(v, path, depth);
+    if (!hasOperation(v)) return literal(v, path);
     if (v.isObject()) return implicitObject(v, path, depth);
-    return literal(v, path);
+    return implicitList(v, path, depth);
   }
 
   std::unique_ptr<Node> literal(const Value& v, const std::string& path) {
@@ -75,15 +101,24 @@ class Compiler {
                      " levels deep (maxDepth); flatten it with pipe or let");
   }
 
-  // Implicit-object rule: values that are operations are evaluated; every other
-  // value is literal data, one level only.
+  // Implicit-object rule: each value is an expression (operations in it are
+  // evaluated at any depth; JSON without operations is literal data).
   void objectFields(Node& node, const Value& fields, const std::string& path, int depth) {
     for (const Member& m : fields.members()) {
-      std::string fieldPath = childPath(path, m.key.str());
       node.keys.push_back(m.key);
-      node.kids.push_back(isOperation(m.value) ? operation(m.value, fieldPath, depth + 1)
-                                               : literal(m.value, fieldPath));
+      node.kids.push_back(expression(m.value, childPath(path, m.key.str()), depth + 1));
     }
+  }
+
+  std::unique_ptr<Node> implicitList(const Value& v, const std::string& path, int depth) {
+    checkDepth(path, depth);
+    auto node = std::make_unique<Node>();
+    node->op = Op::List;
+    node->path = path;
+    for (size_t i = 0; i < v.items().size(); ++i)
+      node->kids.push_back(expression(v.items()[i], childPath(path, i), depth + 1));
+    finish(*node);
+    return node;
   }
 
   std::unique_ptr<Node> implicitObject(const Value& v, const std::string& path, int depth) {
@@ -120,6 +155,10 @@ class Compiler {
       compileField(*node, *spec, f, *value, childPath(path, f.name), depth);
     }
     checkOneOf(*spec, v, path);
+    if (spec->valueOverridesInput && v.find("value")) {  // reads `value` (kids[0]) instead of the current value
+      node->readsInput = false;
+      node->valueGiven = true;
+    }
     if (node->op == Op::Call) checkTool(*node, childPath(path, "tool"));
     node->valueSeesMapItem = spec->valueSeesMapItem;
     if (node->op == Op::Load && std::find(loads_.begin(), loads_.end(), node->name.str()) == loads_.end())
@@ -169,16 +208,28 @@ class Compiler {
                    describeValue(got) + ". Shape: " + opShape(spec));
   }
 
+  // A condition that is not an operation is constant (an object or list is
+  // truthy whatever it holds); a bare string where a value is computed is
+  // almost always a field name.
+  static void checkRole(const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {
+    if (f.role == Role::Value || isOperation(v)) return;
+    if (v.isString()) fail(path, bareStringMessage(spec, f, v));
+    if (f.role == Role::Predicate) fail(path, constantConditionMessage(spec, f, v));
+  }
+
   void compileField(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path,
                     int depth) {
     switch (f.kind) {
       case FieldKind::Expr:
+        checkRole(spec, f, v, path);
         node.kids.push_back(expression(v, path, depth + 1));
         return;
       case FieldKind::ExprList:
         if (!v.isArray()) wrongKind(spec, f, path, "a list of expressions", v);
-        for (size_t i = 0; i < v.items().size(); ++i)
+        for (size_t i = 0; i < v.items().size(); ++i) {
+          checkRole(spec, f, v.items()[i], childPath(path, i));
           node.kids.push_back(expression(v.items()[i], childPath(path, i), depth + 1));
+        }
         return;
       case FieldKind::ExprFields:
         if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);

@@ -15,6 +15,16 @@ FieldSpec field(const char* name, K kind, P presence, const char* description) {
   return FieldSpec{name, kind, presence, description};
 }
 
+FieldSpec withRole(Role role, FieldSpec f) {
+  f.role = role;
+  return f;
+}
+
+// A condition: a constant there is a validation error (always true or false).
+FieldSpec predicate(const char* name, K kind, const char* description) {
+  return withRole(Role::Predicate, field(name, kind, P::Required, description));
+}
+
 FieldSpec fieldOf(const char* description, P presence = P::Optional) {
   return field("field", K::FieldName, presence, description);
 }
@@ -47,6 +57,18 @@ OpSpec listOp(Op op, const char* name, const char* category, const char* descrip
   return OpSpec{op, name, category, true, std::move(fields), description, example};
 }
 
+// A value-level op (text, dates, conversions): reads the current value, or its
+// `field`, or the `value` expression instead (principle 1 of the language).
+OpSpec valueOp(Op op, const char* name, const char* category, const char* description, const char* example,
+               std::vector<FieldSpec> extra = {}) {
+  std::vector<FieldSpec> fields = {fieldOf("field of the current value to read; omit to read the current value"),
+                                   field("value", K::Expr, P::Optional, "an expression to read instead")};
+  fields.insert(fields.end(), extra.begin(), extra.end());
+  OpSpec spec{op, name, category, true, std::move(fields), description, example};
+  spec.valueOverridesInput = true;
+  return spec;
+}
+
 OpSpec combine(Op op, const char* name, const char* fieldName, const char* description, const char* example) {
   return OpSpec{op, name, "combine", false,
                 {field(fieldName, K::ExprList, P::Required, "list of expressions")}, description, example};
@@ -64,24 +86,24 @@ std::vector<OpSpec> buildTable() {
        "Data from the context passed to the run; null when missing.", R"({"op": "load", "name": "expenses"})"},
       {Op::Let, "let", "data", false,
        {field("name", K::Name, P::Required, "variable name"),
-        field("value", K::Expr, P::Required, "expression whose value is bound"),
+        withRole(Role::Step, field("value", K::Expr, P::Required, "expression whose value is bound")),
         field("in", K::Expr, P::Required, "expression evaluated with the binding")},
        "Binds a value to a name for the `in` expression (both see the current value).",
        R"({"op": "let", "name": "n", "value": {"op": "count"}, "in": {"op": "var", "name": "n"}})"},
       // collections
-      {Op::Pipe, "pipe", "collections", false, {field("steps", K::ExprList, P::Required, "operations in order")},
+      {Op::Pipe, "pipe", "collections", false, {withRole(Role::Step, field("steps", K::ExprList, P::Required, "operations in order"))},
        "Chains operations: each step receives the previous step's result; the first step receives the pipe's "
        "input. An empty pipe returns null.",
        R"({"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "count"}]})"},
       listOp(Op::Filter, "filter", "collections", "Keeps the items of a list for which `where` is truthy.",
              R"({"op": "filter", "where": {"op": "eq", "field": "status", "value": "active"}})",
-             {field("where", K::Expr, P::Required, "condition evaluated with each item as the current value")}),
+             {predicate("where", K::Expr, "condition evaluated with each item as the current value")}),
       listOp(Op::Reject, "reject", "collections", "Removes the items of a list for which `where` is truthy.",
              R"({"op": "reject", "where": {"op": "eq", "field": "deleted", "value": true}})",
-             {field("where", K::Expr, P::Required, "condition evaluated with each item as the current value")}),
+             {predicate("where", K::Expr, "condition evaluated with each item as the current value")}),
       listOp(Op::Map, "map", "collections", "Transforms each item of a list with `expr`.",
              R"({"op": "map", "expr": {"op": "get", "field": "name"}})",
-             {field("expr", K::Expr, P::Required, "expression evaluated with each item as the current value")}),
+             {withRole(Role::Step, field("expr", K::Expr, P::Required, "expression evaluated with each item as the current value"))}),
       listOp(Op::Select, "select", "collections",
              "Keeps only the listed fields of an object, or of each object in a list.",
              R"({"op": "select", "fields": ["id", "name"]})",
@@ -160,17 +182,17 @@ std::vector<OpSpec> buildTable() {
         field("whole", K::Expr, P::Required, "number or expression (not zero)")},
        "Percentage: part / whole * 100 (a float).", R"({"op": "pct", "part": 50, "whole": 200})"},
       // logic
-      {Op::And, "and", "logic", false, {field("conditions", K::ExprList, P::Required, "conditions")},
+      {Op::And, "and", "logic", false, {predicate("conditions", K::ExprList, "conditions")},
        "True when every condition is truthy (stops at the first falsy one).",
        R"({"op": "and", "conditions": [{"op": "gt", "field": "age", "value": 18}, {"op": "eq", "field": "active", "value": true}]})"},
-      {Op::Or, "or", "logic", false, {field("conditions", K::ExprList, P::Required, "conditions")},
+      {Op::Or, "or", "logic", false, {predicate("conditions", K::ExprList, "conditions")},
        "True when any condition is truthy (stops at the first truthy one).",
        R"({"op": "or", "conditions": [{"op": "eq", "field": "role", "value": "admin"}, {"op": "eq", "field": "role", "value": "owner"}]})"},
-      {Op::Not, "not", "logic", false, {field("condition", K::Expr, P::Required, "condition")},
+      {Op::Not, "not", "logic", false, {predicate("condition", K::Expr, "condition")},
        "True when the condition is falsy (null or false).",
        R"({"op": "not", "condition": {"op": "eq", "field": "deleted", "value": true}})"},
       {Op::If, "if", "logic", false,
-       {field("condition", K::Expr, P::Required, "condition (truthiness)"),
+       {predicate("condition", K::Expr, "condition (truthiness)"),
         field("then", K::Expr, P::Required, "value when truthy"),
         field("else", K::Expr, P::Required, "value when falsy (required)")},
        "Two-branch conditional; both branches are required.",
@@ -192,6 +214,18 @@ std::vector<OpSpec> buildTable() {
               R"({"op": "concat", "lists": [{"op": "var", "name": "a"}, {"op": "var", "name": "b"}]})"),
       combine(Op::Zip, "zip", "lists", "Pairs up items of lists into tuples, stopping at the shortest.",
               R"({"op": "zip", "lists": [[1, 2, 3], ["a", "b"]]})"),
+      combine(Op::List, "list", "items",
+              "Builds a list, evaluating each item (a list written in an expression position does the same).",
+              R"({"op": "list", "items": [{"op": "var", "name": "a"}, 2]})"),
+      // conversions
+      valueOp(Op::ToNumber, "to_number", "conversions",
+              "Text to number (\"1,5\" and \"12 kg\" are not numbers); numbers unchanged; null stays null. "
+              "Unparsable: an error, or `default` when given.",
+              R"({"op": "to_number", "field": "price", "default": 0})",
+              {field("default", K::Json, P::Optional, "value returned for an unparsable text or a non-number")}),
+      valueOp(Op::ToString, "to_string", "conversions",
+              "Any value to text: numbers as JSON writes them, null as \"null\", lists and objects as JSON text.",
+              R"({"op": "to_string", "field": "id"})"),
   };
 }
 
@@ -315,6 +349,8 @@ std::string opTableJson() {
       appendJsonString(out, presenceName(f.presence));
       out += ",\"description\":";
       appendJsonString(out, f.description);
+      out += ",\"role\":";
+      appendJsonString(out, f.role == Role::Predicate ? "predicate" : (f.role == Role::Step ? "step" : "value"));
       out += "}";
     }
     out += "]}";

@@ -31,8 +31,11 @@ enum class Op : uint8_t {
   And, Or, Not, If,
   // tools
   Call,
-  // combine (an implicit object literal compiles to Object)
-  Object, Merge, Concat, Zip,
+  // combine (an implicit object literal compiles to Object, a list in an
+  // expression position to List)
+  Object, Merge, Concat, Zip, List,
+  // conversions
+  ToNumber, ToString,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };
@@ -55,11 +58,22 @@ enum class FieldKind : uint8_t {
 
 enum class Presence : uint8_t { Required, Optional, OneOf /* exactly one of the OneOf fields */ };
 
+// What an expression field may not be, checked at validation: a constant where
+// a condition is expected is always true or always false, and a bare string
+// where a computed value is expected is almost always a field name meant as
+// {"op": "get", "field": ...}.
+enum class Role : uint8_t {
+  Value,      // anything
+  Step,       // not a bare string (pipe steps, let values, map expressions)
+  Predicate,  // not a constant (where, condition, the items of conditions)
+};
+
 struct FieldSpec {
   const char* name;
   FieldKind kind;
   Presence presence;
   const char* description;
+  Role role = Role::Value;
 };
 
 struct OpSpec {
@@ -75,6 +89,10 @@ struct OpSpec {
   // {"op": "eq", "field": "id", "value": {"op": "get", "field": "owner"}}
   // compares each row with the mapped item's owner.
   bool valueSeesMapItem = false;
+  // A value-level op (text, dates, conversions): it reads the current value
+  // (or its `field`) unless its `value` expression is given, which then needs
+  // no current value at all.
+  bool valueOverridesInput = false;
 };
 
 // One entry per Op, in enum order (checked when the table is built).

@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/json.h"
+#include "core/json_pointer.h"
 
 namespace ptc {
 
@@ -15,14 +16,23 @@ namespace {
 
 const char* opName(const Node& n) { return specOf(n.op).name; }
 
-std::string quoted(const Node& n) { return std::string("'") + opName(n) + "'"; }
-
 // The value a comparison or aggregate looks at: the item's field, or the item.
 Value subject(const Node& n, const Value& item) { return n.field.isNone() ? item : item.field(n.field.str()); }
 
 Value number(const Node& n, double d) {
   if (!std::isfinite(d)) throwExecution(n, quoted(n) + " produced a number too large to represent");
   return Value::number(d);
+}
+
+// ---- ordering ----
+
+// Numbers and texts do not order against each other: a number stored as text
+// ("98000" > 100000) is the usual cause, and comparing it as text is silently
+// wrong. Other mixed types keep the term order (docs/semantics.md).
+int orderOf(const Node& n, const Value& a, const Value& b) {
+  if (a.isNumber() && b.isString()) throwTextNotNumber(n, "cannot order a number against the text", b);
+  if (a.isString() && b.isNumber()) throwTextNotNumber(n, "cannot order a number against the text", a);
+  return compare(a, b);
 }
 
 // ---- arithmetic ----
@@ -99,17 +109,33 @@ bool contains(const Value& haystack, const Value& needle) {
   return false;
 }
 
+// `in`: the field holds a list containing the value, or an object having it as a key.
+bool inSet(const Value& set, const Value& v) {
+  if (set.isArray()) return contains(set, v);
+  return set.isObject() && v.isString() && set.find(v.str()) != nullptr;
+}
+
+// gt/gte/lt/lte: false when either side is null (a missing value is not
+// greater or smaller than anything).
+bool ordered(const Node& n, const Value& lhs, const Value& rhs) {
+  if (lhs.isNull() || rhs.isNull()) return false;
+  int c = orderOf(n, lhs, rhs);
+  switch (n.op) {
+    case Op::Gt: return c > 0;
+    case Op::Gte: return c >= 0;
+    case Op::Lt: return c < 0;
+    default: return c <= 0;  // Lte
+  }
+}
+
 Value comparison(const Node& n, const Value& in, const Value& rhs) {
-  Value lhs = subject(n, in);
+  Value lhs = readField(n, in);
   switch (n.op) {
     case Op::Eq: return Value::boolean(equals(lhs, rhs));
     case Op::Neq: return Value::boolean(!equals(lhs, rhs));
-    case Op::Gt: return Value::boolean(compare(lhs, rhs) > 0);
-    case Op::Gte: return Value::boolean(compare(lhs, rhs) >= 0);
-    case Op::Lt: return Value::boolean(compare(lhs, rhs) < 0);
-    case Op::Lte: return Value::boolean(compare(lhs, rhs) <= 0);
     case Op::Contains: return Value::boolean(contains(lhs, rhs));
-    default: return Value::boolean(lhs.isArray() && contains(lhs, rhs));  // In
+    case Op::In: return Value::boolean(inSet(lhs, rhs));
+    default: return Value::boolean(ordered(n, lhs, rhs));
   }
 }
 
@@ -121,14 +147,27 @@ struct ValueEq {
 };
 using ValueSet = std::unordered_set<const Value*, ValueHash, ValueEq>;
 
-Value filterIn(const Node& n, const Value& in, const Value& allowed) {
+// The allowed values: a list's items, or an object's keys.
+Value allowedValues(const Node& n, const Value& allowed) {
+  if (allowed.isArray()) return allowed;
+  if (!allowed.isObject())
+    throwExecution(n, "'filter_in' requires 'value' to be a list (or an object, whose keys are the set), got " +
+                          std::string(typeName(allowed)));
+  Array keys;
+  keys.reserve(allowed.members().size());
+  for (const Member& m : allowed.members()) keys.push_back(m.key);
+  return Value::array(std::move(keys));
+}
+
+// With a field, items that are not objects have no such field: they are skipped.
+Value filterIn(const Node& n, const Value& in, const Value& allowedValue) {
   const Array& items = expectList(n, in);
-  if (!allowed.isArray())
-    throwExecution(n, "'filter_in' requires 'value' to be a list, got " + std::string(typeName(allowed)));
+  Value allowed = allowedValues(n, allowedValue);
   ValueSet set;
   for (const Value& a : allowed.items()) set.insert(&a);
   Array out;
   for (const Value& item : items) {
+    if (!n.field.isNone() && !item.isObject()) continue;
     Value s = subject(n, item);
     if (set.count(&s)) out.push_back(item);
   }
@@ -162,13 +201,15 @@ Value select(const Node& n, const Value& in) {
   return Value::array(std::move(out));
 }
 
+// Nulls (and missing fields) sort last in either order.
 Value sortBy(const Node& n, const Array& items) {
   std::vector<std::pair<Value, size_t>> keyed;
   keyed.reserve(items.size());
   for (size_t i = 0; i < items.size(); ++i) keyed.emplace_back(subject(n, items[i]), i);
   const bool desc = n.descending;
-  std::stable_sort(keyed.begin(), keyed.end(), [desc](const auto& a, const auto& b) {
-    int c = compare(a.first, b.first);
+  std::stable_sort(keyed.begin(), keyed.end(), [desc, &n](const auto& a, const auto& b) {
+    if (a.first.isNull() || b.first.isNull()) return !a.first.isNull() && b.first.isNull();
+    int c = orderOf(n, a.first, b.first);
     return desc ? c > 0 : c < 0;
   });
   Array out;
@@ -194,17 +235,27 @@ Value distinct(const Array& items) {
 
 // ---- aggregation ----
 
+// The value sum/min/max read from item i: its field, null for a null item, and
+// an error for a number, text, boolean or list item (fail fast, as comparisons do).
+Value itemValue(const Node& n, const Value& item, size_t i) {
+  if (n.field.isNone() || item.isObject() || item.isNull()) return subject(n, item);
+  throwExecution(n, quoted(n) + " reads field '" + n.field.str() + "' of each item, but item " + std::to_string(i) +
+                        " is a " + typeName(item) + ", not an object. Omit 'field' to use the items themselves");
+}
+
 Value sum(const Node& n, const Array& items) {
   int64_t intSum = 0;
   double doubleSum = 0;
   bool isDouble = false;
   for (size_t i = 0; i < items.size(); ++i) {
-    Value v = subject(n, items[i]);
-    if (!v.isNumber())
-      throwExecution(n, "'sum' requires numbers, but " +
-                            (n.field.isNone() ? "item " + std::to_string(i)
-                                              : "field '" + n.field.str() + "' of item " + std::to_string(i)) +
-                            " is " + typeName(v));
+    Value v = itemValue(n, items[i], i);
+    if (v.isNull()) continue;  // null and missing values are skipped
+    if (!v.isNumber()) {
+      std::string where = n.field.isNone() ? "item " + std::to_string(i)
+                                           : "field '" + n.field.str() + "' of item " + std::to_string(i);
+      if (v.isString()) throwTextNotNumber(n, "requires numbers, but " + where + " is the text", v);
+      throwExecution(n, "'sum' requires numbers, but " + where + " is " + typeName(v));
+    }
     if (!isDouble && v.isInt() && !__builtin_add_overflow(intSum, v.asInt(), &intSum)) continue;
     if (!isDouble) {
       isDouble = true;
@@ -228,13 +279,14 @@ Value avg(const Node& n, const Array& items) {
   return number(n, total / static_cast<double>(count));
 }
 
+// Skips null and missing values; numbers and texts do not mix (orderOf).
 Value extreme(const Node& n, const Array& items, bool wantMax) {
-  if (items.empty()) return Value();
-  Value best = subject(n, items[0]);
-  for (size_t i = 1; i < items.size(); ++i) {
-    Value v = subject(n, items[i]);
-    int c = compare(v, best);
-    if (wantMax ? c > 0 : c < 0) best = std::move(v);
+  Value best;
+  for (size_t i = 0; i < items.size(); ++i) {
+    Value v = itemValue(n, items[i], i);
+    if (v.isNull()) continue;
+    int c = best.isNull() ? 0 : orderOf(n, v, best);
+    if (best.isNull() || (wantMax ? c > 0 : c < 0)) best = std::move(v);
   }
   return best;
 }
@@ -245,7 +297,7 @@ Value extremeBy(const Node& n, const Array& items, bool wantMax) {
   for (const Value& item : items) {
     Value key = item.field(n.field.str());
     if (key.isNull()) continue;
-    int c = bestItem ? compare(key, bestKey) : 0;
+    int c = bestItem ? orderOf(n, key, bestKey) : 0;
     if (!bestItem || (wantMax ? c > 0 : c < 0)) {
       bestItem = &item;
       bestKey = std::move(key);
@@ -332,6 +384,20 @@ Value zip(const Node& n, const Value* args, size_t nargs) {
   throw PtcError(ErrorType::Execution, std::move(message), n.path);
 }
 
+std::string quoted(const Node& n) { return std::string("'") + opName(n) + "'"; }
+
+Value readField(const Node& n, const Value& in) {
+  if (n.field.isNone() || in.isNull()) return n.field.isNone() ? in : Value();
+  if (in.isObject()) return in.field(n.field.str());
+  throwExecution(n, quoted(n) + " reads field '" + n.field.str() + "', but the current value is a " + typeName(in) +
+                        ", not an object. Omit 'field' to use the value itself");
+}
+
+[[noreturn]] void throwTextNotNumber(const Node& n, const std::string& context, const Value& text) {
+  throwExecution(n, quoted(n) + " " + context + " " + shortJson(text, 40) + ": convert texts to numbers first with {\"op\": \"to_number\"} (e.g. {\"op\": \"map\", "
+                        "\"expr\": {\"op\": \"to_number\", \"field\": ...}})");
+}
+
 [[noreturn]] void throwNoInput(const Node& n) {
   throwExecution(n, "No input available for " + quoted(n) +
                         ": at the top of a program there is no current value. Give it one first, e.g. "
@@ -401,6 +467,9 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Merge: return merge(n, args, nargs);
     case Op::Concat: return concat(n, args, nargs);
     case Op::Zip: return zip(n, args, nargs);
+    case Op::List: return Value::array(Array(args, args + nargs));
+    case Op::ToNumber: return toNumber(n, valueInput(n, in, args));
+    case Op::ToString: return toText(n, valueInput(n, in, args));
     // The control operations: the evaluators run them (also cases there).
     case Op::Literal:
     case Op::Var:

@@ -26,6 +26,7 @@ struct Node {
   bool hasDefault = false;
   bool descending = false;
   bool usesPath = false;    // get with path (else with field)
+  bool valueGiven = false;  // a value-level op with a `value` expression: kids[0]
   int64_t count = 0;        // nth index, take/drop count, round precision
 };
 

@@ -60,7 +60,8 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::Drop: case Op::Distinct: case Op::Count: case Op::Sum: case Op::Avg: case Op::Min: case Op::Max:
     case Op::MinBy: case Op::MaxBy: case Op::Keys: case Op::Typeof: case Op::FilterIn: case Op::Add:
     case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::If: case Op::Call:
-    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::End_: return false;
+    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
+    case Op::ToString: case Op::End_: return false;
   }
   return false;
 }
@@ -110,7 +111,8 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::Get: case Op::Keys: case Op::Typeof: case Op::Eq: case Op::Neq: case Op::Gt: case Op::Gte:
     case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::Add: case Op::Sub: case Op::Mul:
     case Op::Div: case Op::Round: case Op::Pct: case Op::And: case Op::Or: case Op::Not: case Op::If:
-    case Op::Call: case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::End_:
+    case Op::Call: case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List:
+    case Op::ToNumber: case Op::ToString: case Op::End_:
       return Flow::Opaque;
   }
   return Flow::Opaque;

@@ -134,9 +134,14 @@ const INTRO_FULL = [
     "operation's fields (no others). Fields shown as <expr> (and the items of [<expr>, ...]) are expression " +
     "positions; they accept:",
   "- an operation: {\"op\": ...}",
-  "- an implicit object: an object without \"op\" builds that object; its values that are operations are " +
-    "evaluated, every other value is literal data (one level only: a nested object without \"op\" is kept as is)",
-  "- any other JSON value (string, number, boolean, null, list), taken literally; a list is not evaluated",
+  "- an implicit object: an object without \"op\" builds that object; operations in it are evaluated at any " +
+    "depth, everything else is literal data",
+  "- a list: evaluated item by item (so [{\"op\": \"get\", \"field\": \"k\"}, 1] builds a pair)",
+  "- any other JSON value (string, number, boolean, null), taken literally. Use {\"op\": \"literal\", \"value\": ...} " +
+    "for data that holds \"op\" keys.",
+  "A bare string where a value is computed (a pipe step, a let value, a map expr, a condition) is rejected: write " +
+    "{\"op\": \"get\", \"field\": \"x\"} for a field or {\"op\": \"literal\", \"value\": \"x\"} for the text. A condition " +
+    "(where, condition, conditions) must be an operation, not a constant.",
   "",
   "## The current value",
   "",
@@ -156,7 +161,10 @@ const INTRO_FULL = [
   "",
   "- Truthiness: only null and false are falsy; 0, \"\", [] and {} are truthy (filter, reject, if, and, or, not).",
   "- Integers stay integers (1 + 2 is 3); `div` and `pct` return floats; use `round` for fewer decimals.",
-  "- Mixed types order as number < boolean/null < object < list < string (false < null < true).",
+  "- gt/gte/lt/lte with null on either side are false; min, max, sum skip nulls; sort_by puts nulls last. " +
+    "`avg` skips anything that is not a number.",
+  "- A number never orders against a text (\"98000\" vs 100000 is an error): convert with `to_number` first. " +
+    "Texts compare by code points, so ISO dates (\"2024-03-01T09:00:00Z\") order correctly.",
   "",
   "## Memory between programs",
   "",
@@ -177,14 +185,16 @@ const INTRO_COMPACT = [
     "what you need (aggregate, select, take).",
   "",
   "- A program is {\"program\": <expr>}. An operation is {\"op\": name, ...its fields (no others)}.",
-  "- <expr> accepts an operation; an implicit object (no \"op\": builds the object, values that are operations " +
-    "are evaluated, others literal, one level only); or any other JSON, literal.",
+  "- <expr> accepts an operation; an implicit object (no \"op\": builds the object, operations in it evaluated at " +
+    "any depth); a list (evaluated item by item); other JSON, literal. A bare string step/condition is an error: " +
+    "use get (field) or literal (text).",
   "- Ops marked * read the current value; there is none at the top of a program: start a pipe with load (context), " +
     "var (let binding or memory), call (tool) or literal.",
   "- pipe feeds each step the previous result. In filter/reject `where` and map `expr` the current value is each item.",
   "- Comparisons read `field` of the current item (omit it: the item itself). An expression `value` is evaluated " +
     "against the item of the innermost enclosing map: that joins lists.",
-  "- Only null and false are falsy. get/load/var of a missing name give null.",
+  "- Only null and false are falsy. get/load/var of a missing name give null. gt/lt... with null are false; " +
+    "sum/min/max skip nulls; a number vs a text is an error (use to_number); texts (ISO dates) compare by code points.",
   "- Memory: a final value that is an object is stored key by key for later programs (read with var); with a " +
     "\"result\" key, only result is returned and the other keys are stored (so {\"result\": <expr>} returns an " +
     "object without storing it). Non-objects are just returned.",
@@ -214,8 +224,6 @@ const ERRORS_FULL = [
   "- `if` needs `then` and `else`.",
   "- `field` names a field (a string); it is not an expression. To compute a value, use `get` or an operation in `value`.",
   "- `sum`, `avg`, `min`, `max` return a number (or value); `min_by`/`max_by` return the whole item.",
-  "- A nested object inside an implicit object is literal data: use {\"op\": \"object\", \"fields\": {...}} to " +
-    "evaluate operations inside it.",
   "- \"result\" is reserved at the top of the final object; name stored keys something else.",
   "- Returning a whole list brings all of it into your context: aggregate, select fields or take a few.",
   "",
@@ -228,7 +236,7 @@ const ERRORS_COMPACT = [
     "MemoryExceeded. Fix the node at the pointer and resend the whole program.",
   "",
   "Mistakes to avoid: {\"op\": \"count\"} alone (no input: pipe after load); get path with list indexes (use nth); " +
-    "if without else; nested objects in implicit objects are literal (use op object); returning whole lists.",
+    "if without else; returning whole lists.",
   "",
 ];
 

@@ -24,11 +24,13 @@ export const opDefName = (op: string) => `op_${op}`;
 /** The schema of one field value, by the field's kind in the op table. */
 function fieldSchema(field: OperationField, toolNames: string[] | undefined, opName: string): JsonSchema {
   const description = field.description;
+  // A condition must be an operation; a step must not be a bare string.
+  const item = field.role === "predicate" ? ref("operation") : field.role === "step" ? { ...ref("expression"), not: { type: "string" } } : ref("expression");
   switch (field.kind) {
     case "expr":
-      return { ...ref("expression"), description };
+      return { ...item, description };
     case "expr_list":
-      return { type: "array", items: ref("expression"), description };
+      return { type: "array", items: item, description };
     case "expr_fields":
       return { ...ref("fields"), description };
     case "json":
@@ -100,28 +102,25 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
     },
     expression: {
       description:
-        "An expression position: an operation ({\"op\": ...}), an implicit object (no \"op\"; its values that " +
-        "are operations are evaluated, the others are literal), or any other JSON value, taken literally.",
+        "An expression position: an operation ({\"op\": ...}), an implicit object (no \"op\"; operations in it " +
+        "are evaluated at any depth), a list (evaluated item by item), or any other JSON value, taken literally.",
       if: isOperation,
       then: ref("operation"),
-      else: { anyOf: [ref("implicit_object"), { type: ["null", "boolean", "number", "string", "array"] }] },
+      else: {
+        anyOf: [ref("implicit_object"), { type: "array", items: ref("expression") }, { type: ["null", "boolean", "number", "string"] }],
+      },
     },
     implicit_object: {
-      description: "An object without \"op\": builds that object; values that are operations are evaluated.",
+      description: "An object without \"op\": builds that object; each value is an expression.",
       type: "object",
       not: { required: ["op"] },
-      additionalProperties: ref("field_value"),
+      additionalProperties: ref("expression"),
     },
     fields: {
-      description: "An object of fields (not an operation): values that are operations are evaluated, the others are literal.",
+      description: "An object of fields (not an operation): each value is an expression (operations evaluated at any depth).",
       type: "object",
       not: { required: ["op"] },
-      additionalProperties: ref("field_value"),
-    },
-    field_value: {
-      description: "A value of an implicit object: an operation is evaluated; anything else is literal data.",
-      if: isOperation,
-      then: ref("operation"),
+      additionalProperties: ref("expression"),
     },
     operation: {
       description: "One PTC-JSON operation: \"op\" names it, and the definition of that op gives its fields.",

@@ -94,6 +94,12 @@ export interface OperationField {
   kind: string;
   presence: "required" | "optional" | "one_of";
   description: string;
+  /**
+   * For expression fields: "predicate" must be an operation (a constant
+   * condition is always true or false), "step" must not be a bare string (it
+   * would be a field name meant as get); "value" takes any expression.
+   */
+  role: "value" | "step" | "predicate";
 }
 
 /** One entry of the engine's operation table. */

@@ -179,8 +179,15 @@ describe("the schema is generated from the op table", () => {
     }
     expectBothReject("op not a string", { op: 5 });
     expectBothReject("bad op nested in an implicit object", { a: { op: "cuont" } });
-    expectBothAccept("a nested object in an implicit object is literal data", { a: { b: { op: "cuont" } } });
-    expectBothAccept("a list in an expression position is literal", { op: "pipe", steps: [[{ op: "cuont" }]] });
+    expectBothReject("bad op nested deep in an implicit object", { a: { b: [{ op: "cuont" }] } });
+    expectBothReject("bad op in a list in an expression position", { op: "pipe", steps: [[{ op: "cuont" }]] });
+    expectBothAccept("operations at any depth of an implicit object", { a: { b: [{ op: "var", name: "x" }] } });
+    expectBothAccept("literal keeps data holding op keys", { op: "literal", value: { a: { op: "cuont" } } });
+    expectBothReject("a constant condition", { op: "not", condition: true });
+    expectBothReject("a constant among conditions", { op: "and", conditions: [{ op: "var", name: "x" }, 1] });
+    expectBothReject("a bare string as a pipe step", { op: "pipe", steps: [{ op: "var", name: "x" }, "amount"] });
+    expectBothReject("a bare string as a map expression", { op: "map", expr: "name" });
+    expectBothAccept("a bare number as a map expression", { op: "map", expr: 0 });
     expect(checked).toBeGreaterThan(ops.length * 4);
   });
 

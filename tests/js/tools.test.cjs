@@ -23,7 +23,7 @@ describe("arguments", () => {
     expect(Object.getPrototypeOf(seen[0])).toBe(Object.prototype);
   });
 
-  test("args are evaluated one level (an implicit object) against the current value", async () => {
+  test("args are evaluated at every depth (an implicit object) against the current value", async () => {
     const seen = [];
     const r = await rt.run(
       {
@@ -54,8 +54,8 @@ describe("arguments", () => {
         id: 7,
         total: 42,
         literal: "text",
-        list: [1, { op: "literal", value: 2 }],
-        nested: { kept: { op: "literal", value: 1 } },
+        list: [1, 2],
+        nested: { kept: 1 },
         nothing: null,
       },
     ]);
