@@ -155,6 +155,7 @@ class Compiler {
       compileField(*node, *spec, f, *value, childPath(path, f.name), depth);
     }
     checkOneOf(*spec, v, path);
+    checkForms(*spec, *node, v, path);
     if (spec->valueOverridesInput && v.find("value")) {  // reads `value` (kids[0]) instead of the current value
       node->readsInput = false;
       node->valueGiven = true;
@@ -164,7 +165,50 @@ class Compiler {
     if (node->op == Op::Load && std::find(loads_.begin(), loads_.end(), node->name.str()) == loads_.end())
       loads_.push_back(node->name.str());
     finish(*node);
+    if ((node->op == Op::GroupBy || node->op == Op::FromEntries) && node->hasCall)
+      fail(path, "'" + std::string(spec->name) + "' cannot call tools in its expressions: call them in a map first, "
+                 "then " + spec->name + " the results");
     return node;
+  }
+
+  // Fields that go together or exclude each other, beyond required/one-of.
+  void checkForms(const OpSpec& spec, Node& node, const Value& v, const std::string& path) {
+    auto has = [&](const char* f) { return v.find(f) != nullptr; };
+    auto shapeError = [&](const std::string& what) { fail(path, "'" + std::string(spec.name) + "' " + what + ". Shape: " + opShape(spec)); };
+    if (spec.op == Op::Let) {
+      if (has("bindings") && (has("name") || has("value"))) shapeError("takes either 'bindings' or 'name' and 'value', not both");
+      if (!has("bindings") && !(has("name") && has("value"))) shapeError("requires 'name' and 'value' (or 'bindings')");
+      if (!has("bindings")) node.keys.push_back(node.name);  // one binding: keys[i] binds kids[i]
+    }
+    if (spec.op == Op::Var && has("field") && has("path")) shapeError("takes 'field' or 'path', not both");
+    if (spec.op == Op::GroupBy && v.field("aggs").find("key"))
+      fail(childPath(path, "aggs"), "'group_by' aggs cannot be named \"key\": each group stores its key there");
+    if (spec.op == Op::FromEntries)  // which of the key/value expressions are given, in kid order
+      for (const char* f : {"key", "value"})
+        if (has(f)) node.keys.push_back(Value::string(f));
+    if (spec.op == Op::SortBy && has("by") && (has("field") || has("order")))
+      shapeError("takes 'by' or 'field'/'order', not both");
+    if (spec.op == Op::SortBy && !has("by"))
+      node.sortKeys.emplace_back(node.field.isNull() ? Value::none() : node.field, node.descending);
+  }
+
+  void sortKeys(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {
+    if (!v.isArray() || v.items().empty()) wrongKind(spec, f, path, "a non-empty list of sort keys", v);
+    for (size_t i = 0; i < v.items().size(); ++i) {
+      const Value& key = v.items()[i];
+      std::string at = childPath(path, i);
+      if (key.isString() && !key.str().empty()) {
+        node.sortKeys.emplace_back(key, false);
+        continue;
+      }
+      const Value* name = key.find("field");
+      const Value* order = key.find("order");
+      bool known = key.isObject() && key.members().size() == (name ? 1u : 0u) + (order ? 1u : 0u);
+      if (!known || !name || !name->isString() || name->str().empty() ||
+          (order && !(order->isString() && (order->str() == "asc" || order->str() == "desc"))))
+        wrongKind(spec, f, at, "a field name or {\"field\": \"<field>\", \"order\": \"asc\"|\"desc\"}", key);
+      node.sortKeys.emplace_back(*name, order && order->str() == "desc");
+    }
   }
 
   void checkFieldNames(const OpSpec& spec, const Value& v, const std::string& path) {
@@ -233,7 +277,11 @@ class Compiler {
         return;
       case FieldKind::ExprFields:
         if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);
+        for (const Member& m : v.members()) checkRole(spec, f, m.value, childPath(path, m.key.str()));
         objectFields(node, v, path, depth);
+        return;
+      case FieldKind::SortKeys:
+        sortKeys(node, spec, f, v, path);
         return;
       case FieldKind::Json:
         node.data = v;

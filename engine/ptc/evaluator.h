@@ -35,6 +35,8 @@ class Evaluator {
  private:
   void tick() { st_.core.tick(); }
   Value lookupVar(const Value& name) const;
+  Value groupBy(const Node& n, const Array& items);
+  Value fromEntries(const Node& n, const Array& items);
   // What an expression field of `n` is evaluated against: the current value,
   // except a comparison's `value`, which sees the item of the innermost map.
   const Value& operandInput(const Node& n, const Value& in) const {

@@ -33,6 +33,12 @@ FieldSpec compareValue() {
   return field("value", K::Expr, P::Required, "value to compare with (an expression is evaluated against the item)");
 }
 
+// `as`: the current item is also bound as a variable, so expressions nested
+// anywhere inside can read it (and compare two fields of one item).
+FieldSpec asName() {
+  return field("as", K::Name, P::Optional, "a variable name bound to each item (read it with var)");
+}
+
 OpSpec seesMapItem(OpSpec spec) {
   spec.valueSeesMapItem = true;
   return spec;
@@ -79,17 +85,23 @@ std::vector<OpSpec> buildTable() {
       // data
       {Op::Literal, "literal", "data", false, {field("value", K::Json, P::Required, "the value, taken literally")},
        "A literal value.", R"({"op": "literal", "value": [1, 2, 3]})"},
-      {Op::Var, "var", "data", false, {field("name", K::Name, P::Required, "variable name")},
-       "A variable bound by let, else a key of the memory from earlier turns; null when missing.",
-       R"({"op": "var", "name": "total"})"},
+      {Op::Var, "var", "data", false,
+       {field("name", K::Name, P::Required, "variable name"),
+        field("field", K::ItemField, P::Optional, "read this field of the variable's value"),
+        field("path", K::Names, P::Optional, "read this path of object keys of the variable's value")},
+       "A variable bound by let or `as`, else a key of the memory from earlier turns; null when missing. "
+       "`field`/`path` read inside it.",
+       R"({"op": "var", "name": "order", "field": "user_id"})"},
       {Op::Load, "load", "data", false, {field("name", K::Name, P::Required, "context key")},
        "Data from the context passed to the run; null when missing.", R"({"op": "load", "name": "expenses"})"},
       {Op::Let, "let", "data", false,
-       {field("name", K::Name, P::Required, "variable name"),
-        withRole(Role::Step, field("value", K::Expr, P::Required, "expression whose value is bound")),
-        field("in", K::Expr, P::Required, "expression evaluated with the binding")},
-       "Binds a value to a name for the `in` expression (both see the current value).",
-       R"({"op": "let", "name": "n", "value": {"op": "count"}, "in": {"op": "var", "name": "n"}})"},
+       {field("name", K::Name, P::Optional, "variable name (with value)"),
+        withRole(Role::Step, field("value", K::Expr, P::Optional, "expression whose value is bound (with name)")),
+        withRole(Role::Step, field("bindings", K::ExprFields, P::Optional,
+                                   "several bindings {name: expr}, in order; each sees the earlier ones")),
+        field("in", K::Expr, P::Required, "expression evaluated with the bindings")},
+       "Binds name to value (or each of `bindings` in order) for the `in` expression; all see the current value.",
+       R"({"op": "let", "bindings": {"n": {"op": "count"}, "half": {"op": "div", "left": {"op": "var", "name": "n"}, "right": 2}}, "in": {"op": "var", "name": "half"}})"},
       // collections
       {Op::Pipe, "pipe", "collections", false, {withRole(Role::Step, field("steps", K::ExprList, P::Required, "operations in order"))},
        "Chains operations: each step receives the previous step's result; the first step receives the pipe's "
@@ -97,21 +109,25 @@ std::vector<OpSpec> buildTable() {
        R"({"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "count"}]})"},
       listOp(Op::Filter, "filter", "collections", "Keeps the items of a list for which `where` is truthy.",
              R"({"op": "filter", "where": {"op": "eq", "field": "status", "value": "active"}})",
-             {predicate("where", K::Expr, "condition evaluated with each item as the current value")}),
+             {predicate("where", K::Expr, "condition evaluated with each item as the current value"), asName()}),
       listOp(Op::Reject, "reject", "collections", "Removes the items of a list for which `where` is truthy.",
              R"({"op": "reject", "where": {"op": "eq", "field": "deleted", "value": true}})",
-             {predicate("where", K::Expr, "condition evaluated with each item as the current value")}),
+             {predicate("where", K::Expr, "condition evaluated with each item as the current value"), asName()}),
       listOp(Op::Map, "map", "collections", "Transforms each item of a list with `expr`.",
              R"({"op": "map", "expr": {"op": "get", "field": "name"}})",
-             {withRole(Role::Step, field("expr", K::Expr, P::Required, "expression evaluated with each item as the current value"))}),
+             {withRole(Role::Step, field("expr", K::Expr, P::Required, "expression evaluated with each item as the current value")),
+              asName()}),
       listOp(Op::Select, "select", "collections",
              "Keeps only the listed fields of an object, or of each object in a list.",
              R"({"op": "select", "fields": ["id", "name"]})",
              {field("fields", K::Names, P::Required, "field names to keep")}),
-      listOp(Op::SortBy, "sort_by", "collections", "Sorts a list (stable) by a field of its items.",
-             R"({"op": "sort_by", "field": "price", "order": "desc"})",
+      listOp(Op::SortBy, "sort_by", "collections",
+             "Sorts a list (stable) by a field of its items, or by several (`by`); nulls last.",
+             R"({"op": "sort_by", "by": [{"field": "region"}, {"field": "total", "order": "desc"}]})",
              {fieldOf("field to sort by; omit to sort the items themselves"),
-              field("order", K::Order, P::Optional, "\"asc\" (default) or \"desc\"")}),
+              field("order", K::Order, P::Optional, "\"asc\" (default) or \"desc\""),
+              field("by", K::SortKeys, P::Optional,
+                    "several keys instead of field/order: [\"a\", {\"field\": \"b\", \"order\": \"desc\"}]")}),
       listOp(Op::First, "first", "collections", "The first item of a list (null when empty).", R"({"op": "first"})"),
       listOp(Op::Last, "last", "collections", "The last item of a list (null when empty).", R"({"op": "last"})"),
       listOp(Op::Nth, "nth", "collections", "The item at a 0-based index (null when out of range).",
@@ -161,7 +177,7 @@ std::vector<OpSpec> buildTable() {
                  R"({"op": "contains", "field": "tags", "value": "urgent"})"),
       comparison(Op::In, "in", "True when the field holds a list containing the value.",
                  R"({"op": "in", "field": "tags", "value": "featured"})"),
-      seesMapItem(listOp(Op::FilterIn, "filter_in", "comparison",
+      seesMapItem(listOp(Op::FilterIn, "filter_in", "collections",
                          "Keeps the items of a list whose field value is one of the given values.",
                          R"({"op": "filter_in", "field": "status", "value": ["active", "pending"]})",
                          {fieldOf("field of each item; omit to test the item itself"),
@@ -226,6 +242,30 @@ std::vector<OpSpec> buildTable() {
       valueOp(Op::ToString, "to_string", "conversions",
               "Any value to text: numbers as JSON writes them, null as \"null\", lists and objects as JSON text.",
               R"({"op": "to_string", "field": "id"})"),
+      // group and reshape
+      listOp(Op::GroupBy, "group_by", "reshape",
+             "Groups a list by a field or `key` into [{key, items}] in first-seen order; with `aggs`, each group is "
+             "{key, <name>: <aggregate of its items>}.",
+             R"({"op": "group_by", "field": "region", "aggs": {"total": {"op": "sum", "field": "amount"}, "n": {"op": "count"}}})",
+             {field("field", K::FieldName, P::OneOf, "field of each item to group by"),
+              withRole(Role::Step, field("key", K::Expr, P::OneOf, "expression giving each item's key (the item is the current value)")),
+              withRole(Role::Step, field("aggs", K::ExprFields, P::Optional,
+                                         "named aggregates, each evaluated with the group's items as the current value")),
+              asName()}),
+      listOp(Op::ToEntries, "to_entries", "reshape", "An object's members as a list of {key, value}, in order.",
+             R"({"op": "to_entries"})"),
+      listOp(Op::FromEntries, "from_entries", "reshape",
+             "Builds an object from a list of {key, value} items (or [key, value] pairs); later keys win.",
+             R"({"op": "from_entries", "key": {"op": "get", "field": "team"}, "value": {"op": "get", "field": "n"}})",
+             {withRole(Role::Step, field("key", K::Expr, P::Optional, "each item's key (a text or number) instead of its \"key\"")),
+              withRole(Role::Step, field("value", K::Expr, P::Optional, "each item's value instead of its \"value\"")),
+              asName()}),
+      listOp(Op::Flatten, "flatten", "reshape", "Flattens a list of lists by one level (other items are kept).",
+             R"({"op": "flatten"})"),
+      listOp(Op::FlatMap, "flat_map", "reshape", "Maps each item with `expr` and concatenates the resulting lists.",
+             R"({"op": "flat_map", "expr": {"op": "get", "field": "tags"}})",
+             {withRole(Role::Step, field("expr", K::Expr, P::Required, "expression evaluated with each item as the current value")),
+              asName()}),
   };
 }
 
@@ -272,6 +312,7 @@ const char* fieldKindName(FieldKind kind) {
     case K::Count: return "non_negative_integer";
     case K::Precision: return "precision";
     case K::Order: return "order";
+    case K::SortKeys: return "sort_keys";
   }
   return "expr";
 }
@@ -291,6 +332,7 @@ const char* placeholder(FieldKind kind) {
     case K::Count: return "<integer >= 0>";
     case K::Precision: return "<integer 0-15>";
     case K::Order: return "\"asc\"|\"desc\"";
+    case K::SortKeys: return "[{\"field\": ..., \"order\": ...}, ...]";
   }
   return "<expr>";
 }

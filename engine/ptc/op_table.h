@@ -36,6 +36,8 @@ enum class Op : uint8_t {
   Object, Merge, Concat, Zip, List,
   // conversions
   ToNumber, ToString,
+  // group and reshape
+  GroupBy, ToEntries, FromEntries, Flatten, FlatMap,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };
@@ -54,6 +56,7 @@ enum class FieldKind : uint8_t {
   Count,       // a non-negative integer
   Precision,   // an integer 0..15
   Order,       // "asc" or "desc"
+  SortKeys,    // a list of sort keys: "field" or {"field": "f", "order": "asc"|"desc"}
 };
 
 enum class Presence : uint8_t { Required, Optional, OneOf /* exactly one of the OneOf fields */ };

@@ -201,20 +201,30 @@ Value select(const Node& n, const Value& in) {
   return Value::array(std::move(out));
 }
 
-// Nulls (and missing fields) sort last in either order.
+// One sort key of two items: nulls (and missing fields) last in either order.
+int compareSortKey(const Node& n, const Value& a, const Value& b, bool desc) {
+  if (a.isNull() || b.isNull()) return a.isNull() == b.isNull() ? 0 : (a.isNull() ? 1 : -1);
+  int c = orderOf(n, a, b);
+  return desc ? -c : c;
+}
+
+// Stable, by n.sortKeys in order (the first that differs decides).
 Value sortBy(const Node& n, const Array& items) {
-  std::vector<std::pair<Value, size_t>> keyed;
-  keyed.reserve(items.size());
-  for (size_t i = 0; i < items.size(); ++i) keyed.emplace_back(subject(n, items[i]), i);
-  const bool desc = n.descending;
-  std::stable_sort(keyed.begin(), keyed.end(), [desc, &n](const auto& a, const auto& b) {
-    if (a.first.isNull() || b.first.isNull()) return !a.first.isNull() && b.first.isNull();
-    int c = orderOf(n, a.first, b.first);
-    return desc ? c > 0 : c < 0;
+  const size_t k = n.sortKeys.size();
+  std::vector<Value> keys;  // row-major: keys[i * k + j] is key j of item i
+  keys.reserve(items.size() * k);
+  for (const Value& item : items)
+    for (const auto& key : n.sortKeys) keys.push_back(key.first.isNone() ? item : item.field(key.first.str()));
+  std::vector<size_t> order(items.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    for (size_t j = 0; j < k; ++j)
+      if (int c = compareSortKey(n, keys[a * k + j], keys[b * k + j], n.sortKeys[j].second)) return c < 0;
+    return false;
   });
   Array out;
   out.reserve(items.size());
-  for (const auto& k : keyed) out.push_back(items[k.second]);
+  for (size_t i : order) out.push_back(items[i]);
   return Value::array(std::move(out));
 }
 
@@ -386,6 +396,8 @@ Value zip(const Node& n, const Value* args, size_t nargs) {
 
 std::string quoted(const Node& n) { return std::string("'") + opName(n) + "'"; }
 
+Value readVarValue(const Node& n, const Value& v) { return n.usesPath || !n.field.isNone() ? get(n, v) : v; }
+
 Value readField(const Node& n, const Value& in) {
   if (n.field.isNone() || in.isNull()) return n.field.isNone() ? in : Value();
   if (in.isObject()) return in.field(n.field.str());
@@ -470,6 +482,8 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::List: return Value::array(Array(args, args + nargs));
     case Op::ToNumber: return toNumber(n, valueInput(n, in, args));
     case Op::ToString: return toText(n, valueInput(n, in, args));
+    case Op::ToEntries: return toEntries(n, in);
+    case Op::Flatten: return flatten(expectList(n, in));
     // The control operations: the evaluators run them (also cases there).
     case Op::Literal:
     case Op::Var:
@@ -483,6 +497,9 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Or:
     case Op::If:
     case Op::Call:
+    case Op::GroupBy:
+    case Op::FromEntries:
+    case Op::FlatMap:
     case Op::End_: break;
   }
   throwExecution(n, "internal: " + (n.op < Op::End_ ? quoted(n) : std::string("End_")) + " is not a strict operation");

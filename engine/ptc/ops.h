@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "ptc/program.h"
 #include "core/value.h"
@@ -35,8 +37,51 @@ inline Value valueInput(const Node& n, const Value& in, const Value* args) {
 // A text where a number is needed: the message names the value and to_number.
 [[noreturn]] void throwTextNotNumber(const Node& n, const std::string& context, const Value& text);
 
+// var with `field` or `path`: reads inside the variable's value, as get does.
+Value readVarValue(const Node& n, const Value& v);
+
 // conversions (ops_convert.cpp)
 Value toNumber(const Node& n, const Value& v);
 Value toText(const Node& n, const Value& v);
+
+// group and reshape (ops_groups.cpp)
+// Items bucketed by key (structural equality), groups in first-seen order.
+class Groups {
+ public:
+  struct Group {
+    Value key;
+    Array items;
+  };
+  void add(Value key, const Value& item);
+  size_t size() const { return groups_.size(); }
+  std::vector<Group>& all() { return groups_; }
+  Value toList();  // [{"key": k, "items": [...]}]
+
+ private:
+  struct KeyHash {
+    size_t operator()(const Value& v) const { return hashValue(v); }
+  };
+  struct KeyEq {
+    bool operator()(const Value& a, const Value& b) const { return equals(a, b); }
+  };
+  std::unordered_map<Value, size_t, KeyHash, KeyEq> index_;
+  std::vector<Group> groups_;
+};
+// {"key": k, <agg name>: <value>...} for group_by with aggs (names in n.keys).
+Value groupObject(const Node& n, const Value& key, const Value* aggs, size_t count);
+// from_entries: an item's key or value when no expression gives it.
+Value entryPart(const Node& n, const Value& item, size_t index, bool key);
+// Object members collected in order; a repeated key keeps its first place and its last value.
+class Entries {
+ public:
+  void add(const Node& n, const Value& key, Value value, size_t index);
+  Value toObject();
+
+ private:
+  std::unordered_map<std::string, size_t> index_;
+  Members members_;
+};
+Value toEntries(const Node& n, const Value& in);
+Value flatten(const Array& items);
 
 }  // namespace ptc

@@ -28,6 +28,8 @@ struct Node {
   bool usesPath = false;    // get with path (else with field)
   bool valueGiven = false;  // a value-level op with a `value` expression: kids[0]
   int64_t count = 0;        // nth index, take/drop count, round precision
+  // sort_by: the keys in order, each a field (None: the item itself) and descending.
+  std::vector<std::pair<Value, bool>> sortKeys;
 };
 
 struct Program {

@@ -61,7 +61,8 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::MinBy: case Op::MaxBy: case Op::Keys: case Op::Typeof: case Op::FilterIn: case Op::Add:
     case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::If: case Op::Call:
     case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
-    case Op::ToString: case Op::End_: return false;
+    case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries: case Op::Flatten:
+    case Op::FlatMap: case Op::End_: return false;
   }
   return false;
 }
@@ -85,6 +86,9 @@ Flow addKeys(const Node& n, Fields& fields) {
 }
 
 Flow stepOnRows(const Node& step, Fields& fields) {
+  // An item bound with `as` may be read whole (or any field of it) from anywhere inside.
+  if (step.name.isString() && (step.op == Op::Filter || step.op == Op::Reject || step.op == Op::Map))
+    return Flow::Opaque;
   switch (step.op) {
     case Op::Filter:
     case Op::Reject: return rowPredicate(*step.kids[0], fields) ? Flow::Rows : Flow::Opaque;
@@ -112,7 +116,8 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::Add: case Op::Sub: case Op::Mul:
     case Op::Div: case Op::Round: case Op::Pct: case Op::And: case Op::Or: case Op::Not: case Op::If:
     case Op::Call: case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List:
-    case Op::ToNumber: case Op::ToString: case Op::End_:
+    case Op::ToNumber: case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries:
+    case Op::Flatten: case Op::FlatMap: case Op::End_:
       return Flow::Opaque;
   }
   return Flow::Opaque;

@@ -49,6 +49,11 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
       return { type: "integer", minimum: 0, maximum: 15, description };
     case "order":
       return { type: "string", enum: ["asc", "desc"], description };
+    case "sort_keys": {
+      const order = { type: "string", enum: ["asc", "desc"] };
+      const key = { type: "object", properties: { field: { type: "string", minLength: 1 }, order }, required: ["field"], additionalProperties: false };
+      return { type: "array", minItems: 1, items: { anyOf: [{ type: "string", minLength: 1 }, key] }, description };
+    }
     default:
       throw new Error(`ptc-wasm: the op table has a field kind the schema does not know: '${field.kind}' (${opName}.${field.name})`);
   }

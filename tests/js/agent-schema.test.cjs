@@ -144,6 +144,7 @@ describe("the schema is generated from the op table", () => {
     non_negative_integer: -1,
     precision: 16,
     order: "up",
+    sort_keys: "x",
     expr_list: "x",
     expr_fields: [1],
   };
