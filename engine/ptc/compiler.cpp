@@ -306,8 +306,21 @@ class Compiler {
         node.usesPath = true;
         return;
       case FieldKind::Count:
-        if (!v.isInt() || v.asInt() < 0) wrongKind(spec, f, path, "a non-negative integer", v);
+        if (isOperation(v)) {  // evaluated at run time (the op checks the value)
+          node.kids.push_back(operation(v, path, depth + 1));
+          return;
+        }
+        if (!v.isInt() || v.asInt() < 0) wrongKind(spec, f, path, "a non-negative integer or an operation", v);
         node.count = v.asInt();
+        return;
+      case FieldKind::Percent:
+        if (!v.isNumber() || v.asDouble() < 0 || v.asDouble() > 100) wrongKind(spec, f, path, "a number from 0 to 100", v);
+        node.data = v;
+        return;
+      case FieldKind::Method:
+        if (!v.isString() || (v.str() != "linear" && v.str() != "nearest"))
+          wrongKind(spec, f, path, "\"linear\" or \"nearest\"", v);
+        node.name = v;
         return;
       case FieldKind::Precision:
         if (!v.isInt() || v.asInt() < 0 || v.asInt() > 15) wrongKind(spec, f, path, "an integer from 0 to 15", v);

@@ -180,7 +180,8 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Op::Gt: case Op::Gte: case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::FilterIn:
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::Not:
     case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
-    case Op::ToString: case Op::ToEntries: case Op::Flatten: {
+    case Op::ToString: case Op::ToEntries: case Op::Flatten: case Op::Median: case Op::Percentile:
+    case Op::CountDistinct: {
       Operands args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
       return applyOp(n, in, args.data(), args.size());
@@ -253,7 +254,8 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Op::Gt: case Op::Gte: case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::FilterIn:
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::Not:
     case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
-    case Op::ToString: case Op::ToEntries: case Op::Flatten: {
+    case Op::ToString: case Op::ToEntries: case Op::Flatten: case Op::Median: case Op::Percentile:
+    case Op::CountDistinct: {
       std::vector<Value> args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
       if (n.op == Op::Call) {

@@ -130,12 +130,15 @@ std::vector<OpSpec> buildTable() {
                     "several keys instead of field/order: [\"a\", {\"field\": \"b\", \"order\": \"desc\"}]")}),
       listOp(Op::First, "first", "collections", "The first item of a list (null when empty).", R"({"op": "first"})"),
       listOp(Op::Last, "last", "collections", "The last item of a list (null when empty).", R"({"op": "last"})"),
-      listOp(Op::Nth, "nth", "collections", "The item at a 0-based index (null when out of range).",
-             R"({"op": "nth", "index": 2})", {field("index", K::Count, P::Required, "0-based index")}),
+      listOp(Op::Nth, "nth", "collections",
+             "The item at a 0-based index (null when out of range). An index expression sees the list.",
+             R"({"op": "nth", "index": {"op": "sub", "left": {"op": "count"}, "right": 1}})",
+             {field("index", K::Count, P::Required, "0-based index: an integer, or an expression")}),
       listOp(Op::Take, "take", "collections", "The first `count` items of a list.", R"({"op": "take", "count": 5})",
-             {field("count", K::Count, P::Required, "number of items")}),
+             {field("count", K::Count, P::Required, "number of items: an integer, or an expression seeing the list")}),
       listOp(Op::Drop, "drop", "collections", "A list without its first `count` items.",
-             R"({"op": "drop", "count": 5})", {field("count", K::Count, P::Required, "number of items")}),
+             R"({"op": "drop", "count": 5})",
+             {field("count", K::Count, P::Required, "number of items: an integer, or an expression seeing the list")}),
       listOp(Op::Distinct, "distinct", "collections",
              "Removes duplicate items (structural equality), keeping first occurrences.", R"({"op": "distinct"})"),
       listOp(Op::Count, "count", "collections", "The number of items in a list.", R"({"op": "count"})"),
@@ -266,6 +269,19 @@ std::vector<OpSpec> buildTable() {
              R"({"op": "flat_map", "expr": {"op": "get", "field": "tags"}})",
              {withRole(Role::Step, field("expr", K::Expr, P::Required, "expression evaluated with each item as the current value")),
               asName()}),
+      // statistics
+      listOp(Op::Median, "median", "aggregation",
+             "Median of the numbers of a field, skipping nulls (null when none; the mean of the middle two).",
+             R"({"op": "median", "field": "duration"})", {fieldOf("field; omit to use the items")}),
+      listOp(Op::Percentile, "percentile", "aggregation",
+             "The p-th percentile of the numbers of a field, skipping nulls: linear interpolation (numpy's default), "
+             "or method \"nearest\" (nearest rank, always a value of the data).",
+             R"({"op": "percentile", "field": "duration", "p": 95})",
+             {fieldOf("field; omit to use the items"), field("p", K::Percent, P::Required, "percentile, 0 to 100"),
+              field("method", K::Method, P::Optional, "\"linear\" (default) or \"nearest\"")}),
+      listOp(Op::CountDistinct, "count_distinct", "aggregation",
+             "Number of distinct values of a field (structural equality), not counting null.",
+             R"({"op": "count_distinct", "field": "customer_id"})", {fieldOf("field; omit to use the items")}),
   };
 }
 
@@ -313,6 +329,8 @@ const char* fieldKindName(FieldKind kind) {
     case K::Precision: return "precision";
     case K::Order: return "order";
     case K::SortKeys: return "sort_keys";
+    case K::Percent: return "percent";
+    case K::Method: return "percentile_method";
   }
   return "expr";
 }
@@ -329,10 +347,12 @@ const char* placeholder(FieldKind kind) {
     case K::ItemField: return "\"<name>\"";
     case K::FieldName: return "\"<field>\"";
     case K::Names: return "[\"<name>\", ...]";
-    case K::Count: return "<integer >= 0>";
+    case K::Count: return "<integer >= 0 | expr>";
     case K::Precision: return "<integer 0-15>";
     case K::Order: return "\"asc\"|\"desc\"";
     case K::SortKeys: return "[{\"field\": ..., \"order\": ...}, ...]";
+    case K::Percent: return "<0-100>";
+    case K::Method: return "\"linear\"|\"nearest\"";
   }
   return "<expr>";
 }

@@ -38,6 +38,8 @@ enum class Op : uint8_t {
   ToNumber, ToString,
   // group and reshape
   GroupBy, ToEntries, FromEntries, Flatten, FlatMap,
+  // statistics
+  Median, Percentile, CountDistinct,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };
@@ -53,10 +55,12 @@ enum class FieldKind : uint8_t {
   ItemField,   // a non-empty string: a field of the current value (Node::field)
   FieldName,   // a string, or null meaning "the current value itself" (Node::field)
   Names,       // a list of strings
-  Count,       // a non-negative integer
+  Count,       // a non-negative integer, or an operation evaluated with the list as the current value
   Precision,   // an integer 0..15
   Order,       // "asc" or "desc"
   SortKeys,    // a list of sort keys: "field" or {"field": "f", "order": "asc"|"desc"}
+  Percent,     // a number from 0 to 100 (Node::data)
+  Method,      // "linear" or "nearest" (Node::name)
 };
 
 enum class Presence : uint8_t { Required, Optional, OneOf /* exactly one of the OneOf fields */ };

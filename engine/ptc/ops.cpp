@@ -245,13 +245,6 @@ Value distinct(const Array& items) {
 
 // ---- aggregation ----
 
-// The value sum/min/max read from item i: its field, null for a null item, and
-// an error for a number, text, boolean or list item (fail fast, as comparisons do).
-Value itemValue(const Node& n, const Value& item, size_t i) {
-  if (n.field.isNone() || item.isObject() || item.isNull()) return subject(n, item);
-  throwExecution(n, quoted(n) + " reads field '" + n.field.str() + "' of each item, but item " + std::to_string(i) +
-                        " is a " + typeName(item) + ", not an object. Omit 'field' to use the items themselves");
-}
 
 Value sum(const Node& n, const Array& items) {
   int64_t intSum = 0;
@@ -396,6 +389,23 @@ Value zip(const Node& n, const Value* args, size_t nargs) {
 
 std::string quoted(const Node& n) { return std::string("'") + opName(n) + "'"; }
 
+Value itemValue(const Node& n, const Value& item, size_t i) {
+  if (n.field.isNone() || item.isObject() || item.isNull()) return subject(n, item);
+  throwExecution(n, quoted(n) + " reads field '" + n.field.str() + "' of each item, but item " + std::to_string(i) +
+                        " is a " + typeName(item) + ", not an object. Omit 'field' to use the items themselves");
+}
+
+size_t countOperand(const Node& n, const Value* args, size_t nargs) {
+  if (nargs == 0) return static_cast<size_t>(n.count);
+  const Value& v = args[0];
+  const char* name = n.op == Op::Nth ? "index" : "count";
+  if (v.isInt() && v.asInt() >= 0) return static_cast<size_t>(v.asInt());
+  double d = v.isNumber() ? v.asDouble() : -1;
+  if (d >= 0 && d == std::floor(d)) return d >= 1.8e19 ? SIZE_MAX : static_cast<size_t>(d);
+  throwExecution(n, quoted(n) + " needs '" + name + "' to be a non-negative integer, got " + describeValue(v) +
+                        (v.isNumber() && d >= 0 ? " (use {\"op\": \"round\"} or compute an integer)" : ""));
+}
+
 Value readVarValue(const Node& n, const Value& v) { return n.usesPath || !n.field.isNone() ? get(n, v) : v; }
 
 Value readField(const Node& n, const Value& in) {
@@ -445,10 +455,14 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     }
     case Op::Nth: {
       const Array& items = expectList(n, in);
-      return static_cast<uint64_t>(n.count) < items.size() ? items[static_cast<size_t>(n.count)] : Value();
+      size_t index = countOperand(n, args, nargs);
+      return index < items.size() ? items[index] : Value();
     }
-    case Op::Take: return slice(expectList(n, in), 0, static_cast<size_t>(n.count));
-    case Op::Drop: return slice(expectList(n, in), static_cast<size_t>(n.count), SIZE_MAX);
+    case Op::Take: return slice(expectList(n, in), 0, countOperand(n, args, nargs));
+    case Op::Drop: return slice(expectList(n, in), countOperand(n, args, nargs), SIZE_MAX);
+    case Op::Median: return median(n, expectList(n, in));
+    case Op::Percentile: return percentile(n, expectList(n, in));
+    case Op::CountDistinct: return countDistinct(n, expectList(n, in));
     case Op::Distinct: return distinct(expectList(n, in));
     case Op::Count: return Value::integer(static_cast<int64_t>(expectList(n, in).size()));
     case Op::Sum: return sum(n, expectList(n, in));

@@ -37,6 +37,17 @@ inline Value valueInput(const Node& n, const Value& in, const Value* args) {
 // A text where a number is needed: the message names the value and to_number.
 [[noreturn]] void throwTextNotNumber(const Node& n, const std::string& context, const Value& text);
 
+// The value sum/min/max/median... read from item i: its field, null for a null
+// item, and an error for a number, text, boolean or list item (fail fast).
+Value itemValue(const Node& n, const Value& item, size_t i);
+// nth/take/drop: the literal count, or the value of its expression (args[0]).
+size_t countOperand(const Node& n, const Value* args, size_t nargs);
+
+// statistics (ops_stats.cpp)
+Value median(const Node& n, const Array& items);
+Value percentile(const Node& n, const Array& items);
+Value countDistinct(const Node& n, const Array& items);
+
 // var with `field` or `path`: reads inside the variable's value, as get does.
 Value readVarValue(const Node& n, const Value& v);
 

@@ -62,7 +62,7 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::If: case Op::Call:
     case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
     case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries: case Op::Flatten:
-    case Op::FlatMap: case Op::End_: return false;
+    case Op::FlatMap: case Op::Median: case Op::Percentile: case Op::CountDistinct: case Op::End_: return false;
   }
   return false;
 }
@@ -96,17 +96,20 @@ Flow stepOnRows(const Node& step, Fields& fields) {
       return !step.field.isNone() && isConstant(*step.kids[0]) && withField(step, fields) ? Flow::Rows : Flow::Opaque;
     case Op::SortBy: return withField(step, fields) ? Flow::Rows : Flow::Opaque;
     case Op::Take:
-    case Op::Drop: return Flow::Rows;
+    case Op::Drop: return step.kids.empty() ? Flow::Rows : Flow::Opaque;  // a count expression sees the list
     case Op::First:
-    case Op::Last:
-    case Op::Nth: return Flow::Row;
+    case Op::Last: return Flow::Row;
+    case Op::Nth: return step.kids.empty() ? Flow::Row : Flow::Opaque;
     case Op::MinBy:
     case Op::MaxBy: return withField(step, fields) ? Flow::Row : Flow::Opaque;
     case Op::Count: return Flow::Settled;
     case Op::Sum:
     case Op::Avg:
     case Op::Min:
-    case Op::Max: return withField(step, fields) ? Flow::Settled : Flow::Opaque;
+    case Op::Max:
+    case Op::Median:
+    case Op::Percentile:
+    case Op::CountDistinct: return withField(step, fields) ? Flow::Settled : Flow::Opaque;
     case Op::Select: return addKeys(step, fields);
     case Op::Map: return rowProjection(*step.kids[0], fields) ? Flow::Settled : Flow::Opaque;
     // Anything else may see a row whole (distinct, a comparison of the items,

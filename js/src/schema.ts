@@ -43,8 +43,12 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
       return { type: ["string", "null"], description };
     case "string_list":
       return { type: "array", items: { type: "string" }, description };
-    case "non_negative_integer":
-      return { type: "integer", minimum: 0, description };
+    case "non_negative_integer": // or an operation computing it
+      return { anyOf: [{ type: "integer", minimum: 0 }, ref("operation")], description };
+    case "percent":
+      return { type: "number", minimum: 0, maximum: 100, description };
+    case "percentile_method":
+      return { type: "string", enum: ["linear", "nearest"], description };
     case "precision":
       return { type: "integer", minimum: 0, maximum: 15, description };
     case "order":

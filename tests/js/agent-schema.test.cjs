@@ -145,6 +145,8 @@ describe("the schema is generated from the op table", () => {
     precision: 16,
     order: "up",
     sort_keys: "x",
+    percent: 101,
+    percentile_method: "median",
     expr_list: "x",
     expr_fields: [1],
   };
