@@ -181,6 +181,9 @@ class Compiler {
       if (!has("bindings")) node.keys.push_back(node.name);  // one binding: keys[i] binds kids[i]
     }
     if (spec.op == Op::Var && has("field") && has("path")) shapeError("takes 'field' or 'path', not both");
+    if (spec.op == Op::Format && !v.field("template").isString())
+      fail(childPath(path, "template"), "Field 'template' of 'format' must be a text such as \"{name} <{email}>\", got " +
+                                            describeValue(v.field("template")));
     if (spec.op == Op::GroupBy && v.field("aggs").find("key"))
       fail(childPath(path, "aggs"), "'group_by' aggs cannot be named \"key\": each group stores its key there");
     if (spec.op == Op::FromEntries)  // which of the key/value expressions are given, in kid order
@@ -266,6 +269,8 @@ class Compiler {
     switch (f.kind) {
       case FieldKind::Expr:
         checkRole(spec, f, v, path);
+        node.slots.resize(spec.fields.size(), -1);
+        node.slots[static_cast<size_t>(&f - spec.fields.data())] = static_cast<int8_t>(node.kids.size());
         node.kids.push_back(expression(v, path, depth + 1));
         return;
       case FieldKind::ExprList:

@@ -181,7 +181,8 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::Not:
     case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
     case Op::ToString: case Op::ToEntries: case Op::Flatten: case Op::Median: case Op::Percentile:
-    case Op::CountDistinct: {
+    case Op::CountDistinct: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim: case Op::Slice:
+    case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace: case Op::Format: {
       Operands args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
       return applyOp(n, in, args.data(), args.size());
@@ -255,7 +256,8 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::Not:
     case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
     case Op::ToString: case Op::ToEntries: case Op::Flatten: case Op::Median: case Op::Percentile:
-    case Op::CountDistinct: {
+    case Op::CountDistinct: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim: case Op::Slice:
+    case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace: case Op::Format: {
       std::vector<Value> args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
       if (n.op == Op::Call) {

@@ -40,6 +40,8 @@ enum class Op : uint8_t {
   GroupBy, ToEntries, FromEntries, Flatten, FlatMap,
   // statistics
   Median, Percentile, CountDistinct,
+  // text
+  Length, Lower, Upper, Trim, Slice, Split, Join, StartsWith, EndsWith, Replace, Format,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };

@@ -135,6 +135,8 @@ Value comparison(const Node& n, const Value& in, const Value& rhs) {
     case Op::Neq: return Value::boolean(!equals(lhs, rhs));
     case Op::Contains: return Value::boolean(contains(lhs, rhs));
     case Op::In: return Value::boolean(inSet(lhs, rhs));
+    case Op::StartsWith:
+    case Op::EndsWith: return Value::boolean(startsOrEndsWith(n, lhs, rhs));
     default: return Value::boolean(ordered(n, lhs, rhs));
   }
 }
@@ -389,6 +391,12 @@ Value zip(const Node& n, const Value* args, size_t nargs) {
 
 std::string quoted(const Node& n) { return std::string("'") + opName(n) + "'"; }
 
+const Value& operand(const Node& n, const Value* args, size_t fieldIndex) {
+  static const Value kNull;
+  if (fieldIndex >= n.slots.size() || n.slots[fieldIndex] < 0) return kNull;
+  return args[static_cast<size_t>(n.slots[fieldIndex])];
+}
+
 Value itemValue(const Node& n, const Value& item, size_t i) {
   if (n.field.isNone() || item.isObject() || item.isNull()) return subject(n, item);
   throwExecution(n, quoted(n) + " reads field '" + n.field.str() + "' of each item, but item " + std::to_string(i) +
@@ -481,7 +489,18 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Lt:
     case Op::Lte:
     case Op::Contains:
-    case Op::In: return comparison(n, in, args[0]);
+    case Op::In:
+    case Op::StartsWith:
+    case Op::EndsWith: return comparison(n, in, args[0]);
+    case Op::Length:
+    case Op::Lower:
+    case Op::Upper:
+    case Op::Trim:
+    case Op::Slice:
+    case Op::Split:
+    case Op::Join:
+    case Op::Replace:
+    case Op::Format: return textOp(n, valueInput(n, in, args), args);
     case Op::FilterIn: return filterIn(n, in, args[0]);
     case Op::Add:
     case Op::Sub:

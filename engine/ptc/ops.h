@@ -43,6 +43,13 @@ Value itemValue(const Node& n, const Value& item, size_t i);
 // nth/take/drop: the literal count, or the value of its expression (args[0]).
 size_t countOperand(const Node& n, const Value* args, size_t nargs);
 
+// The value of the expression field at `fieldIndex` in the op table, or null when absent.
+const Value& operand(const Node& n, const Value* args, size_t fieldIndex);
+
+// text (ops_text.cpp); `v` is the op's input (valueInput)
+Value textOp(const Node& n, const Value& v, const Value* args);
+bool startsOrEndsWith(const Node& n, const Value& subject, const Value& affix);
+
 // statistics (ops_stats.cpp)
 Value median(const Node& n, const Array& items);
 Value percentile(const Node& n, const Array& items);

@@ -28,6 +28,9 @@ struct Node {
   bool usesPath = false;    // get with path (else with field)
   bool valueGiven = false;  // a value-level op with a `value` expression: kids[0]
   int64_t count = 0;        // nth index, take/drop count, round precision
+  // For each field of the op (table order), the index in kids of its
+  // expression, or -1 when absent: ops with several optional expression fields.
+  std::vector<int8_t> slots;
   // sort_by: the keys in order, each a field (None: the item itself) and descending.
   std::vector<std::pair<Value, bool>> sortKeys;
 };

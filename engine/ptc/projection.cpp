@@ -50,6 +50,8 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::Lte:
     case Op::Contains:
     case Op::In:
+    case Op::StartsWith:
+    case Op::EndsWith:
       if (n.field.isNone() || !isConstant(*n.kids[0])) return false;  // without a field it compares the whole row
       fields.insert(n.field.str());
       return true;
@@ -62,7 +64,9 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::If: case Op::Call:
     case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
     case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries: case Op::Flatten:
-    case Op::FlatMap: case Op::Median: case Op::Percentile: case Op::CountDistinct: case Op::End_: return false;
+    case Op::FlatMap: case Op::Median: case Op::Percentile: case Op::CountDistinct: case Op::Length: case Op::Lower:
+    case Op::Upper: case Op::Trim: case Op::Slice: case Op::Split: case Op::Join: case Op::Replace: case Op::Format:
+    case Op::End_: return false;
   }
   return false;
 }
@@ -120,7 +124,9 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::Div: case Op::Round: case Op::Pct: case Op::And: case Op::Or: case Op::Not: case Op::If:
     case Op::Call: case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List:
     case Op::ToNumber: case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries:
-    case Op::Flatten: case Op::FlatMap: case Op::End_:
+    case Op::Flatten: case Op::FlatMap: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim:
+    case Op::Slice: case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace:
+    case Op::Format: case Op::End_:
       return Flow::Opaque;
   }
   return Flow::Opaque;
