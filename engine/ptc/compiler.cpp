@@ -322,6 +322,11 @@ class Compiler {
         if (!v.isNumber() || v.asDouble() < 0 || v.asDouble() > 100) wrongKind(spec, f, path, "a number from 0 to 100", v);
         node.data = v;
         return;
+      case FieldKind::Choice:
+        if (!v.isString() || std::none_of(f.choices.begin(), f.choices.end(), [&](const char* c) { return v.str() == c; }))
+          wrongKind(spec, f, path, ("one of " + choiceList(f)).c_str(), v);
+        node.name = v;
+        return;
       case FieldKind::Method:
         if (!v.isString() || (v.str() != "linear" && v.str() != "nearest"))
           wrongKind(spec, f, path, "\"linear\" or \"nearest\"", v);

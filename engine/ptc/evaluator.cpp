@@ -182,7 +182,9 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
     case Op::ToString: case Op::ToEntries: case Op::Flatten: case Op::Median: case Op::Percentile:
     case Op::CountDistinct: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim: case Op::Slice:
-    case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace: case Op::Format: {
+    case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace: case Op::Format:
+    case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd: case Op::DatePart:
+    case Op::DateTrunc: {
       Operands args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
       return applyOp(n, in, args.data(), args.size());
@@ -257,7 +259,9 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
     case Op::ToString: case Op::ToEntries: case Op::Flatten: case Op::Median: case Op::Percentile:
     case Op::CountDistinct: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim: case Op::Slice:
-    case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace: case Op::Format: {
+    case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace: case Op::Format:
+    case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd: case Op::DatePart:
+    case Op::DateTrunc: {
       std::vector<Value> args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
       if (n.op == Op::Call) {

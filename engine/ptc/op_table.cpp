@@ -15,6 +15,12 @@ FieldSpec field(const char* name, K kind, P presence, const char* description) {
   return FieldSpec{name, kind, presence, description};
 }
 
+FieldSpec choice(const char* name, P presence, const char* description, std::vector<const char*> choices) {
+  FieldSpec f = field(name, K::Choice, presence, description);
+  f.choices = std::move(choices);
+  return f;
+}
+
 FieldSpec withRole(Role role, FieldSpec f) {
   f.role = role;
   return f;
@@ -312,6 +318,30 @@ std::vector<OpSpec> buildTable() {
               "Fills a template: {name} is the field name of the current value (null as \"\"); {{ and }} are braces.",
               R"({"op": "format", "template": "{name} <{email}>"})",
               {field("template", K::Json, P::Required, "text with {field} placeholders")}),
+      // dates (UTC; ISO 8601 texts or epoch seconds)
+      valueOp(Op::ToTimestamp, "to_timestamp", "dates",
+              "ISO 8601 date or date-time text (Z or ±hh:mm; none means UTC) to epoch seconds.",
+              R"({"op": "to_timestamp", "field": "created_at"})"),
+      valueOp(Op::FormatDate, "format_date", "dates", "Epoch seconds (or an ISO text) to ISO text in UTC.",
+              R"({"op": "format_date", "field": "ts", "format": "date"})",
+              {choice("format", P::Optional, "\"datetime\" (default), \"date\" or \"month\"", {"datetime", "date", "month"})}),
+      valueOp(Op::DateDiff, "date_diff", "dates", "`to` minus the input date, in `unit`s (a fraction when not whole).",
+              R"({"op": "date_diff", "field": "opened_at", "to": {"op": "get", "field": "closed_at"}, "unit": "hour"})",
+              {field("to", K::Expr, P::Required, "the later date (text or epoch seconds)"),
+               choice("unit", P::Required, "unit of the result", {"second", "minute", "hour", "day", "week"})}),
+      valueOp(Op::DateAdd, "date_add", "dates",
+              "The date `amount` units later (negative: earlier); months and years keep the day, clamped to the month's end.",
+              R"({"op": "date_add", "field": "due", "amount": 30, "unit": "day"})",
+              {field("amount", K::Expr, P::Required, "number of units (an integer for month and year)"),
+               choice("unit", P::Required, "unit", {"second", "minute", "hour", "day", "week", "month", "year"})}),
+      valueOp(Op::DatePart, "date_part", "dates", "A part of a date, in UTC (weekday: 1 Monday ... 7 Sunday).",
+              R"({"op": "date_part", "field": "created_at", "part": "month"})",
+              {choice("part", P::Required, "the part",
+                      {"year", "quarter", "month", "day", "weekday", "hour", "minute", "second"})}),
+      valueOp(Op::DateTrunc, "date_trunc", "dates",
+              "The start of the date's `unit` (month buckets: \"month\"; week starts Monday), in UTC.",
+              R"({"op": "date_trunc", "field": "created_at", "unit": "month"})",
+              {choice("unit", P::Required, "unit", {"year", "quarter", "month", "week", "day", "hour", "minute"})}),
   };
 }
 
@@ -361,6 +391,7 @@ const char* fieldKindName(FieldKind kind) {
     case K::SortKeys: return "sort_keys";
     case K::Percent: return "percent";
     case K::Method: return "percentile_method";
+    case K::Choice: return "choice";
   }
   return "expr";
 }
@@ -383,6 +414,7 @@ const char* placeholder(FieldKind kind) {
     case K::SortKeys: return "[{\"field\": ..., \"order\": ...}, ...]";
     case K::Percent: return "<0-100>";
     case K::Method: return "\"linear\"|\"nearest\"";
+    case K::Choice: return "<choice>";  // opShape writes the choices
   }
   return "<expr>";
 }
@@ -392,6 +424,12 @@ const char* presenceName(Presence p) {
 }
 
 }  // namespace
+
+std::string choiceList(const FieldSpec& f) {
+  std::string out;
+  for (const char* c : f.choices) out += std::string(out.empty() ? "" : "|") + "\"" + c + "\"";
+  return out;
+}
 
 std::string opShape(const OpSpec& spec) {
   std::string out = "{\"op\": \"";
@@ -403,7 +441,8 @@ std::string opShape(const OpSpec& spec) {
     out += "\"";
     out += f.name;
     out += "\": ";
-    out += placeholder(f.kind);
+    if (f.kind == K::Choice) out += choiceList(f);
+    else out += placeholder(f.kind);
     if (f.presence != P::Required) out += "]";
   }
   out += "}";
@@ -443,6 +482,14 @@ std::string opTableJson() {
       appendJsonString(out, f.description);
       out += ",\"role\":";
       appendJsonString(out, f.role == Role::Predicate ? "predicate" : (f.role == Role::Step ? "step" : "value"));
+      if (f.kind == K::Choice) {
+        out += ",\"choices\":[";
+        for (size_t i = 0; i < f.choices.size(); ++i) {
+          if (i) out += ",";
+          appendJsonString(out, f.choices[i]);
+        }
+        out += "]";
+      }
       out += "}";
     }
     out += "]}";

@@ -42,6 +42,8 @@ enum class Op : uint8_t {
   Median, Percentile, CountDistinct,
   // text
   Length, Lower, Upper, Trim, Slice, Split, Join, StartsWith, EndsWith, Replace, Format,
+  // dates
+  ToTimestamp, FormatDate, DateDiff, DateAdd, DatePart, DateTrunc,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };
@@ -63,6 +65,7 @@ enum class FieldKind : uint8_t {
   SortKeys,    // a list of sort keys: "field" or {"field": "f", "order": "asc"|"desc"}
   Percent,     // a number from 0 to 100 (Node::data)
   Method,      // "linear" or "nearest" (Node::name)
+  Choice,      // one of FieldSpec::choices (Node::name)
 };
 
 enum class Presence : uint8_t { Required, Optional, OneOf /* exactly one of the OneOf fields */ };
@@ -83,6 +86,7 @@ struct FieldSpec {
   Presence presence;
   const char* description;
   Role role = Role::Value;
+  std::vector<const char*> choices = {};  // the allowed texts of a Choice field
 };
 
 struct OpSpec {
@@ -114,5 +118,7 @@ const char* fieldKindName(FieldKind kind);
 std::string opTableJson();
 // The correct shape of an op, e.g. {"op": "filter", "where": <expr>}.
 std::string opShape(const OpSpec& spec);
+// "a"|"b"|... of a Choice field.
+std::string choiceList(const FieldSpec& f);
 
 }  // namespace ptc

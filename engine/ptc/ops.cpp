@@ -501,6 +501,12 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Join:
     case Op::Replace:
     case Op::Format: return textOp(n, valueInput(n, in, args), args);
+    case Op::ToTimestamp:
+    case Op::FormatDate:
+    case Op::DateDiff:
+    case Op::DateAdd:
+    case Op::DatePart:
+    case Op::DateTrunc: return dateOp(n, valueInput(n, in, args), args);
     case Op::FilterIn: return filterIn(n, in, args[0]);
     case Op::Add:
     case Op::Sub:

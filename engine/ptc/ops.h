@@ -50,6 +50,9 @@ const Value& operand(const Node& n, const Value* args, size_t fieldIndex);
 Value textOp(const Node& n, const Value& v, const Value* args);
 bool startsOrEndsWith(const Node& n, const Value& subject, const Value& affix);
 
+// dates (ops_dates.cpp); `v` is the op's input (valueInput)
+Value dateOp(const Node& n, const Value& v, const Value* args);
+
 // statistics (ops_stats.cpp)
 Value median(const Node& n, const Array& items);
 Value percentile(const Node& n, const Array& items);

@@ -66,7 +66,8 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries: case Op::Flatten:
     case Op::FlatMap: case Op::Median: case Op::Percentile: case Op::CountDistinct: case Op::Length: case Op::Lower:
     case Op::Upper: case Op::Trim: case Op::Slice: case Op::Split: case Op::Join: case Op::Replace: case Op::Format:
-    case Op::End_: return false;
+    case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd: case Op::DatePart:
+    case Op::DateTrunc: case Op::End_: return false;
   }
   return false;
 }
@@ -126,7 +127,8 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::ToNumber: case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries:
     case Op::Flatten: case Op::FlatMap: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim:
     case Op::Slice: case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace:
-    case Op::Format: case Op::End_:
+    case Op::Format: case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd:
+    case Op::DatePart: case Op::DateTrunc: case Op::End_:
       return Flow::Opaque;
   }
   return Flow::Opaque;

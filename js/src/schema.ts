@@ -47,6 +47,8 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
       return { anyOf: [{ type: "integer", minimum: 0 }, ref("operation")], description };
     case "percent":
       return { type: "number", minimum: 0, maximum: 100, description };
+    case "choice":
+      return { type: "string", enum: field.choices ?? [], description };
     case "percentile_method":
       return { type: "string", enum: ["linear", "nearest"], description };
     case "precision":

@@ -100,6 +100,8 @@ export interface OperationField {
    * would be a field name meant as get); "value" takes any expression.
    */
   role: "value" | "step" | "predicate";
+  /** The allowed texts of a field of kind "choice". */
+  choices?: string[];
 }
 
 /** One entry of the engine's operation table. */

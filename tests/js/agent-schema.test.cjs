@@ -147,6 +147,7 @@ describe("the schema is generated from the op table", () => {
     sort_keys: "x",
     percent: 101,
     percentile_method: "median",
+    choice: "no-such-choice",
     expr_list: "x",
     expr_fields: [1],
   };
