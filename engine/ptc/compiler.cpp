@@ -181,6 +181,11 @@ class Compiler {
       if (!has("bindings")) node.keys.push_back(node.name);  // one binding: keys[i] binds kids[i]
     }
     if (spec.op == Op::Var && has("field") && has("path")) shapeError("takes 'field' or 'path', not both");
+    if (spec.op == Op::Try) node.name = Value::string("error");  // the variable catch sees
+    if (spec.op == Op::Loop && !(v.field("max").isInt() && v.field("max").asInt() >= 1 &&
+                                 v.field("max").asInt() <= kMaxLoopIterations))
+      fail(childPath(path, "max"), "Field 'max' of 'loop' must be an integer from 1 to " +
+                                       std::to_string(kMaxLoopIterations) + ", got " + describeValue(v.field("max")));
     if (spec.op == Op::Format && !v.field("template").isString())
       fail(childPath(path, "template"), "Field 'template' of 'format' must be a text such as \"{name} <{email}>\", got " +
                                             describeValue(v.field("template")));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "core/error.h"
 #include "ptc/ops.h"
@@ -30,7 +31,7 @@ class Bindings {
 class ItemScope {
  public:
   ItemScope(RunState& st, const Node& n, const Value& item)
-      : st_(st), vars_(st), mapItem_(n.op == Op::Map || n.op == Op::FlatMap) {
+      : st_(st), vars_(st), mapItem_(n.op == Op::Map || n.op == Op::FlatMap) {  // loop: only `as`
     if (n.name.isString()) vars_.add(&n.name, item);
     if (mapItem_) st_.mapItems.push_back(item);
   }
@@ -120,6 +121,62 @@ Value Evaluator::fromEntries(const Node& n, const Array& items) {
   return entries.toObject();
 }
 
+namespace {
+
+// What try's catch sees as {"op": "var", "name": "error"}.
+Value errorValue(const Error& e) {
+  return Value::object(Members{Member{Value::string("type"), Value::string(errorTypeName(e.type))},
+                               Member{Value::string("message"), Value::string(e.message)},
+                               Member{Value::string("path"), e.hasPath ? Value::string(e.path) : Value()}});
+}
+
+// Only execution errors are caught: limits (timeout, memory) end the run.
+bool catchable(const PtcError& e) { return e.error.type == ErrorType::Execution; }
+
+}  // namespace
+
+Value Evaluator::caught(const Node& n, const Value& in, const Error& error) {
+  if (n.kids.size() < 2) return Value();
+  Bindings scope(st_);
+  scope.add(&n.name, errorValue(error));
+  return evalSync(*n.kids[1], in);
+}
+
+Task<Value> Evaluator::caughtAsync(const Node& n, Value in, Error error) {
+  if (n.kids.size() < 2) co_return Value();
+  Bindings scope(st_);
+  scope.add(&n.name, errorValue(error));
+  co_return co_await evalAsync(*n.kids[1], in);
+}
+
+// kids: init, next, while. Each result is the current value of the next
+// `while` and `next` (and bound to `as` when given).
+Value Evaluator::loop(const Node& n, const Value& in) {
+  Array results;
+  results.push_back(evalSync(*n.kids[0], in));
+  while (static_cast<int64_t>(results.size()) < n.count) {
+    st_.core.checkDeadline();
+    ItemScope scope(st_, n, results.back());
+    if (!evalSync(*n.kids[2], results.back()).truthy()) break;
+    results.push_back(evalSync(*n.kids[1], results.back()));
+  }
+  return Value::array(std::move(results));
+}
+
+Task<Value> Evaluator::loopAsync(const Node& n, Value in) {
+  Value first = co_await evalAsync(*n.kids[0], in);
+  Array results;
+  results.push_back(std::move(first));
+  while (static_cast<int64_t>(results.size()) < n.count) {
+    st_.core.checkDeadline();
+    ItemScope scope(st_, n, results.back());
+    if (!(co_await evalAsync(*n.kids[2], results.back())).truthy()) break;
+    Value next = co_await evalAsync(*n.kids[1], results.back());
+    results.push_back(std::move(next));
+  }
+  co_return Value::array(std::move(results));
+}
+
 Value Evaluator::evalSync(const Node& n, const Value& in) {
   tick();
   if (n.readsInput && in.isNone()) throwNoInput(n);
@@ -163,6 +220,14 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     }
     case Op::GroupBy: return groupBy(n, expectList(n, in));
     case Op::FromEntries: return fromEntries(n, expectList(n, in));
+    case Op::Try:
+      try {
+        return evalSync(*n.kids[0], in);
+      } catch (const PtcError& e) {
+        if (!catchable(e)) throw;
+        return caught(n, in, e.error);
+      }
+    case Op::Loop: return loop(n, in);
     case Op::And:
       for (const auto& c : n.kids)
         if (!evalSync(*c, in).truthy()) return Value::boolean(false);
@@ -244,6 +309,17 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       bool condition = (co_await evalAsync(*n.kids[0], in)).truthy();
       co_return co_await evalAsync(*n.kids[condition ? 1 : 2], in);
     }
+    case Op::Try: {
+      std::optional<Error> failed;
+      try {
+        co_return co_await evalAsync(*n.kids[0], in);
+      } catch (const PtcError& e) {  // no co_await inside a handler: catch after it
+        if (!catchable(e)) throw;
+        failed = e.error;
+      }
+      co_return co_await caughtAsync(n, in, std::move(*failed));
+    }
+    case Op::Loop: co_return co_await loopAsync(n, in);
     case Op::Literal:
     case Op::Var:
     case Op::Load:  // no kids: never on the way to a call

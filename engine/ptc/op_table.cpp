@@ -342,6 +342,21 @@ std::vector<OpSpec> buildTable() {
               "The start of the date's `unit` (month buckets: \"month\"; week starts Monday), in UTC.",
               R"({"op": "date_trunc", "field": "created_at", "unit": "month"})",
               {choice("unit", P::Required, "unit", {"year", "quarter", "month", "week", "day", "hour", "minute"})}),
+      // control
+      {Op::Try, "try", "control", false,
+       {withRole(Role::Step, field("expr", K::Expr, P::Required, "the expression to attempt")),
+        field("catch", K::Expr, P::Optional,
+              "the value when expr fails (default null); sees {\"op\": \"var\", \"name\": \"error\"} = {type, message, path}")},
+       "The value of `expr`, or of `catch` when it fails with an execution error (a tool failure included).",
+       R"({"op": "try", "expr": {"op": "call", "tool": "get_expenses", "args": {"year": 2024}}, "catch": []})"},
+      {Op::Loop, "loop", "control", false,
+       {field("init", K::Expr, P::Required, "the first result"),
+        withRole(Role::Step, field("next", K::Expr, P::Required, "the next result; the previous result is the current value")),
+        predicate("while", K::Expr, "go on while this is truthy; the latest result is the current value"),
+        field("max", K::Count, P::Required, "at most this many results, 1 to 1000"),
+        asName()},
+       "Repeats `next` while `while` holds, at most `max` times; returns the list of results (e.g. pages).",
+       R"({"op": "loop", "init": {"op": "call", "tool": "get_expenses", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": {"op": "call", "tool": "get_expenses", "args": {"page": {"op": "get", "field": "next_page"}}}, "max": 20})"},
   };
 }
 

@@ -44,6 +44,8 @@ enum class Op : uint8_t {
   Length, Lower, Upper, Trim, Slice, Split, Join, StartsWith, EndsWith, Replace, Format,
   // dates
   ToTimestamp, FormatDate, DateDiff, DateAdd, DatePart, DateTrunc,
+  // control
+  Try, Loop,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };

@@ -539,6 +539,8 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::GroupBy:
     case Op::FromEntries:
     case Op::FlatMap:
+    case Op::Try:
+    case Op::Loop:
     case Op::End_: break;
   }
   throwExecution(n, "internal: " + (n.op < Op::End_ ? quoted(n) : std::string("End_")) + " is not a strict operation");

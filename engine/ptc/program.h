@@ -12,6 +12,9 @@
 
 namespace ptc {
 
+// A loop's max is at most this many iterations.
+inline constexpr int64_t kMaxLoopIterations = 1000;
+
 struct Node {
   Op op = Op::Literal;
   bool readsInput = false;  // from the op table

@@ -67,7 +67,7 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::FlatMap: case Op::Median: case Op::Percentile: case Op::CountDistinct: case Op::Length: case Op::Lower:
     case Op::Upper: case Op::Trim: case Op::Slice: case Op::Split: case Op::Join: case Op::Replace: case Op::Format:
     case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd: case Op::DatePart:
-    case Op::DateTrunc: case Op::End_: return false;
+    case Op::DateTrunc: case Op::Try: case Op::Loop: case Op::End_: return false;
   }
   return false;
 }
@@ -128,7 +128,7 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::Flatten: case Op::FlatMap: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim:
     case Op::Slice: case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace:
     case Op::Format: case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd:
-    case Op::DatePart: case Op::DateTrunc: case Op::End_:
+    case Op::DatePart: case Op::DateTrunc: case Op::Try: case Op::Loop: case Op::End_:
       return Flow::Opaque;
   }
   return Flow::Opaque;
