@@ -182,13 +182,8 @@ class Compiler {
     }
     if (spec.op == Op::Var && has("field") && has("path")) shapeError("takes 'field' or 'path', not both");
     if (spec.op == Op::Try) node.name = Value::string("error");  // the variable catch sees
-    if (spec.op == Op::Loop && !(v.field("max").isInt() && v.field("max").asInt() >= 1 &&
-                                 v.field("max").asInt() <= kMaxLoopIterations))
-      fail(childPath(path, "max"), "Field 'max' of 'loop' must be an integer from 1 to " +
-                                       std::to_string(kMaxLoopIterations) + ", got " + describeValue(v.field("max")));
-    if (spec.op == Op::Format && !v.field("template").isString())
-      fail(childPath(path, "template"), "Field 'template' of 'format' must be a text such as \"{name} <{email}>\", got " +
-                                            describeValue(v.field("template")));
+
+
     if (spec.op == Op::GroupBy && v.field("aggs").find("key"))
       fail(childPath(path, "aggs"), "'group_by' aggs cannot be named \"key\": each group stores its key there");
     if (spec.op == Op::FromEntries)  // which of the key/value expressions are given, in kid order
@@ -331,6 +326,15 @@ class Compiler {
         if (!v.isString() || std::none_of(f.choices.begin(), f.choices.end(), [&](const char* c) { return v.str() == c; }))
           wrongKind(spec, f, path, ("one of " + choiceList(f)).c_str(), v);
         node.name = v;
+        return;
+      case FieldKind::Text:
+        if (!v.isString()) wrongKind(spec, f, path, "a text such as \"{name} <{email}>\"", v);
+        node.data = v;
+        return;
+      case FieldKind::Iterations:
+        if (!v.isInt() || v.asInt() < 1 || v.asInt() > kMaxLoopIterations)
+          wrongKind(spec, f, path, ("an integer from 1 to " + std::to_string(kMaxLoopIterations)).c_str(), v);
+        node.count = v.asInt();
         return;
       case FieldKind::Method:
         if (!v.isString() || (v.str() != "linear" && v.str() != "nearest"))

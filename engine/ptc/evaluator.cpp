@@ -92,13 +92,17 @@ Value Evaluator::groupBy(const Node& n, const Array& items) {
     groups.add(evalSync(*n.kids[0], items[i]), items[i]);
   }
   if (n.keys.empty()) return groups.toList();
+  // Every group's list is made (and charged to the budget) before any aggregate runs.
+  std::vector<Value> lists;
+  lists.reserve(groups.size());
+  for (Groups::Group& g : groups.all()) lists.push_back(Value::array(std::move(g.items)));
   Array out;
   out.reserve(groups.size());
   Operands aggs(n.keys.size());
-  for (Groups::Group& g : groups.all()) {
-    Value members = Value::array(std::move(g.items));
-    for (size_t j = 0; j < n.keys.size(); ++j) aggs[j] = evalSync(*n.kids[(byKey ? 1 : 0) + j], members);
-    out.push_back(groupObject(n, g.key, aggs.data(), aggs.size()));
+  for (size_t i = 0; i < lists.size(); ++i) {
+    tick();
+    for (size_t j = 0; j < n.keys.size(); ++j) aggs[j] = evalSync(*n.kids[(byKey ? 1 : 0) + j], lists[i]);
+    out.push_back(groupObject(n, groups.all()[i].key, aggs.data(), aggs.size()));
   }
   return Value::array(std::move(out));
 }

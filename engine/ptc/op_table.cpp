@@ -95,8 +95,7 @@ std::vector<OpSpec> buildTable() {
        {field("name", K::Name, P::Required, "variable name"),
         field("field", K::ItemField, P::Optional, "read this field of the variable's value"),
         field("path", K::Names, P::Optional, "read this path of object keys of the variable's value")},
-       "A variable bound by let or `as`, else a key of the memory from earlier turns; null when missing. "
-       "`field`/`path` read inside it.",
+       "A let or `as` binding, else a memory key (null when missing); `field`/`path` read inside it.",
        R"({"op": "var", "name": "order", "field": "user_id"})"},
       {Op::Load, "load", "data", false, {field("name", K::Name, P::Required, "context key")},
        "Data from the context passed to the run; null when missing.", R"({"op": "load", "name": "expenses"})"},
@@ -106,12 +105,11 @@ std::vector<OpSpec> buildTable() {
         withRole(Role::Step, field("bindings", K::ExprFields, P::Optional,
                                    "several bindings {name: expr}, in order; each sees the earlier ones")),
         field("in", K::Expr, P::Required, "expression evaluated with the bindings")},
-       "Binds name to value (or each of `bindings` in order) for the `in` expression; all see the current value.",
+       "Binds name to value, or each of `bindings` in order, for `in`.",
        R"({"op": "let", "bindings": {"n": {"op": "count"}, "half": {"op": "div", "left": {"op": "var", "name": "n"}, "right": 2}}, "in": {"op": "var", "name": "half"}})"},
       // collections
       {Op::Pipe, "pipe", "collections", false, {withRole(Role::Step, field("steps", K::ExprList, P::Required, "operations in order"))},
-       "Chains operations: each step receives the previous step's result; the first step receives the pipe's "
-       "input. An empty pipe returns null.",
+       "Chains operations: each step gets the previous result. Empty: null.",
        R"({"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "count"}]})"},
       listOp(Op::Filter, "filter", "collections", "Keeps the items of a list for which `where` is truthy.",
              R"({"op": "filter", "where": {"op": "eq", "field": "status", "value": "active"}})",
@@ -128,7 +126,7 @@ std::vector<OpSpec> buildTable() {
              R"({"op": "select", "fields": ["id", "name"]})",
              {field("fields", K::Names, P::Required, "field names to keep")}),
       listOp(Op::SortBy, "sort_by", "collections",
-             "Sorts a list (stable) by a field of its items, or by several (`by`); nulls last.",
+             "Sorts a list (stable) by a field or several (`by`); nulls last.",
              R"({"op": "sort_by", "by": [{"field": "region"}, {"field": "total", "order": "desc"}]})",
              {fieldOf("field to sort by; omit to sort the items themselves"),
               field("order", K::Order, P::Optional, "\"asc\" (default) or \"desc\""),
@@ -137,9 +135,9 @@ std::vector<OpSpec> buildTable() {
       listOp(Op::First, "first", "collections", "The first item of a list (null when empty).", R"({"op": "first"})"),
       listOp(Op::Last, "last", "collections", "The last item of a list (null when empty).", R"({"op": "last"})"),
       listOp(Op::Nth, "nth", "collections",
-             "The item at a 0-based index (null when out of range). An index expression sees the list.",
+             "The item at a 0-based index (null when out of range).",
              R"({"op": "nth", "index": {"op": "sub", "left": {"op": "count"}, "right": 1}})",
-             {field("index", K::Count, P::Required, "0-based index: an integer, or an expression")}),
+             {field("index", K::Count, P::Required, "0-based index: an integer, or an expression seeing the list")}),
       listOp(Op::Take, "take", "collections", "The first `count` items of a list.", R"({"op": "take", "count": 5})",
              {field("count", K::Count, P::Required, "number of items: an integer, or an expression seeing the list")}),
       listOp(Op::Drop, "drop", "collections", "A list without its first `count` items.",
@@ -158,17 +156,17 @@ std::vector<OpSpec> buildTable() {
       listOp(Op::Max, "max", "aggregation", "Largest value of a field (null when empty).",
              R"({"op": "max", "field": "price"})", {fieldOf("field; omit to compare the items")}),
       listOp(Op::MinBy, "min_by", "aggregation",
-             "The whole item with the smallest value of a field, skipping nulls (null when none).",
+             "The item with the smallest value of a field, skipping nulls.",
              R"({"op": "min_by", "field": "price"})", {field("field", K::ItemField, P::Required, "field to compare")}),
       listOp(Op::MaxBy, "max_by", "aggregation",
-             "The whole item with the largest value of a field, skipping nulls (null when none).",
+             "The item with the largest value of a field, skipping nulls.",
              R"({"op": "max_by", "field": "years"})", {field("field", K::ItemField, P::Required, "field to compare")}),
       // access
       {Op::Get, "get", "access", true,
        {field("field", K::ItemField, P::OneOf, "a field of the current value"),
         field("path", K::Names, P::OneOf, "a path of object keys; [] is the current value itself"),
         field("default", K::Json, P::Optional, "value returned instead of null")},
-       "Reads a field or a nested path of the current value (null on a missing key or a non-object).",
+       "A field or path of the current value (null when missing).",
        R"({"op": "get", "path": ["user", "email"], "default": "unknown"})"},
       listOp(Op::Keys, "keys", "access", "Sorted keys of an object.", R"({"op": "keys"})"),
       listOp(Op::Typeof, "typeof", "access",
@@ -184,10 +182,10 @@ std::vector<OpSpec> buildTable() {
       comparison(Op::Contains, "contains",
                  "List membership, substring of a string, or key of an object; false for other types.",
                  R"({"op": "contains", "field": "tags", "value": "urgent"})"),
-      comparison(Op::In, "in", "True when the field holds a list containing the value (or an object with it as a key).",
+      comparison(Op::In, "in", "The field holds a list containing the value (or an object with it as a key).",
                  R"({"op": "in", "field": "tags", "value": "featured"})"),
       seesMapItem(listOp(Op::FilterIn, "filter_in", "collections",
-                         "Keeps the items of a list whose field value is one of the given values.",
+                         "Keeps the items whose field value is in `value` (a list, or an object's keys).",
                          R"({"op": "filter_in", "field": "status", "value": ["active", "pending"]})",
                          {fieldOf("field of each item; omit to test the item itself"),
                           field("value", K::Expr, P::Required, "the allowed values: a list or an expression giving one")})),
@@ -226,12 +224,12 @@ std::vector<OpSpec> buildTable() {
       {Op::Call, "call", "tools", false,
        {field("tool", K::Name, P::Required, "name of a registered tool"),
         field("args", K::ExprFields, P::Optional, "arguments object; values with an op are evaluated")},
-       "Calls a registered tool with an arguments object and returns its result.",
+       "Calls a tool with an arguments object; returns its result.",
        R"({"op": "call", "tool": "get_expenses", "args": {"year": 2024}})"},
       // combine
       {Op::Object, "object", "combine", false,
        {field("fields", K::ExprFields, P::Required, "keys to values; values with an op are evaluated")},
-       "Builds an object; field values that are operations are evaluated, others are literal.",
+       "Builds an object; operations in its values are evaluated.",
        R"({"op": "object", "fields": {"count": {"op": "count"}, "source": "orders"}})"},
       combine(Op::Merge, "merge", "objects", "Merges objects left to right; later keys win.",
               R"({"op": "merge", "objects": [{"op": "var", "name": "defaults"}, {"op": "var", "name": "overrides"}]})"),
@@ -240,21 +238,20 @@ std::vector<OpSpec> buildTable() {
       combine(Op::Zip, "zip", "lists", "Pairs up items of lists into tuples, stopping at the shortest.",
               R"({"op": "zip", "lists": [[1, 2, 3], ["a", "b"]]})"),
       combine(Op::List, "list", "items",
-              "Builds a list, evaluating each item (a list written in an expression position does the same).",
+              "Builds a list from expressions.",
               R"({"op": "list", "items": [{"op": "var", "name": "a"}, 2]})"),
       // conversions
       valueOp(Op::ToNumber, "to_number", "conversions",
-              "Text to number (\"1,5\" and \"12 kg\" are not numbers); numbers unchanged; null stays null. "
-              "Unparsable: an error, or `default` when given.",
+              "Text to number; unparsable text is an error unless `default` is given.",
               R"({"op": "to_number", "field": "price", "default": 0})",
               {field("default", K::Json, P::Optional, "value returned for an unparsable text or a non-number")}),
       valueOp(Op::ToString, "to_string", "conversions",
-              "Any value to text: numbers as JSON writes them, null as \"null\", lists and objects as JSON text.",
+              "Any value to text (null as \"null\", lists and objects as JSON).",
               R"({"op": "to_string", "field": "id"})"),
       // group and reshape
       listOp(Op::GroupBy, "group_by", "reshape",
-             "Groups a list by a field or `key` into [{key, items}] in first-seen order; with `aggs`, each group is "
-             "{key, <name>: <aggregate of its items>}.",
+             "Groups a list by a field or `key` into [{key, items}] (first-seen order); with `aggs`, [{key, <name>: "
+             "<agg over the group>}].",
              R"({"op": "group_by", "field": "region", "aggs": {"total": {"op": "sum", "field": "amount"}, "n": {"op": "count"}}})",
              {field("field", K::FieldName, P::OneOf, "field of each item to group by"),
               withRole(Role::Step, field("key", K::Expr, P::OneOf, "expression giving each item's key (the item is the current value)")),
@@ -264,7 +261,7 @@ std::vector<OpSpec> buildTable() {
       listOp(Op::ToEntries, "to_entries", "reshape", "An object's members as a list of {key, value}, in order.",
              R"({"op": "to_entries"})"),
       listOp(Op::FromEntries, "from_entries", "reshape",
-             "Builds an object from a list of {key, value} items (or [key, value] pairs); later keys win.",
+             "An object from {key, value} items or [key, value] pairs (or `key`/`value` expressions).",
              R"({"op": "from_entries", "key": {"op": "get", "field": "team"}, "value": {"op": "get", "field": "n"}})",
              {withRole(Role::Step, field("key", K::Expr, P::Optional, "each item's key (a text or number) instead of its \"key\"")),
               withRole(Role::Step, field("value", K::Expr, P::Optional, "each item's value instead of its \"value\"")),
@@ -277,16 +274,15 @@ std::vector<OpSpec> buildTable() {
               asName()}),
       // statistics
       listOp(Op::Median, "median", "aggregation",
-             "Median of the numbers of a field, skipping nulls (null when none; the mean of the middle two).",
+             "Median of a field's numbers, skipping nulls (null when none).",
              R"({"op": "median", "field": "duration"})", {fieldOf("field; omit to use the items")}),
       listOp(Op::Percentile, "percentile", "aggregation",
-             "The p-th percentile of the numbers of a field, skipping nulls: linear interpolation (numpy's default), "
-             "or method \"nearest\" (nearest rank, always a value of the data).",
+             "p-th percentile of a field's numbers, skipping nulls (linear interpolation, or nearest rank).",
              R"({"op": "percentile", "field": "duration", "p": 95})",
              {fieldOf("field; omit to use the items"), field("p", K::Percent, P::Required, "percentile, 0 to 100"),
               field("method", K::Method, P::Optional, "\"linear\" (default) or \"nearest\"")}),
       listOp(Op::CountDistinct, "count_distinct", "aggregation",
-             "Number of distinct values of a field (structural equality), not counting null.",
+             "Number of distinct non-null values of a field.",
              R"({"op": "count_distinct", "field": "customer_id"})", {fieldOf("field; omit to use the items")}),
       // text (value-level: the current value, its `field`, or `value`)
       valueOp(Op::Length, "length", "text", "Length of a text (in characters), a list or an object; null stays null.",
@@ -295,8 +291,7 @@ std::vector<OpSpec> buildTable() {
       valueOp(Op::Upper, "upper", "text", "Text in upper case.", R"({"op": "upper", "field": "code"})"),
       valueOp(Op::Trim, "trim", "text", "Text without leading and trailing spaces.", R"({"op": "trim", "field": "name"})"),
       valueOp(Op::Slice, "slice", "text",
-              "Part of a text (by characters) or a list, from `start` up to `end` (exclusive); negative counts "
-              "from the end.",
+              "Part of a text or list, `start` to `end` (exclusive; negative: from the end).",
               R"({"op": "slice", "field": "date", "start": 0, "end": 7})",
               {field("start", K::Expr, P::Optional, "first position (default 0)"),
                field("end", K::Expr, P::Optional, "position after the last (default: the end)")}),
@@ -315,31 +310,31 @@ std::vector<OpSpec> buildTable() {
               {field("find", K::Expr, P::Required, "text to find (not empty)"),
                field("with", K::Expr, P::Required, "replacement text")}),
       valueOp(Op::Format, "format", "text",
-              "Fills a template: {name} is the field name of the current value (null as \"\"); {{ and }} are braces.",
+              "Fills a template: {name} is that field of the input; {{ }} are braces.",
               R"({"op": "format", "template": "{name} <{email}>"})",
-              {field("template", K::Json, P::Required, "text with {field} placeholders")}),
+              {field("template", K::Text, P::Required, "text with {field} placeholders")}),
       // dates (UTC; ISO 8601 texts or epoch seconds)
       valueOp(Op::ToTimestamp, "to_timestamp", "dates",
-              "ISO 8601 date or date-time text (Z or ±hh:mm; none means UTC) to epoch seconds.",
+              "ISO 8601 text (Z or ±hh:mm; none: UTC) to epoch seconds.",
               R"({"op": "to_timestamp", "field": "created_at"})"),
-      valueOp(Op::FormatDate, "format_date", "dates", "Epoch seconds (or an ISO text) to ISO text in UTC.",
+      valueOp(Op::FormatDate, "format_date", "dates", "Epoch seconds or ISO text to ISO text (UTC).",
               R"({"op": "format_date", "field": "ts", "format": "date"})",
               {choice("format", P::Optional, "\"datetime\" (default), \"date\" or \"month\"", {"datetime", "date", "month"})}),
-      valueOp(Op::DateDiff, "date_diff", "dates", "`to` minus the input date, in `unit`s (a fraction when not whole).",
+      valueOp(Op::DateDiff, "date_diff", "dates", "`to` minus the input date, in `unit`s.",
               R"({"op": "date_diff", "field": "opened_at", "to": {"op": "get", "field": "closed_at"}, "unit": "hour"})",
               {field("to", K::Expr, P::Required, "the later date (text or epoch seconds)"),
                choice("unit", P::Required, "unit of the result", {"second", "minute", "hour", "day", "week"})}),
       valueOp(Op::DateAdd, "date_add", "dates",
-              "The date `amount` units later (negative: earlier); months and years keep the day, clamped to the month's end.",
+              "The date `amount` units later (months clamp to the month's end).",
               R"({"op": "date_add", "field": "due", "amount": 30, "unit": "day"})",
               {field("amount", K::Expr, P::Required, "number of units (an integer for month and year)"),
                choice("unit", P::Required, "unit", {"second", "minute", "hour", "day", "week", "month", "year"})}),
-      valueOp(Op::DatePart, "date_part", "dates", "A part of a date, in UTC (weekday: 1 Monday ... 7 Sunday).",
+      valueOp(Op::DatePart, "date_part", "dates", "A part of a date in UTC (weekday 1 = Monday).",
               R"({"op": "date_part", "field": "created_at", "part": "month"})",
               {choice("part", P::Required, "the part",
                       {"year", "quarter", "month", "day", "weekday", "hour", "minute", "second"})}),
       valueOp(Op::DateTrunc, "date_trunc", "dates",
-              "The start of the date's `unit` (month buckets: \"month\"; week starts Monday), in UTC.",
+              "Start of the date's `unit` in UTC (weeks start Monday).",
               R"({"op": "date_trunc", "field": "created_at", "unit": "month"})",
               {choice("unit", P::Required, "unit", {"year", "quarter", "month", "week", "day", "hour", "minute"})}),
       // control
@@ -347,15 +342,15 @@ std::vector<OpSpec> buildTable() {
        {withRole(Role::Step, field("expr", K::Expr, P::Required, "the expression to attempt")),
         field("catch", K::Expr, P::Optional,
               "the value when expr fails (default null); sees {\"op\": \"var\", \"name\": \"error\"} = {type, message, path}")},
-       "The value of `expr`, or of `catch` when it fails with an execution error (a tool failure included).",
+       "`expr`, or `catch` if it fails with an execution error (e.g. a tool failure).",
        R"({"op": "try", "expr": {"op": "call", "tool": "get_expenses", "args": {"year": 2024}}, "catch": []})"},
       {Op::Loop, "loop", "control", false,
        {field("init", K::Expr, P::Required, "the first result"),
         withRole(Role::Step, field("next", K::Expr, P::Required, "the next result; the previous result is the current value")),
         predicate("while", K::Expr, "go on while this is truthy; the latest result is the current value"),
-        field("max", K::Count, P::Required, "at most this many results, 1 to 1000"),
+        field("max", K::Iterations, P::Required, "at most this many results, 1 to 1000"),
         asName()},
-       "Repeats `next` while `while` holds, at most `max` times; returns the list of results (e.g. pages).",
+       "Repeats `next` while `while` holds (at most `max` results); returns the results (e.g. pages).",
        R"({"op": "loop", "init": {"op": "call", "tool": "get_expenses", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": {"op": "call", "tool": "get_expenses", "args": {"page": {"op": "get", "field": "next_page"}}}, "max": 20})"},
   };
 }
@@ -407,6 +402,8 @@ const char* fieldKindName(FieldKind kind) {
     case K::Percent: return "percent";
     case K::Method: return "percentile_method";
     case K::Choice: return "choice";
+    case K::Text: return "text";
+    case K::Iterations: return "iterations";
   }
   return "expr";
 }
@@ -430,6 +427,8 @@ const char* placeholder(FieldKind kind) {
     case K::Percent: return "<0-100>";
     case K::Method: return "\"linear\"|\"nearest\"";
     case K::Choice: return "<choice>";  // opShape writes the choices
+    case K::Text: return "\"<text>\"";
+    case K::Iterations: return "<1-1000>";
   }
   return "<expr>";
 }

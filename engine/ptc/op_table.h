@@ -68,6 +68,8 @@ enum class FieldKind : uint8_t {
   Percent,     // a number from 0 to 100 (Node::data)
   Method,      // "linear" or "nearest" (Node::name)
   Choice,      // one of FieldSpec::choices (Node::name)
+  Text,        // a literal text (Node::data)
+  Iterations,  // an integer from 1 to kMaxLoopIterations (Node::count)
 };
 
 enum class Presence : uint8_t { Required, Optional, OneOf /* exactly one of the OneOf fields */ };

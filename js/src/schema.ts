@@ -31,8 +31,12 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
       return { ...item, description };
     case "expr_list":
       return { type: "array", items: item, description };
-    case "expr_fields":
-      return { ...ref("fields"), description };
+    case "expr_fields": {
+      // group_by's aggs may not be named "key": each group stores its key there.
+      const names = opName === "group_by" ? { propertyNames: { not: { const: "key" } } } : {};
+      if (field.role !== "step") return { ...ref("fields"), ...names, description };
+      return { ...ref("fields"), ...names, additionalProperties: { ...ref("expression"), not: { type: "string" } }, description };
+    }
     case "json":
       return { description };
     case "string":
@@ -47,6 +51,10 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
       return { anyOf: [{ type: "integer", minimum: 0 }, ref("operation")], description };
     case "percent":
       return { type: "number", minimum: 0, maximum: 100, description };
+    case "text":
+      return { type: "string", description };
+    case "iterations":
+      return { type: "integer", minimum: 1, maximum: 1000, description };
     case "choice":
       return { type: "string", enum: field.choices ?? [], description };
     case "percentile_method":
@@ -63,6 +71,26 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
     default:
       throw new Error(`ptc-wasm: the op table has a field kind the schema does not know: '${field.kind}' (${opName}.${field.name})`);
   }
+}
+
+/**
+ * Fields that go together or exclude each other (the engine's checkForms):
+ * each group is all-or-nothing, at most one group is present, and with
+ * `required` exactly one is.
+ */
+const FIELD_FORMS: Record<string, { groups: string[][]; required: boolean }> = {
+  let: { groups: [["name", "value"], ["bindings"]], required: true },
+  var: { groups: [["field"], ["path"]], required: false },
+  sort_by: { groups: [["by"], ["field", "order"]], required: false },
+};
+
+function fieldForms({ groups, required }: { groups: string[][]; required: boolean }): JsonSchema[] {
+  const any = (names: string[]) => ({ anyOf: names.map((n) => ({ required: [n] })) });
+  const rules: JsonSchema[] = [];
+  for (let i = 0; i < groups.length; i++)
+    for (let j = i + 1; j < groups.length; j++) rules.push({ not: { allOf: [any(groups[i]), any(groups[j])] } });
+  if (required) rules.push({ anyOf: groups.map((g) => ({ required: g })) });
+  return rules;
 }
 
 /** The definition of one operation object. */
@@ -86,6 +114,8 @@ export function operationSchema(op: Operation, toolNames?: string[]): JsonSchema
   };
   // "exactly one of" (get: field or path).
   if (oneOf.length) schema.oneOf = oneOf.map((name) => ({ required: [name] }));
+  const forms = FIELD_FORMS[op.name];
+  if (forms) schema.allOf = fieldForms(forms);
   return schema;
 }
 
