@@ -33,7 +33,7 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
       return { type: "array", items: item, description };
     case "expr_fields": {
       // group_by's aggs may not be named "key": each group stores its key there.
-      const names = opName === "group_by" ? { propertyNames: { not: { const: "key" } } } : {};
+      const names: JsonSchema = opName === "group_by" ? { propertyNames: { not: { const: "key" } } } : {};
       if (field.role !== "step") return { ...ref("fields"), ...names, description };
       return { ...ref("fields"), ...names, additionalProperties: { ...ref("expression"), not: { type: "string" } }, description };
     }
