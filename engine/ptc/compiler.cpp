@@ -17,6 +17,29 @@ namespace {
 
 bool isOperation(const Value& v) { return v.isObject() && v.find("op") != nullptr; }
 
+// Whether an operation appears anywhere in v: JSON without one is literal data.
+bool hasOperation(const Value& v) {
+  if (isOperation(v)) return true;
+  if (v.isArray()) return std::any_of(v.items().begin(), v.items().end(), hasOperation);
+  if (v.isObject())
+    return std::any_of(v.members().begin(), v.members().end(), [](const Member& m) { return hasOperation(m.value); });
+  return false;
+}
+
+std::string bareStringMessage(const OpSpec& spec, const FieldSpec& f, const Value& v) {
+  std::string text = shortJson(v, 40);
+  return "'" + std::string(f.name) + "' of '" + spec.name + "' is the bare text " + text +
+         ", which is not read from the data. For a field of the current value write {\"op\": \"get\", \"field\": " +
+         text + "}; for the text itself write {\"op\": \"literal\", \"value\": " + text + "}";
+}
+
+std::string constantConditionMessage(const OpSpec& spec, const FieldSpec& f, const Value& v) {
+  const char* outcome = v.truthy() ? "always true" : "always false";
+  return "'" + std::string(f.name) + "' of '" + spec.name + "' is the constant " + shortJson(v, 40) + ", so it is " +
+         outcome + ". Write a condition that reads the data, e.g. {\"op\": \"eq\", \"field\": \"status\", "
+         "\"value\": \"active\"} or {\"op\": \"get\", \"field\": \"active\"}";
+}
+
 std::vector<std::string> opNames() {
   std::vector<std::string> names;
   for (const OpSpec& s : opTable()) names.push_back(s.name);
@@ -43,11 +66,14 @@ class Compiler {
   }
 
  private:
-  // An expression position: an operation, an implicit object, or literal JSON.
+  // An expression position: an operation; JSON with no operation anywhere in it
+  // (literal data, which adds no depth); or an object or list holding
+  // operations at some depth, evaluated member by member, item by item.
   std::unique_ptr<Node> expression(const Value& v, const std::string& path, int depth) {
     if (isOperation(v)) return operation(v, path, depth);
+    if (!hasOperation(v)) return literal(v, path);
     if (v.isObject()) return implicitObject(v, path, depth);
-    return literal(v, path);
+    return implicitList(v, path, depth);
   }
 
   std::unique_ptr<Node> literal(const Value& v, const std::string& path) {
@@ -64,15 +90,24 @@ class Compiler {
                      " levels deep (maxDepth); flatten it with pipe or let");
   }
 
-  // Implicit-object rule: values that are operations are evaluated; every other
-  // value is literal data, one level only.
+  // Implicit-object rule: each value is an expression (operations in it are
+  // evaluated at any depth; JSON without operations is literal data).
   void objectFields(Node& node, const Value& fields, const std::string& path, int depth) {
     for (const Member& m : fields.members()) {
-      std::string fieldPath = childPath(path, m.key.str());
       node.keys.push_back(m.key);
-      node.kids.push_back(isOperation(m.value) ? operation(m.value, fieldPath, depth + 1)
-                                               : literal(m.value, fieldPath));
+      node.kids.push_back(expression(m.value, childPath(path, m.key.str()), depth + 1));
     }
+  }
+
+  std::unique_ptr<Node> implicitList(const Value& v, const std::string& path, int depth) {
+    checkDepth(path, depth);
+    auto node = std::make_unique<Node>();
+    node->op = Op::List;
+    node->path = path;
+    for (size_t i = 0; i < v.items().size(); ++i)
+      node->kids.push_back(expression(v.items()[i], childPath(path, i), depth + 1));
+    finish(*node);
+    return node;
   }
 
   std::unique_ptr<Node> implicitObject(const Value& v, const std::string& path, int depth) {
@@ -109,11 +144,62 @@ class Compiler {
       compileField(*node, *spec, f, *value, childPath(path, f.name), depth);
     }
     checkOneOf(*spec, v, path);
+    checkForms(*spec, *node, v, path);
+    if (spec->valueOverridesInput && v.find("value")) {  // reads `value` (kids[0]) instead of the current value
+      node->readsInput = false;
+      node->valueGiven = true;
+    }
     if (node->op == Op::Call) checkTool(*node, childPath(path, "tool"));
     node->valueSeesMapItem = spec->valueSeesMapItem;
     if (node->op == Op::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
     finish(*node);
+    if ((node->op == Op::GroupBy || node->op == Op::FromEntries) && node->hasCall)
+      fail(path, "'" + std::string(spec->name) + "' cannot call tools in its expressions: call them in a map first, "
+                 "then " + spec->name + " the results");
     return node;
+  }
+
+  // Fields that go together or exclude each other, beyond required/one-of.
+  void checkForms(const OpSpec& spec, Node& node, const Value& v, const std::string& path) {
+    auto has = [&](const char* f) { return v.find(f) != nullptr; };
+    auto shapeError = [&](const std::string& what) { fail(path, "'" + std::string(spec.name) + "' " + what + ". Shape: " + opShape(spec)); };
+    if (spec.op == Op::Let) {
+      if (has("bindings") && (has("name") || has("value"))) shapeError("takes either 'bindings' or 'name' and 'value', not both");
+      if (!has("bindings") && !(has("name") && has("value"))) shapeError("requires 'name' and 'value' (or 'bindings')");
+      if (!has("bindings")) node.keys.push_back(node.name);  // one binding: keys[i] binds kids[i]
+    }
+    if (spec.op == Op::Var && has("field") && has("path")) shapeError("takes 'field' or 'path', not both");
+    if (spec.op == Op::Try) node.name = Value::string("error");  // the variable catch sees
+
+
+    if (spec.op == Op::GroupBy && v.field("aggs").find("key"))
+      fail(childPath(path, "aggs"), "'group_by' aggs cannot be named \"key\": each group stores its key there");
+    if (spec.op == Op::FromEntries)  // which of the key/value expressions are given, in kid order
+      for (const char* f : {"key", "value"})
+        if (has(f)) node.keys.push_back(Value::string(f));
+    if (spec.op == Op::SortBy && has("by") && (has("field") || has("order")))
+      shapeError("takes 'by' or 'field'/'order', not both");
+    if (spec.op == Op::SortBy && !has("by"))
+      node.sortKeys.emplace_back(node.field.isNull() ? Value::none() : node.field, node.descending);
+  }
+
+  void sortKeys(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {
+    if (!v.isArray() || v.items().empty()) wrongKind(spec, f, path, "a non-empty list of sort keys", v);
+    for (size_t i = 0; i < v.items().size(); ++i) {
+      const Value& key = v.items()[i];
+      std::string at = childPath(path, i);
+      if (key.isString() && !key.str().empty()) {
+        node.sortKeys.emplace_back(key, false);
+        continue;
+      }
+      const Value* name = key.find("field");
+      const Value* order = key.find("order");
+      bool known = key.isObject() && key.members().size() == (name ? 1u : 0u) + (order ? 1u : 0u);
+      if (!known || !name || !name->isString() || name->str().empty() ||
+          (order && !(order->isString() && (order->str() == "asc" || order->str() == "desc"))))
+        wrongKind(spec, f, at, "a field name or {\"field\": \"<field>\", \"order\": \"asc\"|\"desc\"}", key);
+      node.sortKeys.emplace_back(*name, order && order->str() == "desc");
+    }
   }
 
   void checkFieldNames(const OpSpec& spec, const Value& v, const std::string& path) {
@@ -157,20 +243,38 @@ class Compiler {
                    describeValue(got) + ". Shape: " + opShape(spec));
   }
 
+  // A condition that is not an operation is constant (an object or list is
+  // truthy whatever it holds); a bare string where a value is computed is
+  // almost always a field name.
+  static void checkRole(const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {
+    if (f.role == Role::Value || isOperation(v)) return;
+    if (v.isString()) fail(path, bareStringMessage(spec, f, v));
+    if (f.role == Role::Predicate) fail(path, constantConditionMessage(spec, f, v));
+  }
+
   void compileField(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path,
                     int depth) {
     switch (f.kind) {
       case FieldKind::Expr:
+        checkRole(spec, f, v, path);
+        node.slots.resize(spec.fields.size(), -1);
+        node.slots[static_cast<size_t>(&f - spec.fields.data())] = static_cast<int8_t>(node.kids.size());
         node.kids.push_back(expression(v, path, depth + 1));
         return;
       case FieldKind::ExprList:
         if (!v.isArray()) wrongKind(spec, f, path, "a list of expressions", v);
-        for (size_t i = 0; i < v.items().size(); ++i)
+        for (size_t i = 0; i < v.items().size(); ++i) {
+          checkRole(spec, f, v.items()[i], childPath(path, i));
           node.kids.push_back(expression(v.items()[i], childPath(path, i), depth + 1));
+        }
         return;
       case FieldKind::ExprFields:
         if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);
+        for (const Member& m : v.members()) checkRole(spec, f, m.value, childPath(path, m.key.str()));
         objectFields(node, v, path, depth);
+        return;
+      case FieldKind::SortKeys:
+        sortKeys(node, spec, f, v, path);
         return;
       case FieldKind::Json:
         node.data = v;
@@ -195,8 +299,35 @@ class Compiler {
         node.usesPath = true;
         return;
       case FieldKind::Count:
-        if (!v.isInt() || v.asInt() < 0) wrongKind(spec, f, path, "a non-negative integer", v);
+        if (isOperation(v)) {  // evaluated at run time (the op checks the value)
+          node.kids.push_back(operation(v, path, depth + 1));
+          return;
+        }
+        if (!v.isInt() || v.asInt() < 0) wrongKind(spec, f, path, "a non-negative integer or an operation", v);
         node.count = v.asInt();
+        return;
+      case FieldKind::Percent:
+        if (!v.isNumber() || v.asDouble() < 0 || v.asDouble() > 100) wrongKind(spec, f, path, "a number from 0 to 100", v);
+        node.data = v;
+        return;
+      case FieldKind::Choice:
+        if (!v.isString() || std::none_of(f.choices.begin(), f.choices.end(), [&](const char* c) { return v.str() == c; }))
+          wrongKind(spec, f, path, ("one of " + choiceList(f)).c_str(), v);
+        node.name = v;
+        return;
+      case FieldKind::Text:
+        if (!v.isString()) wrongKind(spec, f, path, "a text such as \"{name} <{email}>\"", v);
+        node.data = v;
+        return;
+      case FieldKind::Iterations:
+        if (!v.isInt() || v.asInt() < 1 || v.asInt() > kMaxLoopIterations)
+          wrongKind(spec, f, path, ("an integer from 1 to " + std::to_string(kMaxLoopIterations)).c_str(), v);
+        node.count = v.asInt();
+        return;
+      case FieldKind::Method:
+        if (!v.isString() || (v.str() != "linear" && v.str() != "nearest"))
+          wrongKind(spec, f, path, "\"linear\" or \"nearest\"", v);
+        node.name = v;
         return;
       case FieldKind::Precision:
         if (!v.isInt() || v.asInt() < 0 || v.asInt() > 15) wrongKind(spec, f, path, "an integer from 0 to 15", v);

@@ -1,6 +1,8 @@
 #include "ptc/evaluator.h"
 
+#include <algorithm>
 #include <array>
+#include <optional>
 
 #include "core/error.h"
 #include "ptc/ops.h"
@@ -9,29 +11,47 @@ namespace ptc {
 
 namespace {
 
-// A let binding for the duration of a scope (also across suspensions).
-class Binding {
+// Variable bindings for the duration of a scope (also across suspensions):
+// the ones it added go when it ends.
+class Bindings {
  public:
-  Binding(RunState& st, const Value* name, Value v) : st_(st) { st_.bindings.emplace_back(name, std::move(v)); }
-  ~Binding() { st_.bindings.pop_back(); }
-  Binding(const Binding&) = delete;
-  Binding& operator=(const Binding&) = delete;
+  explicit Bindings(RunState& st) : st_(st), mark_(st.bindings.size()) {}
+  ~Bindings() { st_.bindings.resize(mark_); }
+  Bindings(const Bindings&) = delete;
+  Bindings& operator=(const Bindings&) = delete;
+  void add(const Value* name, Value v) { st_.bindings.emplace_back(name, std::move(v)); }
 
  private:
   RunState& st_;
+  size_t mark_;
 };
 
-// The item of a map iteration, visible to comparison values inside it.
-class MapItem {
+// The scope of one item of an iterating op: its `as` variable, and for map and
+// flat_map the item that comparison values inside them see.
+class ItemScope {
  public:
-  MapItem(RunState& st, const Value& item) : st_(st) { st_.mapItems.push_back(item); }
-  ~MapItem() { st_.mapItems.pop_back(); }
-  MapItem(const MapItem&) = delete;
-  MapItem& operator=(const MapItem&) = delete;
+  ItemScope(RunState& st, const Node& n, const Value& item)
+      : st_(st), vars_(st), mapItem_(n.op == Op::Map || n.op == Op::FlatMap) {  // loop: only `as`
+    if (n.name.isString()) vars_.add(&n.name, item);
+    if (mapItem_) st_.mapItems.push_back(item);
+  }
+  ~ItemScope() {
+    if (mapItem_) st_.mapItems.pop_back();
+  }
+  ItemScope(const ItemScope&) = delete;
+  ItemScope& operator=(const ItemScope&) = delete;
 
  private:
   RunState& st_;
+  Bindings vars_;
+  bool mapItem_;
 };
+
+// Appends a flat_map result: a list's items, or any other value as one item.
+void appendFlat(Array& out, Value v) {
+  if (v.isArray()) out.insert(out.end(), v.items().begin(), v.items().end());
+  else out.push_back(std::move(v));
+}
 
 // Operands of a strict op: inline for the common small counts.
 class Operands {
@@ -57,16 +77,121 @@ Value Evaluator::lookupVar(const Value& name) const {
   return st_.memory.field(name.str());
 }
 
+// Groups in first-seen order by a field or the `key` expression (kids[0] when
+// there are more kids than aggs); each group's aggs see its items.
+Value Evaluator::groupBy(const Node& n, const Array& items) {
+  const bool byKey = n.kids.size() > n.keys.size();
+  Groups groups;
+  for (size_t i = 0; i < items.size(); ++i) {
+    tick();
+    if (!byKey) {
+      groups.add(readField(n, items[i]), items[i]);
+      continue;
+    }
+    ItemScope scope(st_, n, items[i]);
+    groups.add(evalSync(*n.kids[0], items[i]), items[i]);
+  }
+  if (n.keys.empty()) return groups.toList();
+  // Every group's list is made (and charged to the budget) before any aggregate runs.
+  std::vector<Value> lists;
+  lists.reserve(groups.size());
+  for (Groups::Group& g : groups.all()) lists.push_back(Value::array(std::move(g.items)));
+  Array out;
+  out.reserve(groups.size());
+  Operands aggs(n.keys.size());
+  for (size_t i = 0; i < lists.size(); ++i) {
+    tick();
+    for (size_t j = 0; j < n.keys.size(); ++j) aggs[j] = evalSync(*n.kids[(byKey ? 1 : 0) + j], lists[i]);
+    out.push_back(groupObject(n, groups.all()[i].key, aggs.data(), aggs.size()));
+  }
+  return Value::array(std::move(out));
+}
+
+// key/value expressions (named in n.keys) read each item; without them its
+// "key"/"value" members or [key, value] pair.
+Value Evaluator::fromEntries(const Node& n, const Array& items) {
+  Entries entries;
+  for (size_t i = 0; i < items.size(); ++i) {
+    tick();
+    ItemScope scope(st_, n, items[i]);
+    Value parts[2];
+    for (size_t part = 0, kid = 0; part < 2; ++part) {
+      const char* name = part == 0 ? "key" : "value";
+      bool given = std::any_of(n.keys.begin(), n.keys.end(), [&](const Value& k) { return k.str() == name; });
+      parts[part] = given ? evalSync(*n.kids[kid++], items[i]) : entryPart(n, items[i], i, part == 0);
+    }
+    entries.add(n, parts[0], std::move(parts[1]), i);
+  }
+  return entries.toObject();
+}
+
+namespace {
+
+// What try's catch sees as {"op": "var", "name": "error"}.
+Value errorValue(const Error& e) {
+  return Value::object(Members{Member{Value::string("type"), Value::string(errorTypeName(e.type))},
+                               Member{Value::string("message"), Value::string(e.message)},
+                               Member{Value::string("path"), e.hasPath ? Value::string(e.path) : Value()}});
+}
+
+// Only execution errors are caught: limits (timeout, memory) end the run.
+bool catchable(const PtcError& e) { return e.error.type == ErrorType::Execution; }
+
+}  // namespace
+
+Value Evaluator::caught(const Node& n, const Value& in, const Error& error) {
+  if (n.kids.size() < 2) return Value();
+  Bindings scope(st_);
+  scope.add(&n.name, errorValue(error));
+  return evalSync(*n.kids[1], in);
+}
+
+Task<Value> Evaluator::caughtAsync(const Node& n, Value in, Error error) {
+  if (n.kids.size() < 2) co_return Value();
+  Bindings scope(st_);
+  scope.add(&n.name, errorValue(error));
+  co_return co_await evalAsync(*n.kids[1], in);
+}
+
+// kids: init, next, while. Each result is the current value of the next
+// `while` and `next` (and bound to `as` when given).
+Value Evaluator::loop(const Node& n, const Value& in) {
+  Array results;
+  results.push_back(evalSync(*n.kids[0], in));
+  while (static_cast<int64_t>(results.size()) < n.count) {
+    st_.core.checkDeadline();
+    ItemScope scope(st_, n, results.back());
+    if (!evalSync(*n.kids[2], results.back()).truthy()) break;
+    results.push_back(evalSync(*n.kids[1], results.back()));
+  }
+  return Value::array(std::move(results));
+}
+
+Task<Value> Evaluator::loopAsync(const Node& n, Value in) {
+  Value first = co_await evalAsync(*n.kids[0], in);
+  Array results;
+  results.push_back(std::move(first));
+  while (static_cast<int64_t>(results.size()) < n.count) {
+    st_.core.checkDeadline();
+    ItemScope scope(st_, n, results.back());
+    if (!(co_await evalAsync(*n.kids[2], results.back())).truthy()) break;
+    Value next = co_await evalAsync(*n.kids[1], results.back());
+    results.push_back(std::move(next));
+  }
+  co_return Value::array(std::move(results));
+}
+
 Value Evaluator::evalSync(const Node& n, const Value& in) {
   tick();
   if (n.readsInput && in.isNone()) throwNoInput(n);
   switch (n.op) {
     case Op::Literal: return n.data;
-    case Op::Var: return lookupVar(n.name);
+    case Op::Var: return readVarValue(n, lookupVar(n.name));
     case Op::Load: return st_.context.field(n.name.str());
     case Op::Let: {
-      Binding b(st_, &n.name, evalSync(*n.kids[0], in));
-      return evalSync(*n.kids[1], in);
+      Bindings scope(st_);
+      for (size_t i = 0; i < n.keys.size(); ++i) scope.add(&n.keys[i], evalSync(*n.kids[i], in));
+      return evalSync(*n.kids[n.keys.size()], in);
     }
     case Op::Pipe: {
       if (n.kids.empty()) return Value();
@@ -79,20 +204,34 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       const bool keep = n.op == Op::Filter;
       const Array& items = expectList(n, in);
       Array out;
-      for (const Value& item : items)
+      for (const Value& item : items) {
+        ItemScope scope(st_, n, item);
         if (evalSync(*n.kids[0], item).truthy() == keep) out.push_back(item);
+      }
       return Value::array(std::move(out));
     }
-    case Op::Map: {
+    case Op::Map:
+    case Op::FlatMap: {
       const Array& items = expectList(n, in);
       Array out;
       out.reserve(items.size());
       for (const Value& item : items) {
-        MapItem scope(st_, item);
-        out.push_back(evalSync(*n.kids[0], item));
+        ItemScope scope(st_, n, item);
+        if (n.op == Op::Map) out.push_back(evalSync(*n.kids[0], item));
+        else appendFlat(out, evalSync(*n.kids[0], item));
       }
       return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
     }
+    case Op::GroupBy: return groupBy(n, expectList(n, in));
+    case Op::FromEntries: return fromEntries(n, expectList(n, in));
+    case Op::Try:
+      try {
+        return evalSync(*n.kids[0], in);
+      } catch (const PtcError& e) {
+        if (!catchable(e)) throw;
+        return caught(n, in, e.error);
+      }
+    case Op::Loop: return loop(n, in);
     case Op::And:
       for (const auto& c : n.kids)
         if (!evalSync(*c, in).truthy()) return Value::boolean(false);
@@ -109,7 +248,12 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Op::MinBy: case Op::MaxBy: case Op::Get: case Op::Keys: case Op::Typeof: case Op::Eq: case Op::Neq:
     case Op::Gt: case Op::Gte: case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::FilterIn:
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::Not:
-    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: {
+    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
+    case Op::ToString: case Op::ToEntries: case Op::Flatten: case Op::Median: case Op::Percentile:
+    case Op::CountDistinct: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim: case Op::Slice:
+    case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace: case Op::Format:
+    case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd: case Op::DatePart:
+    case Op::DateTrunc: {
       Operands args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
       return applyOp(n, in, args.data(), args.size());
@@ -125,8 +269,9 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
   if (n.readsInput && in.isNone()) throwNoInput(n);
   switch (n.op) {
     case Op::Let: {
-      Binding b(st_, &n.name, co_await evalAsync(*n.kids[0], in));
-      co_return co_await evalAsync(*n.kids[1], in);
+      Bindings scope(st_);
+      for (size_t i = 0; i < n.keys.size(); ++i) scope.add(&n.keys[i], co_await evalAsync(*n.kids[i], in));
+      co_return co_await evalAsync(*n.kids[n.keys.size()], in);
     }
     case Op::Pipe: {
       Value current = in;
@@ -138,17 +283,21 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       const bool keep = n.op == Op::Filter;
       const Array& items = expectList(n, in);
       Array out;
-      for (const Value& item : items)
+      for (const Value& item : items) {
+        ItemScope scope(st_, n, item);
         if ((co_await evalAsync(*n.kids[0], item)).truthy() == keep) out.push_back(item);
+      }
       co_return Value::array(std::move(out));
     }
-    case Op::Map: {
+    case Op::Map:
+    case Op::FlatMap: {
       const Array& items = expectList(n, in);
       Array out;
       out.reserve(items.size());
       for (const Value& item : items) {
-        MapItem scope(st_, item);
-        out.push_back(co_await evalAsync(*n.kids[0], item));
+        ItemScope scope(st_, n, item);
+        if (n.op == Op::Map) out.push_back(co_await evalAsync(*n.kids[0], item));
+        else appendFlat(out, co_await evalAsync(*n.kids[0], item));
       }
       co_return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
     }
@@ -164,9 +313,22 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       bool condition = (co_await evalAsync(*n.kids[0], in)).truthy();
       co_return co_await evalAsync(*n.kids[condition ? 1 : 2], in);
     }
+    case Op::Try: {
+      std::optional<Error> failed;
+      try {
+        co_return co_await evalAsync(*n.kids[0], in);
+      } catch (const PtcError& e) {  // no co_await inside a handler: catch after it
+        if (!catchable(e)) throw;
+        failed = e.error;
+      }
+      co_return co_await caughtAsync(n, in, std::move(*failed));
+    }
+    case Op::Loop: co_return co_await loopAsync(n, in);
     case Op::Literal:
     case Op::Var:
-    case Op::Load: co_return evalSync(n, in);  // no kids: never on the way to a call
+    case Op::Load:  // no kids: never on the way to a call
+    case Op::GroupBy:
+    case Op::FromEntries: co_return evalSync(n, in);  // validation keeps tool calls out of them
     // A call, and the strict operations: operands first, in order.
     case Op::Call:
     case Op::Select: case Op::SortBy: case Op::First: case Op::Last: case Op::Nth: case Op::Take:
@@ -174,7 +336,12 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Op::MinBy: case Op::MaxBy: case Op::Get: case Op::Keys: case Op::Typeof: case Op::Eq: case Op::Neq:
     case Op::Gt: case Op::Gte: case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::FilterIn:
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::Not:
-    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: {
+    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
+    case Op::ToString: case Op::ToEntries: case Op::Flatten: case Op::Median: case Op::Percentile:
+    case Op::CountDistinct: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim: case Op::Slice:
+    case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace: case Op::Format:
+    case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd: case Op::DatePart:
+    case Op::DateTrunc: {
       std::vector<Value> args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
       if (n.op == Op::Call) {

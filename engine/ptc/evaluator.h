@@ -35,6 +35,12 @@ class Evaluator {
  private:
   void tick() { st_.core.tick(); }
   Value lookupVar(const Value& name) const;
+  Value groupBy(const Node& n, const Array& items);
+  Value fromEntries(const Node& n, const Array& items);
+  Value caught(const Node& n, const Value& in, const Error& error);
+  Task<Value> caughtAsync(const Node& n, Value in, Error error);
+  Value loop(const Node& n, const Value& in);
+  Task<Value> loopAsync(const Node& n, Value in);
   // What an expression field of `n` is evaluated against: the current value,
   // except a comparison's `value`, which sees the item of the innermost map.
   const Value& operandInput(const Node& n, const Value& in) const {

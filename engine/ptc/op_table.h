@@ -31,8 +31,21 @@ enum class Op : uint8_t {
   And, Or, Not, If,
   // tools
   Call,
-  // combine (an implicit object literal compiles to Object)
-  Object, Merge, Concat, Zip,
+  // combine (an implicit object literal compiles to Object, a list in an
+  // expression position to List)
+  Object, Merge, Concat, Zip, List,
+  // conversions
+  ToNumber, ToString,
+  // group and reshape
+  GroupBy, ToEntries, FromEntries, Flatten, FlatMap,
+  // statistics
+  Median, Percentile, CountDistinct,
+  // text
+  Length, Lower, Upper, Trim, Slice, Split, Join, StartsWith, EndsWith, Replace, Format,
+  // dates
+  ToTimestamp, FormatDate, DateDiff, DateAdd, DatePart, DateTrunc,
+  // control
+  Try, Loop,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };
@@ -48,18 +61,36 @@ enum class FieldKind : uint8_t {
   ItemField,   // a non-empty string: a field of the current value (Node::field)
   FieldName,   // a string, or null meaning "the current value itself" (Node::field)
   Names,       // a list of strings
-  Count,       // a non-negative integer
+  Count,       // a non-negative integer, or an operation evaluated with the list as the current value
   Precision,   // an integer 0..15
   Order,       // "asc" or "desc"
+  SortKeys,    // a list of sort keys: "field" or {"field": "f", "order": "asc"|"desc"}
+  Percent,     // a number from 0 to 100 (Node::data)
+  Method,      // "linear" or "nearest" (Node::name)
+  Choice,      // one of FieldSpec::choices (Node::name)
+  Text,        // a literal text (Node::data)
+  Iterations,  // an integer from 1 to kMaxLoopIterations (Node::count)
 };
 
 enum class Presence : uint8_t { Required, Optional, OneOf /* exactly one of the OneOf fields */ };
+
+// What an expression field may not be, checked at validation: a constant where
+// a condition is expected is always true or always false, and a bare string
+// where a computed value is expected is almost always a field name meant as
+// {"op": "get", "field": ...}.
+enum class Role : uint8_t {
+  Value,      // anything
+  Step,       // not a bare string (pipe steps, let values, map expressions)
+  Predicate,  // not a constant (where, condition, the items of conditions)
+};
 
 struct FieldSpec {
   const char* name;
   FieldKind kind;
   Presence presence;
   const char* description;
+  Role role = Role::Value;
+  std::vector<const char*> choices = {};  // the allowed texts of a Choice field
 };
 
 struct OpSpec {
@@ -75,6 +106,10 @@ struct OpSpec {
   // {"op": "eq", "field": "id", "value": {"op": "get", "field": "owner"}}
   // compares each row with the mapped item's owner.
   bool valueSeesMapItem = false;
+  // A value-level op (text, dates, conversions): it reads the current value
+  // (or its `field`) unless its `value` expression is given, which then needs
+  // no current value at all.
+  bool valueOverridesInput = false;
 };
 
 // One entry per Op, in enum order (checked when the table is built).
@@ -87,5 +122,7 @@ const char* fieldKindName(FieldKind kind);
 std::string opTableJson();
 // The correct shape of an op, e.g. {"op": "filter", "where": <expr>}.
 std::string opShape(const OpSpec& spec);
+// "a"|"b"|... of a Choice field.
+std::string choiceList(const FieldSpec& f);
 
 }  // namespace ptc

@@ -9,6 +9,7 @@
 #include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/json_pointer.h"
 
 namespace ptc {
 
@@ -16,14 +17,23 @@ namespace {
 
 const char* opName(const Node& n) { return specOf(n.op).name; }
 
-std::string quoted(const Node& n) { return std::string("'") + opName(n) + "'"; }
-
 // The value a comparison or aggregate looks at: the item's field, or the item.
 Value subject(const Node& n, const Value& item) { return n.field.isNone() ? item : item.field(n.field.str()); }
 
 Value number(const Node& n, double d) {
   if (!std::isfinite(d)) throwExecution(n, quoted(n) + " produced a number too large to represent");
   return Value::number(d);
+}
+
+// ---- ordering ----
+
+// Numbers and texts do not order against each other: a number stored as text
+// ("98000" > 100000) is the usual cause, and comparing it as text is silently
+// wrong. Other mixed types keep the term order (docs/semantics.md).
+int orderOf(const Node& n, const Value& a, const Value& b) {
+  if (a.isNumber() && b.isString()) throwTextNotNumber(n, "cannot order a number against the text", b);
+  if (a.isString() && b.isNumber()) throwTextNotNumber(n, "cannot order a number against the text", a);
+  return compare(a, b);
 }
 
 // ---- arithmetic ----
@@ -100,17 +110,35 @@ bool contains(const Value& haystack, const Value& needle) {
   return false;
 }
 
+// `in`: the field holds a list containing the value, or an object having it as a key.
+bool inSet(const Value& set, const Value& v) {
+  if (set.isArray()) return contains(set, v);
+  return set.isObject() && v.isString() && set.find(v.str()) != nullptr;
+}
+
+// gt/gte/lt/lte: false when either side is null (a missing value is not
+// greater or smaller than anything).
+bool ordered(const Node& n, const Value& lhs, const Value& rhs) {
+  if (lhs.isNull() || rhs.isNull()) return false;
+  int c = orderOf(n, lhs, rhs);
+  switch (n.op) {
+    case Op::Gt: return c > 0;
+    case Op::Gte: return c >= 0;
+    case Op::Lt: return c < 0;
+    default: return c <= 0;  // Lte
+  }
+}
+
 Value comparison(const Node& n, const Value& in, const Value& rhs) {
-  Value lhs = subject(n, in);
+  Value lhs = readField(n, in);
   switch (n.op) {
     case Op::Eq: return Value::boolean(equals(lhs, rhs));
     case Op::Neq: return Value::boolean(!equals(lhs, rhs));
-    case Op::Gt: return Value::boolean(compare(lhs, rhs) > 0);
-    case Op::Gte: return Value::boolean(compare(lhs, rhs) >= 0);
-    case Op::Lt: return Value::boolean(compare(lhs, rhs) < 0);
-    case Op::Lte: return Value::boolean(compare(lhs, rhs) <= 0);
     case Op::Contains: return Value::boolean(contains(lhs, rhs));
-    default: return Value::boolean(lhs.isArray() && contains(lhs, rhs));  // In
+    case Op::In: return Value::boolean(inSet(lhs, rhs));
+    case Op::StartsWith:
+    case Op::EndsWith: return Value::boolean(startsOrEndsWith(n, lhs, rhs));
+    default: return Value::boolean(ordered(n, lhs, rhs));
   }
 }
 
@@ -122,15 +150,28 @@ struct ValueEq {
 };
 using ValueSet = std::unordered_set<const Value*, ValueHash, ValueEq>;
 
-Value filterIn(const Node& n, const Value& in, const Value& allowed) {
+// The allowed values: a list's items, or an object's keys.
+Value allowedValues(const Node& n, const Value& allowed) {
+  if (allowed.isArray()) return allowed;
+  if (!allowed.isObject())
+    throwExecution(n, "'filter_in' requires 'value' to be a list (or an object, whose keys are the set), got " +
+                          std::string(typeName(allowed)));
+  Array keys;
+  keys.reserve(allowed.members().size());
+  for (const Member& m : allowed.members()) keys.push_back(m.key);
+  return Value::array(std::move(keys));
+}
+
+// With a field, items that are not objects have no such field: they are skipped.
+Value filterIn(const Node& n, const Value& in, const Value& allowedValue) {
   const Array& items = expectList(n, in);
-  if (!allowed.isArray())
-    throwExecution(n, "'filter_in' requires 'value' to be a list, got " + std::string(typeName(allowed)));
+  Value allowed = allowedValues(n, allowedValue);
   ValueSet set;
   for (const Value& a : allowed.items()) set.insert(&a);
   Array out;
   for (const Value& item : items) {
     tickDeadline();
+    if (!n.field.isNone() && !item.isObject()) continue;
     Value s = subject(n, item);
     if (set.count(&s)) out.push_back(item);
   }
@@ -165,18 +206,30 @@ Value select(const Node& n, const Value& in) {
   return Value::array(std::move(out));
 }
 
+// One sort key of two items: nulls (and missing fields) last in either order.
+int compareSortKey(const Node& n, const Value& a, const Value& b, bool desc) {
+  if (a.isNull() || b.isNull()) return a.isNull() == b.isNull() ? 0 : (a.isNull() ? 1 : -1);
+  int c = orderOf(n, a, b);
+  return desc ? -c : c;
+}
+
+// Stable, by n.sortKeys in order (the first that differs decides).
 Value sortBy(const Node& n, const Array& items) {
-  std::vector<std::pair<Value, size_t>> keyed;
-  keyed.reserve(items.size());
-  for (size_t i = 0; i < items.size(); ++i) keyed.emplace_back(subject(n, items[i]), i);
-  const bool desc = n.descending;
-  std::stable_sort(keyed.begin(), keyed.end(), [desc](const auto& a, const auto& b) {
-    int c = compare(a.first, b.first);
-    return desc ? c > 0 : c < 0;
+  const size_t k = n.sortKeys.size();
+  std::vector<Value> keys;  // row-major: keys[i * k + j] is key j of item i
+  keys.reserve(items.size() * k);
+  for (const Value& item : items)
+    for (const auto& key : n.sortKeys) keys.push_back(key.first.isNone() ? item : item.field(key.first.str()));
+  std::vector<size_t> order(items.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    for (size_t j = 0; j < k; ++j)
+      if (int c = compareSortKey(n, keys[a * k + j], keys[b * k + j], n.sortKeys[j].second)) return c < 0;
+    return false;
   });
   Array out;
   out.reserve(items.size());
-  for (const auto& k : keyed) out.push_back(items[k.second]);
+  for (size_t i : order) out.push_back(items[i]);
   return Value::array(std::move(out));
 }
 
@@ -228,12 +281,14 @@ Value sum(const Node& n, const Array& items) {
   NumberSum total;
   for (size_t i = 0; i < items.size(); ++i) {
     tickDeadline();
-    Value v = subject(n, items[i]);
-    if (!v.isNumber())
-      throwExecution(n, "'sum' requires numbers, but " +
-                            (n.field.isNone() ? "item " + std::to_string(i)
-                                              : "field '" + n.field.str() + "' of item " + std::to_string(i)) +
-                            " is " + typeName(v));
+    Value v = itemValue(n, items[i], i);
+    if (v.isNull()) continue;  // null and missing values are skipped
+    if (!v.isNumber()) {
+      std::string where = n.field.isNone() ? "item " + std::to_string(i)
+                                           : "field '" + n.field.str() + "' of item " + std::to_string(i);
+      if (v.isString()) throwTextNotNumber(n, "requires numbers, but " + where + " is the text", v);
+      throwExecution(n, "'sum' requires numbers, but " + where + " is " + typeName(v));
+    }
     total.add(v);
   }
   return total.isFloat() ? number(n, total.asDouble()) : Value::integer(total.asInt());
@@ -253,13 +308,14 @@ Value avg(const Node& n, const Array& items) {
   return number(n, total.asDouble() / static_cast<double>(count));
 }
 
+// Skips null and missing values; numbers and texts do not mix (orderOf).
 Value extreme(const Node& n, const Array& items, bool wantMax) {
-  if (items.empty()) return Value();
-  Value best = subject(n, items[0]);
-  for (size_t i = 1; i < items.size(); ++i) {
-    Value v = subject(n, items[i]);
-    int c = compare(v, best);
-    if (wantMax ? c > 0 : c < 0) best = std::move(v);
+  Value best;
+  for (size_t i = 0; i < items.size(); ++i) {
+    Value v = itemValue(n, items[i], i);
+    if (v.isNull()) continue;
+    int c = best.isNull() ? 0 : orderOf(n, v, best);
+    if (best.isNull() || (wantMax ? c > 0 : c < 0)) best = std::move(v);
   }
   return best;
 }
@@ -271,7 +327,7 @@ Value extremeBy(const Node& n, const Array& items, bool wantMax) {
     tickDeadline();
     Value key = item.field(n.field.str());
     if (key.isNull()) continue;
-    int c = bestItem ? compare(key, bestKey) : 0;
+    int c = bestItem ? orderOf(n, key, bestKey) : 0;
     if (!bestItem || (wantMax ? c > 0 : c < 0)) {
       bestItem = &item;
       bestKey = std::move(key);
@@ -363,6 +419,45 @@ Value zip(const Node& n, const Value* args, size_t nargs) {
   throw PtcError(ErrorType::Execution, std::move(message), n.path);
 }
 
+std::string quoted(const Node& n) { return std::string("'") + opName(n) + "'"; }
+
+const Value& operand(const Node& n, const Value* args, size_t fieldIndex) {
+  static const Value kNull;
+  if (fieldIndex >= n.slots.size() || n.slots[fieldIndex] < 0) return kNull;
+  return args[static_cast<size_t>(n.slots[fieldIndex])];
+}
+
+Value itemValue(const Node& n, const Value& item, size_t i) {
+  if (n.field.isNone() || item.isObject() || item.isNull()) return subject(n, item);
+  throwExecution(n, quoted(n) + " reads field '" + n.field.str() + "' of each item, but item " + std::to_string(i) +
+                        " is a " + typeName(item) + ", not an object. Omit 'field' to use the items themselves");
+}
+
+size_t countOperand(const Node& n, const Value* args, size_t nargs) {
+  if (nargs == 0) return static_cast<size_t>(n.count);
+  const Value& v = args[0];
+  const char* name = n.op == Op::Nth ? "index" : "count";
+  if (v.isInt() && v.asInt() >= 0) return static_cast<size_t>(v.asInt());
+  double d = v.isNumber() ? v.asDouble() : -1;
+  if (d >= 0 && d == std::floor(d)) return d >= 1.8e19 ? SIZE_MAX : static_cast<size_t>(d);
+  throwExecution(n, quoted(n) + " needs '" + name + "' to be a non-negative integer, got " + describeValue(v) +
+                        (v.isNumber() && d >= 0 ? " (use {\"op\": \"round\"} or compute an integer)" : ""));
+}
+
+Value readVarValue(const Node& n, const Value& v) { return n.usesPath || !n.field.isNone() ? get(n, v) : v; }
+
+Value readField(const Node& n, const Value& in) {
+  if (n.field.isNone() || in.isNull()) return n.field.isNone() ? in : Value();
+  if (in.isObject()) return in.field(n.field.str());
+  throwExecution(n, quoted(n) + " reads field '" + n.field.str() + "', but the current value is a " + typeName(in) +
+                        ", not an object. Omit 'field' to use the value itself");
+}
+
+[[noreturn]] void throwTextNotNumber(const Node& n, const std::string& context, const Value& text) {
+  throwExecution(n, quoted(n) + " " + context + " " + shortJson(text, 40) + ": convert texts to numbers first with {\"op\": \"to_number\"} (e.g. {\"op\": \"map\", "
+                        "\"expr\": {\"op\": \"to_number\", \"field\": ...}})");
+}
+
 [[noreturn]] void throwNoInput(const Node& n) {
   throwExecution(n, "No input available for " + quoted(n) +
                         ": at the top of a program there is no current value. Give it one first, e.g. "
@@ -398,10 +493,14 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     }
     case Op::Nth: {
       const Array& items = expectList(n, in);
-      return static_cast<uint64_t>(n.count) < items.size() ? items[static_cast<size_t>(n.count)] : Value();
+      size_t index = countOperand(n, args, nargs);
+      return index < items.size() ? items[index] : Value();
     }
-    case Op::Take: return slice(expectList(n, in), 0, static_cast<size_t>(n.count));
-    case Op::Drop: return slice(expectList(n, in), static_cast<size_t>(n.count), SIZE_MAX);
+    case Op::Take: return slice(expectList(n, in), 0, countOperand(n, args, nargs));
+    case Op::Drop: return slice(expectList(n, in), countOperand(n, args, nargs), SIZE_MAX);
+    case Op::Median: return median(n, expectList(n, in));
+    case Op::Percentile: return percentile(n, expectList(n, in));
+    case Op::CountDistinct: return countDistinct(n, expectList(n, in));
     case Op::Distinct: return distinct(expectList(n, in));
     case Op::Count: return Value::integer(static_cast<int64_t>(expectList(n, in).size()));
     case Op::Sum: return sum(n, expectList(n, in));
@@ -420,7 +519,24 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Lt:
     case Op::Lte:
     case Op::Contains:
-    case Op::In: return comparison(n, in, args[0]);
+    case Op::In:
+    case Op::StartsWith:
+    case Op::EndsWith: return comparison(n, in, args[0]);
+    case Op::Length:
+    case Op::Lower:
+    case Op::Upper:
+    case Op::Trim:
+    case Op::Slice:
+    case Op::Split:
+    case Op::Join:
+    case Op::Replace:
+    case Op::Format: return textOp(n, valueInput(n, in, args), args);
+    case Op::ToTimestamp:
+    case Op::FormatDate:
+    case Op::DateDiff:
+    case Op::DateAdd:
+    case Op::DatePart:
+    case Op::DateTrunc: return dateOp(n, valueInput(n, in, args), args);
     case Op::FilterIn: return filterIn(n, in, args[0]);
     case Op::Add:
     case Op::Sub:
@@ -432,6 +548,11 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Merge: return merge(n, args, nargs);
     case Op::Concat: return concat(n, args, nargs);
     case Op::Zip: return locatedAt(n.path, [&] { return zip(n, args, nargs); });  // it may nest too deep
+    case Op::List: return Value::array(Array(args, args + nargs));
+    case Op::ToNumber: return toNumber(n, valueInput(n, in, args));
+    case Op::ToString: return toText(n, valueInput(n, in, args));
+    case Op::ToEntries: return toEntries(n, in);
+    case Op::Flatten: return flatten(expectList(n, in));
     // The control operations: the evaluators run them (also cases there).
     case Op::Literal:
     case Op::Var:
@@ -445,6 +566,11 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Or:
     case Op::If:
     case Op::Call:
+    case Op::GroupBy:
+    case Op::FromEntries:
+    case Op::FlatMap:
+    case Op::Try:
+    case Op::Loop:
     case Op::End_: break;
   }
   throwExecution(n, "internal: " + (n.op < Op::End_ ? quoted(n) : std::string("End_")) + " is not a strict operation");

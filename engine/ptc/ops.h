@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "ptc/program.h"
 #include "core/value.h"
@@ -21,5 +23,86 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs);
 [[noreturn]] void throwNoInput(const Node& n);
 const Array& expectList(const Node& n, const Value& in);
 Value objectFromFields(const Node& n, const Value* args, size_t nargs);
+
+// Helpers the op families (ops_*.cpp) share.
+std::string quoted(const Node& n);  // 'name' of the op
+// The field `n.field` of the current value, or the value itself without a
+// field: null when the value is null, an execution error when it is a number,
+// text, boolean or list (fail fast: reading a field of those is a mistake).
+Value readField(const Node& n, const Value& in);
+// The input of a value-level op: its `value` expression when given, else readField.
+inline Value valueInput(const Node& n, const Value& in, const Value* args) {
+  return n.valueGiven ? args[0] : readField(n, in);
+}
+// A text where a number is needed: the message names the value and to_number.
+[[noreturn]] void throwTextNotNumber(const Node& n, const std::string& context, const Value& text);
+
+// The value sum/min/max/median... read from item i: its field, null for a null
+// item, and an error for a number, text, boolean or list item (fail fast).
+Value itemValue(const Node& n, const Value& item, size_t i);
+// nth/take/drop: the literal count, or the value of its expression (args[0]).
+size_t countOperand(const Node& n, const Value* args, size_t nargs);
+
+// The value of the expression field at `fieldIndex` in the op table, or null when absent.
+const Value& operand(const Node& n, const Value* args, size_t fieldIndex);
+
+// text (ops_text.cpp); `v` is the op's input (valueInput)
+Value textOp(const Node& n, const Value& v, const Value* args);
+bool startsOrEndsWith(const Node& n, const Value& subject, const Value& affix);
+
+// dates (ops_dates.cpp); `v` is the op's input (valueInput)
+Value dateOp(const Node& n, const Value& v, const Value* args);
+
+// statistics (ops_stats.cpp)
+Value median(const Node& n, const Array& items);
+Value percentile(const Node& n, const Array& items);
+Value countDistinct(const Node& n, const Array& items);
+
+// var with `field` or `path`: reads inside the variable's value, as get does.
+Value readVarValue(const Node& n, const Value& v);
+
+// conversions (ops_convert.cpp)
+Value toNumber(const Node& n, const Value& v);
+Value toText(const Node& n, const Value& v);
+
+// group and reshape (ops_groups.cpp)
+// Items bucketed by key (structural equality), groups in first-seen order.
+class Groups {
+ public:
+  struct Group {
+    Value key;
+    Array items;
+  };
+  void add(Value key, const Value& item);
+  size_t size() const { return groups_.size(); }
+  std::vector<Group>& all() { return groups_; }
+  Value toList();  // [{"key": k, "items": [...]}]
+
+ private:
+  struct KeyHash {
+    size_t operator()(const Value& v) const { return hashValue(v); }
+  };
+  struct KeyEq {
+    bool operator()(const Value& a, const Value& b) const { return equals(a, b); }
+  };
+  std::unordered_map<Value, size_t, KeyHash, KeyEq> index_;
+  std::vector<Group> groups_;
+};
+// {"key": k, <agg name>: <value>...} for group_by with aggs (names in n.keys).
+Value groupObject(const Node& n, const Value& key, const Value* aggs, size_t count);
+// from_entries: an item's key or value when no expression gives it.
+Value entryPart(const Node& n, const Value& item, size_t index, bool key);
+// Object members collected in order; a repeated key keeps its first place and its last value.
+class Entries {
+ public:
+  void add(const Node& n, const Value& key, Value value, size_t index);
+  Value toObject();
+
+ private:
+  std::unordered_map<std::string, size_t> index_;
+  Members members_;
+};
+Value toEntries(const Node& n, const Value& in);
+Value flatten(const Array& items);
 
 }  // namespace ptc

@@ -12,6 +12,9 @@
 
 namespace ptc {
 
+// A loop's max is at most this many iterations.
+inline constexpr int64_t kMaxLoopIterations = 1000;
+
 struct Node {
   Op op = Op::Literal;
   bool readsInput = false;  // from the op table
@@ -26,7 +29,13 @@ struct Node {
   bool hasDefault = false;
   bool descending = false;
   bool usesPath = false;    // get with path (else with field)
+  bool valueGiven = false;  // a value-level op with a `value` expression: kids[0]
   int64_t count = 0;        // nth index, take/drop count, round precision
+  // For each field of the op (table order), the index in kids of its
+  // expression, or -1 when absent: ops with several optional expression fields.
+  std::vector<int8_t> slots;
+  // sort_by: the keys in order, each a field (None: the item itself) and descending.
+  std::vector<std::pair<Value, bool>> sortKeys;
 };
 
 struct Program {

@@ -50,6 +50,8 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::Lte:
     case Op::Contains:
     case Op::In:
+    case Op::StartsWith:
+    case Op::EndsWith:
       if (n.field.isNone() || !isConstant(*n.kids[0])) return false;  // without a field it compares the whole row
       fields.insert(n.field.str());
       return true;
@@ -60,7 +62,12 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::Drop: case Op::Distinct: case Op::Count: case Op::Sum: case Op::Avg: case Op::Min: case Op::Max:
     case Op::MinBy: case Op::MaxBy: case Op::Keys: case Op::Typeof: case Op::FilterIn: case Op::Add:
     case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::If: case Op::Call:
-    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::End_: return false;
+    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
+    case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries: case Op::Flatten:
+    case Op::FlatMap: case Op::Median: case Op::Percentile: case Op::CountDistinct: case Op::Length: case Op::Lower:
+    case Op::Upper: case Op::Trim: case Op::Slice: case Op::Split: case Op::Join: case Op::Replace: case Op::Format:
+    case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd: case Op::DatePart:
+    case Op::DateTrunc: case Op::Try: case Op::Loop: case Op::End_: return false;
   }
   return false;
 }
@@ -84,6 +91,9 @@ Flow addKeys(const Node& n, Fields& fields) {
 }
 
 Flow stepOnRows(const Node& step, Fields& fields) {
+  // An item bound with `as` may be read whole (or any field of it) from anywhere inside.
+  if (step.name.isString() && (step.op == Op::Filter || step.op == Op::Reject || step.op == Op::Map))
+    return Flow::Opaque;
   switch (step.op) {
     case Op::Filter:
     case Op::Reject: return rowPredicate(*step.kids[0], fields) ? Flow::Rows : Flow::Opaque;
@@ -91,17 +101,20 @@ Flow stepOnRows(const Node& step, Fields& fields) {
       return !step.field.isNone() && isConstant(*step.kids[0]) && withField(step, fields) ? Flow::Rows : Flow::Opaque;
     case Op::SortBy: return withField(step, fields) ? Flow::Rows : Flow::Opaque;
     case Op::Take:
-    case Op::Drop: return Flow::Rows;
+    case Op::Drop: return step.kids.empty() ? Flow::Rows : Flow::Opaque;  // a count expression sees the list
     case Op::First:
-    case Op::Last:
-    case Op::Nth: return Flow::Row;
+    case Op::Last: return Flow::Row;
+    case Op::Nth: return step.kids.empty() ? Flow::Row : Flow::Opaque;
     case Op::MinBy:
     case Op::MaxBy: return withField(step, fields) ? Flow::Row : Flow::Opaque;
     case Op::Count: return Flow::Settled;
     case Op::Sum:
     case Op::Avg:
     case Op::Min:
-    case Op::Max: return withField(step, fields) ? Flow::Settled : Flow::Opaque;
+    case Op::Max:
+    case Op::Median:
+    case Op::Percentile:
+    case Op::CountDistinct: return withField(step, fields) ? Flow::Settled : Flow::Opaque;
     case Op::Select: return addKeys(step, fields);
     case Op::Map: return rowProjection(*step.kids[0], fields) ? Flow::Settled : Flow::Opaque;
     // Anything else may see a row whole (distinct, a comparison of the items,
@@ -110,7 +123,12 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::Get: case Op::Keys: case Op::Typeof: case Op::Eq: case Op::Neq: case Op::Gt: case Op::Gte:
     case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::Add: case Op::Sub: case Op::Mul:
     case Op::Div: case Op::Round: case Op::Pct: case Op::And: case Op::Or: case Op::Not: case Op::If:
-    case Op::Call: case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::End_:
+    case Op::Call: case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List:
+    case Op::ToNumber: case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries:
+    case Op::Flatten: case Op::FlatMap: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim:
+    case Op::Slice: case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace:
+    case Op::Format: case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd:
+    case Op::DatePart: case Op::DateTrunc: case Op::Try: case Op::Loop: case Op::End_:
       return Flow::Opaque;
   }
   return Flow::Opaque;

@@ -86,11 +86,32 @@ function capitalized(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+/** A value-level op: reads the current value, or its `field`, or its `value` expression instead. */
+const isValueOp = (op: Operation) =>
+  op.fields[0]?.name === "field" && op.fields[1]?.name === "value" && op.fields[1].presence === "optional";
+
+/** The compact shape: without the op name, and for value-level ops without their `field`/`value` prefix. */
+function compactShape(op: Operation): string {
+  let shape = op.shape.replace(`"op": "${op.name}", `, "").replace(`{"op": "${op.name}"}`, "{}");
+  if (isValueOp(op)) shape = shape.replace(/^\{\["field": "<field>"\], \["value": <expr>\](, )?/, "{");
+  return shape.replace(', ["as": "<name>"]', ""); // the intro says which ops take "as"
+}
+
+/** The shape most ops of a category share (3 or more), written once in its heading. */
+function sharedShape(ops: Operation[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const op of ops) counts.set(compactShape(op), (counts.get(compactShape(op)) ?? 0) + 1);
+  const [shape, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
+  return count >= 3 && shape !== "{}" ? shape : undefined;
+}
+
 function operationsSection(ops: Operation[], compact: boolean): string[] {
   const lines: string[] = [];
   const categories = [...new Set(ops.map((o) => o.category))];
   lines.push(
-    compact ? "## Operations (* = reads the current value)" : "## Operations",
+    compact
+      ? "## Operations (*: reads the current value; °: the current value, its [\"field\"] or [\"value\": <expr>])"
+      : "## Operations",
     "",
   );
   if (!compact)
@@ -100,16 +121,20 @@ function operationsSection(ops: Operation[], compact: boolean): string[] {
       "",
     );
   for (const category of categories) {
-    lines.push(compact ? `${capitalized(category)}:` : `### ${capitalized(category)}`, ...(compact ? [] : [""]));
-    for (const op of ops.filter((o) => o.category === category)) {
-      const mark = op.readsInput ? "*" : "";
+    const inCategory = ops.filter((o) => o.category === category);
+    const shared = compact ? sharedShape(inCategory) : undefined;
+    const heading = shared ? `${capitalized(category)} (each ${shared} unless shown):` : `${capitalized(category)}:`;
+    lines.push(compact ? heading : `### ${capitalized(category)}`, ...(compact ? [] : [""]));
+    for (const op of inCategory) {
       const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
       const exactlyOne = oneOf.length ? ` Exactly one of ${oneOf.join(", ")}.` : "";
       if (compact) {
-        const shape = op.shape.replace(`"op": "${op.name}", `, "").replace(`{"op": "${op.name}"}`, "{}");
-        lines.push(`- ${op.name}${mark} ${shape}: ${op.description}${exactlyOne}`);
+        const mark = isValueOp(op) ? "°" : op.readsInput ? "*" : "";
+        const shape = compactShape(op) === shared ? "" : ` ${compactShape(op)}`;
+        lines.push(`- ${op.name}${mark}${shape}: ${op.description}${exactlyOne}`);
         continue;
       }
+      const mark = op.readsInput ? "*" : "";
       lines.push(`- **${op.name}**${mark} \`${op.shape}\`: ${op.description}${exactlyOne}`);
       for (const f of op.fields)
         lines.push(`  - \`${f.name}\` (${f.presence === "one_of" ? `one of ${oneOf.join("/")}` : f.presence}): ${f.description}`);
@@ -134,9 +159,14 @@ const INTRO_FULL = [
     "operation's fields (no others). Fields shown as <expr> (and the items of [<expr>, ...]) are expression " +
     "positions; they accept:",
   "- an operation: {\"op\": ...}",
-  "- an implicit object: an object without \"op\" builds that object; its values that are operations are " +
-    "evaluated, every other value is literal data (one level only: a nested object without \"op\" is kept as is)",
-  "- any other JSON value (string, number, boolean, null, list), taken literally; a list is not evaluated",
+  "- an implicit object: an object without \"op\" builds that object; operations in it are evaluated at any " +
+    "depth, everything else is literal data",
+  "- a list: evaluated item by item (so [{\"op\": \"get\", \"field\": \"k\"}, 1] builds a pair)",
+  "- any other JSON value (string, number, boolean, null), taken literally. Use {\"op\": \"literal\", \"value\": ...} " +
+    "for data that holds \"op\" keys.",
+  "A bare string where a value is computed (a pipe step, a let value, a map expr, a condition) is rejected: write " +
+    "{\"op\": \"get\", \"field\": \"x\"} for a field or {\"op\": \"literal\", \"value\": \"x\"} for the text. A condition " +
+    "(where, condition, conditions) must be an operation, not a constant.",
   "",
   "## The current value",
   "",
@@ -149,14 +179,30 @@ const INTRO_FULL = [
     "innermost enclosing `map` (outside any map, against the comparison's own input). That is how you join: inside " +
     "a map over orders, {\"op\": \"eq\", \"field\": \"id\", \"value\": {\"op\": \"get\", \"field\": \"user_id\"}} over " +
     "the users compares each user's id with the order's user_id.",
-  "- `let` binds `name` to `value` for its `in` expression (both see the same current value); `var` reads it.",
+  "- `let` binds `name` to `value` (or each of `bindings`, {\"a\": <expr>, \"b\": <expr>}, in order, each seeing the " +
+    "earlier ones) for its `in` expression; `var` reads it (with `field` or `path`: inside it).",
+  "- `filter`, `reject`, `map`, `flat_map`, `group_by` and `loop` take `as`: the item is also bound to that name, so " +
+    "an expression nested anywhere inside can read it. Comparing two fields of one row: {\"op\": \"filter\", " +
+    "\"as\": \"p\", \"where\": {\"op\": \"lt\", \"field\": \"qty\", \"value\": {\"op\": \"var\", \"name\": \"p\", " +
+    "\"field\": \"reorder_level\"}}}.",
+  "- Operations marked ° (text, dates, conversions) read the current value, or its `field`, or their `value` " +
+    "expression instead (then they need no current value).",
   "- `get` on a missing key or a non-object gives null; `load` and `var` of a missing name give null.",
   "",
   "## Values",
   "",
   "- Truthiness: only null and false are falsy; 0, \"\", [] and {} are truthy (filter, reject, if, and, or, not).",
   "- Integers stay integers (1 + 2 is 3); `div` and `pct` return floats; use `round` for fewer decimals.",
-  "- Mixed types order as number < boolean/null < object < list < string (false < null < true).",
+  "- Numbers stored as text: convert with `to_number` (an unparsable text is an error unless `default` is given).",
+  "- Dates are ISO 8601 texts (\"2024-03-15\", \"2024-03-15T10:30:00Z\", offsets like +02:00) or epoch seconds, " +
+    "all in UTC; there is no clock. An invalid date is an error.",
+  "- `try` turns an execution error (a failing tool) into its `catch` value; `loop` repeats a call (pagination) " +
+    "at most `max` times.",
+  "- Not available: regular expressions, a current date or time, randomness, recursion, loops without a bound.",
+  "- gt/gte/lt/lte with null on either side are false; min, max, sum skip nulls; sort_by puts nulls last. " +
+    "`avg` skips anything that is not a number.",
+  "- A number never orders against a text (\"98000\" vs 100000 is an error): convert with `to_number` first. " +
+    "Texts compare by code points, so ISO dates (\"2024-03-01T09:00:00Z\") order correctly.",
   "",
   "## Memory between programs",
   "",
@@ -177,17 +223,20 @@ const INTRO_COMPACT = [
     "what you need (aggregate, select, take).",
   "",
   "- A program is {\"program\": <expr>}. An operation is {\"op\": name, ...its fields (no others)}.",
-  "- <expr> accepts an operation; an implicit object (no \"op\": builds the object, values that are operations " +
-    "are evaluated, others literal, one level only); or any other JSON, literal.",
-  "- Ops marked * read the current value; there is none at the top of a program: start a pipe with load (context), " +
-    "var (let binding or memory), call (tool) or literal.",
-  "- pipe feeds each step the previous result. In filter/reject `where` and map `expr` the current value is each item.",
-  "- Comparisons read `field` of the current item (omit it: the item itself). An expression `value` is evaluated " +
-    "against the item of the innermost enclosing map: that joins lists.",
-  "- Only null and false are falsy. get/load/var of a missing name give null.",
-  "- Memory: a final value that is an object is stored key by key for later programs (read with var); with a " +
-    "\"result\" key, only result is returned and the other keys are stored (so {\"result\": <expr>} returns an " +
-    "object without storing it). Non-objects are just returned.",
+  "- <expr>: an operation; an implicit object (no \"op\") or a list, whose operations are evaluated at any depth; " +
+    "other JSON, literal. " +
+    "A bare string as a step, let value, map expr or condition is an error: use get (a field) or literal (a text). " +
+    "Conditions must be operations.",
+  "- No current value at the top: start a pipe with load (context), var (let binding or memory), call (tool) or " +
+    "literal. pipe feeds each step the previous result. In where/expr the current value is each item; " +
+    "filter/reject/map/flat_map/group_by/from_entries/loop take \"as\": \"o\" to also bind it for " +
+    "{\"op\": \"var\", \"name\": \"o\", \"field\": \"id\"}.",
+  "- Comparisons read `field` of the current item (omit it: the item itself); an expression `value` sees the " +
+    "innermost map's item: that joins lists.",
+  "- Only null and false are falsy. Missing names give null. gt/lt with null are false; sum/min/max skip nulls; " +
+    "number vs text is an error (use to_number). Texts, ISO dates too, compare by code points. Dates are UTC.",
+  "- Memory: a final object's keys are stored for later programs (read with var); with a \"result\" key only " +
+    "result is returned.",
   "",
 ];
 
@@ -212,23 +261,18 @@ const ERRORS_FULL = [
   "- A list of steps where one expression is expected: wrap the steps in `pipe`.",
   "- `get` with `path` reads object keys only; for a list index use `nth`.",
   "- `if` needs `then` and `else`.",
+  "- A condition (`where`, `condition`, `conditions`) must be an operation: a constant is always true or false.",
   "- `field` names a field (a string); it is not an expression. To compute a value, use `get` or an operation in `value`.",
   "- `sum`, `avg`, `min`, `max` return a number (or value); `min_by`/`max_by` return the whole item.",
-  "- A nested object inside an implicit object is literal data: use {\"op\": \"object\", \"fields\": {...}} to " +
-    "evaluate operations inside it.",
   "- \"result\" is reserved at the top of the final object; name stored keys something else.",
   "- Returning a whole list brings all of it into your context: aggregate, select fields or take a few.",
   "",
 ];
 
 const ERRORS_COMPACT = [
-  "Errors come back as \"<Type> at <JSON Pointer>: <message>\": ParseError (not JSON / not {\"program\": ...}), " +
-    "ValidationError (malformed: unknown op or field, missing or wrong field; nothing ran; the message gives a " +
-    "did-you-mean and the op's shape), ExecutionError (no current value, wrong type, a tool failed), Timeout, " +
-    "MemoryExceeded. Fix the node at the pointer and resend the whole program.",
-  "",
-  "Mistakes to avoid: {\"op\": \"count\"} alone (no input: pipe after load); get path with list indexes (use nth); " +
-    "if without else; nested objects in implicit objects are literal (use op object); returning whole lists.",
+  "Errors come back as \"<Type> at <JSON Pointer>: <message>\": ParseError, ValidationError (malformed; nothing " +
+    "ran; the message gives the fix), ExecutionError, Timeout, MemoryExceeded. Fix the node at the pointer and " +
+    "resend the whole program.",
   "",
 ];
 
@@ -258,12 +302,34 @@ const EXAMPLES_FULL = [
   "{\"program\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"var\", \"name\": \"big_orders\"}, {\"op\": \"avg\", " +
     "\"field\": \"total\"}]}}",
   "",
+  "Total and count per region, largest first (replaces a filter per key):",
+  "{\"program\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": \"sales\"}, {\"op\": \"group_by\", " +
+    "\"field\": \"region\", \"aggs\": {\"total\": {\"op\": \"sum\", \"field\": \"amount\"}, \"n\": {\"op\": \"count\"}}}, " +
+    "{\"op\": \"sort_by\", \"field\": \"total\", \"order\": \"desc\"}]}}",
+  "",
+  "Median hours to close the tickets opened in March:",
+  "{\"program\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": \"tickets\"}, {\"op\": \"filter\", " +
+    "\"where\": {\"op\": \"starts_with\", \"field\": \"opened_at\", \"value\": \"2024-03\"}}, {\"op\": \"map\", " +
+    "\"expr\": {\"op\": \"date_diff\", \"field\": \"opened_at\", \"to\": {\"op\": \"get\", \"field\": \"closed_at\"}, " +
+    "\"unit\": \"hour\"}}, {\"op\": \"median\"}]}}",
+  "",
+  "All pages of a paginated tool, then every item with a numeric-text price over 100:",
+  "{\"program\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"loop\", \"init\": {\"op\": \"call\", \"tool\": " +
+    "\"list_items\", \"args\": {\"page\": 1}}, \"while\": {\"op\": \"get\", \"field\": \"next_page\"}, \"next\": " +
+    "{\"op\": \"call\", \"tool\": \"list_items\", \"args\": {\"page\": {\"op\": \"get\", \"field\": \"next_page\"}}}, " +
+    "\"max\": 50}, {\"op\": \"flat_map\", \"expr\": {\"op\": \"get\", \"field\": \"items\"}}, {\"op\": \"filter\", " +
+    "\"where\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"to_number\", \"field\": \"price\"}, {\"op\": \"gt\", " +
+    "\"value\": 100}]}}]}}",
+  "",
 ];
 
 const EXAMPLE_COMPACT = [
   "Example: {\"program\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": \"expenses\"}, {\"op\": " +
     "\"filter\", \"where\": {\"op\": \"eq\", \"field\": \"category\", \"value\": \"travel\"}}, {\"op\": \"sum\", " +
     "\"field\": \"amount\"}]}}",
+  "Total and count per month: {\"program\": {\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": \"orders\"}, " +
+    "{\"op\": \"group_by\", \"key\": {\"op\": \"date_trunc\", \"field\": \"created_at\", \"unit\": \"month\"}, " +
+    "\"aggs\": {\"total\": {\"op\": \"sum\", \"field\": \"amount\"}, \"n\": {\"op\": \"count\"}}}]}}",
 ];
 
 /** The system-prompt text teaching PTC-JSON, generated from the op table. */

@@ -24,13 +24,19 @@ export const opDefName = (op: string) => `op_${op}`;
 /** The schema of one field value, by the field's kind in the op table. */
 function fieldSchema(field: OperationField, toolNames: string[] | undefined, opName: string): JsonSchema {
   const description = field.description;
+  // A condition must be an operation; a step must not be a bare string.
+  const item = field.role === "predicate" ? ref("operation") : field.role === "step" ? { ...ref("expression"), not: { type: "string" } } : ref("expression");
   switch (field.kind) {
     case "expr":
-      return { ...ref("expression"), description };
+      return { ...item, description };
     case "expr_list":
-      return { type: "array", items: ref("expression"), description };
-    case "expr_fields":
-      return { ...ref("fields"), description };
+      return { type: "array", items: item, description };
+    case "expr_fields": {
+      // group_by's aggs may not be named "key": each group stores its key there.
+      const names: JsonSchema = opName === "group_by" ? { propertyNames: { not: { const: "key" } } } : {};
+      if (field.role !== "step") return { ...ref("fields"), ...names, description };
+      return { ...ref("fields"), ...names, additionalProperties: { ...ref("expression"), not: { type: "string" } }, description };
+    }
     case "json":
       return { description };
     case "string":
@@ -41,15 +47,51 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
       return { type: ["string", "null"], description };
     case "string_list":
       return { type: "array", items: { type: "string" }, description };
-    case "non_negative_integer":
-      return { type: "integer", minimum: 0, description };
+    case "non_negative_integer": // or an operation computing it
+      return { anyOf: [{ type: "integer", minimum: 0 }, ref("operation")], description };
+    case "percent":
+      return { type: "number", minimum: 0, maximum: 100, description };
+    case "text":
+      return { type: "string", description };
+    case "iterations":
+      return { type: "integer", minimum: 1, maximum: 1000, description };
+    case "choice":
+      return { type: "string", enum: field.choices ?? [], description };
+    case "percentile_method":
+      return { type: "string", enum: ["linear", "nearest"], description };
     case "precision":
       return { type: "integer", minimum: 0, maximum: 15, description };
     case "order":
       return { type: "string", enum: ["asc", "desc"], description };
+    case "sort_keys": {
+      const order = { type: "string", enum: ["asc", "desc"] };
+      const key = { type: "object", properties: { field: { type: "string", minLength: 1 }, order }, required: ["field"], additionalProperties: false };
+      return { type: "array", minItems: 1, items: { anyOf: [{ type: "string", minLength: 1 }, key] }, description };
+    }
     default:
       throw new Error(`ptc-wasm: the op table has a field kind the schema does not know: '${field.kind}' (${opName}.${field.name})`);
   }
+}
+
+/**
+ * Fields that go together or exclude each other (the engine's checkForms):
+ * each group is all-or-nothing, at most one group is present, and with
+ * `required` exactly one is.
+ */
+const FIELD_FORMS: Record<string, { groups: string[][]; required: boolean }> = {
+  let: { groups: [["name", "value"], ["bindings"]], required: true },
+  var: { groups: [["field"], ["path"]], required: false },
+  sort_by: { groups: [["by"], ["field", "order"]], required: false },
+};
+
+function fieldForms({ groups, required }: { groups: string[][]; required: boolean }): JsonSchema[] {
+  const any = (names: string[]) => ({ anyOf: names.map((n) => ({ required: [n] })) });
+  const rules: JsonSchema[] = [];
+  groups.forEach((a, i) => {
+    for (const b of groups.slice(i + 1)) rules.push({ not: { allOf: [any(a), any(b)] } });
+  });
+  if (required) rules.push({ anyOf: groups.map((g) => ({ required: g })) });
+  return rules;
 }
 
 /** The definition of one operation object. */
@@ -73,6 +115,8 @@ export function operationSchema(op: Operation, toolNames?: string[]): JsonSchema
   };
   // "exactly one of" (get: field or path).
   if (oneOf.length) schema.oneOf = oneOf.map((name) => ({ required: [name] }));
+  const forms = FIELD_FORMS[op.name];
+  if (forms) schema.allOf = fieldForms(forms);
   return schema;
 }
 
@@ -100,28 +144,25 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
     },
     expression: {
       description:
-        "An expression position: an operation ({\"op\": ...}), an implicit object (no \"op\"; its values that " +
-        "are operations are evaluated, the others are literal), or any other JSON value, taken literally.",
+        "An expression position: an operation ({\"op\": ...}), an implicit object (no \"op\"; operations in it " +
+        "are evaluated at any depth), a list (evaluated item by item), or any other JSON value, taken literally.",
       if: isOperation,
       then: ref("operation"),
-      else: { anyOf: [ref("implicit_object"), { type: ["null", "boolean", "number", "string", "array"] }] },
+      else: {
+        anyOf: [ref("implicit_object"), { type: "array", items: ref("expression") }, { type: ["null", "boolean", "number", "string"] }],
+      },
     },
     implicit_object: {
-      description: "An object without \"op\": builds that object; values that are operations are evaluated.",
+      description: "An object without \"op\": builds that object; each value is an expression.",
       type: "object",
       not: { required: ["op"] },
-      additionalProperties: ref("field_value"),
+      additionalProperties: ref("expression"),
     },
     fields: {
-      description: "An object of fields (not an operation): values that are operations are evaluated, the others are literal.",
+      description: "An object of fields (not an operation): each value is an expression (operations evaluated at any depth).",
       type: "object",
       not: { required: ["op"] },
-      additionalProperties: ref("field_value"),
-    },
-    field_value: {
-      description: "A value of an implicit object: an operation is evaluated; anything else is literal data.",
-      if: isOperation,
-      then: ref("operation"),
+      additionalProperties: ref("expression"),
     },
     operation: {
       description: "One PTC-JSON operation: \"op\" names it, and the definition of that op gives its fields.",

@@ -108,6 +108,14 @@ export interface OperationField {
   kind: string;
   presence: "required" | "optional" | "one_of";
   description: string;
+  /**
+   * For expression fields: "predicate" must be an operation (a constant
+   * condition is always true or false), "step" must not be a bare string (it
+   * would be a field name meant as get); "value" takes any expression.
+   */
+  role: "value" | "step" | "predicate";
+  /** The allowed texts of a field of kind "choice". */
+  choices?: string[];
 }
 
 /** One entry of the engine's operation table. */

@@ -43,6 +43,7 @@ function engineVerdict(c) {
 const engineOnly = [
   [/nested more than \d+ levels deep \(maxDepth\)/, "nesting depth (maxDepth) is not a JSON Schema constraint"],
   [/nested deeper than/i, "JSON nested deeper than the engine's parser accepts: the text is JSON, the limit is the engine's"],
+  [/cannot call tools in its expressions/, "a tool call anywhere inside group_by or from_entries: the schema does not track calls"],
 ];
 const toolNameRule = /^Unknown tool/; // expressible only when the schema knows the tool set
 
@@ -130,7 +131,7 @@ describe("the schema is generated from the op table", () => {
     const collectAll = new Validator(ptc.schema(), "2020-12", false);
     let program = { op: "literal", value: true };
     for (let i = 0; i < 60; i++)
-      program = [{ op: "not", condition: program }, { op: "if", condition: program, then: 1, else: 2 }, { a: program }][i % 3];
+      program = [{ op: "not", condition: program }, { op: "if", condition: program, then: 1, else: 2 }, { op: "pipe", steps: [{ a: program }] }][i % 3];
     const started = performance.now();
     expect(collectAll.validate({ program }).valid).toBe(true);
     expect(performance.now() - started).toBeLessThan(2000);
@@ -144,6 +145,12 @@ describe("the schema is generated from the op table", () => {
     non_negative_integer: -1,
     precision: 16,
     order: "up",
+    sort_keys: "x",
+    percent: 101,
+    percentile_method: "median",
+    choice: "no-such-choice",
+    text: 5,
+    iterations: 0,
     expr_list: "x",
     expr_fields: [1],
   };
@@ -179,8 +186,15 @@ describe("the schema is generated from the op table", () => {
     }
     expectBothReject("op not a string", { op: 5 });
     expectBothReject("bad op nested in an implicit object", { a: { op: "cuont" } });
-    expectBothAccept("a nested object in an implicit object is literal data", { a: { b: { op: "cuont" } } });
-    expectBothAccept("a list in an expression position is literal", { op: "pipe", steps: [[{ op: "cuont" }]] });
+    expectBothReject("bad op nested deep in an implicit object", { a: { b: [{ op: "cuont" }] } });
+    expectBothReject("bad op in a list in an expression position", { op: "pipe", steps: [[{ op: "cuont" }]] });
+    expectBothAccept("operations at any depth of an implicit object", { a: { b: [{ op: "var", name: "x" }] } });
+    expectBothAccept("literal keeps data holding op keys", { op: "literal", value: { a: { op: "cuont" } } });
+    expectBothReject("a constant condition", { op: "not", condition: true });
+    expectBothReject("a constant among conditions", { op: "and", conditions: [{ op: "var", name: "x" }, 1] });
+    expectBothReject("a bare string as a pipe step", { op: "pipe", steps: [{ op: "var", name: "x" }, "amount"] });
+    expectBothReject("a bare string as a map expression", { op: "map", expr: "name" });
+    expectBothAccept("a bare number as a map expression", { op: "map", expr: 0 });
     expect(checked).toBeGreaterThan(ops.length * 4);
   });
 

@@ -255,15 +255,16 @@ describe("operations", () => {
     }
   });
 
-  test("field requirements match the spec for a few operations", () => {
+  test("field requirements match the spec for a few operations (with the fields the language added)", () => {
     const byName = Object.fromEntries(rt.operations().map((o) => [o.name, o]));
     const presence = (op) => Object.fromEntries(byName[op].fields.map((f) => [f.name, f.presence]));
-    expect(presence("filter")).toEqual({ where: "required" });
+    expect(presence("filter")).toEqual({ where: "required", as: "optional" });
     expect(presence("if")).toEqual({ condition: "required", then: "required", else: "required" });
-    expect(presence("let")).toEqual({ name: "required", value: "required", in: "required" });
+    // name and value, or bindings: the engine checks the two forms (a validation error otherwise).
+    expect(presence("let")).toEqual({ name: "optional", value: "optional", bindings: "optional", in: "required" });
     expect(presence("get")).toEqual({ field: "one_of", path: "one_of", default: "optional" });
     expect(presence("call")).toEqual({ tool: "required", args: "optional" });
-    expect(presence("sort_by")).toEqual({ field: "optional", order: "optional" });
+    expect(presence("sort_by")).toEqual({ field: "optional", order: "optional", by: "optional" });
     expect(presence("count")).toEqual({});
   });
 });

@@ -58,13 +58,14 @@ test("the same program over data that cannot be projected gives the same answers
   const hidden = Object.defineProperty({ category: "travel" }, "amount", { value: 3, enumerable: false });
   const inherited = Object.assign(Object.create({ amount: 4 }), { category: "travel" });
   const cases = [
-    // A getter on the prototype is not data: the amount is missing, so sum fails.
-    [[new Expense("travel", 2)], { error: "'sum' requires numbers, but field 'amount' of item 0 is null" }],
-    [[hidden, { category: "travel", amount: 1 }], { error: "field 'amount' of item 0 is null" }],
-    [[inherited, { category: "travel", amount: 1 }], { error: "field 'amount' of item 0 is null" }],
-    // Items with toJSON (a Date) and lists are sent as JSON.stringify writes them.
-    [[new Date(0), { category: "travel", amount: 2 }], { result: 2 }],
-    [[[{ category: "travel", amount: 9 }], { category: "travel", amount: 2 }], { result: 2 }],
+    // A getter on the prototype is not data: the amount is missing, so sum skips it.
+    [[new Expense("travel", 2)], { result: 0 }],
+    [[hidden, { category: "travel", amount: 1 }], { result: 1 }],
+    [[inherited, { category: "travel", amount: 1 }], { result: 1 }],
+    // Items with toJSON (a Date) and lists are sent as JSON.stringify writes them: a text
+    // and a list, whose field a comparison may not read.
+    [[new Date(0), { category: "travel", amount: 2 }], { error: "'eq' reads field 'category', but the current value is a string" }],
+    [[[{ category: "travel", amount: 9 }], { category: "travel", amount: 2 }], { error: "but the current value is a list" }],
     [Object.assign([{ category: "travel", amount: 9 }], { toJSON: () => [{ category: "travel", amount: 6 }] }), { result: 6 }],
   ];
   for (const [rows, want] of cases) {

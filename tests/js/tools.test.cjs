@@ -23,7 +23,7 @@ describe("arguments", () => {
     expect(Object.getPrototypeOf(seen[0])).toBe(Object.prototype);
   });
 
-  test("args are evaluated one level (an implicit object) against the current value", async () => {
+  test("args are evaluated at every depth (an implicit object) against the current value", async () => {
     const seen = [];
     const r = await rt.run(
       {
@@ -54,8 +54,8 @@ describe("arguments", () => {
         id: 7,
         total: 42,
         literal: "text",
-        list: [1, { op: "literal", value: 2 }],
-        nested: { kept: { op: "literal", value: 1 } },
+        list: [1, 2],
+        nested: { kept: 1 },
         nothing: null,
       },
     ]);
@@ -358,7 +358,7 @@ describe("order and count of calls", () => {
     for (const condition of [true, false]) {
       const calls = [];
       const r = await rt.run(
-        { program: { op: "if", condition, then: { op: "call", tool: "yes" }, else: { op: "call", tool: "no" } } },
+        { program: { op: "if", condition: { op: "literal", value: condition }, then: { op: "call", tool: "yes" }, else: { op: "call", tool: "no" } } },
         { tools: { yes: () => (calls.push("yes"), 1), no: () => (calls.push("no"), 2) } },
       );
       expect(r).toMatchObject({ ok: true, result: condition ? 1 : 2 });
@@ -370,8 +370,9 @@ describe("order and count of calls", () => {
   test("and/or short-circuit: calls after the deciding condition are not made", async () => {
     const calls = [];
     const tools = { t: () => (calls.push("t"), true) };
-    const a = await rt.run({ program: { op: "and", conditions: [false, { op: "call", tool: "t" }] } }, { tools });
-    const o = await rt.run({ program: { op: "or", conditions: [true, { op: "call", tool: "t" }] } }, { tools });
+    const [no, yes] = [{ op: "literal", value: false }, { op: "literal", value: true }];
+    const a = await rt.run({ program: { op: "and", conditions: [no, { op: "call", tool: "t" }] } }, { tools });
+    const o = await rt.run({ program: { op: "or", conditions: [yes, { op: "call", tool: "t" }] } }, { tools });
     expect(a).toMatchObject({ ok: true, result: false });
     expect(o).toMatchObject({ ok: true, result: true });
     expect(calls).toEqual([]);

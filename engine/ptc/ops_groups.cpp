@@ -1,0 +1,77 @@
+// Group and reshape: group_by's buckets and group objects, objects to and from
+// entries, flatten. The iterating parts (keys, aggregates, entry expressions)
+// run in the evaluator; these are the data parts.
+#include "core/json.h"
+#include "core/json_pointer.h"
+#include "ptc/ops.h"
+
+namespace ptc {
+
+void Groups::add(Value key, const Value& item) {
+  auto [it, fresh] = index_.try_emplace(key, groups_.size());
+  if (fresh) groups_.push_back(Group{std::move(key), {}});
+  groups_[it->second].items.push_back(item);
+}
+
+Value Groups::toList() {
+  const Value keyName = Value::string("key");
+  const Value itemsName = Value::string("items");
+  Array out;
+  out.reserve(groups_.size());
+  for (Group& g : groups_)
+    out.push_back(Value::object(Members{Member{keyName, g.key}, Member{itemsName, Value::array(std::move(g.items))}}));
+  return Value::array(std::move(out));
+}
+
+Value groupObject(const Node& n, const Value& key, const Value* aggs, size_t count) {
+  Members out;
+  out.reserve(count + 1);
+  out.push_back(Member{Value::string("key"), key});
+  for (size_t i = 0; i < count; ++i) out.push_back(Member{n.keys[i], aggs[i]});  // never "key" (validated)
+  return Value::object(std::move(out));
+}
+
+Value entryPart(const Node& n, const Value& item, size_t index, bool key) {
+  if (item.isObject()) return item.field(key ? "key" : "value");
+  if (item.isArray() && item.items().size() == 2) return item.items()[key ? 0 : 1];
+  throwExecution(n, "'from_entries' expects {\"key\": ..., \"value\": ...} objects or [key, value] pairs, but item " +
+                        std::to_string(index) + " is " + describeValue(item) +
+                        ". Give \"key\" and \"value\" expressions to read other items");
+}
+
+void Entries::add(const Node& n, const Value& key, Value value, size_t index) {
+  std::string name;
+  if (key.isString()) name = key.str();
+  else if (key.isNumber() || key.isBool()) name = toJson(key);
+  else
+    throwExecution(n, "'from_entries' needs each key to be a text or a number, but the key of item " +
+                          std::to_string(index) + " is " + describeValue(key));
+  auto [it, fresh] = index_.try_emplace(name, members_.size());
+  if (fresh) members_.push_back(Member{Value::string(std::move(name)), std::move(value)});
+  else members_[it->second].value = std::move(value);
+}
+
+Value Entries::toObject() { return Value::object(std::move(members_)); }
+
+Value toEntries(const Node& n, const Value& in) {
+  if (!in.isObject())
+    throwExecution(n, "'to_entries' expects an object, got " + std::string(typeName(in)) +
+                          (in.isArray() ? " (from_entries builds an object from a list)" : ""));
+  const Value keyName = Value::string("key");
+  const Value valueName = Value::string("value");
+  Array out;
+  out.reserve(in.members().size());
+  for (const Member& m : in.members()) out.push_back(Value::object(Members{Member{keyName, m.key}, Member{valueName, m.value}}));
+  return Value::array(std::move(out));
+}
+
+Value flatten(const Array& items) {
+  Array out;
+  for (const Value& item : items) {
+    if (item.isArray()) out.insert(out.end(), item.items().begin(), item.items().end());
+    else out.push_back(item);
+  }
+  return Value::array(std::move(out));
+}
+
+}  // namespace ptc
