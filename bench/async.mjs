@@ -21,8 +21,24 @@ async function timeRun(program, options, reps) {
 // 1. One tool round trip: a map over N items, with and without a call per item.
 const N = 2000;
 const items = Array.from({ length: N }, (_, i) => i);
-const mapPlain = { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "map", expr: { op: "add", left: { op: "get", path: [] }, right: 1 } }] } };
-const mapCall = { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "map", expr: { op: "call", tool: "inc", args: { n: { op: "get", path: [] } } } }] } };
+const mapPlain = {
+  program: {
+    op: "pipe",
+    steps: [
+      { op: "load", name: "xs" },
+      { op: "map", expr: { op: "add", left: { op: "get", path: [] }, right: 1 } },
+    ],
+  },
+};
+const mapCall = {
+  program: {
+    op: "pipe",
+    steps: [
+      { op: "load", name: "xs" },
+      { op: "map", expr: { op: "call", tool: "inc", args: { n: { op: "get", path: [] } } } },
+    ],
+  },
+};
 const syncTool = { inc: ({ n }) => n + 1 };
 const asyncTool = { inc: async ({ n }) => n + 1 };
 const plainMs = await timeRun(mapPlain, { context: { xs: items } }, 15);
@@ -35,21 +51,40 @@ console.log(`  async tool:       ${(((asyncMs - plainMs) / N) * 1000).toFixed(1)
 // 2. No tax on tool-free work: the same 100k-row pipeline alone, and as the
 // body of a let whose value calls a tool (the pipeline itself calls none, so it
 // still runs on the synchronous path).
-const rows = Array.from({ length: 100000 }, (_, i) => ({ id: i, category: i % 8 === 0 ? "travel" : "other", amount: i % 100 }));
-const pipeline = { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "filter", where: { op: "eq", field: "category", value: "travel" } }, { op: "sum", field: "amount" }] };
+const rows = Array.from({ length: 100000 }, (_, i) => ({
+  id: i,
+  category: i % 8 === 0 ? "travel" : "other",
+  amount: i % 100,
+}));
+const pipeline = {
+  op: "pipe",
+  steps: [
+    { op: "load", name: "rows" },
+    { op: "filter", where: { op: "eq", field: "category", value: "travel" } },
+    { op: "sum", field: "amount" },
+  ],
+};
 const alone = { program: pipeline };
 const nextToCall = { program: { op: "let", name: "unused", value: { op: "call", tool: "noop" }, in: pipeline } };
 const limits = { context: { rows }, maxHeapBytes: 512 * 1024 * 1024, timeoutMs: 60000 };
 await timeRun(alone, limits, 3); // warm up
-const a = [], b = [];
+const a = [],
+  b = [];
 for (let i = 0; i < 9; i++) {
   a.push(await timeRun(alone, limits, 1));
   b.push(await timeRun(nextToCall, { ...limits, tools: { noop: () => null } }, 1));
 }
-console.log(`tool-free 100k-row filter+sum: ${median(a).toFixed(2)} ms alone, ${median(b).toFixed(2)} ms inside a program that also calls a tool (ratio ${(median(b) / median(a)).toFixed(2)})`);
+console.log(
+  `tool-free 100k-row filter+sum: ${median(a).toFixed(2)} ms alone, ${median(b).toFixed(2)} ms inside a program that also calls a tool (ratio ${(median(b) / median(a)).toFixed(2)})`,
+);
 
 // 3. Memory over many runs: the engine's linear memory after 100 and 10,000 runs.
-const small = { program: { op: "pipe", steps: [{ op: "call", tool: "rows" }, { op: "filter", where: { op: "gt", field: "n", value: 5 } }, { op: "count" }] } };
+const small = {
+  program: {
+    op: "pipe",
+    steps: [{ op: "call", tool: "rows" }, { op: "filter", where: { op: "gt", field: "n", value: 5 } }, { op: "count" }],
+  },
+};
 const fresh = await createRuntime();
 const tools = { rows: async () => Array.from({ length: 20 }, (_, n) => ({ n })) };
 let after100 = 0;

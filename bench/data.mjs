@@ -69,7 +69,10 @@ export const PTC_PROGRAM_WHOLE_ROWS = {
     op: "pipe",
     steps: [
       { op: "load", name: "rows" },
-      { op: "filter", where: { op: "eq", field: "category", value: { op: "pipe", steps: [{ op: "literal", value: "travel" }] } } },
+      {
+        op: "filter",
+        where: { op: "eq", field: "category", value: { op: "pipe", steps: [{ op: "literal", value: "travel" }] } },
+      },
       { op: "sum", field: "amount" },
     ],
   },

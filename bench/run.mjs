@@ -264,7 +264,12 @@ async function measureBreakdown(ptc, rows, rounds) {
   const filter = { op: "filter", where: { op: "eq", field: "category", value: "travel" } };
   const programs = {
     fixed: { program: { op: "literal", value: 0 } },
-    parse: { program: { op: "pipe", steps: [load, { op: "drop", count: rows.length }, filter, { op: "sum", field: "amount" }] } },
+    parse: {
+      program: {
+        op: "pipe",
+        steps: [load, { op: "drop", count: rows.length }, filter, { op: "sum", field: "amount" }],
+      },
+    },
     full: { program: { op: "pipe", steps: [load, filter, { op: "sum", field: "amount" }] } },
     whole: { program: { op: "pipe", steps: [load, { op: "first" }, { op: "keys" }, { op: "count" }] } },
     filterOnly: { program: { op: "pipe", steps: [load, filter] } },
@@ -381,7 +386,9 @@ say("ratio = ptc-wasm time / peer time: below 1 means ptc-wasm is faster");
 say('"ptc (whole)" is ptc-wasm on the same question written so that the rows cross whole, as JSON');
 say("(no projection of the two fields read; see bench/README.md): it is not a peer.");
 say(line);
-say(`${pad("rows", 7)}${pad("engine", 12)}${lpad("median", 11)}${lpad("min", 11)}${lpad("runs", 6)}${lpad("per row", 11)}${lpad("ptc/peer", 11)}`);
+say(
+  `${pad("rows", 7)}${pad("engine", 12)}${lpad("median", 11)}${lpad("min", 11)}${lpad("runs", 6)}${lpad("per row", 11)}${lpad("ptc/peer", 11)}`,
+);
 say(line);
 for (const { n, results } of sizeResults) {
   const ptcMs = results.find((r) => r.name === "ptc-wasm").medianMs;
@@ -408,7 +415,9 @@ say();
 
 say("TINY CALL: 10 rows, warm; median over batches of calls (µs per call)");
 say(line);
-say(`${pad("engine", 14)}${lpad("median", 12)}${lpad("min", 12)}${lpad("batches", 9)}${lpad("calls/batch", 13)}${lpad("ptc/peer", 11)}`);
+say(
+  `${pad("engine", 14)}${lpad("median", 12)}${lpad("min", 12)}${lpad("batches", 9)}${lpad("calls/batch", 13)}${lpad("ptc/peer", 11)}`,
+);
 say(line);
 const tinyPtc = tiny.find((t) => t.name === "ptc-wasm").medianMs;
 for (const t of tiny) {
@@ -432,7 +441,11 @@ if (breakdown) {
   const part = (label, ms, how) =>
     say(`${pad(label, 36)}${lpad(fmtTime(ms), 10)}${lpad(((100 * ms) / b.full).toFixed(0) + "%", 6)}   ${how}`);
   part("JS: 2 fields a row, binary block", b.payloadParse, "metrics.payloadMs of the parse run");
-  part("engine: decode the block into values", b.parse - b.fixed - b.payloadParse, "parse run - fixed - payloadMs (and freeing)");
+  part(
+    "engine: decode the block into values",
+    b.parse - b.fixed - b.payloadParse,
+    "parse run - fixed - payloadMs (and freeing)",
+  );
   part("engine: filter + sum", b.full - b.parse, "full run - parse run");
   part("fixed per-run cost, result back", b.fixed, "literal run, no data crossing (batch average)");
   say(line);
@@ -464,7 +477,7 @@ say(`${pad("  import dist/node.mjs", 50)}${lpad(fmtTime(cold.importMs), 10)}`);
 say(`${pad("  createRuntime() (read + compile + instantiate)", 50)}${lpad(fmtTime(cold.createMs), 10)}`);
 say(`${pad("  first ptc.run", 50)}${lpad(fmtTime(cold.firstRunMs), 10)}`);
 say(`${pad("whole child process, wall time", 50)}${lpad(fmtTime(cold.wallMs), 10)}`);
-say(`${pad("  for comparison: bare `node -e \"\"`", 50)}${lpad(fmtTime(cold.bareNodeMs), 10)}`);
+say(`${pad('  for comparison: bare `node -e ""`', 50)}${lpad(fmtTime(cold.bareNodeMs), 10)}`);
 say(line);
 say();
 

@@ -8,9 +8,7 @@ const { examples } = JSON.parse(readFileSync(new URL("./spec-examples.json", imp
 const ptc = await createRuntime();
 
 function mockTools(spec = {}) {
-  return Object.fromEntries(
-    Object.entries(spec).map(([name, data]) => [name, async () => structuredClone(data)]),
-  );
+  return Object.fromEntries(Object.entries(spec).map(([name, data]) => [name, async () => structuredClone(data)]));
 }
 
 function show(label, r) {

@@ -46,12 +46,19 @@ const ptcExternal = {
 const stepFunctionExamples = {
   name: "step-function-examples",
   setup(b) {
-    b.onResolve({ filter: /^virtual:step-function-examples$/ }, (a) => ({ path: a.path, namespace: "step-function-examples" }));
+    b.onResolve({ filter: /^virtual:step-function-examples$/ }, (a) => ({
+      path: a.path,
+      namespace: "step-function-examples",
+    }));
     b.onLoad({ filter: /.*/, namespace: "step-function-examples" }, () => {
       const dir = join(root, "examples", "step-functions");
       const index = JSON.parse(readFileSync(join(dir, "index.json"), "utf8"));
       const list = index.map((e) => ({ ...e, source: readFileSync(join(dir, e.file), "utf8") }));
-      return { contents: JSON.stringify(list), loader: "json", watchFiles: [join(dir, "index.json"), ...index.map((e) => join(dir, e.file))] };
+      return {
+        contents: JSON.stringify(list),
+        loader: "json",
+        watchFiles: [join(dir, "index.json"), ...index.map((e) => join(dir, e.file))],
+      };
     });
   },
 };
@@ -78,7 +85,8 @@ await build({
   logLevel: "warning",
 });
 
-for (const file of ["browser.mjs", "ptc.wasm", ...(hasWorker ? [workerFile] : [])]) copyFileSync(join(dist, file), join(out, "ptc", file));
+for (const file of ["browser.mjs", "ptc.wasm", ...(hasWorker ? [workerFile] : [])])
+  copyFileSync(join(dist, file), join(out, "ptc", file));
 
 copyFileSync(join(root, "playground/index.html"), join(out, "index.html"));
 
@@ -100,6 +108,8 @@ const rows = files(out)
     gz += z;
     return `  ${relative(out, f).padEnd(24)} ${String(bytes.length).padStart(8)} B  ${String(z).padStart(7)} B gzip`;
   });
-console.log(`playground: ${relative(process.cwd(), out) || out}/ (engine ${hasWorker ? "in a Web Worker" : "in the page"})`);
+console.log(
+  `playground: ${relative(process.cwd(), out) || out}/ (engine ${hasWorker ? "in a Web Worker" : "in the page"})`,
+);
 console.log(rows.join("\n"));
 console.log(`  ${"total".padEnd(24)} ${String(raw).padStart(8)} B  ${String(gz).padStart(7)} B gzip`);

@@ -33,7 +33,8 @@ function flavour(text, ext) {
     out = out.replace(/^import\s*\{([^}]*)\}\s*from\s*(["'])([^"']+)\2;/gm, (line, names, quote, spec) =>
       esmOnly.has(spec)
         ? `import type {${names.replace(/\btype\s+/g, "")}} from ${quote}${spec}${quote} with { "resolution-mode": "import" };`
-        : line);
+        : line,
+    );
   return out;
 }
 

@@ -7,7 +7,13 @@ import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 
 // keepNames: minified, yet classes keep their names (constructor.name, stack traces).
 const common = {
-  bundle: true, minify: true, keepNames: true, target: "es2022", sourcemap: false, legalComments: "none", logLevel: "warning",
+  bundle: true,
+  minify: true,
+  keepNames: true,
+  target: "es2022",
+  sourcemap: false,
+  legalComments: "none",
+  logLevel: "warning",
 };
 // CommonJS has no import.meta: locate the .wasm from __filename instead. And
 // import() becomes a lazy require(): Jest's CommonJS sandbox, among others,
@@ -36,20 +42,60 @@ mkdirSync("dist", { recursive: true });
 await Promise.all([
   build({ ...common, entryPoints: ["js/src/node.ts"], outfile: "dist/node.mjs", format: "esm", platform: "node" }),
   build({ ...common, ...cjs, entryPoints: ["js/src/node.ts"], outfile: "dist/node.cjs", platform: "node" }),
-  build({ ...common, entryPoints: ["js/src/browser.ts"], outfile: "dist/browser.mjs", format: "esm", platform: "browser" }),
+  build({
+    ...common,
+    entryPoints: ["js/src/browser.ts"],
+    outfile: "dist/browser.mjs",
+    format: "esm",
+    platform: "browser",
+  }),
   // Engine workers for createRuntime({ worker: true }).
-  build({ ...common, entryPoints: ["js/src/worker-node.ts"], outfile: "dist/worker.node.mjs", format: "esm", platform: "node" }),
-  build({ ...common, entryPoints: ["js/src/worker-browser.ts"], outfile: "dist/worker.browser.mjs", format: "esm", platform: "browser" }),
+  build({
+    ...common,
+    entryPoints: ["js/src/worker-node.ts"],
+    outfile: "dist/worker.node.mjs",
+    format: "esm",
+    platform: "node",
+  }),
+  build({
+    ...common,
+    entryPoints: ["js/src/worker-browser.ts"],
+    outfile: "dist/worker.browser.mjs",
+    format: "esm",
+    platform: "browser",
+  }),
   // ptc-wasm/mcp and ptc-wasm/ai-sdk.
   ...["mcp", "ai-sdk"].flatMap((name) => [
-    build({ ...common, entryPoints: [`js/src/${name}.ts`], outfile: `dist/${name}.mjs`, format: "esm", platform: "node",
-      external: agentDeps, plugins: [siblings(".mjs")] }),
-    build({ ...common, ...cjs, entryPoints: [`js/src/${name}.ts`], outfile: `dist/${name}.cjs`, platform: "node",
-      external: agentDeps, plugins: [siblings(".cjs")] }),
+    build({
+      ...common,
+      entryPoints: [`js/src/${name}.ts`],
+      outfile: `dist/${name}.mjs`,
+      format: "esm",
+      platform: "node",
+      external: agentDeps,
+      plugins: [siblings(".mjs")],
+    }),
+    build({
+      ...common,
+      ...cjs,
+      entryPoints: [`js/src/${name}.ts`],
+      outfile: `dist/${name}.cjs`,
+      platform: "node",
+      external: agentDeps,
+      plugins: [siblings(".cjs")],
+    }),
   ]),
   // npx ptc-wasm
-  build({ ...common, entryPoints: ["js/src/cli.ts"], outfile: "dist/cli.mjs", format: "esm", platform: "node",
-    external: agentDeps, plugins: [siblings(".mjs")], banner: { js: "#!/usr/bin/env node" } }),
+  build({
+    ...common,
+    entryPoints: ["js/src/cli.ts"],
+    outfile: "dist/cli.mjs",
+    format: "esm",
+    platform: "node",
+    external: agentDeps,
+    plugins: [siblings(".mjs")],
+    banner: { js: "#!/usr/bin/env node" },
+  }),
 ]);
 chmodSync("dist/cli.mjs", 0o755);
 copyFileSync("build/wasm/ptc.wasm", "dist/ptc.wasm");

@@ -19,14 +19,23 @@ export async function operationsMarkdown() {
     lines.push("| op | fields | description | example |", "|---|---|---|---|");
     for (const op of ops.filter((o) => o.category === category)) {
       const fields = op.fields.length
-        ? op.fields.map((f) => `\`${f.name}\` (${f.kind}${f.presence === "required" ? "" : `, ${f.presence.replace("_", " ")}`})`).join(", ")
+        ? op.fields
+            .map(
+              (f) => `\`${f.name}\` (${f.kind}${f.presence === "required" ? "" : `, ${f.presence.replace("_", " ")}`})`,
+            )
+            .join(", ")
         : "—";
       const cell = (s) => s.replaceAll("|", "\\|");
-      lines.push(`| \`${op.name}\` | ${cell(fields)} | ${cell(op.description)} | \`${cell(JSON.stringify(op.example))}\` |`);
+      lines.push(
+        `| \`${op.name}\` | ${cell(fields)} | ${cell(op.description)} | \`${cell(JSON.stringify(op.example))}\` |`,
+      );
     }
     lines.push("");
   }
-  lines.push("Implicit objects: an object without `op` in an expression position builds an object; its field values that are operations are evaluated, the others are literal.", "");
+  lines.push(
+    "Implicit objects: an object without `op` in an expression position builds an object; its field values that are operations are evaluated, the others are literal.",
+    "",
+  );
   return lines.join("\n");
 }
 

@@ -67,8 +67,12 @@ export function serve({ root = DEFAULT_ROOT, port = 8080, host = "127.0.0.1", lo
     }
     // A directory without its trailing slash: redirect, so relative URLs resolve inside it.
     const found = fileFor(root, url.pathname);
-    if (found && !url.pathname.endsWith("/") && found.file.endsWith(`${sep}index.html`) &&
-        !url.pathname.endsWith("index.html")) {
+    if (
+      found &&
+      !url.pathname.endsWith("/") &&
+      found.file.endsWith(`${sep}index.html`) &&
+      !url.pathname.endsWith("index.html")
+    ) {
       res.writeHead(301, { location: `${url.pathname}/${url.search}` }).end();
       return;
     }
@@ -96,7 +100,11 @@ export function serve({ root = DEFAULT_ROOT, port = 8080, host = "127.0.0.1", lo
         url: `http://${shownHost}:${actual}/`,
         port: actual,
         server,
-        close: () => new Promise((done) => { server.closeAllConnections?.(); server.close(() => done()); }),
+        close: () =>
+          new Promise((done) => {
+            server.closeAllConnections?.();
+            server.close(() => done());
+          }),
       });
     });
   });

@@ -22,8 +22,12 @@ std::string_view bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<con
 // Program text and step-function sources arrive as bytes too: the engine
 // refuses one over its size limit, and a huge one should cost no more than a
 // copy to be refused.
-std::string validate(uintptr_t ptr, size_t len, std::string options) { return engine().validate(bytes(ptr, len), options); }
-std::string prepare(uintptr_t ptr, size_t len, std::string options) { return engine().prepare(bytes(ptr, len), options); }
+std::string validate(uintptr_t ptr, size_t len, std::string options) {
+  return engine().validate(bytes(ptr, len), options);
+}
+std::string prepare(uintptr_t ptr, size_t len, std::string options) {
+  return engine().prepare(bytes(ptr, len), options);
+}
 // The context, the memory and the row blocks arrive in one buffer, one after another.
 std::string runPrepared(int prepared, double spentMs, uintptr_t ptr, size_t contextLen, size_t memoryLen,
                         size_t rowsLen) {
@@ -44,9 +48,7 @@ std::string resume(int run, uintptr_t resultPtr, size_t resultLen) {
   return engine().resume(run, bytes(resultPtr, resultLen));
 }
 std::string fail(int run, std::string message) { return engine().fail(run, message); }
-std::string cancel(int run, std::string reason, std::string detail) {
-  return engine().cancel(run, reason, detail);
-}
+std::string cancel(int run, std::string reason, std::string detail) { return engine().cancel(run, reason, detail); }
 std::string formatError(std::string error) { return engine().formatError(error); }
 std::string operations() { return engine().operations(); }
 size_t liveRuns() { return engine().liveRuns(); }

@@ -56,9 +56,7 @@ class Task {
     std::optional<Error> error;
     coro::coroutine_handle<> continuation;
 
-    Task get_return_object() {
-      return Task(coro::coroutine_handle<promise_type>::from_promise(*this));
-    }
+    Task get_return_object() { return Task(coro::coroutine_handle<promise_type>::from_promise(*this)); }
     coro::suspend_never initial_suspend() noexcept { return {}; }
     struct FinalAwaiter {
       bool await_ready() noexcept { return false; }
@@ -69,7 +67,9 @@ class Task {
     };
     FinalAwaiter final_suspend() noexcept { return {}; }
     template <class U>
-    void return_value(U&& v) { value.emplace(std::forward<U>(v)); }
+    void return_value(U&& v) {
+      value.emplace(std::forward<U>(v));
+    }
     void unhandled_exception() { error = currentError(); }
   };
 

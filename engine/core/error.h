@@ -25,7 +25,7 @@ inline const char* errorTypeName(ErrorType t) {
 struct Error {
   ErrorType type = ErrorType::Execution;
   std::string message;
-  std::string path;       // JSON Pointer; empty with hasPath=false when unknown
+  std::string path;  // JSON Pointer; empty with hasPath=false when unknown
   bool hasPath = false;
   long long position = -1;  // byte offset for JSON syntax errors
 };
@@ -35,7 +35,10 @@ struct Error {
 class PtcError : public std::exception {
  public:
   explicit PtcError(Error e) : error(std::move(e)) {}
-  PtcError(ErrorType type, std::string message) { error.type = type; error.message = std::move(message); }
+  PtcError(ErrorType type, std::string message) {
+    error.type = type;
+    error.message = std::move(message);
+  }
   PtcError(ErrorType type, std::string message, std::string path) {
     error.type = type;
     error.message = std::move(message);

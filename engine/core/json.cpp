@@ -1,10 +1,10 @@
 #include "core/json.h"
 
+#include <fast_float/fast_float.h>
 #include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstdint>
-#include <fast_float/fast_float.h>
 
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -23,9 +23,8 @@
 NLOHMANN_JSON_NAMESPACE_BEGIN
 namespace detail {
 template <>
-__attribute__((nonnull(2)))
-inline void lexer<nlohmann::json, iterator_input_adapter<const char*>>::strtof(double& f, const char* str,
-                                                                                char** endptr) noexcept {
+__attribute__((nonnull(2))) inline void lexer<nlohmann::json, iterator_input_adapter<const char*>>::strtof(
+    double& f, const char* str, char** endptr) noexcept {
   auto r = fast_float::from_chars(str, str + std::strlen(str), f);
   *endptr = const_cast<char*>(r.ptr);
 }
@@ -152,8 +151,8 @@ size_t tokenStart(std::string_view text, size_t at) {
         if (text[i] == '\\') ++i;
       ++i;
     } else if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.') {
-      while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '-' ||
-                                 text[i] == '+' || text[i] == '.'))
+      while (i < text.size() &&
+             (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '-' || text[i] == '+' || text[i] == '.'))
         ++i;
     } else {
       ++i;
@@ -179,14 +178,17 @@ size_t tokenStart(std::string_view text, size_t at) {
   // A bad literal or number is noticed at the byte after it ("tru}" at '}'):
   // step back into the token itself.
   const std::string& reason = b.errorMessage();
-  bool lexical = reason.find("invalid literal") != std::string::npos || reason.find("invalid number") != std::string::npos;
-  auto tokenChar = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.'; };
+  bool lexical =
+      reason.find("invalid literal") != std::string::npos || reason.find("invalid number") != std::string::npos;
+  auto tokenChar = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.';
+  };
   if (lexical && noticed > 0 && tokenChar(text[noticed - 1]) && (noticed == text.size() || !tokenChar(text[noticed])))
     --noticed;
   long long pos = static_cast<long long>(tokenStart(text, noticed));
   e.position = pos;
-  e.message = "Invalid JSON in " + std::string(what) + " at byte " + std::to_string(pos) + ": " +
-              reasonOf(b.errorMessage());
+  e.message =
+      "Invalid JSON in " + std::string(what) + " at byte " + std::to_string(pos) + ": " + reasonOf(b.errorMessage());
   throw PtcError(e);
 }
 

@@ -43,8 +43,8 @@ std::string RunBase::resume(std::string_view toolResultJson) {
     } catch (const PtcError& e) {
       if (e.error.type != ErrorType::Parse) throw;
       // The host's data, not the program: an execution error naming the tool.
-      throw PtcError(ErrorType::Execution, "Tool '" + tool + "' returned data the engine cannot read: " +
-                                               e.error.message,
+      throw PtcError(ErrorType::Execution,
+                     "Tool '" + tool + "' returned data the engine cannot read: " + e.error.message,
                      core_.pending ? core_.pending->path : "");
     }
     return answerTool(ToolAnswer{false, std::move(result), ""});
@@ -72,8 +72,10 @@ Error RunBase::cancelError(CancelReason reason, std::string_view detail) const {
       return Error{ErrorType::Execution, "The run was aborted by the caller" + suffix, "", false, -1};
     case CancelReason::HostFault:
       // Like data the engine cannot read (resume): the host's fault, at the call.
-      if (!core_.pending) return Error{ErrorType::Execution, "A tool returned a value that is not JSON data" + suffix, "", false, -1};
-      return Error{ErrorType::Execution, "Tool '" + core_.pending->tool + "' returned a value that is not JSON data" + suffix,
+      if (!core_.pending)
+        return Error{ErrorType::Execution, "A tool returned a value that is not JSON data" + suffix, "", false, -1};
+      return Error{ErrorType::Execution,
+                   "Tool '" + core_.pending->tool + "' returned a value that is not JSON data" + suffix,
                    core_.pending->path, true, -1};
   }
   return Error{};

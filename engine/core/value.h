@@ -74,10 +74,29 @@ struct HeapBlock {
 class Value {
  public:
   Value() : tag_{Kind::Null, 0} { u_.i = 0; }
-  static Value none() { Value v; v.tag_.kind = Kind::None; return v; }
-  static Value boolean(bool b) { Value v; v.tag_.kind = Kind::Bool; v.u_.b = b; return v; }
-  static Value integer(int64_t i) { Value v; v.tag_.kind = Kind::Int; v.u_.i = i; return v; }
-  static Value number(double d) { Value v; v.tag_.kind = Kind::Double; v.u_.d = d; return v; }
+  static Value none() {
+    Value v;
+    v.tag_.kind = Kind::None;
+    return v;
+  }
+  static Value boolean(bool b) {
+    Value v;
+    v.tag_.kind = Kind::Bool;
+    v.u_.b = b;
+    return v;
+  }
+  static Value integer(int64_t i) {
+    Value v;
+    v.tag_.kind = Kind::Int;
+    v.u_.i = i;
+    return v;
+  }
+  static Value number(double d) {
+    Value v;
+    v.tag_.kind = Kind::Double;
+    v.u_.d = d;
+    return v;
+  }
   static Value string(std::string s);
   // Lists and objects throw PtcError(execution_error) when they would nest
   // deeper than kMaxNesting.
@@ -90,11 +109,17 @@ class Value {
   Value(const Value& o) : tag_(o.tag_), u_(o.u_) { retain(); }
   Value(Value&& o) noexcept : tag_(o.tag_), u_(o.u_) { o.tag_ = Tag{Kind::Null, 0}; }
   Value& operator=(const Value& o) {
-    if (this != &o) { Value tmp(o); swap(tmp); }
+    if (this != &o) {
+      Value tmp(o);
+      swap(tmp);
+    }
     return *this;
   }
   Value& operator=(Value&& o) noexcept {
-    if (this != &o) { Value tmp(std::move(o)); swap(tmp); }
+    if (this != &o) {
+      Value tmp(std::move(o));
+      swap(tmp);
+    }
     return *this;
   }
   ~Value() { release(); }
@@ -123,7 +148,9 @@ class Value {
   int height() const { return tag_.height; }
 
   // Only null, false (and "no value") are falsy.
-  bool truthy() const { return !(tag_.kind == Kind::Null || tag_.kind == Kind::None || (tag_.kind == Kind::Bool && !u_.b)); }
+  bool truthy() const {
+    return !(tag_.kind == Kind::Null || tag_.kind == Kind::None || (tag_.kind == Kind::Bool && !u_.b));
+  }
 
   // Field of an object, or nullptr when missing or this is not an object.
   // Wide objects find it by binary search in their sorted key index.
@@ -137,7 +164,9 @@ class Value {
   const uint32_t* keyIndex() const;
   static constexpr size_t kIndexFrom = 9;
   // The same list, object or string (not just an equal one).
-  bool sameHeap(const Value& o) const { return tag_.kind >= Kind::String && tag_.kind == o.tag_.kind && u_.h == o.u_.h; }
+  bool sameHeap(const Value& o) const {
+    return tag_.kind >= Kind::String && tag_.kind == o.tag_.kind && u_.h == o.u_.h;
+  }
 
  private:
   void retain() const;

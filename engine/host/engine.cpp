@@ -30,8 +30,8 @@ void checkProgramSize(std::string_view text, const std::string& what, const char
   if (text.size() <= kMaxProgramBytes) return;
   throw PtcError(ErrorType::Validation, "The " + what + " is " + std::to_string(text.size()) +
                                             " bytes of text, over the limit of " + std::to_string(kMaxProgramBytes) +
-                                            " bytes (1 MiB). " + instead + " rather than writing it into the " +
-                                            what + ".");
+                                            " bytes (1 MiB). " + instead + " rather than writing it into the " + what +
+                                            ".");
 }
 
 // Reads and compiles a text under its own deadline, timeoutMs from now (no
@@ -58,8 +58,9 @@ auto withinTimeLimit(int64_t timeoutMs, const std::string& what, double* spentMs
 
 // A handle the host does not hold (a bug in the host, never in a program).
 std::string unknownHandle(const char* what, int id) {
-  return doneErrorJson(Error{ErrorType::Execution, std::string("Unknown ") + what + " " + std::to_string(id), "", false, -1},
-                       kNoMetrics);
+  return doneErrorJson(
+      Error{ErrorType::Execution, std::string("Unknown ") + what + " " + std::to_string(id), "", false, -1},
+      kNoMetrics);
 }
 
 }  // namespace
@@ -77,11 +78,11 @@ std::shared_ptr<const Program> Engine::compile(std::string_view programJson, con
   checkProgramSize(programJson, "program", "Pass data in the context and load it");
   std::string key = cacheKey(programJson, options);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  auto program = withinTimeLimit(options.limits.timeoutMs, "program", spentMs,
-                                 [&](const std::function<void()>& progress) {
-                                   Value document = parseJson(programJson, "program", progress);
-                                   return compileProgram(programOfEnvelope(document), options.compile);
-                                 });
+  auto program =
+      withinTimeLimit(options.limits.timeoutMs, "program", spentMs, [&](const std::function<void()>& progress) {
+        Value document = parseJson(programJson, "program", progress);
+        return compileProgram(programOfEnvelope(document), options.compile);
+      });
   if (cache_.size() >= kProgramCacheSize) cache_.clear();
   cache_.emplace(std::move(key), program);
   return program;
@@ -115,8 +116,8 @@ std::string Engine::prepare(std::string_view programJson, std::string_view optio
   }
 }
 
-std::string Engine::runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson,
-                                double spentMs, std::string_view rowBlocks) {
+std::string Engine::runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs,
+                                std::string_view rowBlocks) {
   auto it = prepared_.find(prepared);
   if (it == prepared_.end()) return unknownHandle("prepared program", prepared);
   int run = nextRun_++;
@@ -135,7 +136,7 @@ std::string Engine::runPrepared(int prepared, std::string_view contextJson, std:
 }
 
 std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_view source, const EngineOptions& options,
-                                                                   double* spentMs) {
+                                                                  double* spentMs) {
   checkProgramSize(source, "step-function file", "Pass data as the entry's input");
   std::string key = cacheKey(source, options);
   if (auto it = workflowCache_.find(key); it != workflowCache_.end()) return it->second;

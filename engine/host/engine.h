@@ -8,10 +8,10 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "ptc/program.h"
-#include "host/protocol.h"
-#include "ptc/program_run.h"
 #include "core/run.h"
+#include "host/protocol.h"
+#include "ptc/program.h"
+#include "ptc/program_run.h"
 #include "workflow/workflow.h"
 
 namespace ptc {
@@ -37,8 +37,8 @@ class Engine {
   // the run waits on a tool. spentMs: what the host already spent on the run
   // (serialising the context), deducted from its time limit. rowBlocks: more
   // context keys, lists in the binary form of row_block.h.
-  std::string runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson,
-                          double spentMs = 0, std::string_view rowBlocks = {});
+  std::string runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs = 0,
+                          std::string_view rowBlocks = {});
   // The host forgets a prepared program (it keeps a bounded set of them).
   void release(int prepared) { prepared_.erase(prepared); }
   // Step functions: verifies and compiles a file and registers its run; begin takes

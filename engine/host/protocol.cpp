@@ -58,8 +58,8 @@ Error errorFromJson(std::string_view text) {
   Value v = parseJson(text, "error");
   Error e;
   const std::string& type = v.field("type").str();
-  for (ErrorType t : {ErrorType::Parse, ErrorType::Validation, ErrorType::Execution, ErrorType::Timeout,
-                      ErrorType::MemoryExceeded})
+  for (ErrorType t :
+       {ErrorType::Parse, ErrorType::Validation, ErrorType::Execution, ErrorType::Timeout, ErrorType::MemoryExceeded})
     if (type == errorTypeName(t)) e.type = t;
   e.message = v.field("message").isString() ? v.field("message").str() : toJson(v.field("message"));
   if (v.field("path").isString()) {

@@ -7,16 +7,16 @@
 #include <string_view>
 
 #include "core/error.h"
-#include "ptc/program.h"
 #include "core/run.h"
+#include "ptc/program.h"
 
 namespace ptc {
 
 struct EngineOptions {
   RunLimits limits;
   CompileOptions compile;
-  std::string entry;        // step functions: the entry function ("" = the last)
-  std::string inputJson;    // step functions, validation only: the input to check
+  std::string entry;      // step functions: the entry function ("" = the last)
+  std::string inputJson;  // step functions, validation only: the input to check
 };
 
 // {"timeoutMs":..,"maxHeapBytes":..,"maxDepth":..,"tools":[names],"entry":..,

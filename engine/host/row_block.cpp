@@ -52,9 +52,7 @@ class BlockReader {
       case RowTag::False: return Value::boolean(false);
       case RowTag::True: return Value::boolean(true);
       case RowTag::Number: return number(f64());
-      case RowTag::NewString:
-        strings_.push_back(Value::string(std::string(bytes(u32()))));
-        return strings_.back();
+      case RowTag::NewString: strings_.push_back(Value::string(std::string(bytes(u32())))); return strings_.back();
       case RowTag::StringRef: {
         uint32_t index = u32();
         if (index >= strings_.size()) malformed();
@@ -103,7 +101,8 @@ class BlockReader {
     if (data_.size() - at_ < n) malformed();
   }
   [[noreturn]] static void malformed() {
-    throw PtcError(ErrorType::Parse, "The package sent a malformed block of rows (a bug in ptc-wasm, not in the program)");
+    throw PtcError(ErrorType::Parse,
+                   "The package sent a malformed block of rows (a bug in ptc-wasm, not in the program)");
   }
 
   std::string_view data_;

@@ -7,9 +7,9 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
+#include "core/suggest.h"
 #include "ptc/program.h"
 #include "ptc/projection.h"
-#include "core/suggest.h"
 
 namespace ptc {
 
@@ -36,7 +36,8 @@ std::string bareStringMessage(const OpSpec& spec, const FieldSpec& f, const Valu
 std::string constantConditionMessage(const OpSpec& spec, const FieldSpec& f, const Value& v) {
   const char* outcome = v.truthy() ? "always true" : "always false";
   return "'" + std::string(f.name) + "' of '" + spec.name + "' is the constant " + shortJson(v, 40) + ", so it is " +
-         outcome + ". Write a condition that reads the data, e.g. {\"op\": \"eq\", \"field\": \"status\", "
+         outcome +
+         ". Write a condition that reads the data, e.g. {\"op\": \"eq\", \"field\": \"status\", "
          "\"value\": \"active\"} or {\"op\": \"get\", \"field\": \"active\"}";
 }
 
@@ -137,8 +138,8 @@ class Compiler {
       const Value* value = v.find(f.name);
       if (!value) {
         if (f.presence == Presence::Required)
-          fail(path, "Operation '" + std::string(spec->name) + "' requires field '" + f.name + "'. Shape: " +
-                         opShape(*spec));
+          fail(path,
+               "Operation '" + std::string(spec->name) + "' requires field '" + f.name + "'. Shape: " + opShape(*spec));
         continue;
       }
       compileField(*node, *spec, f, *value, childPath(path, f.name), depth);
@@ -154,23 +155,27 @@ class Compiler {
     if (node->op == Op::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
     finish(*node);
     if ((node->op == Op::GroupBy || node->op == Op::FromEntries) && node->hasCall)
-      fail(path, "'" + std::string(spec->name) + "' cannot call tools in its expressions: call them in a map first, "
-                 "then " + spec->name + " the results");
+      fail(path, "'" + std::string(spec->name) +
+                     "' cannot call tools in its expressions: call them in a map first, "
+                     "then " +
+                     spec->name + " the results");
     return node;
   }
 
   // Fields that go together or exclude each other, beyond required/one-of.
   void checkForms(const OpSpec& spec, Node& node, const Value& v, const std::string& path) {
     auto has = [&](const char* f) { return v.find(f) != nullptr; };
-    auto shapeError = [&](const std::string& what) { fail(path, "'" + std::string(spec.name) + "' " + what + ". Shape: " + opShape(spec)); };
+    auto shapeError = [&](const std::string& what) {
+      fail(path, "'" + std::string(spec.name) + "' " + what + ". Shape: " + opShape(spec));
+    };
     if (spec.op == Op::Let) {
-      if (has("bindings") && (has("name") || has("value"))) shapeError("takes either 'bindings' or 'name' and 'value', not both");
+      if (has("bindings") && (has("name") || has("value")))
+        shapeError("takes either 'bindings' or 'name' and 'value', not both");
       if (!has("bindings") && !(has("name") && has("value"))) shapeError("requires 'name' and 'value' (or 'bindings')");
       if (!has("bindings")) node.keys.push_back(node.name);  // one binding: keys[i] binds kids[i]
     }
     if (spec.op == Op::Var && has("field") && has("path")) shapeError("takes 'field' or 'path', not both");
     if (spec.op == Op::Try) node.name = Value::string("error");  // the variable catch sees
-
 
     if (spec.op == Op::GroupBy && v.field("aggs").find("key"))
       fail(childPath(path, "aggs"), "'group_by' aggs cannot be named \"key\": each group stores its key there");
@@ -208,10 +213,9 @@ class Compiler {
       if (key == "op" || findField(spec, key)) continue;
       std::vector<std::string> names = fieldNames(spec);
       std::string hint = didYouMean(key, names);
-      if (hint.empty())
-        hint = names.empty() ? " It takes no fields." : " Its fields are: " + listNames(names) + ".";
-      fail(childPath(path, key), "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint + " Shape: " +
-                                 opShape(spec));
+      if (hint.empty()) hint = names.empty() ? " It takes no fields." : " Its fields are: " + listNames(names) + ".";
+      fail(childPath(path, key),
+           "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint + " Shape: " + opShape(spec));
     }
   }
 
@@ -273,9 +277,7 @@ class Compiler {
         for (const Member& m : v.members()) checkRole(spec, f, m.value, childPath(path, m.key.str()));
         objectFields(node, v, path, depth);
         return;
-      case FieldKind::SortKeys:
-        sortKeys(node, spec, f, v, path);
-        return;
+      case FieldKind::SortKeys: sortKeys(node, spec, f, v, path); return;
       case FieldKind::Json:
         node.data = v;
         node.hasDefault = true;
@@ -307,11 +309,13 @@ class Compiler {
         node.count = v.asInt();
         return;
       case FieldKind::Percent:
-        if (!v.isNumber() || v.asDouble() < 0 || v.asDouble() > 100) wrongKind(spec, f, path, "a number from 0 to 100", v);
+        if (!v.isNumber() || v.asDouble() < 0 || v.asDouble() > 100)
+          wrongKind(spec, f, path, "a number from 0 to 100", v);
         node.data = v;
         return;
       case FieldKind::Choice:
-        if (!v.isString() || std::none_of(f.choices.begin(), f.choices.end(), [&](const char* c) { return v.str() == c; }))
+        if (!v.isString() ||
+            std::none_of(f.choices.begin(), f.choices.end(), [&](const char* c) { return v.str() == c; }))
           wrongKind(spec, f, path, ("one of " + choiceList(f)).c_str(), v);
         node.name = v;
         return;
@@ -368,14 +372,16 @@ const Value& programOfEnvelope(const Value& document) {
     std::vector<std::string> names;
     for (const Member& m : document.members()) names.push_back(m.key.str());
     std::string keys = listNames(names);
-    throw PtcError(ErrorType::Parse, "Expected a JSON object of the form {\"program\": {\"op\": ...}}: the key "
-                                     "'program' is missing" +
-                                         (keys.empty() ? std::string() : " (found: " + keys + ")"));
+    throw PtcError(ErrorType::Parse,
+                   "Expected a JSON object of the form {\"program\": {\"op\": ...}}: the key "
+                   "'program' is missing" +
+                       (keys.empty() ? std::string() : " (found: " + keys + ")"));
   }
   if (!program->isObject())
-    throw PtcError(ErrorType::Parse, "The value of 'program' must be an operation object such as {\"op\": "
-                                     "\"pipe\", \"steps\": [...]}, got " +
-                                         std::string(typeName(*program)));
+    throw PtcError(ErrorType::Parse,
+                   "The value of 'program' must be an operation object such as {\"op\": "
+                   "\"pipe\", \"steps\": [...]}, got " +
+                       std::string(typeName(*program)));
   return *program;
 }
 

@@ -224,9 +224,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     }
     case Op::GroupBy: return groupBy(n, expectList(n, in));
     case Op::FromEntries: return fromEntries(n, expectList(n, in));
-    case Op::Try:
-      try {
-        return evalSync(*n.kids[0], in);
+    case Op::Try: try { return evalSync(*n.kids[0], in);
       } catch (const PtcError& e) {
         if (!catchable(e)) throw;
         return caught(n, in, e.error);
@@ -243,16 +241,68 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Op::If: return evalSync(*n.kids[evalSync(*n.kids[0], in).truthy() ? 1 : 2], in);
     case Op::Call: throwExecution(n, "internal: a tool call reached the synchronous evaluator");
     // The strict operations: operands first, in order, then ops.h.
-    case Op::Select: case Op::SortBy: case Op::First: case Op::Last: case Op::Nth: case Op::Take:
-    case Op::Drop: case Op::Distinct: case Op::Count: case Op::Sum: case Op::Avg: case Op::Min: case Op::Max:
-    case Op::MinBy: case Op::MaxBy: case Op::Get: case Op::Keys: case Op::Typeof: case Op::Eq: case Op::Neq:
-    case Op::Gt: case Op::Gte: case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::FilterIn:
-    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::Not:
-    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
-    case Op::ToString: case Op::ToEntries: case Op::Flatten: case Op::Median: case Op::Percentile:
-    case Op::CountDistinct: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim: case Op::Slice:
-    case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace: case Op::Format:
-    case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd: case Op::DatePart:
+    case Op::Select:
+    case Op::SortBy:
+    case Op::First:
+    case Op::Last:
+    case Op::Nth:
+    case Op::Take:
+    case Op::Drop:
+    case Op::Distinct:
+    case Op::Count:
+    case Op::Sum:
+    case Op::Avg:
+    case Op::Min:
+    case Op::Max:
+    case Op::MinBy:
+    case Op::MaxBy:
+    case Op::Get:
+    case Op::Keys:
+    case Op::Typeof:
+    case Op::Eq:
+    case Op::Neq:
+    case Op::Gt:
+    case Op::Gte:
+    case Op::Lt:
+    case Op::Lte:
+    case Op::Contains:
+    case Op::In:
+    case Op::FilterIn:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Round:
+    case Op::Pct:
+    case Op::Not:
+    case Op::Object:
+    case Op::Merge:
+    case Op::Concat:
+    case Op::Zip:
+    case Op::List:
+    case Op::ToNumber:
+    case Op::ToString:
+    case Op::ToEntries:
+    case Op::Flatten:
+    case Op::Median:
+    case Op::Percentile:
+    case Op::CountDistinct:
+    case Op::Length:
+    case Op::Lower:
+    case Op::Upper:
+    case Op::Trim:
+    case Op::Slice:
+    case Op::Split:
+    case Op::Join:
+    case Op::StartsWith:
+    case Op::EndsWith:
+    case Op::Replace:
+    case Op::Format:
+    case Op::ToTimestamp:
+    case Op::FormatDate:
+    case Op::DateDiff:
+    case Op::DateAdd:
+    case Op::DatePart:
     case Op::DateTrunc: {
       Operands args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
@@ -328,19 +378,72 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Op::Var:
     case Op::Load:  // no kids: never on the way to a call
     case Op::GroupBy:
-    case Op::FromEntries: co_return evalSync(n, in);  // validation keeps tool calls out of them
+    case Op::FromEntries:
+      co_return evalSync(n, in);  // validation keeps tool calls out of them
     // A call, and the strict operations: operands first, in order.
     case Op::Call:
-    case Op::Select: case Op::SortBy: case Op::First: case Op::Last: case Op::Nth: case Op::Take:
-    case Op::Drop: case Op::Distinct: case Op::Count: case Op::Sum: case Op::Avg: case Op::Min: case Op::Max:
-    case Op::MinBy: case Op::MaxBy: case Op::Get: case Op::Keys: case Op::Typeof: case Op::Eq: case Op::Neq:
-    case Op::Gt: case Op::Gte: case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::FilterIn:
-    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::Not:
-    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
-    case Op::ToString: case Op::ToEntries: case Op::Flatten: case Op::Median: case Op::Percentile:
-    case Op::CountDistinct: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim: case Op::Slice:
-    case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace: case Op::Format:
-    case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd: case Op::DatePart:
+    case Op::Select:
+    case Op::SortBy:
+    case Op::First:
+    case Op::Last:
+    case Op::Nth:
+    case Op::Take:
+    case Op::Drop:
+    case Op::Distinct:
+    case Op::Count:
+    case Op::Sum:
+    case Op::Avg:
+    case Op::Min:
+    case Op::Max:
+    case Op::MinBy:
+    case Op::MaxBy:
+    case Op::Get:
+    case Op::Keys:
+    case Op::Typeof:
+    case Op::Eq:
+    case Op::Neq:
+    case Op::Gt:
+    case Op::Gte:
+    case Op::Lt:
+    case Op::Lte:
+    case Op::Contains:
+    case Op::In:
+    case Op::FilterIn:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Round:
+    case Op::Pct:
+    case Op::Not:
+    case Op::Object:
+    case Op::Merge:
+    case Op::Concat:
+    case Op::Zip:
+    case Op::List:
+    case Op::ToNumber:
+    case Op::ToString:
+    case Op::ToEntries:
+    case Op::Flatten:
+    case Op::Median:
+    case Op::Percentile:
+    case Op::CountDistinct:
+    case Op::Length:
+    case Op::Lower:
+    case Op::Upper:
+    case Op::Trim:
+    case Op::Slice:
+    case Op::Split:
+    case Op::Join:
+    case Op::StartsWith:
+    case Op::EndsWith:
+    case Op::Replace:
+    case Op::Format:
+    case Op::ToTimestamp:
+    case Op::FormatDate:
+    case Op::DateDiff:
+    case Op::DateAdd:
+    case Op::DatePart:
     case Op::DateTrunc: {
       std::vector<Value> args(n.kids.size());
       for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));

@@ -10,20 +10,20 @@
 #include <vector>
 
 #include "core/coro.h"
-#include "ptc/program.h"
 #include "core/run.h"
 #include "core/value.h"
+#include "ptc/program.h"
 
 namespace ptc {
 
 // What one PTC-JSON run's evaluation reads and writes besides values.
 struct RunState {
   explicit RunState(RunCore& c) : core(c) {}
-  RunCore& core;  // clock and tool channel
-  Value context;  // object
-  Value memory;   // object
+  RunCore& core;                                         // clock and tool channel
+  Value context;                                         // object
+  Value memory;                                          // object
   std::vector<std::pair<const Value*, Value>> bindings;  // let scopes, innermost last
-  std::vector<Value> mapItems;  // items of the enclosing map iterations, innermost last
+  std::vector<Value> mapItems;                           // items of the enclosing map iterations, innermost last
 };
 
 class Evaluator {

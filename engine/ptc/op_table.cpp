@@ -436,9 +436,7 @@ const char* placeholder(FieldKind kind) {
   return "<expr>";
 }
 
-const char* presenceName(Presence p) {
-  return p == P::Required ? "required" : (p == P::OneOf ? "one_of" : "optional");
-}
+const char* presenceName(Presence p) { return p == P::Required ? "required" : (p == P::OneOf ? "one_of" : "optional"); }
 
 }  // namespace
 

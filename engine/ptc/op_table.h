@@ -16,36 +16,101 @@ namespace ptc {
 
 enum class Op : uint8_t {
   // data
-  Literal, Var, Load, Let,
+  Literal,
+  Var,
+  Load,
+  Let,
   // collections
-  Pipe, Filter, Reject, Map, Select, SortBy, First, Last, Nth, Take, Drop, Distinct, Count,
+  Pipe,
+  Filter,
+  Reject,
+  Map,
+  Select,
+  SortBy,
+  First,
+  Last,
+  Nth,
+  Take,
+  Drop,
+  Distinct,
+  Count,
   // aggregation
-  Sum, Avg, Min, Max, MinBy, MaxBy,
+  Sum,
+  Avg,
+  Min,
+  Max,
+  MinBy,
+  MaxBy,
   // access and introspection
-  Get, Keys, Typeof,
+  Get,
+  Keys,
+  Typeof,
   // comparison and membership
-  Eq, Neq, Gt, Gte, Lt, Lte, Contains, In, FilterIn,
+  Eq,
+  Neq,
+  Gt,
+  Gte,
+  Lt,
+  Lte,
+  Contains,
+  In,
+  FilterIn,
   // arithmetic
-  Add, Sub, Mul, Div, Round, Pct,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Round,
+  Pct,
   // logic
-  And, Or, Not, If,
+  And,
+  Or,
+  Not,
+  If,
   // tools
   Call,
   // combine (an implicit object literal compiles to Object, a list in an
   // expression position to List)
-  Object, Merge, Concat, Zip, List,
+  Object,
+  Merge,
+  Concat,
+  Zip,
+  List,
   // conversions
-  ToNumber, ToString,
+  ToNumber,
+  ToString,
   // group and reshape
-  GroupBy, ToEntries, FromEntries, Flatten, FlatMap,
+  GroupBy,
+  ToEntries,
+  FromEntries,
+  Flatten,
+  FlatMap,
   // statistics
-  Median, Percentile, CountDistinct,
+  Median,
+  Percentile,
+  CountDistinct,
   // text
-  Length, Lower, Upper, Trim, Slice, Split, Join, StartsWith, EndsWith, Replace, Format,
+  Length,
+  Lower,
+  Upper,
+  Trim,
+  Slice,
+  Split,
+  Join,
+  StartsWith,
+  EndsWith,
+  Replace,
+  Format,
   // dates
-  ToTimestamp, FormatDate, DateDiff, DateAdd, DatePart, DateTrunc,
+  ToTimestamp,
+  FormatDate,
+  DateDiff,
+  DateAdd,
+  DatePart,
+  DateTrunc,
   // control
-  Try, Loop,
+  Try,
+  Loop,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };
@@ -97,7 +162,7 @@ struct OpSpec {
   Op op;
   const char* name;
   const char* category;  // for readers (docs, prompt); the engine never reads it
-  bool readsInput;  // needs a current value (fails with "No input available" at the top)
+  bool readsInput;       // needs a current value (fails with "No input available" at the top)
   std::vector<FieldSpec> fields;
   const char* description;
   const char* example;  // a complete operation, as JSON text

@@ -199,8 +199,8 @@ Value select(const Node& n, const Value& in) {
     tickDeadline();
     const Value& item = in.items()[i];
     if (!item.isObject())
-      throwExecution(n, "'select' expects a list of objects, but item " + std::to_string(i) + " is a " +
-                            typeName(item));
+      throwExecution(n,
+                     "'select' expects a list of objects, but item " + std::to_string(i) + " is a " + typeName(item));
     out.push_back(selectFields(n, item));
   }
   return Value::array(std::move(out));
@@ -284,8 +284,8 @@ Value sum(const Node& n, const Array& items) {
     Value v = itemValue(n, items[i], i);
     if (v.isNull()) continue;  // null and missing values are skipped
     if (!v.isNumber()) {
-      std::string where = n.field.isNone() ? "item " + std::to_string(i)
-                                           : "field '" + n.field.str() + "' of item " + std::to_string(i);
+      std::string where =
+          n.field.isNone() ? "item " + std::to_string(i) : "field '" + n.field.str() + "' of item " + std::to_string(i);
       if (v.isString()) throwTextNotNumber(n, "requires numbers, but " + where + " is the text", v);
       throwExecution(n, "'sum' requires numbers, but " + where + " is " + typeName(v));
     }
@@ -372,8 +372,7 @@ Value merge(const Node& n, const Value* args, size_t nargs) {
   ObjectBuilder out;
   for (size_t i = 0; i < nargs; ++i) {
     if (!args[i].isObject())
-      throwExecution(n, "'merge' requires objects, but operand " + std::to_string(i) + " is " +
-                            typeName(args[i]));
+      throwExecution(n, "'merge' requires objects, but operand " + std::to_string(i) + " is " + typeName(args[i]));
     for (const Member& m : args[i].members()) out.put(m.key, m.value);
   }
   return out.build();
@@ -454,7 +453,8 @@ Value readField(const Node& n, const Value& in) {
 }
 
 [[noreturn]] void throwTextNotNumber(const Node& n, const std::string& context, const Value& text) {
-  throwExecution(n, quoted(n) + " " + context + " " + shortJson(text, 40) + ": convert texts to numbers first with {\"op\": \"to_number\"} (e.g. {\"op\": \"map\", "
+  throwExecution(n, quoted(n) + " " + context + " " + shortJson(text, 40) +
+                        ": convert texts to numbers first with {\"op\": \"to_number\"} (e.g. {\"op\": \"map\", "
                         "\"expr\": {\"op\": \"to_number\", \"field\": ...}})");
 }
 

@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "ptc/program.h"
 #include "core/value.h"
+#include "ptc/program.h"
 
 namespace ptc {
 

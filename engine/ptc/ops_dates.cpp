@@ -79,7 +79,8 @@ class IsoParser {
       if (!digits(2, h) || !lit(':') || !digits(2, mi)) return "expected hh:mm after the date";
       if (lit(':') && !digits(2, sec)) return "expected two digits of seconds";
       if (lit('.') && !fractionDigits(fraction)) return "expected digits after the decimal point";
-      if (h > 23 || mi > 59 || sec > 59) return "the time " + two(h) + ":" + two(mi) + ":" + two(sec) + " does not exist";
+      if (h > 23 || mi > 59 || sec > 59)
+        return "the time " + two(h) + ":" + two(mi) + ":" + two(sec) + " does not exist";
       std::string zone = parseZone(offset);
       if (!zone.empty()) return zone;
     }
@@ -169,8 +170,9 @@ std::string isoText(double s, const std::string& format) {
   } else if (format == "date") {
     std::snprintf(buf, sizeof buf, "%04lld-%02d-%02d", static_cast<long long>(c.year), c.month, c.day);
   } else {
-    std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02lld:%02lld:%02lld", static_cast<long long>(c.year), c.month, c.day,
-                  static_cast<long long>(rest / 3600), static_cast<long long>(rest / 60 % 60), static_cast<long long>(rest % 60));
+    std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02lld:%02lld:%02lld", static_cast<long long>(c.year), c.month,
+                  c.day, static_cast<long long>(rest / 3600), static_cast<long long>(rest / 60 % 60),
+                  static_cast<long long>(rest % 60));
     std::string out = buf;
     int millis = static_cast<int>(std::lround((s - whole) * 1000));
     if (millis > 0) {
@@ -208,14 +210,15 @@ Value dateDiff(const Node& n, const Instant& from, const Value& toValue) {
 
 Value dateAdd(const Node& n, const Instant& in, const Value& amount) {
   const std::string& unit = n.name.str();
-  if (!amount.isNumber())
-    throwExecution(n, "'date_add' needs 'amount' to be a number, got " + describeValue(amount));
+  if (!amount.isNumber()) throwExecution(n, "'date_add' needs 'amount' to be a number, got " + describeValue(amount));
   double a = amount.asDouble();
   bool calendar = unit == "month" || unit == "year";
   if (calendar && a != std::floor(a))
     throwExecution(n, "'date_add' needs a whole number of " + unit + "s, got " + shortJson(amount, 20));
   if (std::fabs(a) > 1e12) throwExecution(n, quoted(n) + " produced a date outside the years 0000-9999");
-  if (!calendar) return dateResult(n, in, in.seconds + a * unitSeconds(unit), in.dateOnly && unit != "second" && unit != "minute" && unit != "hour");
+  if (!calendar)
+    return dateResult(n, in, in.seconds + a * unitSeconds(unit),
+                      in.dateOnly && unit != "second" && unit != "minute" && unit != "hour");
   double whole = std::floor(in.seconds);
   int64_t days = static_cast<int64_t>(std::floor(whole / kDay));
   double timeOfDay = in.seconds - static_cast<double>(days * kDay);

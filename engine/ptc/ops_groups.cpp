@@ -61,7 +61,8 @@ Value toEntries(const Node& n, const Value& in) {
   const Value valueName = Value::string("value");
   Array out;
   out.reserve(in.members().size());
-  for (const Member& m : in.members()) out.push_back(Value::object(Members{Member{keyName, m.key}, Member{valueName, m.value}}));
+  for (const Member& m : in.members())
+    out.push_back(Value::object(Members{Member{keyName, m.key}, Member{valueName, m.value}}));
   return Value::array(std::move(out));
 }
 

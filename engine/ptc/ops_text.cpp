@@ -72,12 +72,14 @@ void encode(std::string& out, uint32_t cp) {
 
 // Latin Extended-A alternates upper (even) / lower (odd) in these ranges, and
 // the other way round in the shifted ones.
-bool evenUpperPair(uint32_t cp) { return (cp >= 0x100 && cp <= 0x137 && cp != 0x130 && cp != 0x131) || (cp >= 0x14A && cp <= 0x177); }
+bool evenUpperPair(uint32_t cp) {
+  return (cp >= 0x100 && cp <= 0x137 && cp != 0x130 && cp != 0x131) || (cp >= 0x14A && cp <= 0x177);
+}
 bool oddUpperPair(uint32_t cp) { return (cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E); }
 
 uint32_t toLower(uint32_t cp) {
-  if ((cp >= 'A' && cp <= 'Z') || (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) || (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) ||
-      (cp >= 0x410 && cp <= 0x42F))
+  if ((cp >= 'A' && cp <= 'Z') || (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7) ||
+      (cp >= 0x391 && cp <= 0x3A9 && cp != 0x3A2) || (cp >= 0x410 && cp <= 0x42F))
     return cp + 32;
   if (cp >= 0x400 && cp <= 0x40F) return cp + 80;
   if (evenUpperPair(cp)) return cp | 1;
@@ -87,8 +89,8 @@ uint32_t toLower(uint32_t cp) {
 }
 
 uint32_t toUpper(uint32_t cp) {
-  if ((cp >= 'a' && cp <= 'z') || (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) || (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) ||
-      (cp >= 0x430 && cp <= 0x44F))
+  if ((cp >= 'a' && cp <= 'z') || (cp >= 0xE0 && cp <= 0xFE && cp != 0xF7) ||
+      (cp >= 0x3B1 && cp <= 0x3C9 && cp != 0x3C2) || (cp >= 0x430 && cp <= 0x44F))
     return cp - 32;
   if (cp >= 0x450 && cp <= 0x45F) return cp - 80;
   if (evenUpperPair(cp)) return cp & ~1u;
@@ -149,7 +151,8 @@ Value slice(const Node& n, const Value& v, const Value* args) {
     const Array& items = v.items();
     size_t from = position(n, startArg, items.size(), 0, "start");
     size_t to = std::max(from, position(n, endArg, items.size(), items.size(), "end"));
-    return Value::array(Array(items.begin() + static_cast<std::ptrdiff_t>(from), items.begin() + static_cast<std::ptrdiff_t>(to)));
+    return Value::array(
+        Array(items.begin() + static_cast<std::ptrdiff_t>(from), items.begin() + static_cast<std::ptrdiff_t>(to)));
   }
   const std::string& s = textArg(n, v, "its input");
   std::vector<size_t> at = offsets(s);
@@ -233,14 +236,17 @@ Value format(const Node& n, const Value& v) {
       ++i;
       continue;
     }
-    if (c == '}') throwExecution(n, "'format' template has a '}' without '{' at character " + std::to_string(i) + " (write }} for a brace)");
+    if (c == '}')
+      throwExecution(
+          n, "'format' template has a '}' without '{' at character " + std::to_string(i) + " (write }} for a brace)");
     if (c != '{') {
       out += c;
       continue;
     }
     size_t close = t.find('}', i);
     if (close == std::string::npos)
-      throwExecution(n, "'format' template has a '{' that is not closed at character " + std::to_string(i) + " (write {{ for a brace)");
+      throwExecution(n, "'format' template has a '{' that is not closed at character " + std::to_string(i) +
+                            " (write {{ for a brace)");
     std::string name = t.substr(i + 1, close - i - 1);
     if (!name.empty() && !v.isObject() && !v.isNull())
       throwExecution(n, "'format' reads field '" + name + "' of the current value, which is " + describeValue(v) +

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "ptc/op_table.h"
 #include "core/value.h"
+#include "ptc/op_table.h"
 
 namespace ptc {
 
@@ -17,15 +17,15 @@ inline constexpr int64_t kMaxLoopIterations = 1000;
 
 struct Node {
   Op op = Op::Literal;
-  bool readsInput = false;  // from the op table
-  bool hasCall = false;     // this subtree calls a tool: evaluate it on the resumable path
-  bool valueSeesMapItem = false;  // comparison: `value` is evaluated against the enclosing map's item
-  std::string path;         // JSON Pointer, for errors
+  bool readsInput = false;                  // from the op table
+  bool hasCall = false;                     // this subtree calls a tool: evaluate it on the resumable path
+  bool valueSeesMapItem = false;            // comparison: `value` is evaluated against the enclosing map's item
+  std::string path;                         // JSON Pointer, for errors
   std::vector<std::unique_ptr<Node>> kids;  // expression fields, in the table's field order
-  std::vector<Value> keys;  // object/args keys, select fields, get path
-  Value name;               // var/load/let name, tool name
-  Value field;              // "field" of the op; None when omitted or null
-  Value data;               // literal value, get default
+  std::vector<Value> keys;                  // object/args keys, select fields, get path
+  Value name;                               // var/load/let name, tool name
+  Value field;                              // "field" of the op; None when omitted or null
+  Value data;                               // literal value, get default
   bool hasDefault = false;
   bool descending = false;
   bool usesPath = false;    // get with path (else with field)

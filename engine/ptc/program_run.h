@@ -4,9 +4,9 @@
 
 #include <memory>
 
+#include "core/run.h"
 #include "ptc/evaluator.h"
 #include "ptc/program.h"
-#include "core/run.h"
 
 namespace ptc {
 

@@ -57,17 +57,71 @@ bool rowPredicate(const Node& n, Fields& fields) {
       return true;
     // Anything else may see more of the row than named fields (or does not
     // read the row): not a predicate the analysis vouches for.
-    case Op::Load: case Op::Let: case Op::Pipe: case Op::Filter: case Op::Reject: case Op::Map:
-    case Op::Select: case Op::SortBy: case Op::First: case Op::Last: case Op::Nth: case Op::Take:
-    case Op::Drop: case Op::Distinct: case Op::Count: case Op::Sum: case Op::Avg: case Op::Min: case Op::Max:
-    case Op::MinBy: case Op::MaxBy: case Op::Keys: case Op::Typeof: case Op::FilterIn: case Op::Add:
-    case Op::Sub: case Op::Mul: case Op::Div: case Op::Round: case Op::Pct: case Op::If: case Op::Call:
-    case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List: case Op::ToNumber:
-    case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries: case Op::Flatten:
-    case Op::FlatMap: case Op::Median: case Op::Percentile: case Op::CountDistinct: case Op::Length: case Op::Lower:
-    case Op::Upper: case Op::Trim: case Op::Slice: case Op::Split: case Op::Join: case Op::Replace: case Op::Format:
-    case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd: case Op::DatePart:
-    case Op::DateTrunc: case Op::Try: case Op::Loop: case Op::End_: return false;
+    case Op::Load:
+    case Op::Let:
+    case Op::Pipe:
+    case Op::Filter:
+    case Op::Reject:
+    case Op::Map:
+    case Op::Select:
+    case Op::SortBy:
+    case Op::First:
+    case Op::Last:
+    case Op::Nth:
+    case Op::Take:
+    case Op::Drop:
+    case Op::Distinct:
+    case Op::Count:
+    case Op::Sum:
+    case Op::Avg:
+    case Op::Min:
+    case Op::Max:
+    case Op::MinBy:
+    case Op::MaxBy:
+    case Op::Keys:
+    case Op::Typeof:
+    case Op::FilterIn:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Round:
+    case Op::Pct:
+    case Op::If:
+    case Op::Call:
+    case Op::Object:
+    case Op::Merge:
+    case Op::Concat:
+    case Op::Zip:
+    case Op::List:
+    case Op::ToNumber:
+    case Op::ToString:
+    case Op::GroupBy:
+    case Op::ToEntries:
+    case Op::FromEntries:
+    case Op::Flatten:
+    case Op::FlatMap:
+    case Op::Median:
+    case Op::Percentile:
+    case Op::CountDistinct:
+    case Op::Length:
+    case Op::Lower:
+    case Op::Upper:
+    case Op::Trim:
+    case Op::Slice:
+    case Op::Split:
+    case Op::Join:
+    case Op::Replace:
+    case Op::Format:
+    case Op::ToTimestamp:
+    case Op::FormatDate:
+    case Op::DateDiff:
+    case Op::DateAdd:
+    case Op::DatePart:
+    case Op::DateTrunc:
+    case Op::Try:
+    case Op::Loop:
+    case Op::End_: return false;
   }
   return false;
 }
@@ -119,17 +173,66 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::Map: return rowProjection(*step.kids[0], fields) ? Flow::Settled : Flow::Opaque;
     // Anything else may see a row whole (distinct, a comparison of the items,
     // get of the list) or let one escape: the list crosses whole.
-    case Op::Literal: case Op::Var: case Op::Load: case Op::Let: case Op::Pipe: case Op::Distinct:
-    case Op::Get: case Op::Keys: case Op::Typeof: case Op::Eq: case Op::Neq: case Op::Gt: case Op::Gte:
-    case Op::Lt: case Op::Lte: case Op::Contains: case Op::In: case Op::Add: case Op::Sub: case Op::Mul:
-    case Op::Div: case Op::Round: case Op::Pct: case Op::And: case Op::Or: case Op::Not: case Op::If:
-    case Op::Call: case Op::Object: case Op::Merge: case Op::Concat: case Op::Zip: case Op::List:
-    case Op::ToNumber: case Op::ToString: case Op::GroupBy: case Op::ToEntries: case Op::FromEntries:
-    case Op::Flatten: case Op::FlatMap: case Op::Length: case Op::Lower: case Op::Upper: case Op::Trim:
-    case Op::Slice: case Op::Split: case Op::Join: case Op::StartsWith: case Op::EndsWith: case Op::Replace:
-    case Op::Format: case Op::ToTimestamp: case Op::FormatDate: case Op::DateDiff: case Op::DateAdd:
-    case Op::DatePart: case Op::DateTrunc: case Op::Try: case Op::Loop: case Op::End_:
-      return Flow::Opaque;
+    case Op::Literal:
+    case Op::Var:
+    case Op::Load:
+    case Op::Let:
+    case Op::Pipe:
+    case Op::Distinct:
+    case Op::Get:
+    case Op::Keys:
+    case Op::Typeof:
+    case Op::Eq:
+    case Op::Neq:
+    case Op::Gt:
+    case Op::Gte:
+    case Op::Lt:
+    case Op::Lte:
+    case Op::Contains:
+    case Op::In:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Round:
+    case Op::Pct:
+    case Op::And:
+    case Op::Or:
+    case Op::Not:
+    case Op::If:
+    case Op::Call:
+    case Op::Object:
+    case Op::Merge:
+    case Op::Concat:
+    case Op::Zip:
+    case Op::List:
+    case Op::ToNumber:
+    case Op::ToString:
+    case Op::GroupBy:
+    case Op::ToEntries:
+    case Op::FromEntries:
+    case Op::Flatten:
+    case Op::FlatMap:
+    case Op::Length:
+    case Op::Lower:
+    case Op::Upper:
+    case Op::Trim:
+    case Op::Slice:
+    case Op::Split:
+    case Op::Join:
+    case Op::StartsWith:
+    case Op::EndsWith:
+    case Op::Replace:
+    case Op::Format:
+    case Op::ToTimestamp:
+    case Op::FormatDate:
+    case Op::DateDiff:
+    case Op::DateAdd:
+    case Op::DatePart:
+    case Op::DateTrunc:
+    case Op::Try:
+    case Op::Loop:
+    case Op::End_: return Flow::Opaque;
   }
   return Flow::Opaque;
 }

@@ -29,14 +29,14 @@ enum class Operator { Add, Sub, Mul, Div, Gt, Gte, Lt, Lte, Eq, Neq, And, Or, No
 struct Expr {
   enum class Kind { Const, Ref, Interpolate, Array, Object, Operator, Merge };
   Kind kind = Kind::Const;
-  Value constant;               // Const
-  Ref ref;                      // Ref
+  Value constant;                  // Const
+  Ref ref;                         // Ref
   std::vector<std::string> texts;  // Interpolate: literal pieces, one more than refs
   std::vector<Ref> refs;           // Interpolate: the refs between the pieces
-  std::vector<Expr> items;      // Array items, Object values, Operator/Merge operands
-  std::vector<Value> keys;      // Object keys
-  Operator op = Operator::Add;  // Operator
-  std::string path;             // JSON Pointer, for faults
+  std::vector<Expr> items;         // Array items, Object values, Operator/Merge operands
+  std::vector<Value> keys;         // Object keys
+  Operator op = Operator::Add;     // Operator
+  std::string path;                // JSON Pointer, for faults
 };
 
 struct Function;
@@ -46,8 +46,8 @@ struct Call {
   std::string target;
   int function = -1;  // index of the called file function, or -1 for a host tool
   bool hasArgs = false;
-  Expr args;          // an Object expression
-  std::string path;   // JSON Pointer of the step (or compensation)
+  Expr args;         // an Object expression
+  std::string path;  // JSON Pointer of the step (or compensation)
 };
 
 // on-error (§7): compensations in written order, then return or continue.
@@ -65,15 +65,15 @@ struct Step {
   Kind kind = Kind::LetExpr;
   std::string path;
   size_t index = 0;
-  std::string let;   // the name bound (LetExpr, Call with let, Match, For with let); "" if none
-  Expr expr;         // LetExpr expr, Return/Yield value, If condition, Match subject, For list
-  Call call;                                  // Call
-  std::unique_ptr<Handler> onError;           // Call, optional
+  std::string let;                   // the name bound (LetExpr, Call with let, Match, For with let); "" if none
+  Expr expr;                         // LetExpr expr, Return/Yield value, If condition, Match subject, For list
+  Call call;                         // Call
+  std::unique_ptr<Handler> onError;  // Call, optional
   std::vector<std::pair<std::string, Expr>> cases;  // Match; "_" is the default
-  Expr ifReturn;                              // If
-  std::vector<Call> compensate;               // If, optional
-  std::string var;                            // For
-  std::vector<Step> body;                     // For
+  Expr ifReturn;                                    // If
+  std::vector<Call> compensate;                     // If, optional
+  std::string var;                                  // For
+  std::vector<Step> body;                           // For
 };
 
 inline constexpr size_t kStepKindCount = static_cast<size_t>(Step::Kind::End_);

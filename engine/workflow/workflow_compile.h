@@ -61,8 +61,8 @@ struct FileContext {
 
 // Names visible at a point of a function body.
 struct Scope {
-  std::vector<std::string> names;       // in binding order, for did-you-mean
-  std::unordered_set<std::string> set;  // the same: a function may bind thousands
+  std::vector<std::string> names;               // in binding order, for did-you-mean
+  std::unordered_set<std::string> set;          // the same: a function may bind thousands
   std::map<std::string, std::string> leftLoop;  // name -> path of the loop it was bound in
   bool has(const std::string& n) const { return set.count(n) != 0; }
   void bind(const std::string& name) {

@@ -22,7 +22,6 @@ const char* operatorName(Operator op) {
   return names[static_cast<int>(op)];
 }
 
-
 Value lookupVar(const Frame& frame, const std::string& name) {
   for (auto it = frame.vars.rbegin(); it != frame.vars.rend(); ++it)
     if (*it->first == name) return it->second;
@@ -40,7 +39,8 @@ Value resolve(const Frame& frame, const Ref& ref, const std::string& path) {
       v = v.field(seg);
     } else if (v.isArray()) {
       bool digits = !seg.empty() && seg.find_first_not_of("0123456789") == std::string::npos;
-      if (!digits) fault(path, "'" + ref.text + "': '" + seg + "' is not an index of a list (use a number such as ." + "0)");
+      if (!digits)
+        fault(path, "'" + ref.text + "': '" + seg + "' is not an index of a list (use a number such as ." + "0)");
       size_t index = seg.size() > 9 ? SIZE_MAX : std::stoul(seg);
       v = index < v.items().size() ? v.items()[index] : Value();
     } else {
@@ -51,7 +51,8 @@ Value resolve(const Frame& frame, const Ref& ref, const std::string& path) {
 }
 
 double number(const Value& v, Operator op, const std::string& path) {
-  if (!v.isNumber()) fault(path, std::string("Operator '") + operatorName(op) + "' needs numbers, got " + describeValue(v));
+  if (!v.isNumber())
+    fault(path, std::string("Operator '") + operatorName(op) + "' needs numbers, got " + describeValue(v));
   return v.asDouble();
 }
 
@@ -61,7 +62,8 @@ Value arithmetic(const Frame& frame, const Expr& e) {
   if (e.op == Operator::Add && operands[0].isString()) {
     size_t length = 0;
     for (const Value& v : operands) {
-      if (!v.isString()) fault(e.path, "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v) + " among texts");
+      if (!v.isString())
+        fault(e.path, "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v) + " among texts");
       length += v.str().size();
     }
     // The joined text is a copy of texts that may be one shared text many
@@ -98,8 +100,8 @@ Value ordering(const Frame& frame, const Expr& e) {
   if (a.isNumber() && b.isNumber()) c = a.asDouble() < b.asDouble() ? -1 : (a.asDouble() > b.asDouble() ? 1 : 0);
   else if (a.isString() && b.isString()) c = a.str().compare(b.str());  // UTF-8 byte order = code point order
   else
-    fault(e.path, std::string("Operator '") + operatorName(e.op) + "' compares two numbers or two texts, got " + describeValue(a) +
-                      " and " + describeValue(b));
+    fault(e.path, std::string("Operator '") + operatorName(e.op) + "' compares two numbers or two texts, got " +
+                      describeValue(a) + " and " + describeValue(b));
   switch (e.op) {
     case Operator::Gt: return Value::boolean(c > 0);
     case Operator::Gte: return Value::boolean(c >= 0);

@@ -19,7 +19,6 @@ constexpr uint64_t kStepLimit = 100000;
   throw PtcError(ErrorType::Execution, std::move(message), path);
 }
 
-
 // §9: every returned value must conform to the function's output type.
 void checkReturned(const Function& fn, const Value& v, const std::string& path) {
   if (!conforms(v, fn.output))
@@ -45,7 +44,8 @@ WorkflowRun::~WorkflowRun() {
 }
 
 std::optional<Value> WorkflowRun::start(std::string_view inputJson, std::string_view) {
-  Value input = inputJson.empty() ? Value::object({}) : parseJson(inputJson, "input", [this] { core_.checkDeadline(); });
+  Value input =
+      inputJson.empty() ? Value::object({}) : parseJson(inputJson, "input", [this] { core_.checkDeadline(); });
   checkEntryInput(*workflow_, input);
   task_.emplace(runEntry(std::move(input)));
   return std::nullopt;
@@ -56,8 +56,8 @@ Task<Value> WorkflowRun::runEntry(Value input) {
   CallResult r = co_await runFunction(entry, std::move(input));
   if (r.failed) {
     // An unhandled failure of a non-result entry is an execution error naming the tool.
-    std::string message = r.failure.tool.empty() ? r.failure.message
-                                                  : "Tool '" + r.failure.tool + "' failed: " + r.failure.message;
+    std::string message =
+        r.failure.tool.empty() ? r.failure.message : "Tool '" + r.failure.tool + "' failed: " + r.failure.message;
     throw PtcError(ErrorType::Execution, "Unhandled failure in '" + entry.name + "': " + message, r.failure.path);
   }
   co_return r.value;
@@ -282,7 +282,8 @@ Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& 
 
 Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry) {
   Value list = evaluate(frame, step.expr);
-  if (!list.isArray()) fault(step.path + "/in", "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list));
+  if (!list.isArray())
+    fault(step.path + "/in", "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list));
   Array collected;
   frame.loops.push_back(&collected);
   for (const Value& item : list.items()) {

@@ -31,8 +31,8 @@ struct Failure {
 struct Flow {
   enum class Kind { Next, Return, Continue, Fail };
   Kind kind = Kind::Next;
-  Value value;             // Return
-  Failure failure;         // Fail
+  Value value;      // Return
+  Failure failure;  // Fail
 };
 
 // What a call produced: a value, or a failure.

@@ -13,8 +13,8 @@ namespace ptc::workflow {
 struct Type {
   enum class Kind { Number, Text, Bool, Nil, List, Result, Named };
   Kind kind = Kind::Nil;
-  std::string name;         // the written word (named types: the name)
-  std::vector<Type> args;   // List: [T]; Result: [T, E]
+  std::string name;        // the written word (named types: the name)
+  std::vector<Type> args;  // List: [T]; Result: [T, E]
 
   bool isResult() const { return kind == Kind::Result; }
   // An output of nil or result nil E: reaching the end of steps is allowed.

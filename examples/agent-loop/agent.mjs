@@ -40,11 +40,15 @@ function repair(program, message) {
   const suggestion = /Did you mean '([^']+)'\?/.exec(message)?.[1];
   if (!where || !suggestion) return undefined;
   const fixed = structuredClone(program);
-  const tokens = where.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const tokens = where
+    .split("/")
+    .slice(1)
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
   const last = tokens.pop();
   let node = fixed;
   for (const token of tokens) node = node[token];
-  if (/Unknown operation/.test(message)) node[last].op = suggestion; // the pointer is the op's node
+  if (/Unknown operation/.test(message))
+    node[last].op = suggestion; // the pointer is the op's node
   else if (/Unknown field/.test(message)) {
     node[suggestion] = node[last]; // the pointer is the misspelled field
     delete node[last];
@@ -58,13 +62,25 @@ const plans = {
       program: {
         op: "let",
         name: "travel",
-        value: { op: "pipe", steps: [{ op: "load", name: "expenses" }, { op: "filter", where: { op: "eq", field: "category", value: "travel" } }] },
+        value: {
+          op: "pipe",
+          steps: [
+            { op: "load", name: "expenses" },
+            { op: "filter", where: { op: "eq", field: "category", value: "travel" } },
+          ],
+        },
         in: {
           // A nested object is literal data inside an implicit object: build it with "object".
           result: {
             op: "object",
             fields: {
-              total: { op: "pipe", steps: [{ op: "var", name: "travel" }, { op: "sum", field: "amount" }] },
+              total: {
+                op: "pipe",
+                steps: [
+                  { op: "var", name: "travel" },
+                  { op: "sum", field: "amount" },
+                ],
+              },
               count: { op: "pipe", steps: [{ op: "var", name: "travel" }, { op: "count" }] },
             },
           },
@@ -72,7 +88,8 @@ const plans = {
         },
       },
     },
-    answer: ({ result, stored }) => `Travel came to ${result.total} over ${result.count} expenses (kept in memory: ${stored.join(", ")}).`,
+    answer: ({ result, stored }) =>
+      `Travel came to ${result.total} over ${result.count} expenses (kept in memory: ${stored.join(", ")}).`,
   },
   "Who had the most expensive trip?": {
     program: {
@@ -80,7 +97,11 @@ const plans = {
       program: {
         result: {
           op: "pipe",
-          steps: [{ op: "var", name: "travel_expenses" }, { op: "max_by", field: "amount" }, { op: "select", fields: ["employee", "amount", "date"] }],
+          steps: [
+            { op: "var", name: "travel_expenses" },
+            { op: "max_by", field: "amount" },
+            { op: "select", fields: ["employee", "amount", "date"] },
+          ],
         },
       },
     },
@@ -102,11 +123,21 @@ const plans = {
               customer: { op: "call", tool: "get_customer", args: { id: { op: "get", field: "customer_id" } } },
             },
           },
-          { op: "filter", where: { op: "pipe", steps: [{ op: "get", path: ["customer", "tier"] }, { op: "eq", value: "gold" }] } },
+          {
+            op: "filter",
+            where: {
+              op: "pipe",
+              steps: [
+                { op: "get", path: ["customer", "tier"] },
+                { op: "eq", value: "gold" },
+              ],
+            },
+          },
         ],
       },
     },
-    answer: ({ result }) => `${result.length} orders: ${result.map((o) => `#${o.id} (${o.total}, ${o.customer.name})`).join(", ")}.`,
+    answer: ({ result }) =>
+      `${result.length} orders: ${result.map((o) => `#${o.id} (${o.total}, ${o.customer.name})`).join(", ")}.`,
   },
 };
 function scriptedModel(messages) {

@@ -31,7 +31,9 @@ export const get_orders = {
     additionalProperties: false,
   },
   async execute({ status, limit }) {
-    const matching = orders.filter((o) => !status || o.status === status).sort((a, b) => b.placed.localeCompare(a.placed));
+    const matching = orders
+      .filter((o) => !status || o.status === status)
+      .sort((a, b) => b.placed.localeCompare(a.placed));
     return matching.slice(0, limit ?? matching.length);
   },
 };

@@ -41,7 +41,9 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
       // Some models send the program as JSON text.
       const outcome = await session.run(typeof input?.program === "string" ? input.program : input);
       if (!outcome.ok) return { ok: false, error: outcome.message };
-      return outcome.stored.length ? { ok: true, result: outcome.result, stored: outcome.stored } : { ok: true, result: outcome.result };
+      return outcome.stored.length
+        ? { ok: true, result: outcome.result, stored: outcome.stored }
+        : { ok: true, result: outcome.result };
     },
   };
 }

@@ -36,7 +36,10 @@ export const isPlainObject = (value: unknown) => value !== null && typeof value 
 type OptionCheck = (value: unknown) => string | undefined;
 
 const objectOption: OptionCheck = (value) => (isPlainObject(value) ? undefined : "must be an object");
-const limitOption = (name: LimitName): OptionCheck => (value) => limitProblem(name, value);
+const limitOption =
+  (name: LimitName): OptionCheck =>
+  (value) =>
+    limitProblem(name, value);
 
 const OPTION_CHECKS: Record<string, OptionCheck> = {
   context: objectOption,
@@ -50,11 +53,14 @@ const OPTION_CHECKS: Record<string, OptionCheck> = {
   maxMessageBytes: limitOption("maxMessageBytes"),
   signal: (value) => {
     const s = value as AbortSignal;
-    return s && typeof s.aborted === "boolean" && typeof s.addEventListener === "function" ? undefined : "must be an AbortSignal";
+    return s && typeof s.aborted === "boolean" && typeof s.addEventListener === "function"
+      ? undefined
+      : "must be an AbortSignal";
   },
 };
 
-const unreadable = (name: string, e: unknown) => new TypeError(`ptc-wasm: options.${name} could not be read (${describeThrown(e)})`);
+const unreadable = (name: string, e: unknown) =>
+  new TypeError(`ptc-wasm: options.${name} could not be read (${describeThrown(e)})`);
 
 function copyTools(tools: object): object {
   try {
@@ -109,4 +115,3 @@ export function checkValidateOptions(options: ValidateOptions): void {
   if (options.tools !== undefined && (options.tools === null || typeof options.tools !== "object"))
     throw new TypeError("ptc-wasm: options.tools must be a list of names or an object of tools");
 }
-

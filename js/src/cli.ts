@@ -65,7 +65,14 @@ interface Parsed {
 }
 
 const VALUED = new Set([
-  "--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth", "--max-message-bytes",
+  "--context",
+  "--memory",
+  "--memory-out",
+  "--tools",
+  "--timeout",
+  "--max-heap",
+  "--max-depth",
+  "--max-message-bytes",
 ]);
 const FLAGS = new Set(["--full", "--compact", "--help", "--version"]);
 const ALLOWED: Record<string, string[]> = {
@@ -113,7 +120,9 @@ async function readInput(file: string, what: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch (e) {
-    throw new UsageError(`cannot read the ${what} file '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(
+      `cannot read the ${what} file '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
 }
 
@@ -166,8 +175,8 @@ function write(stream: NodeJS.WriteStream, text: string): void {
 
 async function main(argv: string[]): Promise<number> {
   const { command, positional, options } = parse(argv);
-  if (options.has("--version")) return write(process.stdout, VERSION), 0;
-  if (options.has("--help") || command === "help") return write(process.stdout, USAGE), 0;
+  if (options.has("--version")) return (write(process.stdout, VERSION), 0);
+  if (options.has("--help") || command === "help") return (write(process.stdout, USAGE), 0);
   if (!command) throw new UsageError("no command given");
   // Own keys only: "toString" or "constructor" is an unknown command, not Object's method.
   const allowed = Object.hasOwn(ALLOWED, command) ? ALLOWED[command] : undefined;
@@ -183,7 +192,9 @@ async function main(argv: string[]): Promise<number> {
   if (fromStdin.length > 1) throw new UsageError("standard input (-) can be read only once");
 
   const tools = options.has("--tools") ? await loadTools(options.get("--tools") as string) : undefined;
-  const context = options.has("--context") ? await readObject(options.get("--context") as string, "context") : undefined;
+  const context = options.has("--context")
+    ? await readObject(options.get("--context") as string, "context")
+    : undefined;
   const memory = options.has("--memory") ? await readObject(options.get("--memory") as string, "memory") : undefined;
   const limits = {
     timeoutMs: limitFlag(options, "--timeout", "timeoutMs"),
@@ -196,24 +207,25 @@ async function main(argv: string[]): Promise<number> {
   // From here `positional` holds exactly ARITY[command] files (checked above).
   switch (command) {
     case "schema":
-      return write(process.stdout, JSON.stringify(runtime.schema(tools ? { tools } : {}), null, 2)), 0;
+      return (write(process.stdout, JSON.stringify(runtime.schema(tools ? { tools } : {}), null, 2)), 0);
     case "prompt": {
       const text = runtime.prompt({ tools, context, compact: options.has("--compact") });
       write(process.stdout, text);
-      if (process.stderr.isTTY) process.stderr.write(`(${text.length} characters, ~${approximateTokens(text)} tokens)\n`);
+      if (process.stderr.isTTY)
+        process.stderr.write(`(${text.length} characters, ~${approximateTokens(text)} tokens)\n`);
       return 0;
     }
     case "validate": {
       const program: ProgramInput = await readInput(positional[0]!, "program");
       const r = runtime.validate(program, { tools, maxDepth: limits.maxDepth });
-      if (r.ok) return write(process.stdout, "ok"), 0;
-      return write(process.stderr, runtime.formatError(r.error, program)), 1;
+      if (r.ok) return (write(process.stdout, "ok"), 0);
+      return (write(process.stderr, runtime.formatError(r.error, program)), 1);
     }
     case "run": {
       const program: ProgramInput = await readInput(positional[0]!, "program");
       const runOptions: RunOptions = { context, memory, tools, ...limits };
       const r = await runtime.run(program, runOptions);
-      if (!r.ok) return write(process.stderr, runtime.formatError(r.error, program)), 1;
+      if (!r.ok) return (write(process.stderr, runtime.formatError(r.error, program)), 1);
       if (options.has("--memory-out"))
         await writeFile(options.get("--memory-out") as string, `${JSON.stringify(r.memory, null, 2)}\n`);
       write(process.stdout, JSON.stringify(options.has("--full") ? r : r.result, null, 2));

@@ -43,8 +43,21 @@ function validatorFor(parameters: object): Validator {
 
 // Keywords that only say "something below failed": the error to report is a deeper one.
 const containers = new Set([
-  "properties", "patternProperties", "items", "prefixItems", "contains", "allOf", "$ref", "$dynamicRef",
-  "dependentSchemas", "unevaluatedProperties", "unevaluatedItems", "if", "then", "else", "propertyNames",
+  "properties",
+  "patternProperties",
+  "items",
+  "prefixItems",
+  "contains",
+  "allOf",
+  "$ref",
+  "$dynamicRef",
+  "dependentSchemas",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "if",
+  "then",
+  "else",
+  "propertyNames",
   "additionalProperties",
 ]);
 
@@ -103,10 +116,14 @@ export function argsProblem(parameters: JsonObject, args: JsonObject): string | 
   // The deepest problems are the most specific; a few of them, so one retry can fix them all.
   const units = leaves.length ? leaves : errors.slice(-1);
   units.sort((a, b) => b.instanceLocation.length - a.instanceLocation.length);
-  const problems = [...new Set(units.map((unit) => {
-    const { pointer, text } = explain(unit, args, parameters);
-    return `at ${pointer || "/"}: ${text}`;
-  }))].slice(0, 3);
+  const problems = [
+    ...new Set(
+      units.map((unit) => {
+        const { pointer, text } = explain(unit, args, parameters);
+        return `at ${pointer || "/"}: ${text}`;
+      }),
+    ),
+  ].slice(0, 3);
   return (
     `invalid args (JSON Pointers into args), so the tool was not run: ${problems.join("; ")}. ` +
     `The tool's parameters: ${JSON.stringify(parameters)}`

@@ -12,7 +12,15 @@ export interface EngineMetrics {
 }
 
 export type DoneStatus =
-  | { state: "done"; ok: true; result: JsonValue; memoryDelta?: JsonObject; memory?: JsonObject; trace?: JsonValue[]; metrics: EngineMetrics }
+  | {
+      state: "done";
+      ok: true;
+      result: JsonValue;
+      memoryDelta?: JsonObject;
+      memory?: JsonObject;
+      trace?: JsonValue[];
+      metrics: EngineMetrics;
+    }
   | { state: "done"; ok: false; error: PtcError; trace?: JsonValue[]; metrics: EngineMetrics };
 
 /** What a run runs: a PTC-JSON program or a step-functions file (a "workflow"). */
@@ -105,7 +113,13 @@ function next(text: string): CallStatus | string {
 // A program is prepared once per engine instance (compiled, its loads known),
 // then each run is one crossing of the boundary: data in, status out. With a
 // synchronous payload (in-process) nothing here waits on a promise.
-function firstProgramStatus(engine: EngineInstance, program: string, engineOptions: string, io: RunIo, spentMs: number): First | Promise<First> {
+function firstProgramStatus(
+  engine: EngineInstance,
+  program: string,
+  engineOptions: string,
+  io: RunIo,
+  spentMs: number,
+): First | Promise<First> {
   const prepared = engine.prepare(program, engineOptions);
   if (typeof prepared === "string") return finished(prepared);
   const started = now() - spentMs; // turning the data into JSON counts toward the time limit
@@ -118,7 +132,12 @@ function firstProgramStatus(engine: EngineInstance, program: string, engineOptio
   return runPrepared(engine, prepared, payload, started);
 }
 
-function runPrepared(engine: EngineInstance, prepared: PreparedProgram | string, payload: Payload, started: number): First {
+function runPrepared(
+  engine: EngineInstance,
+  prepared: PreparedProgram | string,
+  payload: Payload,
+  started: number,
+): First {
   if ("error" in payload) return failedRun(payload.error);
   if (typeof prepared === "string") return finished(prepared);
   const text = engine.runPrepared(prepared, now() - started, payload.context, payload.memory, payload.rows);
@@ -127,7 +146,13 @@ function runPrepared(engine: EngineInstance, prepared: PreparedProgram | string,
   return { run: status.run as number, status };
 }
 
-async function firstWorkflowStatus(engine: EngineInstance, source: string, engineOptions: string, io: RunIo, spentMs: number): Promise<First> {
+async function firstWorkflowStatus(
+  engine: EngineInstance,
+  source: string,
+  engineOptions: string,
+  io: RunIo,
+  spentMs: number,
+): Promise<First> {
   const readyText = engine.startWorkflow(source, engineOptions);
   if (isDone(readyText)) return finished(readyText);
   const ready = JSON.parse(readyText) as { run: number };
@@ -195,7 +220,9 @@ async function answerCalls(engine: EngineInstance, run: number, first: CallStatu
     const waitStarted = now();
     // io.tool resolves whatever the tool does (tools.ts); were it to reject,
     // the engine's run must still end, not stay open in the instance.
-    const outcome = await io.tool(status.tool, status.args).catch((e: unknown): ToolOutcome => ({ kind: "failure", message: describeThrown(e) }));
+    const outcome = await io
+      .tool(status.tool, status.args)
+      .catch((e: unknown): ToolOutcome => ({ kind: "failure", message: describeThrown(e) }));
     toolMs += now() - waitStarted;
     status = next(answer(engine, run, status.tool, outcome));
   }

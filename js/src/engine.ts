@@ -7,7 +7,14 @@ import type { WasmModule } from "./types.js";
 interface EmbindModule {
   validate(programPtr: number, programLen: number, options: string): string;
   prepare(programPtr: number, programLen: number, options: string): string;
-  runPrepared(prepared: number, spentMs: number, ptr: number, contextLen: number, memoryLen: number, rowsLen: number): string;
+  runPrepared(
+    prepared: number,
+    spentMs: number,
+    ptr: number,
+    contextLen: number,
+    memoryLen: number,
+    rowsLen: number,
+  ): string;
   release(prepared: number): void;
   startWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
   validateWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
@@ -106,7 +113,9 @@ export class EngineInstance {
   prepare(program: string, options: string): PreparedProgram | string {
     const known = this.prepared.get(options)?.get(program);
     if (known) return known;
-    const text = this.guard(() => this.withBytes(program, "", (ptr, len) => this.m.prepare(ptr, len, wellFormed(options))));
+    const text = this.guard(() =>
+      this.withBytes(program, "", (ptr, len) => this.m.prepare(ptr, len, wellFormed(options))),
+    );
     const status = JSON.parse(text) as { state: string } & PreparedProgram;
     if (status.state !== "prepared") return text;
     if (this.preparedCount >= PREPARED_PER_INSTANCE) this.forgetPrepared();
@@ -124,20 +133,30 @@ export class EngineInstance {
    */
   runPrepared(prepared: PreparedProgram, spentMs: number, context: string, memory: string, rows?: Uint8Array): string {
     return this.guard(() =>
-      this.withBytes(context, memory, (ptr, contextLen, memoryLen) =>
-        this.m.runPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen, rows?.length ?? 0),
-      rows),
+      this.withBytes(
+        context,
+        memory,
+        (ptr, contextLen, memoryLen) =>
+          this.m.runPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen, rows?.length ?? 0),
+        rows,
+      ),
     );
   }
   startWorkflow(source: string, options: string): string {
-    return this.guard(() => this.withBytes(source, "", (ptr, len) => this.m.startWorkflow(ptr, len, wellFormed(options))));
+    return this.guard(() =>
+      this.withBytes(source, "", (ptr, len) => this.m.startWorkflow(ptr, len, wellFormed(options))),
+    );
   }
   validateWorkflow(source: string, options: string): string {
-    return this.guard(() => this.withBytes(source, "", (ptr, len) => this.m.validateWorkflow(ptr, len, wellFormed(options))));
+    return this.guard(() =>
+      this.withBytes(source, "", (ptr, len) => this.m.validateWorkflow(ptr, len, wellFormed(options))),
+    );
   }
   /** Hands a started step-function run its input; spentMs as for runPrepared. */
   begin(run: number, spentMs: number, input: string, memory: string): string {
-    return this.guard(() => this.withBytes(input, "", (ptr, len) => this.m.begin(run, spentMs, ptr, len, wellFormed(memory))));
+    return this.guard(() =>
+      this.withBytes(input, "", (ptr, len) => this.m.begin(run, spentMs, ptr, len, wellFormed(memory))),
+    );
   }
   resume(run: number, result: string): string {
     return this.guard(() => this.withBytes(result, "", (ptr, len) => this.m.resume(run, ptr, len)));

@@ -5,7 +5,13 @@
 import { describeThrown } from "./describe.js";
 import type { ErrorType, Operation, PtcError } from "./types.js";
 
-const ERROR_TYPES: readonly string[] = ["parse_error", "validation_error", "execution_error", "timeout", "memory_exceeded"] satisfies ErrorType[];
+const ERROR_TYPES: readonly string[] = [
+  "parse_error",
+  "validation_error",
+  "execution_error",
+  "timeout",
+  "memory_exceeded",
+] satisfies ErrorType[];
 
 function notAnError(why: string): TypeError {
   return new TypeError(`ptc-wasm: formatError takes the error of a failed result, {type, message, path?}: ${why}`);
@@ -23,7 +29,8 @@ export function checkedError(error: unknown): PtcError {
   } catch (e) {
     throw notAnError(`its fields could not be read (${describeThrown(e)})`);
   }
-  if (typeof type !== "string" || !ERROR_TYPES.includes(type)) throw notAnError(`its type must be one of ${ERROR_TYPES.join(", ")}`);
+  if (typeof type !== "string" || !ERROR_TYPES.includes(type))
+    throw notAnError(`its type must be one of ${ERROR_TYPES.join(", ")}`);
   if (typeof message !== "string") throw notAnError("its message must be a string");
   const checked: PtcError = { type: type as ErrorType, message };
   if (typeof path === "string") checked.path = path;
@@ -65,8 +72,7 @@ function parsedProgram(program: unknown): unknown {
  */
 export function repairHint(error: PtcError, ops: Operation[], program?: unknown): string {
   if (error.type !== "validation_error" || error.message.includes("Shape: ")) return "";
-  if (/^Unknown operation '[^']*'\.$/.test(error.message))
-    return ` Operations: ${ops.map((o) => o.name).join(", ")}.`;
+  if (/^Unknown operation '[^']*'\.$/.test(error.message)) return ` Operations: ${ops.map((o) => o.name).join(", ")}.`;
   // Unknown tools list the available ones; depth errors are not about one op's shape.
   if (program === undefined || !error.path || /Unknown (operation|tool)|maxDepth/.test(error.message)) return "";
   let name: string | undefined;

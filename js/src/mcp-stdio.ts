@@ -10,7 +10,11 @@ import { loadPeers } from "./peers.js";
 
 // The SDK is an optional peer: its message codec is loaded on first use.
 const codec = () =>
-  loadPeers("ptc-wasm mcp", ["@modelcontextprotocol/sdk"], (require) => require("@modelcontextprotocol/sdk/shared/stdio.js") as typeof StdioCodec);
+  loadPeers(
+    "ptc-wasm mcp",
+    ["@modelcontextprotocol/sdk"],
+    (require) => require("@modelcontextprotocol/sdk/shared/stdio.js") as typeof StdioCodec,
+  );
 
 /** Bytes of one message the server reads by default (as the SDK's transport). */
 export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;

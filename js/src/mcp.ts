@@ -58,12 +58,12 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     .object({
       program: z.unknown().meta({
         ...(properties as Record<string, object>).program,
-        description: "The program's root operation, as in {\"program\": {\"op\": ...}}",
+        description: 'The program\'s root operation, as in {"program": {"op": ...}}',
       }),
       context: z
         .record(z.string(), z.unknown())
         .optional()
-        .meta({ description: "Extra context data for this run, read with {\"op\": \"load\", \"name\": <key>}" }),
+        .meta({ description: 'Extra context data for this run, read with {"op": "load", "name": <key>}' }),
     })
     .meta({ $defs });
 
@@ -93,7 +93,9 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       inputSchema: { compact: z.boolean().optional().describe("the short form") },
     },
     async ({ compact }) => ({
-      content: [{ type: "text" as const, text: runtime.prompt({ tools, context: options.context, compact: compact === true }) }],
+      content: [
+        { type: "text" as const, text: runtime.prompt({ tools, context: options.context, compact: compact === true }) },
+      ],
     }),
   );
   return server;

@@ -46,7 +46,12 @@ export function engineOptionsJson(options: RunOptions): string {
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const tools = options.tools ? Object.keys(options.tools) : [];
   const last = lastOptions;
-  if (last.timeoutMs === timeoutMs && last.maxHeapBytes === maxHeapBytes && last.maxDepth === maxDepth && sameNames(last.tools, tools))
+  if (
+    last.timeoutMs === timeoutMs &&
+    last.maxHeapBytes === maxHeapBytes &&
+    last.maxDepth === maxDepth &&
+    sameNames(last.tools, tools)
+  )
     return last.json;
   const json = JSON.stringify({ timeoutMs, maxHeapBytes, maxDepth, tools });
   lastOptions = { timeoutMs, maxHeapBytes, maxDepth, tools, json };
@@ -74,7 +79,9 @@ function contextObject(context: unknown): Record<string, unknown> {
 }
 
 const hasToJSON = (value: unknown) =>
-  value !== null && (typeof value === "object" || typeof value === "bigint") && typeof (value as { toJSON?: unknown }).toJSON === "function";
+  value !== null &&
+  (typeof value === "object" || typeof value === "bigint") &&
+  typeof (value as { toJSON?: unknown }).toJSON === "function";
 
 // JSON of a value as a member of an object: its toJSON gets the key, as in
 // JSON.stringify(context) (JSON.stringify(value) would pass ""). The holder's
@@ -121,7 +128,11 @@ export function payloadFor(options: RunOptions, loads: string[], fields?: Projec
       ...(rows.length ? { rows } : {}), // a view of a reused buffer: valid until the next payload
     };
   } catch (e) {
-    const what = readingMemory ? "The memory" : readingKey === undefined ? "The context" : `The context key ${JSON.stringify(readingKey)}`;
+    const what = readingMemory
+      ? "The memory"
+      : readingKey === undefined
+        ? "The context"
+        : `The context key ${JSON.stringify(readingKey)}`;
     return { error: `${what} is not JSON data: ${describeThrown(e)}` };
   }
 }
@@ -144,5 +155,11 @@ export function toRunResult(status: DoneStatus, started: number, timings: Timing
     ...timings,
   };
   if (!status.ok) return { ok: false, error: status.error, metrics };
-  return { ok: true, result: status.result, memoryDelta: status.memoryDelta ?? {}, memory: status.memory ?? {}, metrics };
+  return {
+    ok: true,
+    result: status.result,
+    memoryDelta: status.memoryDelta ?? {},
+    memory: status.memory ?? {},
+    metrics,
+  };
 }

@@ -72,7 +72,8 @@ export class RowBlockWriter {
 
   private item(item: unknown, fields: string[]): boolean {
     if (item === null || typeof item !== "object") return this.value(item, true);
-    if (Array.isArray(item) || typeof (item as { toJSON?: unknown }).toJSON === "function" || isBoxed(item)) return false;
+    if (Array.isArray(item) || typeof (item as { toJSON?: unknown }).toJSON === "function" || isBoxed(item))
+      return false;
     this.tag(Tag.Object);
     const row = item as Record<string, unknown>;
     for (const key of fields) {

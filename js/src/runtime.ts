@@ -1,7 +1,15 @@
 // The in-process Runtime: checks options, drives runs on the engine instance,
 // runs tool callbacks with the deadline and abort signal. Language semantics
 // live in the engine; nothing here interprets a program.
-import { doneStatus, driveRun, type RunKind, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
+import {
+  doneStatus,
+  driveRun,
+  type RunKind,
+  type DoneStatus,
+  type Payload,
+  type Projections,
+  type Timings,
+} from "./driver.js";
 import { EngineInstance } from "./engine.js";
 import { checkRunOptions, checkValidateOptions } from "./checks.js";
 import {
@@ -78,7 +86,10 @@ const RECYCLE_IDLE_MS = 2000;
 /** Methods that need no run: served by a local engine instance in both modes. */
 export class EngineHost {
   private operationList?: Operation[];
-  constructor(protected readonly wasmModule: WasmModule, protected engine = EngineInstance.create(wasmModule)) {}
+  constructor(
+    protected readonly wasmModule: WasmModule,
+    protected engine = EngineInstance.create(wasmModule),
+  ) {}
 
   validate(program: ProgramInput, options: ValidateOptions = {}): ValidateResult {
     checkValidateOptions(options);
@@ -125,7 +136,9 @@ export class EngineHost {
   /** Verifies a step-function file without running it (tools, entry and input optional). */
   validateWorkflow(source: string, options: ValidateWorkflowOptions = {}): ValidateResult {
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
-    return JSON.parse(this.healthyEngine().validateWorkflow(source, validateWorkflowOptions(options))) as ValidateResult;
+    return JSON.parse(
+      this.healthyEngine().validateWorkflow(source, validateWorkflowOptions(options)),
+    ) as ValidateResult;
   }
 
   /** The engine's operation table: every op with its fields, description and example. */
@@ -170,7 +183,14 @@ export class Runtime extends EngineHost implements PtcRuntime {
     const text = programText(program);
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
-    return this.drive("program", text, engineOptionsJson(options), options, (loads, fields) => payloadFor(options, loads, fields), toRunResult);
+    return this.drive(
+      "program",
+      text,
+      engineOptionsJson(options),
+      options,
+      (loads, fields) => payloadFor(options, loads, fields),
+      toRunResult,
+    );
   }
 
   /**
@@ -181,7 +201,14 @@ export class Runtime extends EngineHost implements PtcRuntime {
     options = checkWorkflowOptions(options);
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
     if (options.signal?.aborted) return abortedResult(options.signal) as WorkflowResult;
-    return this.drive("workflow", source, workflowEngineOptions(options), options, () => workflowPayload(options), toWorkflowResult);
+    return this.drive(
+      "workflow",
+      source,
+      workflowEngineOptions(options),
+      options,
+      () => workflowPayload(options),
+      toWorkflowResult,
+    );
   }
 
   private async drive<R>(
@@ -207,7 +234,11 @@ export class Runtime extends EngineHost implements PtcRuntime {
           payloadMs += now() - t;
         }
       };
-      const io = { payload: timedPayload, tool: (name: string, args: JsonObject) => awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal) };
+      const io = {
+        payload: timedPayload,
+        tool: (name: string, args: JsonObject) =>
+          awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal),
+      };
       const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, kind);
       const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;
       return convert(doneStatus(status), started, { toolMs, payloadMs });

@@ -25,7 +25,12 @@ export const opDefName = (op: string) => `op_${op}`;
 function fieldSchema(field: OperationField, toolNames: string[] | undefined, opName: string): JsonSchema {
   const description = field.description;
   // A condition must be an operation; a step must not be a bare string.
-  const item = field.role === "predicate" ? ref("operation") : field.role === "step" ? { ...ref("expression"), not: { type: "string" } } : ref("expression");
+  const item =
+    field.role === "predicate"
+      ? ref("operation")
+      : field.role === "step"
+        ? { ...ref("expression"), not: { type: "string" } }
+        : ref("expression");
   switch (field.kind) {
     case "expr":
       return { ...item, description };
@@ -35,7 +40,12 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
       // group_by's aggs may not be named "key": each group stores its key there.
       const names: JsonSchema = opName === "group_by" ? { propertyNames: { not: { const: "key" } } } : {};
       if (field.role !== "step") return { ...ref("fields"), ...names, description };
-      return { ...ref("fields"), ...names, additionalProperties: { ...ref("expression"), not: { type: "string" } }, description };
+      return {
+        ...ref("fields"),
+        ...names,
+        additionalProperties: { ...ref("expression"), not: { type: "string" } },
+        description,
+      };
     }
     case "json":
       return { description };
@@ -65,11 +75,18 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
       return { type: "string", enum: ["asc", "desc"], description };
     case "sort_keys": {
       const order = { type: "string", enum: ["asc", "desc"] };
-      const key = { type: "object", properties: { field: { type: "string", minLength: 1 }, order }, required: ["field"], additionalProperties: false };
+      const key = {
+        type: "object",
+        properties: { field: { type: "string", minLength: 1 }, order },
+        required: ["field"],
+        additionalProperties: false,
+      };
       return { type: "array", minItems: 1, items: { anyOf: [{ type: "string", minLength: 1 }, key] }, description };
     }
     default:
-      throw new Error(`ptc-wasm: the op table has a field kind the schema does not know: '${field.kind}' (${opName}.${field.name})`);
+      throw new Error(
+        `ptc-wasm: the op table has a field kind the schema does not know: '${field.kind}' (${opName}.${field.name})`,
+      );
   }
 }
 
@@ -135,7 +152,7 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
   const defs: JsonObject = {
     program: {
       description:
-        "The program's root: an operation, or an implicit object (an object without \"op\", whose values that " +
+        'The program\'s root: an operation, or an implicit object (an object without "op", whose values that ' +
         "are operations are evaluated).",
       type: "object",
       if: isOperation,
@@ -144,28 +161,33 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
     },
     expression: {
       description:
-        "An expression position: an operation ({\"op\": ...}), an implicit object (no \"op\"; operations in it " +
+        'An expression position: an operation ({"op": ...}), an implicit object (no "op"; operations in it ' +
         "are evaluated at any depth), a list (evaluated item by item), or any other JSON value, taken literally.",
       if: isOperation,
       then: ref("operation"),
       else: {
-        anyOf: [ref("implicit_object"), { type: "array", items: ref("expression") }, { type: ["null", "boolean", "number", "string"] }],
+        anyOf: [
+          ref("implicit_object"),
+          { type: "array", items: ref("expression") },
+          { type: ["null", "boolean", "number", "string"] },
+        ],
       },
     },
     implicit_object: {
-      description: "An object without \"op\": builds that object; each value is an expression.",
+      description: 'An object without "op": builds that object; each value is an expression.',
       type: "object",
       not: { required: ["op"] },
       additionalProperties: ref("expression"),
     },
     fields: {
-      description: "An object of fields (not an operation): each value is an expression (operations evaluated at any depth).",
+      description:
+        "An object of fields (not an operation): each value is an expression (operations evaluated at any depth).",
       type: "object",
       not: { required: ["op"] },
       additionalProperties: ref("expression"),
     },
     operation: {
-      description: "One PTC-JSON operation: \"op\" names it, and the definition of that op gives its fields.",
+      description: 'One PTC-JSON operation: "op" names it, and the definition of that op gives its fields.',
       type: "object",
       required: ["op"],
       properties: { op: { enum: ops.map((op) => op.name) } },
@@ -180,7 +202,7 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
     $schema: SCHEMA_DIALECT,
     title: "PTC-JSON program",
     description:
-      "A PTC-JSON program: {\"program\": <operation or implicit object>}. Operations are objects with an \"op\" " +
+      'A PTC-JSON program: {"program": <operation or implicit object>}. Operations are objects with an "op" ' +
       "key and the fields of that operation.",
     type: "object",
     properties: { program: ref("program") },

@@ -19,8 +19,7 @@ export interface SessionOptions {
 }
 
 export type SessionOutcome =
-  | { ok: true; result: JsonValue; stored: string[] }
-  | { ok: false; error: PtcError; message: string };
+  { ok: true; result: JsonValue; stored: string[] } | { ok: false; error: PtcError; message: string };
 
 /**
  * A program as a model may send it: the root expression (`{"op": ...}`), the

@@ -44,7 +44,9 @@ export function toolResultText(value: unknown): string {
     // JSON.stringify throws a TypeError on a cycle; a toJSON or a getter may
     // throw anything, even a value whose message cannot be read.
     const cycle = e instanceof TypeError ? `a cycle or an unserialisable object (${describeThrown(e)})` : undefined;
-    throw new ToolValueError(cycle ?? `an object that threw while being read by a toJSON or a getter (${describeThrown(e)})`);
+    throw new ToolValueError(
+      cycle ?? `an object that threw while being read by a toJSON or a getter (${describeThrown(e)})`,
+    );
   }
 }
 

@@ -30,14 +30,27 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     resolve?.(value as never);
   }
 
-  async function run(id: number, program: string, engineOptions: string, kind: RunKind, submittedAt: number): Promise<void> {
+  async function run(
+    id: number,
+    program: string,
+    engineOptions: string,
+    kind: RunKind,
+    submittedAt: number,
+  ): Promise<void> {
     let done: Driven;
     const spentMs = Math.max(0, performance.timeOrigin + performance.now() - submittedAt);
     try {
-      done = await driveRun(current, program, engineOptions, {
-        payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
-        tool: (tool, args) => ask(`${id}:outcome`, { type: "call", id, tool, args: JSON.stringify(args) }),
-      }, kind, spentMs);
+      done = await driveRun(
+        current,
+        program,
+        engineOptions,
+        {
+          payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
+          tool: (tool, args) => ask(`${id}:outcome`, { type: "call", id, tool, args: JSON.stringify(args) }),
+        },
+        kind,
+        spentMs,
+      );
     } catch (e) {
       done = failedRun(`The engine worker failed while running this program: ${describeThrown(e)}`);
     }

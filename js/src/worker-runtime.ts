@@ -87,7 +87,10 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   private lastAnswerAt = 0;
 
   /** @internal use createRuntime({ worker: true }) */
-  constructor(wasmModule: WasmModule, private readonly spawn: () => WorkerPort) {
+  constructor(
+    wasmModule: WasmModule,
+    private readonly spawn: () => WorkerPort,
+  ) {
     super(wasmModule);
   }
 
@@ -189,7 +192,14 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     const s = run.submission;
     run.port = this.workerPort();
     const submittedAt = performance.timeOrigin + run.started;
-    this.request(run, { type: "run", id: run.id, program: s.text, engineOptions: s.engineOptions, kind: s.kind, submittedAt });
+    this.request(run, {
+      type: "run",
+      id: run.id,
+      program: s.text,
+      engineOptions: s.engineOptions,
+      kind: s.kind,
+      submittedAt,
+    });
   }
 
   // The worker takes messages up in the order they were sent and answers each
@@ -220,17 +230,25 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     run.pending = undefined;
     switch (message.type) {
       case "payload?":
-        return this.request(run, { type: "payload", id: run.id, payload: run.abandoned ? { error: ABANDONED } : this.payload(run, message) });
+        return this.request(run, {
+          type: "payload",
+          id: run.id,
+          payload: run.abandoned ? { error: ABANDONED } : this.payload(run, message),
+        });
       case "call": {
         run.toolCalls++;
-        if (run.abandoned) return this.request(run, { type: "outcome", id: run.id, outcome: { kind: "abort", reason: "" } });
+        if (run.abandoned)
+          return this.request(run, { type: "outcome", id: run.id, outcome: { kind: "abort", reason: "" } });
         const s = run.submission;
         run.waitingOnTool = true;
         const args = JSON.parse(message.args) as JsonObject;
-        void awaitTool(message.tool, s.tools[message.tool], args, run.deadline, s.timeoutMs, s.signal).then((outcome) => {
-          run.waitingOnTool = false;
-          if (this.runs.get(run.id) === run && run.port === port) this.request(run, { type: "outcome", id: run.id, outcome });
-        });
+        void awaitTool(message.tool, s.tools[message.tool], args, run.deadline, s.timeoutMs, s.signal).then(
+          (outcome) => {
+            run.waitingOnTool = false;
+            if (this.runs.get(run.id) === run && run.port === port)
+              this.request(run, { type: "outcome", id: run.id, outcome });
+          },
+        );
         return;
       }
       case "done": {
@@ -284,7 +302,8 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   private computing(port: WorkerPort): PendingRun | undefined {
     let oldest: PendingRun | undefined;
     for (const run of this.runs.values())
-      if (run.port === port && run.pending !== undefined && (!oldest || run.pending < (oldest.pending as number))) oldest = run;
+      if (run.port === port && run.pending !== undefined && (!oldest || run.pending < (oldest.pending as number)))
+        oldest = run;
     return oldest;
   }
 
@@ -304,7 +323,12 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
    * no tool yet start again on a fresh worker (once, when `retry`); the others
    * fail with `why`.
    */
-  private replaceWorker(port: WorkerPort, why: string, retry: boolean, culprit?: { run: PendingRun; result: Failed }): void {
+  private replaceWorker(
+    port: WorkerPort,
+    why: string,
+    retry: boolean,
+    culprit?: { run: PendingRun; result: Failed },
+  ): void {
     port.terminate();
     if (this.port === port) this.port = undefined;
     for (const run of [...this.runs.values()]) {
@@ -337,4 +361,3 @@ function bystanderMessage(why: string, toolCalls: number): string {
     `(that would call them again): run it again`
   );
 }
-

@@ -81,7 +81,12 @@ export function workflowPayload(options: WorkflowOptions): Payload {
 }
 
 export function toWorkflowResult(status: DoneStatus, started: number, timings: Timings): WorkflowResult {
-  const metrics = { durationMs: now() - started, memoryBytes: status.metrics.memoryBytes, toolCalls: status.metrics.toolCalls, ...timings };
+  const metrics = {
+    durationMs: now() - started,
+    memoryBytes: status.metrics.memoryBytes,
+    toolCalls: status.metrics.toolCalls,
+    ...timings,
+  };
   const trace = (status.trace ?? []) as unknown as TraceEntry[];
   if (!status.ok) return { ok: false, error: status.error, ...(status.trace ? { trace } : {}), metrics };
   return { ok: true, result: status.result, trace, metrics };

@@ -64,7 +64,8 @@ export function cursorContext(text: string, pos: number): CursorContext {
         } else if (text[j] === "\n") break;
       }
       const value = text.slice(from + 1, closed ? j - 1 : j);
-      if (!found && pos > from && (pos < j || (!closed && pos <= j))) found = { ...here(), string: { from, to: j, closed } };
+      if (!found && pos > from && (pos < j || (!closed && pos <= j)))
+        found = { ...here(), string: { from, to: j, closed } };
       const f = top();
       if (f?.kind === "object" && f.state === "key") {
         f.lastKey = value;
@@ -150,7 +151,9 @@ export function ptcCompletionSource(sources: CompletionSources) {
       for (const f of fields) {
         if (present.has(f.name)) continue;
         const need = f.presence === "required" ? "required" : f.presence === "one_of" ? "one of" : "optional";
-        options.push(keyOption(f.name, `${f.kind} · ${need}`, `${f.description} (${op!.name})`, f.presence === "required" ? 1 : 0));
+        options.push(
+          keyOption(f.name, `${f.kind} · ${need}`, `${f.description} (${op!.name})`, f.presence === "required" ? 1 : 0),
+        );
       }
     } else {
       const key = where.key;
@@ -189,11 +192,20 @@ export function stepFunctionCompletionSource(sources: { toolNames: () => string[
     if ((!str && !cx.explicit) || where.role !== "value" || where.key !== "call") return null;
     const from = str ? str.from + 1 : cx.pos;
     if (!/^[\w$-]*$/.test(text.slice(from, cx.pos))) return null;
-    const option = (label: string, detail: string, info: string): Completion => ({ label, detail, info, type: "function", apply: str ? label : quoted(label) });
+    const option = (label: string, detail: string, info: string): Completion => ({
+      label,
+      detail,
+      info,
+      type: "function",
+      apply: str ? label : quoted(label),
+    });
     const functions = sources.functionNames();
     const options = [
       ...functions.map((f) => option(f, "function", "A function of this file")),
-      ...sources.toolNames().filter((t) => !functions.includes(t)).map((t) => option(t, "tool", "A mock tool from the Tools tab")),
+      ...sources
+        .toolNames()
+        .filter((t) => !functions.includes(t))
+        .map((t) => option(t, "tool", "A mock tool from the Tools tab")),
     ];
     if (options.length === 0) return null;
     return { from, to: str ? (str.closed ? str.to - 1 : str.to) : cx.pos, options, validFor: /^[\w$-]*$/ };

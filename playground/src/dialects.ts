@@ -87,7 +87,13 @@ const ptcJson: Dialect = {
   dataShape: '{"name": data, …}',
   parts: { toolCalls: true, memory: true, entry: false, trace: false, reference: true },
   run: (runtime, source, o) =>
-    runtime.run(source, { context: o.data, memory: o.memory, tools: o.tools, timeoutMs: o.timeoutMs, signal: o.signal }),
+    runtime.run(source, {
+      context: o.data,
+      memory: o.memory,
+      tools: o.tools,
+      timeoutMs: o.timeoutMs,
+      signal: o.signal,
+    }),
   completion: (hints) => ptcCompletionSource(hints),
   format(source) {
     try {
@@ -114,7 +120,13 @@ const stepFunctions: Dialect = {
   dataShape: '{"parameter": value, …}',
   parts: { toolCalls: false, memory: false, entry: true, trace: true, reference: false },
   run: (runtime, source, o) =>
-    runtime.runWorkflow(source, { entry: o.entry, input: o.data, tools: o.tools, timeoutMs: o.timeoutMs, signal: o.signal }),
+    runtime.runWorkflow(source, {
+      entry: o.entry,
+      input: o.data,
+      tools: o.tools,
+      timeoutMs: o.timeoutMs,
+      signal: o.signal,
+    }),
   completion: (hints) => stepFunctionCompletionSource(hints),
   format(source) {
     const file = parseStepFunctions(source);

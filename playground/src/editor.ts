@@ -2,10 +2,24 @@
 // JavaScript mode for the mock tools), line numbers, folding, bracket matching,
 // closing brackets, completion, lint marks, undo history, search, and the
 // standard key bindings (Tab indents; Escape then Tab leaves the editor).
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionSource } from "@codemirror/autocomplete";
+import {
+  autocompletion,
+  closeBrackets,
+  closeBracketsKeymap,
+  completionKeymap,
+  type CompletionSource,
+} from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
 import { json } from "@codemirror/lang-json";
-import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, indentOnInput, StreamLanguage, syntaxHighlighting } from "@codemirror/language";
+import {
+  bracketMatching,
+  foldGutter,
+  foldKeymap,
+  HighlightStyle,
+  indentOnInput,
+  StreamLanguage,
+  syntaxHighlighting,
+} from "@codemirror/language";
 import { lintGutter, setDiagnostics, type Diagnostic } from "@codemirror/lint";
 import { search, searchKeymap } from "@codemirror/search";
 import { Compartment, EditorState, RangeSetBuilder, StateEffect, StateField, type Extension } from "@codemirror/state";
@@ -40,12 +54,16 @@ const hangingIndent = ViewPlugin.fromClass(
     build(view: EditorView): DecorationSet {
       const builder = new RangeSetBuilder<Decoration>();
       for (const { from, to } of view.visibleRanges) {
-        for (let pos = from; pos <= to; ) {
+        for (let pos = from; pos <= to;) {
           const line = view.state.doc.lineAt(pos);
           const indent = /^[ \t]*/.exec(line.text)![0].replace(/\t/g, "  ").length + 2;
-          builder.add(line.from, line.from, Decoration.line({
-            attributes: { style: `padding-left: calc(${indent}ch + 6px); text-indent: -${indent}ch` },
-          }));
+          builder.add(
+            line.from,
+            line.from,
+            Decoration.line({
+              attributes: { style: `padding-left: calc(${indent}ch + 6px); text-indent: -${indent}ch` },
+            }),
+          );
           pos = line.to + 1;
         }
       }
@@ -65,7 +83,10 @@ const markedRange = StateField.define<DecorationSet>({
   create: () => Decoration.none,
   update(marks, tr) {
     for (const e of tr.effects)
-      if (e.is(setMarkedRange)) return e.value && e.value.to > e.value.from ? Decoration.set([markDecoration.range(e.value.from, e.value.to)]) : Decoration.none;
+      if (e.is(setMarkedRange))
+        return e.value && e.value.to > e.value.from
+          ? Decoration.set([markDecoration.range(e.value.from, e.value.to)])
+          : Decoration.none;
     return tr.docChanged ? Decoration.none : marks;
   },
   provide: (f) => EditorView.decorations.from(f),
@@ -109,22 +130,44 @@ const theme = EditorView.theme({
   ".cm-scroller": { fontFamily: "var(--mono)", lineHeight: "1.55" },
   ".cm-content": { caretColor: "var(--fg)", padding: "6px 0" },
   ".cm-cursor, .cm-dropCursor": { borderLeftColor: "var(--fg)", borderLeftWidth: "2px" },
-  ".cm-gutters": { backgroundColor: "var(--gutter-bg)", color: "var(--muted)", border: "none", borderRight: "1px solid var(--border)" },
+  ".cm-gutters": {
+    backgroundColor: "var(--gutter-bg)",
+    color: "var(--muted)",
+    border: "none",
+    borderRight: "1px solid var(--border)",
+  },
   ".cm-activeLine": { backgroundColor: "var(--active-line)" },
   ".cm-activeLineGutter": { backgroundColor: "var(--active-line)", color: "var(--fg)" },
   "&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground, ::selection": {
     backgroundColor: "var(--selection) !important",
   },
-  ".cm-matchingBracket": { backgroundColor: "var(--match-bg)", outline: "1px solid var(--match-border)", color: "inherit" },
+  ".cm-matchingBracket": {
+    backgroundColor: "var(--match-bg)",
+    outline: "1px solid var(--match-border)",
+    color: "inherit",
+  },
   ".cm-nonmatchingBracket": { backgroundColor: "var(--error-bg)", color: "inherit" },
   ".cm-foldGutter .cm-gutterElement": { padding: "0 4px", cursor: "pointer" },
-  ".cm-foldPlaceholder": { backgroundColor: "var(--chip-bg)", border: "1px solid var(--border)", color: "var(--muted)" },
+  ".cm-foldPlaceholder": {
+    backgroundColor: "var(--chip-bg)",
+    border: "1px solid var(--border)",
+    color: "var(--muted)",
+  },
   ".cm-tooltip": { backgroundColor: "var(--panel-bg)", border: "1px solid var(--border)", color: "var(--fg)" },
   ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--accent)", color: "var(--accent-fg)" },
   ".cm-completionDetail": { opacity: "0.75", fontStyle: "normal", marginLeft: "1em" },
   ".cm-completionInfo": { maxWidth: "28em", whiteSpace: "pre-wrap", fontFamily: "var(--sans)", fontSize: "13px" },
-  ".cm-lintRange-error": { backgroundImage: "none", textDecoration: "underline wavy var(--error)", textUnderlineOffset: "3px", backgroundColor: "var(--error-bg)" },
-  ".cm-lintRange-warning": { backgroundImage: "none", textDecoration: "underline wavy var(--warning)", textUnderlineOffset: "3px" },
+  ".cm-lintRange-error": {
+    backgroundImage: "none",
+    textDecoration: "underline wavy var(--error)",
+    textUnderlineOffset: "3px",
+    backgroundColor: "var(--error-bg)",
+  },
+  ".cm-lintRange-warning": {
+    backgroundImage: "none",
+    textDecoration: "underline wavy var(--warning)",
+    textUnderlineOffset: "3px",
+  },
   ".cm-diagnostic": { fontFamily: "var(--sans)", maxWidth: "36em", whiteSpace: "pre-wrap" },
   ".cm-diagnostic-error": { borderLeftColor: "var(--error)" },
   ".cm-lint-marker": { width: "0.9em", height: "0.9em" },
@@ -133,12 +176,21 @@ const theme = EditorView.theme({
   ".cm-search": { fontFamily: "var(--sans)", fontSize: "13px", padding: "4px 8px 6px" },
   ".cm-search label": { fontSize: "12.5px", color: "var(--muted)" },
   ".cm-textfield": {
-    font: "13px var(--mono)", backgroundColor: "var(--editor-bg)", color: "var(--fg)",
-    border: "1px solid var(--border)", borderRadius: "5px", padding: "3px 6px",
+    font: "13px var(--mono)",
+    backgroundColor: "var(--editor-bg)",
+    color: "var(--fg)",
+    border: "1px solid var(--border)",
+    borderRadius: "5px",
+    padding: "3px 6px",
   },
   ".cm-button": {
-    font: "12.5px var(--sans)", backgroundImage: "none", backgroundColor: "var(--panel-bg)", color: "var(--fg)",
-    border: "1px solid var(--border)", borderRadius: "5px", padding: "2px 8px",
+    font: "12.5px var(--sans)",
+    backgroundImage: "none",
+    backgroundColor: "var(--panel-bg)",
+    color: "var(--fg)",
+    border: "1px solid var(--border)",
+    borderRadius: "5px",
+    padding: "2px 8px",
   },
   ".cm-panel.cm-search [name=close]": { color: "var(--muted)", fontSize: "18px", right: "6px" },
   ".cm-searchMatch": { backgroundColor: "var(--match-bg)", outline: "1px solid var(--match-border)" },
@@ -273,7 +325,12 @@ export function createEditor(o: EditorOptions): EditorView {
     theme,
     wrapping.of(o.wrap === false ? [] : [EditorView.lineWrapping, hangingIndent]),
     labelling.of(labelAttributes(o.label, o.describedBy)),
-    EditorView.contentAttributes.of({ "aria-multiline": "true", spellcheck: "false", autocapitalize: "off", autocorrect: "off" }),
+    EditorView.contentAttributes.of({
+      "aria-multiline": "true",
+      spellcheck: "false",
+      autocapitalize: "off",
+      autocorrect: "off",
+    }),
     ...(o.extra ?? []),
   ];
   if (o.onChange) {

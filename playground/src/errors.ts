@@ -13,6 +13,8 @@ export const errorTitle = (type: string) => ERROR_TITLES[type] ?? type;
 
 /** "ValidationError at /0/steps/1/call: …": the layout of the engine's formatError, for any error. */
 export function errorLine(error: PtcError): string {
-  const name = errorTitle(error.type).replace(/ (\w)/, (_, c: string) => c.toUpperCase()).replace(/ /g, "");
+  const name = errorTitle(error.type)
+    .replace(/ (\w)/, (_, c: string) => c.toUpperCase())
+    .replace(/ /g, "");
   return `${name}${error.path !== undefined ? ` at ${error.path}` : ""}: ${error.message}`;
 }

@@ -49,7 +49,12 @@ export function createEditors(session: Session, o: { onEdit: () => void; toolNam
     updateWrapping(view);
     o.onEdit();
   };
-  const hints: CompletionHints = { operations: () => state.operations, toolNames: o.toolNames, contextKeys, functionNames };
+  const hints: CompletionHints = {
+    operations: () => state.operations,
+    toolNames: o.toolNames,
+    contextKeys,
+    functionNames,
+  };
   const completions = Object.fromEntries(Object.values(dialects).map((d) => [d.id, d.completion(hints)]));
   const d = dialect();
   views.program = createEditor({
@@ -88,7 +93,8 @@ export function toggleWrapping(): void {
   wrapWanted = !wrapWanted;
   $("wrap-toggle").setAttribute("aria-pressed", String(wrapWanted));
   for (const view of [views.program, views.context, views.tools]) updateWrapping(view);
-  if (wrapWanted && hasLongLine(views.program)) announce("Lines longer than 1000 characters are not wrapped; Format splits them");
+  if (wrapWanted && hasLongLine(views.program))
+    announce("Lines longer than 1000 characters are not wrapped; Format splits them");
 }
 
 // ---- reference panel -------------------------------------------------------
@@ -107,7 +113,12 @@ export function setReference(open: boolean, focus = false): void {
 /** The reference's Insert button: the example at the cursor. */
 export function insertIntoProgram(text: string): void {
   const { from, to } = views.program.state.selection.main;
-  views.program.dispatch({ changes: { from, to, insert: text }, selection: { anchor: from + text.length }, scrollIntoView: true, userEvent: "input" });
+  views.program.dispatch({
+    changes: { from, to, insert: text },
+    selection: { anchor: from + text.length },
+    scrollIntoView: true,
+    userEvent: "input",
+  });
   views.program.focus();
   if (!wideLayout.matches) setReference(false);
 }
@@ -138,7 +149,9 @@ export function setupTabs(): void {
       e.preventDefault();
     });
   });
-  $("input-error").addEventListener("click", () => select($("tab-context").classList.contains("has-error") ? tabs[0] : tabs[1], true));
+  $("input-error").addEventListener("click", () =>
+    select($("tab-context").classList.contains("has-error") ? tabs[0] : tabs[1], true),
+  );
   $("consent-review").addEventListener("click", () => select(tabs[1], true));
 }
 

@@ -7,13 +7,29 @@
 import { forEachDiagnostic } from "@codemirror/lint";
 import { announce } from "./announce.js";
 import { markedRangeOf, setText, textOf } from "./editor.js";
-import { createEditors, insertIntoProgram, setDialect, setReference, setupTabs, toggleWrapping, wideLayout } from "./layout.js";
+import {
+  createEditors,
+  insertIntoProgram,
+  setDialect,
+  setReference,
+  setupTabs,
+  toggleWrapping,
+  wideLayout,
+} from "./layout.js";
 import { renderMemory, renderTurn, selectErrorInProgram, setStatus, showNotice } from "./outcome.js";
 import { loadEngine, type Engine } from "./ptc.js";
 import { renderReference } from "./reference.js";
 import { $, escapeHtml } from "./render.js";
 import { mockToolNames, prepareTools, runNow, scheduleRun, trustTools } from "./run.js";
-import { clearMemory, fillExampleSelect, nextTurn, openInitialSession, restoreFromHash, share, syncSelect } from "./session.js";
+import {
+  clearMemory,
+  fillExampleSelect,
+  nextTurn,
+  openInitialSession,
+  restoreFromHash,
+  share,
+  syncSelect,
+} from "./session.js";
 import { dialect, state, views } from "./state.js";
 import { currentEntry, renderEntrySelect } from "./trace-panel.js";
 
@@ -106,7 +122,9 @@ async function start(): Promise<void> {
     document.body.dataset.status = "engine-error";
     return;
   }
-  $("engine-mode").textContent = engine.inWorker ? "Engine: WebAssembly in a Web Worker" : "Engine: WebAssembly in this page";
+  $("engine-mode").textContent = engine.inWorker
+    ? "Engine: WebAssembly in a Web Worker"
+    : "Engine: WebAssembly in this page";
   await runNow();
   state.operations = engine.runtime.operations();
   renderReference($("ref-list"), $<HTMLInputElement>("ref-filter"), state.operations, insertIntoProgram);
@@ -146,7 +164,9 @@ window.__playground = {
   diagnostics(which: "program" | "context" = "program") {
     const view = which === "program" ? views.program : views.context;
     const out: { from: number; to: number; text: string; message: string }[] = [];
-    forEachDiagnostic(view.state, (d, from, to) => out.push({ from, to, text: view.state.sliceDoc(from, to), message: d.message }));
+    forEachDiagnostic(view.state, (d, from, to) =>
+      out.push({ from, to, text: view.state.sliceDoc(from, to), message: d.message }),
+    );
     return out;
   },
 };

@@ -68,14 +68,23 @@ const isErrorResult = (v: unknown) =>
  * error, the tool calls, the memory, the trace (`file`: the step-function file
  * that ran, parsed, for the trace rows' labels).
  */
-export function showOutcome(d: Dialect, r: Outcome, program: string, calls: CallRecord[], file: StepFunctionsFile | null): void {
+export function showOutcome(
+  d: Dialect,
+  r: Outcome,
+  program: string,
+  calls: CallRecord[],
+  file: StepFunctionsFile | null,
+): void {
   const trace = "trace" in r ? r.trace : undefined;
   if (!r.ok) {
     showFailure(r.error, program, calls, "program", r.metrics?.durationMs);
     if (d.parts.trace) showTrace(trace, r.error, file);
     return;
   }
-  const flag = trace && isErrorResult(r.result) ? ` <span class="badge warn" title="The entry returned a result-typed error">returned an error</span>` : "";
+  const flag =
+    trace && isErrorResult(r.result)
+      ? ` <span class="badge warn" title="The entry returned a result-typed error">returned an error</span>`
+      : "";
   showResult(r, `<span class="badge ok">✓ ok</span>${flag} ${metricsText(r.metrics, trace?.length)}`);
   if (d.parts.toolCalls) renderCalls(calls);
   if (d.parts.memory && "memory" in r) {
@@ -97,14 +106,28 @@ function errorRangeIn(program: string, error: PtcError): { from: number; to: num
   return dialect().errorRange(error.path, program, views.program.state);
 }
 
-export function showFailure(error: PtcError, program: string, calls: CallRecord[], source: "program" | "context" | "tools", ms?: number): void {
+export function showFailure(
+  error: PtcError,
+  program: string,
+  calls: CallRecord[],
+  source: "program" | "context" | "tools",
+  ms?: number,
+): void {
   document.body.dataset.status = "error";
   document.body.dataset.errorType = source === "program" ? error.type : `${source}_error`;
-  const title = source === "program" ? ERROR_TITLES[error.type] ?? error.type : source === "context" ? "Context error" : "Tools error";
+  const title =
+    source === "program"
+      ? (ERROR_TITLES[error.type] ?? error.type)
+      : source === "context"
+        ? "Context error"
+        : "Tools error";
   const formatted = source === "program" ? dialect().formatError(error, state.runtime) : error.message;
   errorRange = source === "program" ? errorRangeIn(program, error) : null;
   if (source === "program") {
-    mark(views.program, errorRange ? [{ ...errorRange, severity: "error", message: formatted, source: ERROR_TITLES[error.type] }] : []);
+    mark(
+      views.program,
+      errorRange ? [{ ...errorRange, severity: "error", message: formatted, source: ERROR_TITLES[error.type] }] : [],
+    );
   }
   const timing = ms !== undefined ? ` after ${formatMs(ms)}` : "";
   const badge = source === "program" ? error.type : `${source} error`;
@@ -137,7 +160,11 @@ export function selectErrorInProgram(): void {
 export function showInputProblem(problem: InputProblem | null): void {
   const node = $("input-error");
   node.hidden = !problem;
-  node.textContent = problem ? (problem.where === "context" ? `${dialect().dataTab} has an error` : "Tools have an error") : "";
+  node.textContent = problem
+    ? problem.where === "context"
+      ? `${dialect().dataTab} has an error`
+      : "Tools have an error"
+    : "";
   $("tab-context").classList.toggle("has-error", problem?.where === "context");
   $("tab-tools").classList.toggle("has-error", problem?.where === "tools");
 }
@@ -178,13 +205,16 @@ export function renderCalls(calls: CallRecord[]): void {
           : c.state === "ok"
             ? el("span", { class: "badge ok" }, "ok")
             : el("span", { class: "badge error" }, "threw");
-      const head = el("div", { class: "call-head" },
+      const head = el(
+        "div",
+        { class: "call-head" },
         el("span", { class: "call-index" }, `${i + 1}`),
         el("code", { class: "call-name" }, c.tool),
         el("code", { class: "call-args", title: args }, args),
         el("span", { class: "spacer" }),
         c.ms !== undefined ? el("span", { class: "muted" }, formatMs(c.ms)) : "",
-        badge);
+        badge,
+      );
       const item = el("li", { class: `call ${c.state}` }, head);
       if (c.state === "ok") {
         const pre = el("pre", { class: "json small" });
@@ -211,8 +241,13 @@ export function renderMemory(r?: RunSuccess): void {
   showJson(out, r.memory, 40);
   const changed = Object.keys(r.memoryDelta);
   out.dataset.changed = changed.join(",");
-  $("memory-stored").textContent = changed.length ? `This run stored ${changed.join(", ")}.` : "This run stored nothing.";
-  $("memory-out").setAttribute("aria-label", `Memory after this run${changed.length ? `; this run stored ${changed.join(", ")}` : "; unchanged"}`);
+  $("memory-stored").textContent = changed.length
+    ? `This run stored ${changed.join(", ")}.`
+    : "This run stored nothing.";
+  $("memory-out").setAttribute(
+    "aria-label",
+    `Memory after this run${changed.length ? `; this run stored ${changed.join(", ")}` : "; unchanged"}`,
+  );
 }
 
 export function renderTurn(): void {
@@ -229,7 +264,7 @@ export function renderTurn(): void {
     hint.innerHTML = `This example has ${total} turns. <strong>Next turn</strong> loads turn ${turn + 1}'s program and ${how}.`;
   } else {
     hint.innerHTML =
-      'A program whose value is an object stores it in memory (a <code>result</code> key is returned instead). ' +
+      "A program whose value is an object stores it in memory (a <code>result</code> key is returned instead). " +
       '<strong>Next turn</strong> carries the memory into the next run, where <code>{"op": "var"}</code> reads it.';
   }
 }

@@ -23,35 +23,57 @@ function withCode(node: HTMLElement, text: string): HTMLElement {
 
 const title = (category: string) => CATEGORY_TITLES[category] ?? category.charAt(0).toUpperCase() + category.slice(1);
 
-export function renderReference(list: HTMLElement, filter: HTMLInputElement, ops: Operation[], onInsert: (example: string) => void): void {
+export function renderReference(
+  list: HTMLElement,
+  filter: HTMLInputElement,
+  ops: Operation[],
+  onInsert: (example: string) => void,
+): void {
   list.replaceChildren();
   const categories = [...new Set(ops.map((o) => o.category))];
   const articles: { op: Operation; node: HTMLElement; section: HTMLElement }[] = [];
   for (const category of categories) {
     const headingId = `ref-cat-${category}`;
-    const section = el("section", { class: "ref-cat", "aria-labelledby": headingId }, el("h3", { id: headingId }, title(category)));
+    const section = el(
+      "section",
+      { class: "ref-cat", "aria-labelledby": headingId },
+      el("h3", { id: headingId }, title(category)),
+    );
     for (const op of ops.filter((o) => o.category === category)) {
       const example = inlineJson(op.example);
-      const insert = el("button", { type: "button", class: "btn small", "aria-label": `Insert the ${op.name} example into the program` }, "Insert");
+      const insert = el(
+        "button",
+        { type: "button", class: "btn small", "aria-label": `Insert the ${op.name} example into the program` },
+        "Insert",
+      );
       insert.addEventListener("click", () => onInsert(example));
       const fields = el("ul", { class: "ref-fields" });
       for (const f of op.fields) {
         const presence = f.presence === "one_of" ? "one of" : f.presence;
         fields.append(
-          el("li", {},
-            el("code", { class: "ref-field" }, f.name), " ",
-            el("span", { class: "ref-kind" }, f.kind), " ",
-            el("span", { class: `ref-presence ${f.presence}` }, presence), " ",
-            withCode(el("span", { class: "ref-desc" }), f.description)),
+          el(
+            "li",
+            {},
+            el("code", { class: "ref-field" }, f.name),
+            " ",
+            el("span", { class: "ref-kind" }, f.kind),
+            " ",
+            el("span", { class: `ref-presence ${f.presence}` }, presence),
+            " ",
+            withCode(el("span", { class: "ref-desc" }), f.description),
+          ),
         );
       }
       const pre = el("pre", { class: "json ref-example", role: "group", "aria-label": `Example of ${op.name}` });
       pre.innerHTML = highlightJson(formatJson(op.example, 46));
-      const node = el("article", { class: "ref-op", id: `op-${op.name}` },
+      const node = el(
+        "article",
+        { class: "ref-op", id: `op-${op.name}` },
         el("div", { class: "ref-op-head" }, el("h4", {}, el("code", {}, op.name)), insert),
         withCode(el("p", { class: "ref-description" }), op.description),
         ...(op.fields.length ? [fields] : [el("p", { class: "ref-nofields" }, "No fields.")]),
-        pre);
+        pre,
+      );
       section.append(node);
       articles.push({ op, node, section });
     }
@@ -62,7 +84,8 @@ export function renderReference(list: HTMLElement, filter: HTMLInputElement, ops
     const q = filter.value.trim().toLowerCase();
     let shown = 0;
     for (const a of articles) {
-      const hit = !q || a.op.name.includes(q) || a.op.description.toLowerCase().includes(q) || a.op.category.includes(q);
+      const hit =
+        !q || a.op.name.includes(q) || a.op.description.toLowerCase().includes(q) || a.op.category.includes(q);
       a.node.hidden = !hit;
       if (hit) shown++;
     }

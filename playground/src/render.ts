@@ -16,9 +16,10 @@ export function highlightJson(text: string): string {
   for (const m of text.matchAll(TOKEN)) {
     out += escapeHtml(text.slice(last, m.index));
     if (m[1] !== undefined)
-      out += m[2] !== undefined
-        ? `<span class="j-key">${escapeHtml(m[1])}</span>${m[2]}`
-        : `<span class="j-str">${escapeHtml(m[1])}</span>`;
+      out +=
+        m[2] !== undefined
+          ? `<span class="j-key">${escapeHtml(m[1])}</span>${m[2]}`
+          : `<span class="j-str">${escapeHtml(m[1])}</span>`;
     else if (m[3] !== undefined) out += `<span class="j-num">${m[3]}</span>`;
     else out += `<span class="j-atom">${m[4]}</span>`;
     last = m.index! + m[0].length;

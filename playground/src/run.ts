@@ -9,7 +9,17 @@ import type { Outcome } from "./dialects.js";
 import { mark, textOf } from "./editor.js";
 import { findJsonSyntaxError, tokenEnd } from "./positions.js";
 import { createToolSandbox } from "./sandbox.js";
-import { renderCalls, setStatus, showConsent, showFailure, showHeld, showInputProblem, showOutcome, type CallRecord, type InputProblem } from "./outcome.js";
+import {
+  renderCalls,
+  setStatus,
+  showConsent,
+  showFailure,
+  showHeld,
+  showInputProblem,
+  showOutcome,
+  type CallRecord,
+  type InputProblem,
+} from "./outcome.js";
 import { dialect, state, views } from "./state.js";
 import { currentEntry, showTrace, updateFunctions } from "./trace-panel.js";
 
@@ -55,13 +65,20 @@ function readContext(): { ok: true; value: Record<string, unknown> } | { ok: fal
   const syntax = findJsonSyntaxError(text);
   if (syntax) {
     const to = Math.max(tokenEnd(text, syntax.index), Math.min(syntax.index + 1, text.length));
-    mark(views.context, [{ from: Math.min(syntax.index, text.length), to, severity: "error", message: syntax.message }]);
+    mark(views.context, [
+      { from: Math.min(syntax.index, text.length), to, severity: "error", message: syntax.message },
+    ]);
     return { ok: false, problem: { where: "context", message: `${name} is not valid JSON: ${syntax.message}` } };
   }
   const value: unknown = JSON.parse(text);
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    mark(views.context, [{ from: 0, to: text.length, severity: "error", message: `The ${name.toLowerCase()} must be a JSON object` }]);
-    return { ok: false, problem: { where: "context", message: `The ${name.toLowerCase()} must be a JSON object: ${dialect().dataShape}` } };
+    mark(views.context, [
+      { from: 0, to: text.length, severity: "error", message: `The ${name.toLowerCase()} must be a JSON object` },
+    ]);
+    return {
+      ok: false,
+      problem: { where: "context", message: `The ${name.toLowerCase()} must be a JSON object: ${dialect().dataShape}` },
+    };
   }
   mark(views.context, []);
   return { ok: true, value: value as Record<string, unknown> };
@@ -116,7 +133,11 @@ export async function runNow(): Promise<void> {
   const context = readContext();
   const compiled = await sandbox.compile(toolsText);
   if (!isCurrent()) return; // edited while the tools were evaluated
-  const problem = !context.ok ? context.problem : !compiled.ok ? { where: "tools" as const, message: compiled.message } : null;
+  const problem = !context.ok
+    ? context.problem
+    : !compiled.ok
+      ? { where: "tools" as const, message: compiled.message }
+      : null;
   showInputProblem(problem);
   if (problem) {
     showFailure({ type: "execution_error", message: problem.message }, program, [], problem.where);

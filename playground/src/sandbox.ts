@@ -53,7 +53,11 @@ function frameMain(): void {
   };
   // Like the package's failureMessage: an Error's message, a string as is, anything else as JSON.
   const thrown = (reason: unknown): Thrown => {
-    if (reason instanceof Error) return { isError: true, message: text(() => reason.message || reason.name, "an Error whose message cannot be read") };
+    if (reason instanceof Error)
+      return {
+        isError: true,
+        message: text(() => reason.message || reason.name, "an Error whose message cannot be read"),
+      };
     if (typeof reason === "string") return { isError: false, message: reason };
     try {
       return { isError: false, message: JSON.stringify(reason) ?? text(() => reason, "an unprintable value") };
@@ -73,7 +77,12 @@ function frameMain(): void {
       }
       if (bad.length) {
         const list = bad.map((b) => `'${b}'`).join(", ");
-        send({ kind: "compiled", id, ok: false, message: `Tools: ${list} ${bad.length === 1 ? "is" : "are"} not a function` });
+        send({
+          kind: "compiled",
+          id,
+          ok: false,
+          message: `Tools: ${list} ${bad.length === 1 ? "is" : "are"} not a function`,
+        });
         return;
       }
       sets.set(id, tools);
@@ -93,7 +102,12 @@ function frameMain(): void {
         send({ kind: "result", id, ok: true, value });
       } catch (e) {
         // A function or a DOM object cannot be copied out of the frame.
-        send({ kind: "result", id, ok: false, error: { isError: true, message: `returned a value that is not JSON data (${thrown(e).message})` } });
+        send({
+          kind: "result",
+          id,
+          ok: false,
+          error: { isError: true, message: `returned a value that is not JSON data (${thrown(e).message})` },
+        });
       }
     } catch (e) {
       send({ kind: "result", id, ok: false, error: thrown(e) });
@@ -206,20 +220,25 @@ export function createToolSandbox(host: HTMLElement = document.body): ToolSandbo
     cache = undefined; // the new frame has evaluated nothing yet
   };
 
-  const callIn = (owner: ReturnType<typeof openFrame>, set: number) => async (name: string, args: Record<string, unknown>, info: ToolInfo) => {
-    const reply = await owner.ask({ kind: "call", set, name, args, info });
-    if (reply?.kind === "unavailable") throw new Error(reply.message);
-    if (reply?.kind !== "result") throw new Error("the mock tools' sandbox answered out of turn");
-    if (reply.ok) return reply.value;
-    // An Error stays an Error (its message is what the run reports); a thrown string stays a string.
-    throw reply.error.isError ? new Error(String(reply.error.message)) : String(reply.error.message);
-  };
+  const callIn =
+    (owner: ReturnType<typeof openFrame>, set: number) =>
+    async (name: string, args: Record<string, unknown>, info: ToolInfo) => {
+      const reply = await owner.ask({ kind: "call", set, name, args, info });
+      if (reply?.kind === "unavailable") throw new Error(reply.message);
+      if (reply?.kind !== "result") throw new Error("the mock tools' sandbox answered out of turn");
+      if (reply.ok) return reply.value;
+      // An Error stays an Error (its message is what the run reports); a thrown string stays a string.
+      throw reply.error.isError ? new Error(String(reply.error.message)) : String(reply.error.message);
+    };
 
   const evaluate = async (source: string): Promise<CompiledTools> => {
     const owner = frame;
     const reply = await owner.ask({ kind: "compile", source }, COMPILE_LIMIT_MS);
     if (!reply) {
-      const stuck: CompiledTools = { ok: false, message: `Tools: evaluating the tools text did not finish within ${COMPILE_LIMIT_MS} ms (an endless loop?)` };
+      const stuck: CompiledTools = {
+        ok: false,
+        message: `Tools: evaluating the tools text did not finish within ${COMPILE_LIMIT_MS} ms (an endless loop?)`,
+      };
       if (owner === frame) {
         restart();
         cache = { source, compiled: Promise.resolve(stuck) }; // not again for the same text

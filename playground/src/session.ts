@@ -40,7 +40,14 @@ function adopt(s: Session): void {
  */
 export async function openInitialSession(): Promise<Initial> {
   const ex = examples[0];
-  const fallback: Session = { dialect: ex.dialect, program: ex.turns[0].program, context: ex.context, tools: ex.tools, example: ex.id, entry: ex.entry };
+  const fallback: Session = {
+    dialect: ex.dialect,
+    program: ex.turns[0].program,
+    context: ex.context,
+    tools: ex.tools,
+    example: ex.id,
+    entry: ex.entry,
+  };
   let initial: Initial;
   try {
     const shared = location.hash && location.hash !== "#" ? await decodeSession(location.hash) : null;

@@ -33,7 +33,9 @@ function fromBase64Url(text: string): Uint8Array {
 }
 
 async function through(bytes: Uint8Array, stream: GenericTransformStream): Promise<Uint8Array> {
-  const out = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream as unknown as TransformStream<Uint8Array, Uint8Array>);
+  const out = new Blob([bytes as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(stream as unknown as TransformStream<Uint8Array, Uint8Array>);
   return new Uint8Array(await new Response(out).arrayBuffer());
 }
 

@@ -104,9 +104,15 @@ export function parseStepFunctions(text: string): StepFunctionsFile | null {
  * "/0" is the first function). A pointer ending at an object key gives the whole
  * `"key": value`; when only a prefix exists, the deepest node found.
  */
-export function resolveStepFunctionsPointer(file: StepFunctionsFile, pointer: string): { from: number; to: number; exact: boolean } | null {
+export function resolveStepFunctionsPointer(
+  file: StepFunctionsFile,
+  pointer: string,
+): { from: number; to: number; exact: boolean } | null {
   const tokens = parsePointer(pointer);
-  if (tokens.length === 0) return file.nodes.length ? { from: file.nodes[0].from, to: file.nodes[file.nodes.length - 1].to, exact: true } : null;
+  if (tokens.length === 0)
+    return file.nodes.length
+      ? { from: file.nodes[0].from, to: file.nodes[file.nodes.length - 1].to, exact: true }
+      : null;
   let node: FileNode = { from: 0, to: 0, items: file.nodes };
   let range: { from: number; to: number } | null = null;
   for (const token of tokens) {
@@ -129,7 +135,8 @@ export function resolveStepFunctionsPointer(file: StepFunctionsFile, pointer: st
 export function valueAt(file: StepFunctionsFile, pointer: string): unknown {
   let v: unknown = file.values;
   for (const token of parsePointer(pointer)) {
-    if (v && typeof v === "object" && Object.prototype.hasOwnProperty.call(v, token)) v = (v as Record<string, unknown>)[token];
+    if (v && typeof v === "object" && Object.prototype.hasOwnProperty.call(v, token))
+      v = (v as Record<string, unknown>)[token];
     else return undefined;
   }
   return v;

@@ -11,11 +11,16 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 export function toolsSourceFor(data: Record<string, unknown> | undefined): string {
   const header = [
     "// Mock tools, as the body of an object literal: name: (args) => value.",
-    "// Async works too; args is the call's evaluated \"args\" object.",
+    '// Async works too; args is the call\'s evaluated "args" object.',
   ];
   const entries = Object.entries(data ?? {});
   if (entries.length === 0) {
-    return [...header, "// Example (uncomment to use with {\"op\": \"call\", \"tool\": \"echo\", \"args\": {\"x\": 1}}):", "// echo: async (args) => args,", ""].join("\n");
+    return [
+      ...header,
+      '// Example (uncomment to use with {"op": "call", "tool": "echo", "args": {"x": 1}}):',
+      "// echo: async (args) => args,",
+      "",
+    ].join("\n");
   }
   const body = entries.map(([name, value]) => {
     const key = IDENT.test(name) ? name : JSON.stringify(name);
@@ -50,7 +55,7 @@ function returned(value: unknown, indent: number): string {
 export function toolsSourceForStepFunctions(spec: Record<string, unknown> | undefined): string {
   const lines = [
     "// Mock tools, as the body of an object literal: name: async (args) => value.",
-    "// A tool fails when it throws: async () => { throw new Error(\"card declined\"); }",
+    '// A tool fails when it throws: async () => { throw new Error("card declined"); }',
   ];
   const entries = Object.entries((spec ?? {}) as Record<string, ToolSpec>);
   if (entries.length === 0) {

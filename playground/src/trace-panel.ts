@@ -7,7 +7,14 @@ import { ERROR_TITLES } from "./errors.js";
 import type { PtcError, TraceEntry } from "./ptc.js";
 import { $, el } from "./render.js";
 import { state, views } from "./state.js";
-import { functionsOf, parseStepFunctions, resolveStepFunctionsPointer, valueAt, type FunctionInfo, type StepFunctionsFile } from "./step-functions.js";
+import {
+  functionsOf,
+  parseStepFunctions,
+  resolveStepFunctionsPointer,
+  valueAt,
+  type FunctionInfo,
+  type StepFunctionsFile,
+} from "./step-functions.js";
 import { renderTrace, type StepSource } from "./trace.js";
 
 /** The functions of the file as last parsed. */
@@ -48,7 +55,9 @@ export function renderEntrySelect(): void {
   const entry = currentEntry();
   const last = fileFunctions.length - 1;
   select.replaceChildren(
-    ...fileFunctions.map((f, i) => el("option", { value: f.name }, i === last ? `${f.name} (the last: default)` : f.name)),
+    ...fileFunctions.map((f, i) =>
+      el("option", { value: f.name }, i === last ? `${f.name} (the last: default)` : f.name),
+    ),
   );
   if (entry) select.value = entry;
   select.disabled = fileFunctions.length === 0;
@@ -63,7 +72,11 @@ function stepSource(path: string): StepSource | undefined {
   if (!step || typeof step !== "object" || Array.isArray(step)) return undefined;
   const s = step as Record<string, unknown>;
   const expr = "for" in s ? s.in : "if" in s ? s.if : "match" in s ? s.match : "expr" in s ? s.expr : undefined;
-  return { let: typeof s.let === "string" ? s.let : undefined, for: typeof s.for === "string" ? s.for : undefined, expr };
+  return {
+    let: typeof s.let === "string" ? s.let : undefined,
+    for: typeof s.for === "string" ? s.for : undefined,
+    expr,
+  };
 }
 
 /** Marks a trace entry's step in the program (resolved in the text as it is now). */
@@ -91,7 +104,9 @@ export function showTrace(trace: TraceEntry[] | undefined, error?: PtcError, fil
   renderTrace(list, entries, names, { stepAt: stepSource, onPick: pickTraceEntry, entry: currentEntry() });
   const note = $("trace-note");
   note.hidden = !error || entries.length === 0;
-  note.textContent = error ? `The trace so far: the run stopped with ${ERROR_TITLES[error.type]?.toLowerCase() ?? error.type} at the last step.` : "";
+  note.textContent = error
+    ? `The trace so far: the run stopped with ${ERROR_TITLES[error.type]?.toLowerCase() ?? error.type} at the last step.`
+    : "";
   $("trace-empty").hidden = entries.length > 0;
   $("trace-empty").textContent = error
     ? error.type === "parse_error" || error.type === "validation_error"

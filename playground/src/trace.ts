@@ -25,7 +25,10 @@ export function nestTrace(trace: TraceEntry[], fileFunctions: ReadonlySet<string
   const stack: TraceNode[] = [];
   const contains = (outer: TraceEntry, e: TraceEntry) =>
     (e.function === outer.function && e.path.startsWith(outer.path + "/")) ||
-    ((outer.kind === "call" || outer.kind === "compensate") && outer.tool !== undefined && fileFunctions.has(outer.tool) && e.function === outer.tool);
+    ((outer.kind === "call" || outer.kind === "compensate") &&
+      outer.tool !== undefined &&
+      fileFunctions.has(outer.tool) &&
+      e.function === outer.tool);
   trace.forEach((entry, index) => {
     while (stack.length && !contains(stack[stack.length - 1].entry, entry)) stack.pop();
     const node: TraceNode = { entry, index, depth: stack.length, children: [] };
@@ -91,13 +94,22 @@ function describe(e: TraceEntry, src: StepSource | undefined): { what: (Node | s
     };
   }
   const what: (Node | string)[] = [];
-  if (src?.let) what.push(el("span", { class: "tr-bind" }, e.kind === "let" || e.kind === "match" ? `${src.let} =` : src.let));
+  if (src?.let)
+    what.push(el("span", { class: "tr-bind" }, e.kind === "let" || e.kind === "match" ? `${src.let} =` : src.let));
   if (expr && e.kind !== "return" && e.kind !== "yield") what.push(exprNode());
-  return { what, spoken: `${src?.let ? `${src.let} from ` : ""}${e.kind === "return" || e.kind === "yield" ? "" : expr}`.trim() };
+  return {
+    what,
+    spoken: `${src?.let ? `${src.let} from ` : ""}${e.kind === "return" || e.kind === "yield" ? "" : expr}`.trim(),
+  };
 }
 
 /** Fills `list` with the trace's rows (nested lists); returns the row buttons in trace order. */
-export function renderTrace(list: HTMLElement, trace: TraceEntry[], fileFunctions: ReadonlySet<string>, view: TraceView): HTMLButtonElement[] {
+export function renderTrace(
+  list: HTMLElement,
+  trace: TraceEntry[],
+  fileFunctions: ReadonlySet<string>,
+  view: TraceView,
+): HTMLButtonElement[] {
   const longest = Math.max(0, ...trace.map((e) => e.durationMs));
   const rows: HTMLButtonElement[] = new Array(trace.length);
   const total = trace.length;
@@ -110,37 +122,60 @@ export function renderTrace(list: HTMLElement, trace: TraceEntry[], fileFunction
     // An `if` whose compensations ran has no error: its condition held.
     const failure = e.error ?? (e.outcome === "compensated" ? "its compensations ran" : "failed");
     const detail = failed
-      ? el("span", { class: "tr-detail tr-error" }, el("span", { class: "tr-sign", "aria-hidden": "true" }, e.error === undefined ? "↺ " : "✗ "), failure)
+      ? el(
+          "span",
+          { class: "tr-detail tr-error" },
+          el("span", { class: "tr-sign", "aria-hidden": "true" }, e.error === undefined ? "↺ " : "✗ "),
+          failure,
+        )
       : e.value === undefined
         ? el("span", { class: "tr-detail" })
-        : el("span", { class: "tr-detail", title: shortJson(e.value, 4000) },
+        : el(
+            "span",
+            { class: "tr-detail", title: shortJson(e.value, 4000) },
             el("span", { class: "tr-sign", "aria-hidden": "true" }, "→ "),
-            el("code", {}, e.kind === "for" ? summarize(e.value) : shortJson(e.value)));
+            el("code", {}, e.kind === "for" ? summarize(e.value) : shortJson(e.value)),
+          );
     const pct = longest > 0 ? Math.max(1.5, (e.durationMs / longest) * 100) : 0;
     const inOther = view.entry !== undefined && e.function !== view.entry;
-    const row = el("button", {
-      type: "button",
-      class: `trace-row outcome-${e.outcome} kind-${e.kind}`,
-      tabindex: node.index === 0 ? "0" : "-1",
-      title: `${e.function} ${e.path}`,
-      "data-path": e.path,
-      "data-index": String(node.index),
-      "aria-label":
-        `Step ${node.index + 1} of ${total}${inOther ? ` in ${e.function}` : ""}: ${e.kind}${spoken ? ` ${spoken}` : ""}, ` +
-        `${OUTCOME_TEXT[e.outcome]}${failed ? `: ${failure}` : e.value !== undefined ? `: ${e.kind === "for" ? summarize(e.value) : shortJson(e.value, 80)}` : ""}, ` +
-        `${duration(e.durationMs)}`,
-    },
+    const row = el(
+      "button",
+      {
+        type: "button",
+        class: `trace-row outcome-${e.outcome} kind-${e.kind}`,
+        tabindex: node.index === 0 ? "0" : "-1",
+        title: `${e.function} ${e.path}`,
+        "data-path": e.path,
+        "data-index": String(node.index),
+        "aria-label":
+          `Step ${node.index + 1} of ${total}${inOther ? ` in ${e.function}` : ""}: ${e.kind}${spoken ? ` ${spoken}` : ""}, ` +
+          `${OUTCOME_TEXT[e.outcome]}${failed ? `: ${failure}` : e.value !== undefined ? `: ${e.kind === "for" ? summarize(e.value) : shortJson(e.value, 80)}` : ""}, ` +
+          `${duration(e.durationMs)}`,
+      },
       el("span", { class: "tr-num", "aria-hidden": "true" }, String(node.index + 1)),
-      el("span", { class: "tr-body", style: `--depth: ${node.depth}` },
-        el("span", { class: "tr-head" },
+      el(
+        "span",
+        { class: "tr-body", style: `--depth: ${node.depth}` },
+        el(
+          "span",
+          { class: "tr-head" },
           ...(inOther ? [el("span", { class: "tr-fn" }, e.function)] : []),
           el("span", { class: "tr-kind" }, e.kind),
           ...what,
-          el("span", { class: `tr-outcome ${e.outcome}` }, OUTCOME_TEXT[e.outcome])),
-        detail),
-      el("span", { class: "tr-time" },
-        el("span", { class: "tr-bar", "aria-hidden": "true" }, el("span", { class: "tr-fill", style: `width: ${pct.toFixed(1)}%` })),
-        el("span", { class: "tr-ms" }, duration(e.durationMs))),
+          el("span", { class: `tr-outcome ${e.outcome}` }, OUTCOME_TEXT[e.outcome]),
+        ),
+        detail,
+      ),
+      el(
+        "span",
+        { class: "tr-time" },
+        el(
+          "span",
+          { class: "tr-bar", "aria-hidden": "true" },
+          el("span", { class: "tr-fill", style: `width: ${pct.toFixed(1)}%` }),
+        ),
+        el("span", { class: "tr-ms" }, duration(e.durationMs)),
+      ),
     );
     row.addEventListener("click", () => {
       for (const r of rows) r.setAttribute("aria-current", String(r === row));
@@ -163,7 +198,16 @@ export function renderTrace(list: HTMLElement, trace: TraceEntry[], fileFunction
   list.onkeydown = (ev: KeyboardEvent) => {
     const at = rows.indexOf(document.activeElement as HTMLButtonElement);
     if (at < 0) return;
-    const to = ev.key === "ArrowDown" ? at + 1 : ev.key === "ArrowUp" ? at - 1 : ev.key === "Home" ? 0 : ev.key === "End" ? rows.length - 1 : null;
+    const to =
+      ev.key === "ArrowDown"
+        ? at + 1
+        : ev.key === "ArrowUp"
+          ? at - 1
+          : ev.key === "Home"
+            ? 0
+            : ev.key === "End"
+              ? rows.length - 1
+              : null;
     if (to === null) return;
     ev.preventDefault();
     moveFocus(to);

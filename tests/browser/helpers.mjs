@@ -28,7 +28,10 @@ export async function startAll() {
   requireSite();
   mkdirSync(ARTIFACTS, { recursive: true });
   const server = await serve({ root: SITE, port: 0 });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
   return {
     server,
     browser,
@@ -43,7 +46,11 @@ export async function startAll() {
  * Opens the playground; records every request and console error. `path` is
  * appended to the server URL (a hash, or a sub-path).
  */
-export async function openPage(browser, baseUrl, { path = "", viewport = { width: 1440, height: 900 }, waitForResult = true, colorScheme = "light" } = {}) {
+export async function openPage(
+  browser,
+  baseUrl,
+  { path = "", viewport = { width: 1440, height: 900 }, waitForResult = true, colorScheme = "light" } = {},
+) {
   const context = await browser.newContext({ viewport, deviceScaleFactor: 1, colorScheme });
   const page = await context.newPage();
   const requests = [];
@@ -77,7 +84,8 @@ export function shot(page, name) {
 }
 
 /** Text of an editor ("program", "context", "tools"). */
-export const editorText = (page, which) => page.evaluate((w) => window.__playground.views[w].state.doc.toString(), which);
+export const editorText = (page, which) =>
+  page.evaluate((w) => window.__playground.views[w].state.doc.toString(), which);
 
 /** Replaces a whole editor's text (like a paste). */
 export const setEditor = (page, which, text) =>

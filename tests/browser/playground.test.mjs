@@ -8,7 +8,19 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { gzipSync } from "node:zlib";
 import { serve } from "../../scripts/serve.mjs";
-import { ARTIFACTS, editorText, nextRun, openPage, resultText, ROOT, selectInEditor, shot, SITE, startAll, waitForRuns } from "./helpers.mjs";
+import {
+  ARTIFACTS,
+  editorText,
+  nextRun,
+  openPage,
+  resultText,
+  ROOT,
+  selectInEditor,
+  shot,
+  SITE,
+  startAll,
+  waitForRuns,
+} from "./helpers.mjs";
 
 let env;
 const allRequests = [];
@@ -24,10 +36,11 @@ async function open(options = {}) {
   const opened = await openPage(env.browser, env.server.url, options);
   // Every request of every page, checked at the end (the list keeps growing while the page lives).
   opened.page.on("close", () => allRequests.push(...opened.requests.map((url) => ({ url, from: options.path ?? "" }))));
-  opened.context.on("close", () => allRequests.push(...opened.requests.map((url) => ({ url, from: options.path ?? "" }))));
+  opened.context.on("close", () =>
+    allRequests.push(...opened.requests.map((url) => ({ url, from: options.path ?? "" }))),
+  );
   return opened;
 }
-
 
 /** Selects `needle` (its nth occurrence) in an editor and focuses it. */
 async function selectText(page, which, needle, nth = 0) {
@@ -50,14 +63,34 @@ function runawayProgram() {
   const rows = { op: "concat", lists: [chunk, chunk.map((i) => i + 1000), chunk.map((i) => i + 2000)] };
   return {
     program: {
-      op: "let", name: "rows", value: rows,
-      in: { op: "pipe", steps: [
-        { op: "var", name: "rows" },
-        { op: "map", expr: { op: "pipe", steps: [
-          { op: "concat", lists: [{ op: "var", name: "rows" }, { op: "var", name: "rows" }, { op: "var", name: "rows" }] },
-          { op: "filter", where: { op: "eq", value: { op: "get", path: [] } } },
-          { op: "count" }] } },
-        { op: "count" }] },
+      op: "let",
+      name: "rows",
+      value: rows,
+      in: {
+        op: "pipe",
+        steps: [
+          { op: "var", name: "rows" },
+          {
+            op: "map",
+            expr: {
+              op: "pipe",
+              steps: [
+                {
+                  op: "concat",
+                  lists: [
+                    { op: "var", name: "rows" },
+                    { op: "var", name: "rows" },
+                    { op: "var", name: "rows" },
+                  ],
+                },
+                { op: "filter", where: { op: "eq", value: { op: "get", path: [] } } },
+                { op: "count" },
+              ],
+            },
+          },
+          { op: "count" },
+        ],
+      },
     },
   };
 }
@@ -132,7 +165,11 @@ describe("playground", () => {
     assert.equal(d.text, "@");
     // An execution error carries a path too: it is marked.
     await nextRun(page, () =>
-      setEditor(page, "program", '{"program": {"op": "pipe", "steps": [\n  {"op": "literal", "value": [1, "a"]},\n  {"op": "sum"}\n]}}'),
+      setEditor(
+        page,
+        "program",
+        '{"program": {"op": "pipe", "steps": [\n  {"op": "literal", "value": [1, "a"]},\n  {"op": "sum"}\n]}}',
+      ),
     );
     assert.equal((await status(page)).errorType, "execution_error");
     const [e] = await diagnostics(page);
@@ -166,9 +203,15 @@ describe("playground", () => {
     // A tool of the visitor's own, async, with args.
     await page.click("#tab-tools");
     await nextRun(page, () =>
-      setEditor(page, "tools", "lookup: async ({ id }) => {\n  await new Promise((r) => setTimeout(r, 20));\n  return { id, name: `user ${id}` };\n},"),
+      setEditor(
+        page,
+        "tools",
+        "lookup: async ({ id }) => {\n  await new Promise((r) => setTimeout(r, 20));\n  return { id, name: `user ${id}` };\n},",
+      ),
     );
-    await nextRun(page, () => setEditor(page, "program", '{"program": {"op": "call", "tool": "lookup", "args": {"id": 7}}}'));
+    await nextRun(page, () =>
+      setEditor(page, "program", '{"program": {"op": "call", "tool": "lookup", "args": {"id": 7}}}'),
+    );
     assert.equal(await page.locator("#calls > li").count(), 1);
     const call = page.locator("#calls > li").first();
     assert.match(await call.innerText(), /lookup[\s\S]*\{"id":7\}/);
@@ -303,17 +346,34 @@ describe("playground", () => {
           const a = document.activeElement;
           const name = (a.labels?.[0]?.innerText || a.getAttribute("aria-label") || a.innerText || "").trim();
           const style = getComputedStyle(a);
-          return { tag: a.tagName, name: name.slice(0, 40), ring: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0 };
+          return {
+            tag: a.tagName,
+            name: name.slice(0, 40),
+            ring: style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0,
+          };
         }),
       );
     }
     const names = stops.map((s) => s.name);
     const order = ["Skip to the program editor", "Example", "Share", "Operations", "Format", "Program (PTC-JSON)"];
     const at = order.map((n) => names.findIndex((x) => x.startsWith(n)));
-    assert.ok(at.every((i) => i >= 0), `not all reached: ${names.join(" | ")}`);
-    assert.deepEqual([...at].sort((a, b) => a - b), at, `tab order: ${names.join(" | ")}`);
-    assert.ok(stops.every((s) => s.name.length > 0), `an unlabelled stop: ${names.join(" | ")}`);
-    assert.ok(stops.filter((s) => s.tag === "BUTTON").every((s) => s.ring), `a button without a focus ring: ${JSON.stringify(stops)}`);
+    assert.ok(
+      at.every((i) => i >= 0),
+      `not all reached: ${names.join(" | ")}`,
+    );
+    assert.deepEqual(
+      [...at].sort((a, b) => a - b),
+      at,
+      `tab order: ${names.join(" | ")}`,
+    );
+    assert.ok(
+      stops.every((s) => s.name.length > 0),
+      `an unlabelled stop: ${names.join(" | ")}`,
+    );
+    assert.ok(
+      stops.filter((s) => s.tag === "BUTTON").every((s) => s.ring),
+      `a button without a focus ring: ${JSON.stringify(stops)}`,
+    );
     // Enter in the editor keeps working (newline with indentation), Ctrl-Z undoes it, Ctrl-Y redoes it.
     await page.locator("#program-editor .cm-content").focus();
     const before = await editorText(page, "program");
@@ -334,9 +394,16 @@ describe("playground", () => {
     assert.equal(await editorText(page, "program"), before);
     await page.keyboard.press("Escape");
     await page.keyboard.press("Tab");
-    assert.equal(await page.evaluate(() => document.activeElement.closest("#program-editor")), null, "Escape, Tab leaves the editor");
+    assert.equal(
+      await page.evaluate(() => document.activeElement.closest("#program-editor")),
+      null,
+      "Escape, Tab leaves the editor",
+    );
     assert.equal(await editorText(page, "program"), before);
-    assert.match(await page.evaluate(() => document.querySelector("#program-editor .cm-content").getAttribute("aria-describedby")), /editor-keys/);
+    assert.match(
+      await page.evaluate(() => document.querySelector("#program-editor .cm-content").getAttribute("aria-describedby")),
+      /editor-keys/,
+    );
     // Ctrl-F opens the search panel; Escape closes it and returns to the text.
     await page.locator("#program-editor .cm-content").focus();
     await page.keyboard.press("Control+f");
@@ -356,7 +423,8 @@ describe("playground", () => {
   test("phone width (390 px): no horizontal overflow", async () => {
     const { page, context } = await open({ viewport: { width: 390, height: 844 } });
     // Content wider than the viewport (a scrollbar, where the browser draws one, is not content).
-    const overflow = () => page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth));
+    const overflow = () =>
+      page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth));
     assert.equal(await overflow(), 0);
     assert.equal(await resultText(page), "1234.5");
     await shot(page, "phone");
@@ -381,7 +449,10 @@ describe("playground", () => {
     try {
       const { page, context, requests } = await openPage(env.browser, server.url, { path: "playground/" });
       assert.equal(await resultText(page), "1234.5");
-      assert.ok(requests.every((u) => u.startsWith(`${server.url}playground/`)), requests.join(" "));
+      assert.ok(
+        requests.every((u) => u.startsWith(`${server.url}playground/`)),
+        requests.join(" "),
+      );
       await context.close();
     } finally {
       await server.close();
@@ -455,9 +526,14 @@ describe("measurements", () => {
     };
     const first = await median("");
     // A shared step-function session (the checkout example), as a link.
-    const ex = JSON.parse(readFileSync(join(ROOT, "examples/step-functions/index.json"), "utf8")).find((e) => e.id === "checkout");
+    const ex = JSON.parse(readFileSync(join(ROOT, "examples/step-functions/index.json"), "utf8")).find(
+      (e) => e.id === "checkout",
+    );
     const session = {
-      v: 1, dialect: "step-functions", example: ex.id, entry: ex.entry,
+      v: 1,
+      dialect: "step-functions",
+      example: ex.id,
+      entry: ex.entry,
       program: readFileSync(join(ROOT, "examples/step-functions", ex.file), "utf8"),
       context: JSON.stringify(ex.input),
       tools: checkoutTools,
@@ -465,7 +541,9 @@ describe("measurements", () => {
     const sf = await median(`#j=${Buffer.from(JSON.stringify(session)).toString("base64url")}`);
     t.diagnostic(`files loaded: ${files.join(", ")}`);
     t.diagnostic(`gzip sizes: ${sizes.join(", ")}`);
-    t.diagnostic(`transfer: ${gz} B gzip (${raw} B raw) in ${files.length} files; the page's own code ${pageGz} B gzip`);
+    t.diagnostic(
+      `transfer: ${gz} B gzip (${raw} B raw) in ${files.length} files; the page's own code ${pageGz} B gzip`,
+    );
     t.diagnostic(`first result after navigation start: median ${first.median.toFixed(0)} ms (${first.all})`);
     t.diagnostic(`first result of a shared step-function link: median ${sf.median.toFixed(0)} ms (${sf.all})`);
     // Budgets: the page's code (CodeMirror with its history, search and key bindings,

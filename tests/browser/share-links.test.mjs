@@ -73,7 +73,9 @@ const UNTOUCHED = { pwned: null, title: "ptc-wasm playground", storage: null, co
  * nothing was touched and the link's tools are held for consent.
  */
 async function expectHeld(page) {
-  await page.waitForFunction(() => !["loading", "running"].includes(document.body.dataset.status ?? "loading"), null, { timeout: 10_000 });
+  await page.waitForFunction(() => !["loading", "running"].includes(document.body.dataset.status ?? "loading"), null, {
+    timeout: 10_000,
+  });
   await page.waitForTimeout(500);
   assert.deepEqual(await marks(page), UNTOUCHED);
   assert.equal(await page.evaluate(() => document.body.dataset.status), "held");
@@ -87,7 +89,10 @@ describe("shared links", () => {
     assert.equal(await page.evaluate(() => window.__playground.runs), 0, "nothing ran");
     // The tools are shown, marked as coming from the link.
     assert.equal(await editorText(page, "tools"), HOSTILE_TOOLS);
-    assert.match(await page.locator("#consent").innerText(), /came from a shared link[\s\S]*not run[\s\S]*Trust and run/);
+    assert.match(
+      await page.locator("#consent").innerText(),
+      /came from a shared link[\s\S]*not run[\s\S]*Trust and run/,
+    );
     assert.match(await page.locator("#tab-tools").innerText(), /from link/);
     assert.match(await page.locator("#run-status").innerText(), /not run/i);
     await shot(page, "consent-laptop");
@@ -110,7 +115,9 @@ describe("shared links", () => {
     assert.match(await page.locator("#calls > li").first().innerText(), /probe[\s\S]*returned object with 3 keys/);
     // Trusted now: the visitor's later edits run as usual.
     await nextRun(page, () => setEditor(page, "tools", `${HOSTILE_TOOLS}double: async ({ n }) => n * 2,\n`));
-    await nextRun(page, () => setEditor(page, "program", '{"program": {"op": "call", "tool": "double", "args": {"n": 21}}}'));
+    await nextRun(page, () =>
+      setEditor(page, "program", '{"program": {"op": "call", "tool": "double", "args": {"n": 21}}}'),
+    );
     assert.equal(await resultText(page), "42");
     assert.deepEqual(errors, []);
     await context.close();
@@ -148,8 +155,11 @@ describe("shared links", () => {
   });
 
   test("a step-function link's tools are held the same way", async () => {
-    const program = '{"function": "main", "output": "record", "steps": [{"let": "seen", "call": "probe", "args": {}}, {"return": "$seen"}]}';
-    const { page, context, errors } = await openWatched(linkOf({ dialect: "step-functions", program, context: "{}", tools: HOSTILE_TOOLS }));
+    const program =
+      '{"function": "main", "output": "record", "steps": [{"let": "seen", "call": "probe", "args": {}}, {"return": "$seen"}]}';
+    const { page, context, errors } = await openWatched(
+      linkOf({ dialect: "step-functions", program, context: "{}", tools: HOSTILE_TOOLS }),
+    );
     await expectHeld(page);
     assert.equal(await page.evaluate(() => window.__playground.dialect), "step-functions");
     await nextRun(page, () => page.click("#consent .trust-tools"));
@@ -165,7 +175,11 @@ describe("shared links", () => {
     const { page, context } = await openWatched("");
     await waitForRuns(page, 1);
     await nextRun(page, () => page.selectOption("#example-select", "7.3"));
-    const session = { program: await editorText(page, "program"), context: await editorText(page, "context"), tools: await editorText(page, "tools") };
+    const session = {
+      program: await editorText(page, "program"),
+      context: await editorText(page, "context"),
+      tools: await editorText(page, "tools"),
+    };
     await context.close();
     const again = await openWatched(linkOf(session));
     await waitForRuns(again.page, 1);
@@ -177,7 +191,9 @@ describe("shared links", () => {
   test("on a phone, the consent notice and its button are in view", async () => {
     const { page, context } = await openWatched(linkOf(HOSTILE), { width: 390, height: 844 });
     await expectHeld(page);
-    const overflow = await page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth));
+    const overflow = await page.evaluate(() =>
+      Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth),
+    );
     assert.equal(overflow, 0);
     await page.locator("#consent").scrollIntoViewIfNeeded();
     assert.ok(await page.locator("#consent .trust-tools").isVisible());
@@ -218,7 +234,9 @@ describe("shared links", () => {
         tools: "",
       }),
     );
-    await page.waitForFunction(() => window.__playground.dialect === "step-functions" && document.body.dataset.status !== "running");
+    await page.waitForFunction(
+      () => window.__playground.dialect === "step-functions" && document.body.dataset.status !== "running",
+    );
     await page.waitForTimeout(300);
     assert.ok((await page.locator("#entry-select").innerText()).includes(html));
     assert.ok((await page.locator("#entry-params").innerText()).includes(html));
@@ -242,7 +260,9 @@ describe("the mock tools' sandbox", () => {
     assert.equal((await marks(page)).pwned, null);
 
     // A tool that never returns: the run times out (the page, not frozen, shows it) and the next run works.
-    await nextRun(page, () => setEditor(page, "tools", "spin: async () => { for (;;) {} },\nanswer: async () => 42,\n"));
+    await nextRun(page, () =>
+      setEditor(page, "tools", "spin: async () => { for (;;) {} },\nanswer: async () => 42,\n"),
+    );
     await nextRun(page, () => setEditor(page, "program", '{"program": {"op": "call", "tool": "spin", "args": {}}}'));
     assert.equal(await page.evaluate(() => document.body.dataset.errorType), "timeout");
     assert.match(await page.locator("#error-message").innerText(), /tool 'spin' had not answered after 1000 ms/);
@@ -257,7 +277,9 @@ describe("the mock tools' sandbox", () => {
     assert.equal(await resultText(page), "43");
 
     // What a tool throws or returns that is not JSON is reported at its call.
-    await nextRun(page, () => setEditor(page, "tools", 'answer: async () => { throw "plain text"; },\nfn: async () => () => 1,\n'));
+    await nextRun(page, () =>
+      setEditor(page, "tools", 'answer: async () => { throw "plain text"; },\nfn: async () => () => 1,\n'),
+    );
     assert.match(await page.locator("#calls").innerText(), /answer[\s\S]*threw[\s\S]*plain text/);
     await nextRun(page, () => setEditor(page, "program", '{"program": {"op": "call", "tool": "fn", "args": {}}}'));
     assert.match(await page.locator("#error-message").innerText(), /fn[\s\S]*not JSON data/);
@@ -270,7 +292,10 @@ describe("the mock tools' sandbox", () => {
     // A strict policy on the page, which its srcdoc frame inherits: no inline script.
     await context.route(`${env.server.url}`, async (route) => {
       const response = await route.fetch();
-      await route.fulfill({ response, headers: { ...response.headers(), "content-security-policy": "script-src 'self' 'wasm-unsafe-eval'" } });
+      await route.fulfill({
+        response,
+        headers: { ...response.headers(), "content-security-policy": "script-src 'self' 'wasm-unsafe-eval'" },
+      });
     });
     const page = await context.newPage();
     await page.goto(env.server.url);

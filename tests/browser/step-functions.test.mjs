@@ -6,7 +6,18 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { ARTIFACTS, editorText, nextRun, openPage, resultText, ROOT, selectInEditor, setEditor, shot, startAll } from "./helpers.mjs";
+import {
+  ARTIFACTS,
+  editorText,
+  nextRun,
+  openPage,
+  resultText,
+  ROOT,
+  selectInEditor,
+  setEditor,
+  shot,
+  startAll,
+} from "./helpers.mjs";
 
 let env;
 before(async () => {
@@ -40,28 +51,41 @@ async function failCharge(page) {
 }
 
 describe("step functions in the playground", () => {
-  test("the checkout example shows {\"ok\": ...} and a trace of 4 steps", async () => {
+  test('the checkout example shows {"ok": ...} and a trace of 4 steps', async () => {
     const { page, errors, context } = await openPage(env.browser, env.server.url);
     await pickExample(page, "checkout");
     assert.equal((await status(page)).status, "ok");
     assert.equal((await status(page)).dialect, "step-functions");
     assert.equal(await page.locator("#dialect-label").innerText(), "Step functions");
-    assert.deepEqual(JSON.parse(await resultText(page)), { ok: { "order-id": "o1", "charge-id": "c1", "reservation-id": "r1" } });
+    assert.deepEqual(JSON.parse(await resultText(page)), {
+      ok: { "order-id": "o1", "charge-id": "c1", "reservation-id": "r1" },
+    });
     // The input panel: the entry's input and the entry selector (default: the last function).
     assert.match(await page.locator("#tab-context").innerText(), /Input/);
     assert.equal(await page.locator("#entry-select").inputValue(), "checkout");
-    assert.match(await page.locator("#entry-params").innerText(), /items \(list item\), payment-id \(text\), amount \(number\)/);
+    assert.match(
+      await page.locator("#entry-params").innerText(),
+      /items \(list item\), payment-id \(text\), amount \(number\)/,
+    );
     assert.deepEqual(JSON.parse(await editorText(page, "context")), EXAMPLES.find((e) => e.id === "checkout").input);
     // The trace: 4 rows, calls with their tool and args, all with a value.
     const trace = await page.evaluate(() => window.__playground.latest.trace);
     assert.equal(trace.length, 4);
     assert.equal(await rows(page).count(), 4);
-    assert.deepEqual(trace.map((e) => e.kind), ["call", "call", "call", "return"]);
-    assert.match(await rows(page).nth(0).innerText(), /call[\s\S]*reservation =[\s\S]*reserve[\s\S]*\{"items": \["a", "b"\]\}[\s\S]*value[\s\S]*\{"id": "r1"\}/);
+    assert.deepEqual(
+      trace.map((e) => e.kind),
+      ["call", "call", "call", "return"],
+    );
+    assert.match(
+      await rows(page).nth(0).innerText(),
+      /call[\s\S]*reservation =[\s\S]*reserve[\s\S]*\{"items": \["a", "b"\]\}[\s\S]*value[\s\S]*\{"id": "r1"\}/,
+    );
     assert.match(await rows(page).nth(1).innerText(), /charge[\s\S]*"payment-id": "p1"/);
     assert.equal(await page.locator("#trace .outcome-value").count(), 4);
     // Duration bars are scaled to the longest step: one is full width.
-    const widths = await page.locator("#trace .tr-fill").evaluateAll((fills) => fills.map((f) => parseFloat(f.style.width)));
+    const widths = await page
+      .locator("#trace .tr-fill")
+      .evaluateAll((fills) => fills.map((f) => parseFloat(f.style.width)));
     assert.equal(Math.max(...widths), 100);
     // Memory, tool calls and the operation reference are PTC-JSON's: hidden here.
     assert.ok(await page.locator("#trace-card").isVisible());
@@ -108,9 +132,15 @@ describe("step functions in the playground", () => {
     assert.equal(await resultText(page), result);
     // enrich's mock answers in sequence: the second lookup throws, and on-error continue skips that record.
     await pickExample(page, "enrich");
-    assert.deepEqual(JSON.parse(await resultText(page)).map((r) => r.id), ["a1", "c3"]);
+    assert.deepEqual(
+      JSON.parse(await resultText(page)).map((r) => r.id),
+      ["a1", "c3"],
+    );
     assert.equal(await page.locator("#trace .trace-row.outcome-failure").count(), 1);
-    assert.match(await page.locator("#trace .trace-row.outcome-failure").innerText(), /lookup[\s\S]*"b2"[\s\S]*not found/);
+    assert.match(
+      await page.locator("#trace .trace-row.outcome-failure").innerText(),
+      /lookup[\s\S]*"b2"[\s\S]*not found/,
+    );
     assert.deepEqual(errors, []);
     await context.close();
   });
@@ -131,10 +161,20 @@ describe("step functions in the playground", () => {
     assert.match(await release.getAttribute("class"), /kind-compensate/);
     assert.match(await release.innerText(), /compensate[\s\S]*release[\s\S]*\{"reservation-id": "r1"\}/);
     // The compensation is drawn inside the charge step.
-    assert.equal(await page.locator("#trace > li:nth-child(2) > ol.trace-children .trace-row.kind-compensate").count(), 1);
-    assert.equal(await release.locator(".tr-body").evaluate((b) => getComputedStyle(b).getPropertyValue("--depth").trim()), "1");
+    assert.equal(
+      await page.locator("#trace > li:nth-child(2) > ol.trace-children .trace-row.kind-compensate").count(),
+      1,
+    );
+    assert.equal(
+      await release.locator(".tr-body").evaluate((b) => getComputedStyle(b).getPropertyValue("--depth").trim()),
+      "1",
+    );
     // Compensated and failed rows look different from the rest.
-    const look = (loc) => loc.evaluate((b) => { const s = getComputedStyle(b); return `${s.backgroundColor} ${s.borderLeftColor}`; });
+    const look = (loc) =>
+      loc.evaluate((b) => {
+        const s = getComputedStyle(b);
+        return `${s.backgroundColor} ${s.borderLeftColor}`;
+      });
     assert.notEqual(await look(charge), await look(rows(page).nth(0)));
     // Clicking the row marks the charge step in the program.
     await charge.click();
@@ -259,8 +299,16 @@ describe("step functions in the playground", () => {
     await old.context.close();
     // Older still: no "dialect" key; the example it names tells the dialect.
     const ex = EXAMPLES.find((e) => e.id === "total");
-    const session = { v: 1, example: ex.id, program: readFileSync(join(ROOT, "examples", "step-functions", ex.file), "utf8"), context: JSON.stringify(ex.input), tools: "" };
-    const older = await openPage(env.browser, env.server.url, { path: `#j=${Buffer.from(JSON.stringify(session)).toString("base64url")}` });
+    const session = {
+      v: 1,
+      example: ex.id,
+      program: readFileSync(join(ROOT, "examples", "step-functions", ex.file), "utf8"),
+      context: JSON.stringify(ex.input),
+      tools: "",
+    };
+    const older = await openPage(env.browser, env.server.url, {
+      path: `#j=${Buffer.from(JSON.stringify(session)).toString("base64url")}`,
+    });
     assert.equal(await older.page.evaluate(() => window.__playground.dialect), "step-functions");
     assert.equal((await older.page.evaluate(() => window.__playground.latest)).ok, true);
     assert.ok((await older.page.locator("#trace .trace-row").count()) > 0);
@@ -275,10 +323,16 @@ describe("step functions in the playground", () => {
     // From the result, Tab reaches the trace (one stop for the whole list).
     await page.locator("#result").focus();
     await page.keyboard.press("Tab");
-    const focused = () => page.evaluate(() => {
-      const a = document.activeElement;
-      return { index: a.dataset.index, row: a.classList.contains("trace-row"), label: a.getAttribute("aria-label"), ring: getComputedStyle(a).outlineStyle !== "none" };
-    });
+    const focused = () =>
+      page.evaluate(() => {
+        const a = document.activeElement;
+        return {
+          index: a.dataset.index,
+          row: a.classList.contains("trace-row"),
+          label: a.getAttribute("aria-label"),
+          ring: getComputedStyle(a).outlineStyle !== "none",
+        };
+      });
     let f = await focused();
     assert.ok(f.row, "Tab from the result reaches the trace");
     assert.equal(f.index, "0");
@@ -309,8 +363,11 @@ describe("step functions in the playground", () => {
   });
 
   test("phone width (390 px): the timeline fits", async () => {
-    const { page, errors, context } = await openPage(env.browser, env.server.url, { viewport: { width: 390, height: 844 } });
-    const overflow = () => page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth));
+    const { page, errors, context } = await openPage(env.browser, env.server.url, {
+      viewport: { width: 390, height: 844 },
+    });
+    const overflow = () =>
+      page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth));
     await pickExample(page, "checkout");
     await failCharge(page);
     assert.equal(await overflow(), 0);
@@ -319,16 +376,25 @@ describe("step functions in the playground", () => {
       list.flatMap((row) => {
         const box = row.getBoundingClientRect();
         return [...row.querySelectorAll(".tr-outcome, .tr-time, .tr-kind")]
-          .filter((n) => { const r = n.getBoundingClientRect(); return r.left < box.left - 0.5 || r.right > box.right + 0.5; })
+          .filter((n) => {
+            const r = n.getBoundingClientRect();
+            return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+          })
           .map((n) => `${row.dataset.index}: ${n.className}`);
-      }));
+      }),
+    );
     assert.deepEqual(outside, []);
     // Nothing in a row's head overlaps its duration column.
     const overlaps = await page.locator("#trace .trace-row").evaluateAll((list) =>
-      list.filter((row) => {
-        const time = row.querySelector(".tr-time").getBoundingClientRect();
-        return [...row.querySelectorAll(".tr-head > *")].some((n) => n.getBoundingClientRect().right > time.left + 0.5);
-      }).map((row) => row.dataset.index));
+      list
+        .filter((row) => {
+          const time = row.querySelector(".tr-time").getBoundingClientRect();
+          return [...row.querySelectorAll(".tr-head > *")].some(
+            (n) => n.getBoundingClientRect().right > time.left + 0.5,
+          );
+        })
+        .map((row) => row.dataset.index),
+    );
     assert.deepEqual(overlaps, []);
     await page.locator("#trace-card").scrollIntoViewIfNeeded();
     await shot(page, "sf-timeline-phone");

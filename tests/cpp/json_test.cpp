@@ -20,7 +20,8 @@ bool identical(const Value& a, const Value& b) {
   if (a.kind() != b.kind()) return false;
   switch (a.kind()) {
     case ptc::Kind::Int: return a.asInt() == b.asInt();
-    case ptc::Kind::Double: return a.asDouble() == b.asDouble() || (a.asDouble() != a.asDouble() && b.asDouble() != b.asDouble());
+    case ptc::Kind::Double:
+      return a.asDouble() == b.asDouble() || (a.asDouble() != a.asDouble() && b.asDouble() != b.asDouble());
     case ptc::Kind::Array:
       if (a.items().size() != b.items().size()) return false;
       for (size_t i = 0; i < a.items().size(); ++i)
@@ -29,7 +30,8 @@ bool identical(const Value& a, const Value& b) {
     case ptc::Kind::Object:
       if (a.members().size() != b.members().size()) return false;
       for (size_t i = 0; i < a.members().size(); ++i)
-        if (a.members()[i].key.str() != b.members()[i].key.str() || !identical(a.members()[i].value, b.members()[i].value))
+        if (a.members()[i].key.str() != b.members()[i].key.str() ||
+            !identical(a.members()[i].value, b.members()[i].value))
           return false;
       return true;
     default: return ptc::equals(a, b);
@@ -60,21 +62,38 @@ class Generator {
     return spaces[pick(7)];
   }
   std::string integer() {
-    static const char* edge[] = {"0", "-0", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
-                                 "18446744073709551615", "18446744073709551616", "-9223372036854775809",
+    static const char* edge[] = {"0",
+                                 "-0",
+                                 "9223372036854775807",
+                                 "-9223372036854775808",
+                                 "9223372036854775808",
+                                 "18446744073709551615",
+                                 "18446744073709551616",
+                                 "-9223372036854775809",
                                  "123456789012345678901234567890"};
     if (pick(4) == 0) return edge[pick(9)];
     return (pick(3) == 0 ? "-" : "") + std::to_string(rng_() % 100000);
   }
   std::string floating() {
-    static const char* edge[] = {"0.1", "-0.0", "1e308", "1e309", "2.2250738585072014e-308", "4.9e-324", "1E+2",
-                                 "1.7976931348623157e308", "0.30000000000000004", "123.456e-7", "5e-400"};
+    static const char* edge[] = {"0.1",
+                                 "-0.0",
+                                 "1e308",
+                                 "1e309",
+                                 "2.2250738585072014e-308",
+                                 "4.9e-324",
+                                 "1E+2",
+                                 "1.7976931348623157e308",
+                                 "0.30000000000000004",
+                                 "123.456e-7",
+                                 "5e-400"};
     if (pick(3) == 0) return edge[pick(11)];
-    return std::to_string(rng_() % 1000) + "." + std::to_string(rng_() % 100000) + (pick(2) ? "e" + std::to_string(pick(40) - 20) : "");
+    return std::to_string(rng_() % 1000) + "." + std::to_string(rng_() % 100000) +
+           (pick(2) ? "e" + std::to_string(pick(40) - 20) : "");
   }
   std::string string() {
-    static const char* pieces[] = {"a", "key", " ", "\\\"", "\\\\", "\\/", "\\n", "\\t", "\\u00e9", "\\u0000",
-                                   "\\ud83d\\ude00", "é", "€", "😀", "\\u20AC", "x y", "\\b\\f\\r"};
+    static const char* pieces[] = {"a",   "key", " ",       "\\\"",    "\\\\",           "\\/",
+                                   "\\n", "\\t", "\\u00e9", "\\u0000", "\\ud83d\\ude00", "é",
+                                   "€",   "😀",   "\\u20AC", "x y",     "\\b\\f\\r"};
     std::string s = "\"";
     for (int i = pick(5); i > 0; --i) s += pieces[pick(17)];
     return s + "\"";
@@ -152,10 +171,16 @@ TEST(JsonFastPath, AgreesWithNlohmannOnMutatedDocuments) {
 
 TEST(JsonFastPath, LoneSurrogateEscapesReadAsReplacementCharacters) {
   const std::pair<const char*, const char*> cases[] = {
-      {R"("a\ud800b")", "a\xef\xbf\xbd" "b"},
+      {R"("a\ud800b")",
+       "a\xef\xbf\xbd"
+       "b"},
       {R"("\udc00")", "\xef\xbf\xbd"},
-      {R"("\ud800\u0041")", "\xef\xbf\xbd" "A"},
-      {R"("\ud800\ud800\udc00")", "\xef\xbf\xbd" "\xf0\x90\x80\x80"},
+      {R"("\ud800\u0041")",
+       "\xef\xbf\xbd"
+       "A"},
+      {R"("\ud800\ud800\udc00")",
+       "\xef\xbf\xbd"
+       "\xf0\x90\x80\x80"},
       {R"("\ud83d\ude00")", "\xf0\x9f\x98\x80"},
       {R"("x\ud800")", "x\xef\xbf\xbd"},
   };
@@ -167,10 +192,39 @@ TEST(JsonFastPath, LoneSurrogateEscapesReadAsReplacementCharacters) {
 }
 
 TEST(JsonFastPath, EdgeCases) {
-  for (const char* text : {"", " ", "01", "1.", ".5", "-", "+1", "1e", "1e+", "tru", "nul", "[1,]", "{\"a\":1,}", "[1 2]",
-                           "{\"a\" 1}", "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"",
-                           "\"a\nb\"", "\xef\xbb\xbf{}", "{}{}", "[] x", "\"\xc0\xaf\"", "\"\xed\xa0\x80\"", "NaN",
-                           "Infinity", "-Infinity", "1e99999", "[[[[]]]]", "{\"a\":{\"a\":[{\"a\":null}]}}", "\"\\u0000\""})
+  for (const char* text : {"",
+                           " ",
+                           "01",
+                           "1.",
+                           ".5",
+                           "-",
+                           "+1",
+                           "1e",
+                           "1e+",
+                           "tru",
+                           "nul",
+                           "[1,]",
+                           "{\"a\":1,}",
+                           "[1 2]",
+                           "{\"a\" 1}",
+                           "\"\\x\"",
+                           "\"\\u12\"",
+                           "\"\\ud800\"",
+                           "\"\\udc00\"",
+                           "\"\\ud800\\u0041\"",
+                           "\"a\nb\"",
+                           "\xef\xbb\xbf{}",
+                           "{}{}",
+                           "[] x",
+                           "\"\xc0\xaf\"",
+                           "\"\xed\xa0\x80\"",
+                           "NaN",
+                           "Infinity",
+                           "-Infinity",
+                           "1e99999",
+                           "[[[[]]]]",
+                           "{\"a\":{\"a\":[{\"a\":null}]}}",
+                           "\"\\u0000\""})
     compare(text);
   std::string deep(1001, '[');
   compare(deep + std::string(1001, ']'));
@@ -190,8 +244,9 @@ TEST(JsonFastPath, WideObjectsWithRepeatedKeysAgreeAndStayLinear) {
   EXPECT_EQ(v.members()[3].value.str(), "again");
   EXPECT_TRUE(v.members()[99999].value.asBool());
   EXPECT_TRUE(v.members()[20].value.isNull());
-  compare("{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11,"
-          "\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":17,\"a\":\"x\",\"q\":\"y\",\"r\":18}");
+  compare(
+      "{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"i\":9,\"j\":10,\"k\":11,"
+      "\"l\":12,\"m\":13,\"n\":14,\"o\":15,\"p\":16,\"q\":17,\"a\":\"x\",\"q\":\"y\",\"r\":18}");
 }
 
 TEST(JsonFastPath, ParseJsonFallsBackAndKeepsErrorPositions) {

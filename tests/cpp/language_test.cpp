@@ -26,8 +26,9 @@ std::string salesContext(int rows) {
 
 Value run(ptc::Engine& engine, const std::string& steps, const std::string& context) {
   // Loaded rows alone take some 10 MB here: the limit leaves room for them.
-  Value prepared = status(engine.prepare(R"({"program":{"op":"pipe","steps":[{"op":"load","name":"rows"},)" + steps + "]}}",
-                                         R"({"maxHeapBytes":33554432})"));
+  Value prepared =
+      status(engine.prepare(R"({"program":{"op":"pipe","steps":[{"op":"load","name":"rows"},)" + steps + "]}}",
+                            R"({"maxHeapBytes":33554432})"));
   EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
   return status(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, "{}"));
 }

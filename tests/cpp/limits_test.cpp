@@ -8,8 +8,8 @@
 #include <chrono>
 #include <string>
 
-#include "host/engine.h"
 #include "core/json.h"
+#include "host/engine.h"
 
 namespace {
 
@@ -116,20 +116,19 @@ TEST(WideObjects, DistinctOverOneWideObjectUsedManyTimesIsPrompt) {
   std::string indexes = "[";
   for (int i = 0; i < 200; ++i) indexes += (i ? "," : "") + std::to_string(i);
   indexes += "]";
-  Outcome o = runProgram(engine,
-                         R"({"program":{"op":"let","name":"o","value":{"op":"load","name":"o"},"in":)"
-                         R"({"op":"pipe","steps":[{"op":"literal","value":)" +
-                             indexes +
-                             R"(},{"op":"map","expr":{"op":"var","name":"o"}},{"op":"distinct"},{"op":"count"}]}}})",
-                         "{\"o\":" + wideObject(5000) + "}", R"({"timeoutMs":100})");
+  Outcome o =
+      runProgram(engine,
+                 R"({"program":{"op":"let","name":"o","value":{"op":"load","name":"o"},"in":)"
+                 R"({"op":"pipe","steps":[{"op":"literal","value":)" +
+                     indexes + R"(},{"op":"map","expr":{"op":"var","name":"o"}},{"op":"distinct"},{"op":"count"}]}}})",
+                 "{\"o\":" + wideObject(5000) + "}", R"({"timeoutMs":100})");
   expectResultOrTimeout(o, "1");
 }
 
 TEST(WideObjects, TheMemoryContractMergesWideMemoryPromptly) {
   ptc::Engine engine;
-  Outcome o = runProgram(engine, R"({"program":{"op":"load","name":"o"}})",
-                         "{\"o\":" + wideObject(60000, "m") + "}", R"({"timeoutMs":30000,"maxHeapBytes":67108864})",
-                         wideObject(60000, "m"));
+  Outcome o = runProgram(engine, R"({"program":{"op":"load","name":"o"}})", "{\"o\":" + wideObject(60000, "m") + "}",
+                         R"({"timeoutMs":30000,"maxHeapBytes":67108864})", wideObject(60000, "m"));
   ASSERT_LT(o.text.size(), 16u << 20);
   EXPECT_EQ(parsed(o.text).field("memory").members().size(), 60000u) << o.text.substr(0, 300);
   EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
@@ -140,13 +139,13 @@ TEST(WideObjects, GetOnAWideObjectInsideAMapFindsTheKeyWithoutAScan) {
   std::string indexes = "[";
   for (int i = 0; i < 80000; ++i) indexes += (i ? "," : "") + std::to_string(i);
   indexes += "]";
-  Outcome o = runProgram(engine,
-                         R"({"program":{"op":"let","name":"o","value":{"op":"load","name":"o"},"in":)"
-                         R"({"op":"pipe","steps":[{"op":"load","name":"xs"},)"
-                         R"({"op":"map","expr":{"op":"pipe","steps":[{"op":"var","name":"o"},)"
-                         R"({"op":"get","field":"k50000"}]}},{"op":"count"}]}}})",
-                         "{\"o\":" + wideObject(80000, "k", true) + ",\"xs\":" + indexes + "}",
-                         R"({"timeoutMs":30000})");
+  Outcome o =
+      runProgram(engine,
+                 R"({"program":{"op":"let","name":"o","value":{"op":"load","name":"o"},"in":)"
+                 R"({"op":"pipe","steps":[{"op":"load","name":"xs"},)"
+                 R"({"op":"map","expr":{"op":"pipe","steps":[{"op":"var","name":"o"},)"
+                 R"({"op":"get","field":"k50000"}]}},{"op":"count"}]}}})",
+                 "{\"o\":" + wideObject(80000, "k", true) + ",\"xs\":" + indexes + "}", R"({"timeoutMs":30000})");
   EXPECT_EQ(ptc::toJson(statusOf(o).field("result")), "80000") << o.text.substr(0, 300);
   EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
@@ -162,10 +161,10 @@ TEST(WideObjects, StepFunctionMergeOfFortyThousandKeysIsPrompt) {
 
 TEST(WideObjects, AStepFunctionFileWithAWideObjectIsReadPromptly) {
   ptc::Engine engine;
-  Outcome o = runWorkflow(engine,
-                          R"({"function":"main","output":"number","steps":[{"let":"o","expr":)" + wideObject(50000) +
-                              R"(},{"return":1}]})",
-                          "{}", R"({"timeoutMs":1000})");
+  Outcome o = runWorkflow(
+      engine,
+      R"({"function":"main","output":"number","steps":[{"let":"o","expr":)" + wideObject(50000) + R"(},{"return":1}]})",
+      "{}", R"({"timeoutMs":1000})");
   expectResultOrTimeout(o, "1");
 }
 
@@ -219,12 +218,13 @@ TEST(Amplification, TheMemoryDeltaAndMemoryAreChargedAsTheirText) {
   Outcome twice = runProgram(engine, doubled(10, R"({"result":1,"a":{"op":"var","name":"s10"}})"), "{}",
                              R"({"maxHeapBytes":30000000,"timeoutMs":60000})");
   EXPECT_TRUE(parsed(twice.text).field("ok").truthy()) << "memoryDelta and memory: 2 x 10 MB fit in 30 MB";
-  Outcome fourTimes = runProgram(
-      engine, doubled(10, R"({"result":1,"a":{"op":"var","name":"s10"},"b":{"op":"var","name":"s10"}})"), "{}",
-      R"({"maxHeapBytes":30000000,"timeoutMs":60000})");
+  Outcome fourTimes =
+      runProgram(engine, doubled(10, R"({"result":1,"a":{"op":"var","name":"s10"},"b":{"op":"var","name":"s10"}})"),
+                 "{}", R"({"maxHeapBytes":30000000,"timeoutMs":60000})");
   Value status = statusOf(fourTimes);
   EXPECT_EQ(errorType(status), "memory_exceeded") << "4 x 10 MB do not";
-  EXPECT_NE(status.field("error").field("message").str().find("while writing the result and memory"), std::string::npos);
+  EXPECT_NE(status.field("error").field("message").str().find("while writing the result and memory"),
+            std::string::npos);
 }
 
 TEST(Amplification, WritingTheResultCountsTowardTheTimeLimit) {
@@ -238,9 +238,8 @@ TEST(Amplification, WritingTheResultCountsTowardTheTimeLimit) {
 
 TEST(Amplification, ToolArgsThatRepeatOneStringAreChargedAsTheirText) {
   ptc::Engine engine;
-  Outcome o = runProgram(engine,
-                         doubled(14, R"({"op":"call","tool":"t","args":{"x":{"op":"var","name":"s14"}}})"), "{}",
-                         R"({"tools":["t"],"timeoutMs":60000})");
+  Outcome o = runProgram(engine, doubled(14, R"({"op":"call","tool":"t","args":{"x":{"op":"var","name":"s14"}}})"),
+                         "{}", R"({"tools":["t"],"timeoutMs":60000})");
   Value status = statusOf(o);
   EXPECT_EQ(status.field("state").str(), "done") << "the call never reaches the host";
   EXPECT_EQ(errorType(status), "memory_exceeded");
@@ -251,8 +250,7 @@ TEST(Amplification, ToolArgsThatRepeatOneStringAreChargedAsTheirText) {
 std::string rebindingSteps() {
   std::string steps;
   for (int i = 0; i < 2000; ++i) steps += R"({"let":"xs","expr":"$input.xs"},)";
-  return R"({"function":"main","input":{"xs":"list number"},"output":"number","steps":[)" + steps +
-         R"({"return":1}]})";
+  return R"({"function":"main","input":{"xs":"list number"},"output":"number","steps":[)" + steps + R"({"return":1}]})";
 }
 
 std::string tenThousandNumbers() {
@@ -266,7 +264,8 @@ TEST(Amplification, AStepFunctionTraceThatRepeatsOneListIsChargedAsItsText) {
   Outcome o = runWorkflow(engine, rebindingSteps(), tenThousandNumbers(), R"({"timeoutMs":60000})");
   Value status = statusOf(o);
   EXPECT_EQ(errorType(status), "memory_exceeded");
-  EXPECT_NE(status.field("error").field("message").str().find("the trace leaves out the steps' values"), std::string::npos);
+  EXPECT_NE(status.field("error").field("message").str().find("the trace leaves out the steps' values"),
+            std::string::npos);
   const ptc::Array& trace = status.field("trace").items();
   ASSERT_EQ(trace.size(), 2001u) << "every step is still there";
   EXPECT_EQ(trace[0].field("outcome").str(), "value");
@@ -284,8 +283,8 @@ std::string programOfBytes(size_t bytes) {
 TEST(ProgramText, OverOneMebibyteIsAValidationErrorThatSaysWhy) {
   ptc::Engine engine;
   EXPECT_TRUE(parsed(engine.prepare(programOfBytes(1 << 20), "{}")).field("state").str() == "prepared");
-  for (const std::string& text : {engine.prepare(programOfBytes((1 << 20) + 1), "{}"),
-                                  engine.validate(programOfBytes((1 << 20) + 1), "{}")}) {
+  for (const std::string& text :
+       {engine.prepare(programOfBytes((1 << 20) + 1), "{}"), engine.validate(programOfBytes((1 << 20) + 1), "{}")}) {
     Value error = parsed(text).field("error");
     EXPECT_EQ(error.field("type").str(), "validation_error");
     EXPECT_NE(error.field("message").str().find("1048577 bytes"), std::string::npos) << text;
@@ -296,8 +295,8 @@ TEST(ProgramText, OverOneMebibyteIsAValidationErrorThatSaysWhy) {
 
 TEST(ProgramText, AStepFunctionFileOverOneMebibyteIsAValidationError) {
   ptc::Engine engine;
-  std::string source = R"({"function":"main","output":"text","steps":[{"return":")" + std::string(1 << 20, 'x') +
-                       "\"}]}";
+  std::string source =
+      R"({"function":"main","output":"text","steps":[{"return":")" + std::string(1 << 20, 'x') + "\"}]}";
   for (const std::string& text : {engine.startWorkflow(source, "{}"), engine.validateWorkflow(source, "{}")}) {
     Value error = parsed(text).field("error");
     EXPECT_EQ(error.field("type").str(), "validation_error") << text.substr(0, 300);
@@ -309,8 +308,8 @@ TEST(ProgramText, ReadingItCountsTowardTheTimeLimit) {
   ptc::Engine engine;
   std::string numbers;
   for (int i = 0; numbers.size() < 1000000; ++i) numbers += (i ? ",123456" : "123456");
-  std::string program = R"({"program":{"op":"pipe","steps":[{"op":"literal","value":[)" + numbers +
-                        R"(]},{"op":"count"}]}})";
+  std::string program =
+      R"({"program":{"op":"pipe","steps":[{"op":"literal","value":[)" + numbers + R"(]},{"op":"count"}]}})";
   Value error = parsed(engine.prepare(program, R"({"timeoutMs":1})")).field("error");
   EXPECT_EQ(error.field("type").str(), "timeout");
   EXPECT_NE(error.field("message").str().find("Reading the program"), std::string::npos);
@@ -321,9 +320,11 @@ TEST(ProgramText, ReadingItCountsTowardTheTimeLimit) {
 TEST(ProgramText, AMebibyteOfDistinctLoadsIsReadPromptly) {
   ptc::Engine engine;
   std::string steps;
-  for (int i = 0; i < 34000; ++i) steps += (i ? "," : "") + std::string(R"({"op":"load","name":"n)") + std::to_string(i) + "\"}";
+  for (int i = 0; i < 34000; ++i)
+    steps += (i ? "," : "") + std::string(R"({"op":"load","name":"n)") + std::to_string(i) + "\"}";
   auto started = Clock::now();
-  Value prepared = parsed(engine.prepare(R"({"program":{"op":"pipe","steps":[)" + steps + "]}}", R"({"timeoutMs":30000})"));
+  Value prepared =
+      parsed(engine.prepare(R"({"program":{"op":"pipe","steps":[)" + steps + "]}}", R"({"timeoutMs":30000})"));
   EXPECT_EQ(prepared.field("state").str(), "prepared");
   EXPECT_EQ(prepared.field("loads").items().size(), 34000u);
   EXPECT_LT(std::chrono::duration<double>(Clock::now() - started).count(), 1.5 * kSlowBuild);
@@ -334,8 +335,9 @@ TEST(ProgramText, AStepFunctionFileBindingThirtyThousandNamesIsReadPromptly) {
   std::string steps = R"({"let":"v0","expr":1})";
   for (int i = 1; i < 30000; ++i)
     steps += R"(,{"let":"v)" + std::to_string(i) + R"(","expr":"$v)" + std::to_string(i - 1) + "\"}";
-  Outcome o = runWorkflow(engine, R"({"function":"main","output":"number","steps":[)" + steps + R"(,{"return":"$v29999"}]})",
-                          "{}", R"({"timeoutMs":30000})");
+  Outcome o =
+      runWorkflow(engine, R"({"function":"main","output":"number","steps":[)" + steps + R"(,{"return":"$v29999"}]})",
+                  "{}", R"({"timeoutMs":30000})");
   EXPECT_EQ(ptc::toJson(statusOf(o).field("result")), "1") << o.text.substr(0, 300);
   EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "host/engine.h"
 #include "core/json.h"
+#include "host/engine.h"
 #include "workflow/workflow_compiler.h"
 
 namespace {
@@ -55,7 +55,8 @@ Value run(ptc::Engine& engine, const std::string& root, const std::string& conte
 void expectError(const Value& s, const char* type, const std::string& messagePart, const std::string& path = "") {
   ASSERT_EQ(s.field("ok").truthy(), false) << ptc::toJson(s).substr(0, 300);
   EXPECT_EQ(s.field("error").field("type").str(), type) << ptc::toJson(s.field("error"));
-  EXPECT_NE(s.field("error").field("message").str().find(messagePart), std::string::npos) << ptc::toJson(s.field("error"));
+  EXPECT_NE(s.field("error").field("message").str().find(messagePart), std::string::npos)
+      << ptc::toJson(s.field("error"));
   if (!path.empty()) {
     EXPECT_EQ(s.field("error").field("path").str(), path);
   }
@@ -69,7 +70,8 @@ const std::string kDeepValueMessage = "more than " + std::to_string(kLimit) + " 
 TEST(HostileDepth, EveryJsonInputIsCappedWithAnErrorNamingTheLimit) {
   ptc::Engine engine;
   const std::string hostile = nested(100000);  // would exhaust any native stack if parsed recursively
-  expectError(run(engine, R"({"op":"literal","value":)" + hostile + "}"), "parse_error", kDeepJsonMessage + " in program");
+  expectError(run(engine, R"({"op":"literal","value":)" + hostile + "}"), "parse_error",
+              kDeepJsonMessage + " in program");
   const std::string load = R"({"op":"load","name":"v"})";
   expectError(run(engine, load, R"({"v":)" + hostile + "}"), "parse_error", kDeepJsonMessage + " in context");
   expectError(run(engine, load, "{}", R"({"v":)" + hostile + "}"), "parse_error", kDeepJsonMessage + " in memory");
@@ -77,17 +79,20 @@ TEST(HostileDepth, EveryJsonInputIsCappedWithAnErrorNamingTheLimit) {
   Value call = run(engine, R"({"op":"call","tool":"t"})");
   ASSERT_EQ(call.field("state").str(), "call");
   Value answered = status(engine.resume(static_cast<int>(call.field("run").asInt()), hostile));
-  expectError(answered, "execution_error", "Tool 't' returned data the engine cannot read: JSON " + kDeepJsonMessage, "/program");
+  expectError(answered, "execution_error", "Tool 't' returned data the engine cannot read: JSON " + kDeepJsonMessage,
+              "/program");
   EXPECT_EQ(engine.liveRuns(), 0u);
 }
 
 TEST(HostileDepth, StepFunctionFilesAndInputsAreCappedToo) {
   ptc::Engine engine;
   const std::string hostile = nested(100000);
-  Value file = status(engine.startWorkflow(R"({"function":"f","output":"number","steps":[{"return":)" + hostile + "}]}", "{}"));
+  Value file =
+      status(engine.startWorkflow(R"({"function":"f","output":"number","steps":[{"return":)" + hostile + "}]}", "{}"));
   expectError(file, "parse_error", kDeepJsonMessage + " in step-function file");
 
-  Value ready = status(engine.startWorkflow(R"({"function":"f","input":{"x":"list number"},"output":"number","steps":[{"return":1}]})", "{}"));
+  Value ready = status(engine.startWorkflow(
+      R"({"function":"f","input":{"x":"list number"},"output":"number","steps":[{"return":1}]})", "{}"));
   ASSERT_EQ(ready.field("state").str(), "ready");
   Value begun = status(engine.begin(static_cast<int>(ready.field("run").asInt()), R"({"x":)" + hostile + "}", ""));
   expectError(begun, "parse_error", kDeepJsonMessage + " in input");
@@ -125,20 +130,23 @@ TEST(HostileDepth, ARunBuildingAValueTooDeepFailsAtTheNodeThatBuildsIt) {
   EXPECT_EQ(nestingOf(between(atLimit, R"("result":)", R"(,"memoryDelta")")), kLimit);
 
   // One level more, by each operation that nests what it is given.
-  const std::string listOfDeep = R"({"op":"pipe","steps":[{"op":"literal","value":[1]},{"op":"map","expr":)" + wrapLoad + "}]}";
+  const std::string listOfDeep =
+      R"({"op":"pipe","steps":[{"op":"literal","value":[1]},{"op":"map","expr":)" + wrapLoad + "}]}";
   expectError(run(engine, listOfDeep, kDeepContext), "execution_error", kDeepValueMessage, "/program/steps/1");
   const std::string wrapTwice = R"({"op":"object","fields":{"b":)" + wrapLoad + "}}";
   expectError(run(engine, wrapTwice, kDeepContext), "execution_error", kDeepValueMessage, "/program");
-  const std::string zip = R"({"op":"zip","lists":[{"op":"pipe","steps":[{"op":"literal","value":[1]},{"op":"map","expr":)" +
-                          load + R"(}]},{"op":"literal","value":[2]}]})";
+  const std::string zip =
+      R"({"op":"zip","lists":[{"op":"pipe","steps":[{"op":"literal","value":[1]},{"op":"map","expr":)" + load +
+      R"(}]},{"op":"literal","value":[2]}]})";
   expectError(run(engine, R"({"op":"pipe","steps":[{"op":"literal","value":0},)" + zip + "]}", kDeepContext),
               "execution_error", kDeepValueMessage, "/program/steps/1");
 }
 
 TEST(HostileDepth, ToolArgsTooDeepFailBeforeTheToolIsCalled) {
   ptc::Engine engine;
-  Value s = run(engine, R"({"op":"call","tool":"t","args":{"x":{"op":"object","fields":{"a":{"op":"load","name":"v"}}}}})",
-                kDeepContext);
+  Value s =
+      run(engine, R"({"op":"call","tool":"t","args":{"x":{"op":"object","fields":{"a":{"op":"load","name":"v"}}}}})",
+          kDeepContext);
   EXPECT_EQ(s.field("state").str(), "done");
   expectError(s, "execution_error", kDeepValueMessage, "/program");
   EXPECT_EQ(s.field("metrics").field("toolCalls").asInt(), 0);
@@ -157,7 +165,8 @@ TEST(HostileDepth, WhatAProgramStoresInMemoryALaterProgramCanRead) {
   EXPECT_EQ(nestingOf(between(later, R"("result":)", R"(,"memoryDelta")")), kLimit - 1);
 
   // One level more is refused when stored: the run fails, memory gets no delta.
-  Value refused = run(engine, R"({"result":1,"keep":{"op":"object","fields":{"a":{"op":"load","name":"v"}}}})", kDeepContext);
+  Value refused =
+      run(engine, R"({"result":1,"keep":{"op":"object","fields":{"a":{"op":"load","name":"v"}}}})", kDeepContext);
   expectError(refused, "execution_error", kDeepValueMessage, "/program");
   EXPECT_EQ(refused.find("memory"), nullptr);
 }
@@ -193,23 +202,27 @@ TEST(HostileDepth, StepFunctionsNestAtMostTheLimitOfLoopsAndCalls) {
   EXPECT_TRUE(chain.field("ok").truthy()) << ptc::toJson(chain.field("error"));
   expectError(runWorkflow(engine, chainOfFunctions(limit + 2)), "validation_error",
               "more than " + std::to_string(limit) + " levels deep");
-  expectError(runWorkflow(engine, chainOfFunctions(3000)), "validation_error", "levels deep");  // trapped the wasm engine
+  expectError(runWorkflow(engine, chainOfFunctions(3000)), "validation_error",
+              "levels deep");  // trapped the wasm engine
 
   auto loops = [&](int levels) {
     return R"({"function":"f","output":"nil","steps":[)" + nestedLoops(levels, R"({"yield":1})") + "]}";
   };
   Value deepest = runWorkflow(engine, loops(limit));
   EXPECT_TRUE(deepest.field("ok").truthy()) << ptc::toJson(deepest.field("error"));
-  expectError(runWorkflow(engine, loops(limit + 1)), "validation_error", "levels deep", "/0/steps/0" + [&] {
-    std::string p;
-    for (int i = 0; i < limit; ++i) p += "/do/0";
-    return p;
-  }());
+  expectError(
+      runWorkflow(engine, loops(limit + 1)), "validation_error", "levels deep", "/0/steps/0" + [&] {
+        std::string p;
+        for (int i = 0; i < limit; ++i) p += "/do/0";
+        return p;
+      }());
 
   // Loops and calls add up across functions: half the limit of loops around a
   // call of a function with half the limit of loops, plus one.
-  const std::string inner = R"({"function":"g","output":"nil","steps":[)" + nestedLoops(limit / 2, R"({"yield":1})") + "]}";
-  const std::string outer = R"({"function":"f","output":"nil","steps":[)" + nestedLoops(limit / 2, R"({"call":"g"})") + "]}";
+  const std::string inner =
+      R"({"function":"g","output":"nil","steps":[)" + nestedLoops(limit / 2, R"({"yield":1})") + "]}";
+  const std::string outer =
+      R"({"function":"f","output":"nil","steps":[)" + nestedLoops(limit / 2, R"({"call":"g"})") + "]}";
   expectError(runWorkflow(engine, inner + outer), "validation_error", "levels deep");
 }
 
@@ -222,8 +235,10 @@ TEST(HostileDepth, StepFunctionTypesNestListsAtMostAsDeepAsValues) {
   };
   Value ok = runWorkflow(engine, withOutput(kLimit));
   EXPECT_TRUE(ok.field("ok").truthy()) << ptc::toJson(ok.field("error"));
-  expectError(runWorkflow(engine, withOutput(kLimit + 1)), "validation_error", "at most " + std::to_string(kLimit) + " levels");
-  expectError(runWorkflow(engine, withOutput(20000)), "validation_error", "at most " + std::to_string(kLimit) + " levels");
+  expectError(runWorkflow(engine, withOutput(kLimit + 1)), "validation_error",
+              "at most " + std::to_string(kLimit) + " levels");
+  expectError(runWorkflow(engine, withOutput(20000)), "validation_error",
+              "at most " + std::to_string(kLimit) + " levels");
 }
 
 TEST(HostileDepth, AStepFunctionBuildingAValueTooDeepFaultsAtTheExpression) {

@@ -33,16 +33,34 @@ struct Case {
 
 TEST(Projection, FieldsReadBeforeTheRowsAreGone) {
   const Case cases[] = {
-      {"filter + sum", pipe(kLoad + R"(,{"op":"filter","where":{"op":"eq","field":"category","value":"travel"}},{"op":"sum","field":"amount"})"), "rows:amount,category,;"},
+      {"filter + sum",
+       pipe(
+           kLoad +
+           R"(,{"op":"filter","where":{"op":"eq","field":"category","value":"travel"}},{"op":"sum","field":"amount"})"),
+       "rows:amount,category,;"},
       {"count reads no field", pipe(kLoad + R"(,{"op":"count"})"), "rows:;"},
-      {"sort, first, get", pipe(kLoad + R"(,{"op":"sort_by","field":"price","order":"desc"},{"op":"first"},{"op":"get","field":"name"})"), "rows:name,price,;"},
+      {"sort, first, get",
+       pipe(kLoad + R"(,{"op":"sort_by","field":"price","order":"desc"},{"op":"first"},{"op":"get","field":"name"})"),
+       "rows:name,price,;"},
       {"map to a field", pipe(kLoad + R"(,{"op":"map","expr":{"op":"get","field":"name"}})"), "rows:name,;"},
-      {"map to an object of fields", pipe(kLoad + R"(,{"op":"map","expr":{"id":{"op":"get","field":"id"},"n":{"op":"get","path":["name"]}}})"), "rows:id,name,;"},
+      {"map to an object of fields",
+       pipe(kLoad + R"(,{"op":"map","expr":{"id":{"op":"get","field":"id"},"n":{"op":"get","path":["name"]}}})"),
+       "rows:id,name,;"},
       {"select", pipe(kLoad + R"(,{"op":"take","count":3},{"op":"select","fields":["a","b"]})"), "rows:a,b,;"},
-      {"and / not / get in where", pipe(kLoad + R"(,{"op":"reject","where":{"op":"and","conditions":[{"op":"gt","field":"a","value":1},{"op":"not","condition":{"op":"get","field":"b"}}]}},{"op":"avg","field":"c"})"), "rows:a,b,c,;"},
-      {"max_by then get", pipe(kLoad + R"(,{"op":"drop","count":1},{"op":"max_by","field":"score"},{"op":"get","field":"name"})"), "rows:name,score,;"},
-      {"filter_in with a constant list", pipe(kLoad + R"(,{"op":"filter_in","field":"s","value":["a","b"]},{"op":"count"})"), "rows:s,;"},
-      {"a var in a comparison", pipe(kLoad + R"(,{"op":"filter","where":{"op":"eq","field":"s","value":{"op":"var","name":"wanted"}}},{"op":"count"})"), "rows:s,;"},
+      {"and / not / get in where",
+       pipe(
+           kLoad +
+           R"(,{"op":"reject","where":{"op":"and","conditions":[{"op":"gt","field":"a","value":1},{"op":"not","condition":{"op":"get","field":"b"}}]}},{"op":"avg","field":"c"})"),
+       "rows:a,b,c,;"},
+      {"max_by then get",
+       pipe(kLoad + R"(,{"op":"drop","count":1},{"op":"max_by","field":"score"},{"op":"get","field":"name"})"),
+       "rows:name,score,;"},
+      {"filter_in with a constant list",
+       pipe(kLoad + R"(,{"op":"filter_in","field":"s","value":["a","b"]},{"op":"count"})"), "rows:s,;"},
+      {"a var in a comparison",
+       pipe(kLoad +
+            R"(,{"op":"filter","where":{"op":"eq","field":"s","value":{"op":"var","name":"wanted"}}},{"op":"count"})"),
+       "rows:s,;"},
       {"a load later in a pipe", pipe(R"({"op":"literal","value":1},)" + kLoad + R"(,{"op":"count"})"), "rows:;"},
       {"two loads of one key: the union of their fields",
        R"({"program":{"op":"add","left":)" + pipeOp(kLoad + R"(,{"op":"sum","field":"a"})") + R"(,"right":)" +
@@ -56,8 +74,12 @@ TEST(Projection, NothingWhenARowOrAWholeItemCanBeSeen) {
   const Case cases[] = {
       {"the rows are the result", pipe(kLoad + R"(,{"op":"filter","where":{"op":"eq","field":"a","value":1}})"), ""},
       {"a row is the result", pipe(kLoad + R"(,{"op":"first"})"), ""},
-      {"a comparison without a field compares whole rows", pipe(kLoad + R"(,{"op":"filter","where":{"op":"eq","value":1}},{"op":"count"})"), ""},
-      {"a comparison value that is not constant", pipe(kLoad + R"(,{"op":"filter","where":{"op":"eq","field":"a","value":{"op":"get","field":"b"}}},{"op":"count"})"), ""},
+      {"a comparison without a field compares whole rows",
+       pipe(kLoad + R"(,{"op":"filter","where":{"op":"eq","value":1}},{"op":"count"})"), ""},
+      {"a comparison value that is not constant",
+       pipe(kLoad +
+            R"(,{"op":"filter","where":{"op":"eq","field":"a","value":{"op":"get","field":"b"}}},{"op":"count"})"),
+       ""},
       {"distinct compares whole rows", pipe(kLoad + R"(,{"op":"distinct"},{"op":"count"})"), ""},
       {"sum without a field", pipe(kLoad + R"(,{"op":"sum"})"), ""},
       {"sort_by without a field", pipe(kLoad + R"(,{"op":"sort_by"},{"op":"take","count":1},{"op":"count"})"), ""},
@@ -65,7 +87,10 @@ TEST(Projection, NothingWhenARowOrAWholeItemCanBeSeen) {
       {"a map building something else", pipe(kLoad + R"(,{"op":"map","expr":{"op":"typeof"}})"), ""},
       {"keys of a row", pipe(kLoad + R"(,{"op":"first"},{"op":"keys"})"), ""},
       {"a load outside a pipe", R"({"program":{"op":"load","name":"rows"}})", ""},
-      {"a load as a comparison value", pipe(R"({"op":"literal","value":[1]},{"op":"filter","where":{"op":"in","field":"x","value":{"op":"load","name":"rows"}}})"), ""},
+      {"a load as a comparison value",
+       pipe(
+           R"({"op":"literal","value":[1]},{"op":"filter","where":{"op":"in","field":"x","value":{"op":"load","name":"rows"}}})"),
+       ""},
       {"a load bound by let",
        R"({"program":{"op":"let","name":"r","value":)" + kLoad + R"(,"in":)" +
            pipeOp(R"({"op":"var","name":"r"},{"op":"count"})") + "}}",

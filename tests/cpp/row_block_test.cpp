@@ -6,9 +6,9 @@
 #include <initializer_list>
 #include <string>
 
-#include "host/engine.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "host/engine.h"
 #include "host/row_block.h"
 
 namespace {
@@ -62,7 +62,8 @@ TEST(RowBlocks, ReadBackAsTheJsonOfTheSameFields) {
   w.tag(RowTag::Object).tag(RowTag::Absent).tag(RowTag::StringRef).u32(0);
   w.tag(RowTag::Object).number(1.5).tag(RowTag::Null);
   w.tag(RowTag::PlainString).text("an item that is not an object");
-  EXPECT_EQ(decode(w.out), R"({"rows":[{"a":1,"b":"x"},{"b":"x"},{"a":1.5,"b":null},"an item that is not an object"]})");
+  EXPECT_EQ(decode(w.out),
+            R"({"rows":[{"a":1,"b":"x"},{"b":"x"},{"a":1.5,"b":null},"an item that is not an object"]})");
 }
 
 TEST(RowBlocks, NumbersBecomeIntegersExactlyWhereTheirJsonTextWould) {
@@ -92,13 +93,13 @@ TEST(RowBlocks, MalformedBlocksAreParseErrorsNotCrashes) {
   Writer good;
   good.header("rows", 1, {"a"}).tag(RowTag::Object).number(1);
   std::string bad[] = {
-      good.out.substr(0, good.out.size() - 3),                                // cut inside a number
-      Writer().header("rows", 2, {"a"}).tag(RowTag::Object).number(1).out,   // one item short
-      Writer().header("rows", 1, {}).tag(static_cast<RowTag>(42)).out,       // no such tag
-      Writer().header("rows", 1, {}).tag(RowTag::StringRef).u32(0).out,       // a string never sent
-      Writer().header("rows", 1, {}).tag(RowTag::Absent).out,                 // absent outside an object
+      good.out.substr(0, good.out.size() - 3),                              // cut inside a number
+      Writer().header("rows", 2, {"a"}).tag(RowTag::Object).number(1).out,  // one item short
+      Writer().header("rows", 1, {}).tag(static_cast<RowTag>(42)).out,      // no such tag
+      Writer().header("rows", 1, {}).tag(RowTag::StringRef).u32(0).out,     // a string never sent
+      Writer().header("rows", 1, {}).tag(RowTag::Absent).out,               // absent outside an object
       Writer().header("rows", 1, {}).number(std::numeric_limits<double>::quiet_NaN()).out,
-      Writer().u32(1000).out,                                                 // a key longer than the block
+      Writer().u32(1000).out,  // a key longer than the block
   };
   for (const std::string& b : bad) {
     try {
@@ -112,10 +113,9 @@ TEST(RowBlocks, MalformedBlocksAreParseErrorsNotCrashes) {
 
 TEST(RowBlocks, ARunSeesThemBesideTheJsonContext) {
   ptc::Engine engine;
-  const char* program =
-      R"({"program":{"sum":{"op":"pipe","steps":[{"op":"load","name":"rows"},)"
-      R"({"op":"filter","where":{"op":"eq","field":"c","value":"t"}},{"op":"sum","field":"v"}]},)"
-      R"("other":{"op":"load","name":"other"}}})";
+  const char* program = R"({"program":{"sum":{"op":"pipe","steps":[{"op":"load","name":"rows"},)"
+                        R"({"op":"filter","where":{"op":"eq","field":"c","value":"t"}},{"op":"sum","field":"v"}]},)"
+                        R"("other":{"op":"load","name":"other"}}})";
   Value prepared = ptc::parseJson(engine.prepare(program, "{}"), "status");
   ASSERT_EQ(ptc::toJson(prepared.field("fields")), R"({"rows":["c","v"]})");
   Writer w;

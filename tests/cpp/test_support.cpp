@@ -101,7 +101,8 @@ std::vector<Case> loadCases(const std::string& dir) {
       std::string name = prefix + sanitized(c.field("name").str());
       if (int n = ++seen[name]; n > 1) name += "__" + std::to_string(n);
       cases.push_back(Case{file.stem().string() + "/" + c.field("name").str(), c, name,
-                           file.lexically_relative(PTC_REPO_DIR).string(), lines.size() == items.size() ? lines[i] : 0});
+                           file.lexically_relative(PTC_REPO_DIR).string(),
+                           lines.size() == items.size() ? lines[i] : 0});
     }
   }
   return cases;
@@ -165,14 +166,16 @@ void checkExpectation(const Value& status, const Value& expect, const Array& cal
       EXPECT_TRUE(equals(got.field("position"), *pos));
     }
     if (const Value* msg = err->find("message")) {
-      EXPECT_NE(got.field("message").str().find(msg->str()), std::string::npos) << "message should contain: " << msg->str();
+      EXPECT_NE(got.field("message").str().find(msg->str()), std::string::npos)
+          << "message should contain: " << msg->str();
     }
   } else {
     ASSERT_TRUE(status.field("ok").truthy()) << "expected success";
   }
   for (const char* key : {"result", "memoryDelta", "memory"}) {
     if (const Value* want = expect.find(key)) {
-      EXPECT_TRUE(equals(status.field(key), *want)) << key << ": want " << toJson(*want) << " got " << toJson(status.field(key));
+      EXPECT_TRUE(equals(status.field(key), *want))
+          << key << ": want " << toJson(*want) << " got " << toJson(status.field(key));
     }
   }
   if (const Value* want = expect.find("trace")) {
@@ -181,7 +184,8 @@ void checkExpectation(const Value& status, const Value& expect, const Array& cal
     for (size_t i = 0; i < got.size(); ++i)
       for (const Member& m : want->items()[i].members())
         EXPECT_TRUE(equals(got[i].field(m.key.str()), m.value))
-            << "trace[" << i << "]." << m.key.str() << ": want " << toJson(m.value) << " got " << toJson(got[i].field(m.key.str()));
+            << "trace[" << i << "]." << m.key.str() << ": want " << toJson(m.value) << " got "
+            << toJson(got[i].field(m.key.str()));
   }
 }
 

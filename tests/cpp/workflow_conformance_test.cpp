@@ -11,7 +11,8 @@ using ptc::Value;
 using ptc::testing::Case;
 
 std::string sourceOf(const Value& c) {
-  if (const Value* file = c.find("sourceFile")) return ptc::testing::readFile(std::string(PTC_REPO_DIR) + "/" + file->str());
+  if (const Value* file = c.find("sourceFile"))
+    return ptc::testing::readFile(std::string(PTC_REPO_DIR) + "/" + file->str());
   if (const Value* source = c.find("source")) return source->str();
   std::string out;
   for (const Value& f : c.field("functions").items()) out += ptc::toJson(f) + "\n";

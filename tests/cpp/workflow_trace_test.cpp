@@ -7,8 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include "host/engine.h"
 #include "core/json.h"
+#include "host/engine.h"
 
 namespace {
 
@@ -18,7 +18,8 @@ Value status(const std::string& text) { return ptc::parseJson(text, "status"); }
 
 std::string outcomes(const Value& done) {
   std::string out;
-  for (const Value& t : done.field("trace").items()) out += t.field("kind").str() + ":" + t.field("outcome").str() + " ";
+  for (const Value& t : done.field("trace").items())
+    out += t.field("kind").str() + ":" + t.field("outcome").str() + " ";
   return out;
 }
 
@@ -53,7 +54,8 @@ TEST(WorkflowTrace, TheDeadlinePassingBetweenStepsEndsTheOpenStepsAsTimeout) {
   ptc::Engine engine;
   auto begun = std::chrono::steady_clock::now();
   status(engine.begin(started(engine, source, R"({"timeoutMs":600000})"), "{}", ""));
-  auto wholeMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - begun).count();
+  auto wholeMs =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - begun).count();
   std::string limit = std::to_string(std::max<long long>(2, wholeMs / 5));
   int run = started(engine, source, R"({"timeoutMs":)" + limit + "}");
   Value done = status(engine.begin(run, "{}", ""));

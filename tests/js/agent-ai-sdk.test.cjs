@@ -87,12 +87,16 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
 
   // Issue 11, item 17: options are checked when the tool is made, as run() checks them.
   test("options of the wrong type are a TypeError when the tool is made", () => {
-    expect(out.badOption).toBe("TypeError: ptc-wasm: options.timeoutMs must be a positive number of at most 2147483647, got a string");
+    expect(out.badOption).toBe(
+      "TypeError: ptc-wasm: options.timeoutMs must be a positive number of at most 2147483647, got a string",
+    );
   });
 
   test("failures come back as the formatted error, for the model to repair", () => {
     expect(out.typo.ok).toBe(false);
-    expect(out.typo.error).toMatch(/^ValidationError at \/program\/steps\/1: Unknown operation 'cuont'\. Did you mean 'count'\?/);
+    expect(out.typo.error).toMatch(
+      /^ValidationError at \/program\/steps\/1: Unknown operation 'cuont'\. Did you mean 'count'\?/,
+    );
     expect(out.badArgs.ok).toBe(false);
     expect(out.badArgs.error).toContain("Tool 'get_customer' failed: invalid args");
     expect(out.badArgs.error).toContain("at /id: the required arg 'id' is missing");

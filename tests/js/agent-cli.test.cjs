@@ -11,7 +11,12 @@ const example = path.join(root, "examples/agent-loop");
 let tmp, ptc;
 
 function cli(args, input) {
-  const r = spawnSync(process.execPath, ["dist/cli.mjs", ...args], { cwd: root, input, encoding: "utf8", maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, ["dist/cli.mjs", ...args], {
+    cwd: root,
+    input,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 const file = (name, value) => {
@@ -49,31 +54,60 @@ describe("run", () => {
   });
 
   test("--context - reads the context from standard input", () => {
-    const program = file("count.json", { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "count" }] } });
+    const program = file("count.json", {
+      program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "count" }] },
+    });
     const r = cli(["run", program, "--context", "-"], '{"xs": [1, 2, 3]}');
     expect([r.code, r.stdout]).toEqual([0, "3\n"]);
   });
 
   test("--memory, --memory-out and --full: a second turn reads what the first stored", () => {
     const out = path.join(tmp, "memory-out.json");
-    const first = cli(["run", "-", "--memory", file("m.json", { seen: 1 }), "--memory-out", out], '{"program": {"result": 7, "stash": [1, 2]}}');
+    const first = cli(
+      ["run", "-", "--memory", file("m.json", { seen: 1 }), "--memory-out", out],
+      '{"program": {"result": 7, "stash": [1, 2]}}',
+    );
     expect([first.code, first.stdout]).toEqual([0, "7\n"]);
     expect(JSON.parse(fs.readFileSync(out, "utf8"))).toEqual({ seen: 1, stash: [1, 2] });
-    const second = cli(["run", "-", "--memory", out, "--full"], '{"program": {"op": "pipe", "steps": [{"op": "var", "name": "stash"}, {"op": "sum"}]}}');
+    const second = cli(
+      ["run", "-", "--memory", out, "--full"],
+      '{"program": {"op": "pipe", "steps": [{"op": "var", "name": "stash"}, {"op": "sum"}]}}',
+    );
     expect(second.code).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({ ok: true, result: 3, memoryDelta: {}, memory: { seen: 1, stash: [1, 2] }, metrics: {} });
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      ok: true,
+      result: 3,
+      memoryDelta: {},
+      memory: { seen: 1, stash: [1, 2] },
+      metrics: {},
+    });
   });
 
   test("--tools loads a module's exports as tools", () => {
-    const r = cli(["run", "-", "--tools", path.join(tmp, "slow-tools.mjs")], '{"program": {"op": "call", "tool": "double", "args": {"n": 21}}}');
+    const r = cli(
+      ["run", "-", "--tools", path.join(tmp, "slow-tools.mjs")],
+      '{"program": {"op": "call", "tool": "double", "args": {"n": 21}}}',
+    );
     expect([r.code, r.stdout]).toEqual([0, "42\n"]);
   });
 
   test.each([
     ["not JSON", '{"program": ', /^ParseError at position 12: /],
-    ["a validation error", '{"program": {"op": "pipe", "steps": [{"op": "load", "name": "x"}, {"op": "filer"}]}}', /^ValidationError at \/program\/steps\/1: Unknown operation 'filer'\. Did you mean 'filter'\?\n$/],
-    ["an execution error", '{"program": {"op": "count"}}', /^ExecutionError at \/program: No input available for 'count'/],
-    ["a tool's invalid args", '{"program": {"op": "call", "tool": "get_customer", "args": {"id": "x"}}}', /^ExecutionError at \/program: Tool 'get_customer' failed: invalid args .*at \/id: expected integer/],
+    [
+      "a validation error",
+      '{"program": {"op": "pipe", "steps": [{"op": "load", "name": "x"}, {"op": "filer"}]}}',
+      /^ValidationError at \/program\/steps\/1: Unknown operation 'filer'\. Did you mean 'filter'\?\n$/,
+    ],
+    [
+      "an execution error",
+      '{"program": {"op": "count"}}',
+      /^ExecutionError at \/program: No input available for 'count'/,
+    ],
+    [
+      "a tool's invalid args",
+      '{"program": {"op": "call", "tool": "get_customer", "args": {"id": "x"}}}',
+      /^ExecutionError at \/program: Tool 'get_customer' failed: invalid args .*at \/id: expected integer/,
+    ],
   ])("%s: the formatted error on stderr, exit 1", (_name, program, message) => {
     const r = cli(["run", "-", "--tools", path.join(example, "tools.mjs")], program);
     expect(r.code).toBe(1);
@@ -83,14 +117,24 @@ describe("run", () => {
 
   // Issue 11, item 1: such a tool used to end the process before it could print anything.
   test("a tool that throws an unprintable value: the formatted error naming it, exit 1", () => {
-    const tools = file("hostile-tools.mjs", "export function poison() { const v = Object.create(null); v.n = 1n; throw v; }\n");
+    const tools = file(
+      "hostile-tools.mjs",
+      "export function poison() { const v = Object.create(null); v.n = 1n; throw v; }\n",
+    );
     const r = cli(["run", "-", "--tools", tools], '{"program": {"op": "call", "tool": "poison"}}');
-    expect([r.code, r.stdout, r.stderr]).toEqual([1, "", "ExecutionError at /program: Tool 'poison' failed: an unprintable value\n"]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      1,
+      "",
+      "ExecutionError at /program: Tool 'poison' failed: an unprintable value\n",
+    ]);
   });
 
   test("--timeout: a run past its time limit is exit 1 with a Timeout", () => {
     const started = Date.now();
-    const r = cli(["run", "-", "--tools", path.join(tmp, "slow-tools.mjs"), "--timeout", "150"], '{"program": {"op": "call", "tool": "slow"}}');
+    const r = cli(
+      ["run", "-", "--tools", path.join(tmp, "slow-tools.mjs"), "--timeout", "150"],
+      '{"program": {"op": "call", "tool": "slow"}}',
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^Timeout/);
     expect(Date.now() - started).toBeLessThan(10000);
@@ -98,7 +142,19 @@ describe("run", () => {
 
   test("long output is not truncated", () => {
     const n = 300000;
-    const r = cli(["run", "-", "--max-heap", "1000000000", "--timeout", "20000", "--context", file("big.json", { xs: Array.from({ length: n }, (_, i) => ({ i, s: `item-${i}` })) })], JSON.stringify({ program: { op: "load", name: "xs" } }));
+    const r = cli(
+      [
+        "run",
+        "-",
+        "--max-heap",
+        "1000000000",
+        "--timeout",
+        "20000",
+        "--context",
+        file("big.json", { xs: Array.from({ length: n }, (_, i) => ({ i, s: `item-${i}` })) }),
+      ],
+      JSON.stringify({ program: { op: "load", name: "xs" } }),
+    );
     expect(r.code).toBe(0);
     expect(r.stdout.length).toBeGreaterThan(10_000_000);
     const xs = JSON.parse(r.stdout);
@@ -119,7 +175,10 @@ describe("validate", () => {
   });
 
   test("with --tools, unknown tool names are errors", () => {
-    const r = cli(["validate", "-", "--tools", path.join(example, "tools.mjs")], '{"program": {"op": "call", "tool": "get_order"}}');
+    const r = cli(
+      ["validate", "-", "--tools", path.join(example, "tools.mjs")],
+      '{"program": {"op": "call", "tool": "get_order"}}',
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("Did you mean 'get_orders'?");
   });
@@ -137,7 +196,14 @@ describe("schema and prompt", () => {
   test("prompt prints the full prompt; --compact the short one; --tools and --context are listed", () => {
     expect(cli(["prompt"]).stdout).toBe(ptc.prompt());
     expect(cli(["prompt", "--compact"]).stdout).toBe(ptc.prompt({ compact: true }));
-    const r = cli(["prompt", "--compact", "--tools", path.join(example, "tools.mjs"), "--context", path.join(example, "data.json")]);
+    const r = cli([
+      "prompt",
+      "--compact",
+      "--tools",
+      path.join(example, "tools.mjs"),
+      "--context",
+      path.join(example, "data.json"),
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("get_customer(id: integer): One customer by id");
     expect(r.stdout).toContain("`expenses`: list of 24 objects");
@@ -149,7 +215,24 @@ describe("usage", () => {
     for (const args of [["--help"], ["-h"], ["help"], ["run", "--help"]]) {
       const r = cli(args);
       expect(r.code).toBe(0);
-      for (const word of ["run", "validate", "schema", "prompt", "mcp", "--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth", "--max-message-bytes", "--full", "--compact", "Exit codes"])
+      for (const word of [
+        "run",
+        "validate",
+        "schema",
+        "prompt",
+        "mcp",
+        "--context",
+        "--memory",
+        "--memory-out",
+        "--tools",
+        "--timeout",
+        "--max-heap",
+        "--max-depth",
+        "--max-message-bytes",
+        "--full",
+        "--compact",
+        "Exit codes",
+      ])
         expect([args, word, r.stdout.includes(word)]).toEqual([args, word, true]);
     }
     expect(cli(["--version"]).stdout).toBe(`${require("../../package.json").version}\n`);
@@ -168,15 +251,39 @@ describe("usage", () => {
     ["an option without its value", ["run", "-", "--timeout"], "--timeout needs a value"],
     ["a bad number", ["run", "-", "--timeout", "soon"], "--timeout must be a positive number"],
     ["a context that is not JSON", ["run", "-", "--context", "README.md"], "the context file 'README.md' is not JSON"],
-    ["a context that is not an object", ["run", "p.json", "--context", "-"], "the context file '-' must hold a JSON object"],
+    [
+      "a context that is not an object",
+      ["run", "p.json", "--context", "-"],
+      "the context file '-' must hold a JSON object",
+    ],
     ["stdin read twice", ["run", "-", "--memory", "-"], "standard input (-) can be read only once"],
     ["a tools module that exports no tools", ["run", "-", "--tools", "package.json"], "cannot load the tools module"],
     // Issue 11, item 20: numbers the runtime refuses were an exit 3 with a stack trace.
-    ["a timeout past the longest timer", ["run", "-", "--timeout", "1e12"], "--timeout must be a positive number of at most 2147483647, got '1e12'"],
-    ["a heap limit past the safe integers", ["run", "-", "--max-heap", "1e300"], "--max-heap must be a positive number of at most 9007199254740991, got '1e300'"],
-    ["a depth past the safe integers", ["validate", "-", "--max-depth", "1e300"], "--max-depth must be a positive number of at most 9007199254740991, got '1e300'"],
-    ["an infinite timeout", ["mcp", "--timeout", "Infinity"], "--timeout must be a positive number of at most 2147483647, got 'Infinity'"],
-    ["a message limit past 1 GiB", ["mcp", "--max-message-bytes", "1e10"], "--max-message-bytes must be a positive number of at most 1073741824, got '1e10'"],
+    [
+      "a timeout past the longest timer",
+      ["run", "-", "--timeout", "1e12"],
+      "--timeout must be a positive number of at most 2147483647, got '1e12'",
+    ],
+    [
+      "a heap limit past the safe integers",
+      ["run", "-", "--max-heap", "1e300"],
+      "--max-heap must be a positive number of at most 9007199254740991, got '1e300'",
+    ],
+    [
+      "a depth past the safe integers",
+      ["validate", "-", "--max-depth", "1e300"],
+      "--max-depth must be a positive number of at most 9007199254740991, got '1e300'",
+    ],
+    [
+      "an infinite timeout",
+      ["mcp", "--timeout", "Infinity"],
+      "--timeout must be a positive number of at most 2147483647, got 'Infinity'",
+    ],
+    [
+      "a message limit past 1 GiB",
+      ["mcp", "--max-message-bytes", "1e10"],
+      "--max-message-bytes must be a positive number of at most 1073741824, got '1e10'",
+    ],
     ["a zero message limit", ["mcp", "--max-message-bytes", "0"], "--max-message-bytes must be a positive number"],
   ])("%s: a clear message, exit 2", (_name, args, message) => {
     const r = cli(args, "[1]");

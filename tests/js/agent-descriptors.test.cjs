@@ -31,7 +31,15 @@ function searchTool(calls) {
   };
 }
 
-const call = (args) => ({ program: { op: "pipe", steps: [{ op: "literal", value: 1 }, { op: "call", tool: "search", args }] } });
+const call = (args) => ({
+  program: {
+    op: "pipe",
+    steps: [
+      { op: "literal", value: 1 },
+      { op: "call", tool: "search", args },
+    ],
+  },
+});
 
 describe.each([
   ["in-process", () => inProcess],
@@ -39,7 +47,9 @@ describe.each([
 ])("%s runtime", (_mode, rt) => {
   test("args that match the parameters reach execute", async () => {
     const calls = [];
-    const r = await rt().run(call({ query: "lamp", limit: 2, filters: { tags: ["x"] } }), { tools: { search: searchTool(calls) } });
+    const r = await rt().run(call({ query: "lamp", limit: 2, filters: { tags: ["x"] } }), {
+      tools: { search: searchTool(calls) },
+    });
     expect(r).toMatchObject({ ok: true, result: [{ id: 1, query: "lamp" }] });
     expect(calls).toEqual([{ query: "lamp", limit: 2, filters: { tags: ["x"] } }]);
   });
@@ -48,33 +58,51 @@ describe.each([
     ["a wrong type", { query: "lamp", limit: "ten" }, "/limit", 'expected integer, got string "ten"'],
     ["a missing required arg", { limit: 2 }, "/query", "the required arg 'query' is missing"],
     ["an arg the tool does not take", { query: "lamp", extra: 1 }, "/extra", "'extra' is not a parameter of this tool"],
-    ["a nested item", { query: "lamp", filters: { tags: ["a", 2] } }, "/filters/tags/1", "expected string, got number 2"],
+    [
+      "a nested item",
+      { query: "lamp", filters: { tags: ["a", 2] } },
+      "/filters/tags/1",
+      "expected string, got number 2",
+    ],
     ["a bound", { query: "lamp", limit: 0 }, "/limit", "0 is less than 1 (got number 0)"],
     ["an escaped key", { query: "lamp", "a/b": "yes" }, "/a~1b", 'expected boolean, got string "yes"'],
     ["an evaluated arg", { query: { op: "add", left: 1, right: 1 } }, "/query", "expected string, got number 2"],
-  ])("%s is an execution_error naming the tool, the pointer and what was expected; execute never runs", async (_name, args, pointer, expected) => {
-    const calls = [];
-    const r = await rt().run(call(args), { tools: { search: searchTool(calls) } });
-    expect(r.ok).toBe(false);
-    expect(r.error.type).toBe("execution_error");
-    expect(r.error.path).toBe("/program/steps/1");
-    expect(r.error.message).toContain("Tool 'search' failed: invalid args");
-    expect(r.error.message).toContain(`at ${pointer}: ${expected}`);
-    expect(r.error.message).toContain(expected);
-    expect(r.error.message).toContain('"required":["query"]'); // the parameters, to fix the call in one retry
-    expect(calls).toEqual([]);
-  });
+  ])(
+    "%s is an execution_error naming the tool, the pointer and what was expected; execute never runs",
+    async (_name, args, pointer, expected) => {
+      const calls = [];
+      const r = await rt().run(call(args), { tools: { search: searchTool(calls) } });
+      expect(r.ok).toBe(false);
+      expect(r.error.type).toBe("execution_error");
+      expect(r.error.path).toBe("/program/steps/1");
+      expect(r.error.message).toContain("Tool 'search' failed: invalid args");
+      expect(r.error.message).toContain(`at ${pointer}: ${expected}`);
+      expect(r.error.message).toContain(expected);
+      expect(r.error.message).toContain('"required":["query"]'); // the parameters, to fix the call in one retry
+      expect(calls).toEqual([]);
+    },
+  );
 
   test("several problems are reported together", async () => {
     const r = await rt().run(call({ q: "lamp", limit: "ten" }), { tools: { search: searchTool([]) } });
-    expect(r.error.message).toContain("at /q: 'q' is not a parameter of this tool (its parameters: query, limit, filters, a/b)");
+    expect(r.error.message).toContain(
+      "at /q: 'q' is not a parameter of this tool (its parameters: query, limit, filters, a/b)",
+    );
     expect(r.error.message).toContain("at /limit: expected integer");
     expect(r.error.message).toContain("at /query: the required arg 'query' is missing");
   });
 
   test("a descriptor without parameters takes any args; a plain function still works beside it", async () => {
     const r = await rt().run(
-      { program: { op: "concat", lists: [{ op: "call", tool: "free", args: { anything: [1] } }, { op: "call", tool: "plain" }] } },
+      {
+        program: {
+          op: "concat",
+          lists: [
+            { op: "call", tool: "free", args: { anything: [1] } },
+            { op: "call", tool: "plain" },
+          ],
+        },
+      },
       { tools: { free: { description: "no schema", execute: (args) => [args] }, plain: () => [2] } },
     );
     expect(r).toMatchObject({ ok: true, result: [{ anything: [1] }, 2] });
@@ -88,7 +116,18 @@ describe.each([
   });
 
   test("a descriptor's execute that throws is the tool's failure", async () => {
-    const r = await rt().run({ program: { op: "call", tool: "t" } }, { tools: { t: { execute: () => { throw new Error("down"); } } } });
+    const r = await rt().run(
+      { program: { op: "call", tool: "t" } },
+      {
+        tools: {
+          t: {
+            execute: () => {
+              throw new Error("down");
+            },
+          },
+        },
+      },
+    );
     expect(r.ok).toBe(false);
     expect(r.error.message).toContain("Tool 't' failed: down");
   });
@@ -96,7 +135,9 @@ describe.each([
   test("validate() knows descriptor names", () => {
     const tools = { search: searchTool([]) };
     expect(rt().validate({ program: { op: "call", tool: "search" } }, { tools })).toEqual({ ok: true });
-    expect(rt().validate({ program: { op: "call", tool: "serch" } }, { tools }).error.message).toContain("Did you mean 'search'?");
+    expect(rt().validate({ program: { op: "call", tool: "serch" } }, { tools }).error.message).toContain(
+      "Did you mean 'search'?",
+    );
   });
 });
 
@@ -109,9 +150,17 @@ describe("formatError: one message to repair a program in one retry", () => {
   const shape = (name) => inProcess.operations().find((o) => o.name === name).shape;
 
   test("type, pointer, message and did-you-mean", () => {
-    expect(fmt({ program: { op: "pipe", steps: [{ op: "load", name: "x" }, { op: "filer", where: true }] } })).toBe(
-      "ValidationError at /program/steps/1: Unknown operation 'filer'. Did you mean 'filter'?",
-    );
+    expect(
+      fmt({
+        program: {
+          op: "pipe",
+          steps: [
+            { op: "load", name: "x" },
+            { op: "filer", where: true },
+          ],
+        },
+      }),
+    ).toBe("ValidationError at /program/steps/1: Unknown operation 'filer'. Did you mean 'filter'?");
   });
 
   test("an unknown op with no close match lists the operations of the table", () => {
@@ -122,10 +171,54 @@ describe("formatError: one message to repair a program in one retry", () => {
 
   test.each([
     ["a missing field", { op: "pipe", steps: [{ op: "load", name: "x" }, { op: "take" }] }, "take", "/program/steps/1"],
-    ["a field of the wrong kind", { op: "pipe", steps: [{ op: "load", name: "x" }, { op: "take", count: "5" }] }, "take", "/program/steps/1/count"],
-    ["an unknown field", { op: "pipe", steps: [{ op: "load", name: "x" }, { op: "sort_by", field: "a", ordr: "desc" }] }, "sort_by", "/program/steps/1/ordr"],
-    ["a bad enum", { op: "pipe", steps: [{ op: "load", name: "x" }, { op: "sort_by", order: "up" }] }, "sort_by", "/program/steps/1/order"],
-    ["both of a one-of pair", { op: "pipe", steps: [{ op: "load", name: "x" }, { op: "get", field: "a", path: ["a"] }] }, "get", "/program/steps/1"],
+    [
+      "a field of the wrong kind",
+      {
+        op: "pipe",
+        steps: [
+          { op: "load", name: "x" },
+          { op: "take", count: "5" },
+        ],
+      },
+      "take",
+      "/program/steps/1/count",
+    ],
+    [
+      "an unknown field",
+      {
+        op: "pipe",
+        steps: [
+          { op: "load", name: "x" },
+          { op: "sort_by", field: "a", ordr: "desc" },
+        ],
+      },
+      "sort_by",
+      "/program/steps/1/ordr",
+    ],
+    [
+      "a bad enum",
+      {
+        op: "pipe",
+        steps: [
+          { op: "load", name: "x" },
+          { op: "sort_by", order: "up" },
+        ],
+      },
+      "sort_by",
+      "/program/steps/1/order",
+    ],
+    [
+      "both of a one-of pair",
+      {
+        op: "pipe",
+        steps: [
+          { op: "load", name: "x" },
+          { op: "get", field: "a", path: ["a"] },
+        ],
+      },
+      "get",
+      "/program/steps/1",
+    ],
   ])("%s: the op's correct shape from the table", (_name, program, op, path) => {
     const text = fmt({ program });
     expect(text.startsWith(`ValidationError at ${path}: `)).toBe(true);
@@ -134,9 +227,23 @@ describe("formatError: one message to repair a program in one retry", () => {
   });
 
   test("a validation error without a shape gets the shape of the op at its path when the program is given", () => {
-    const program = { program: { op: "pipe", steps: [{ op: "load", name: "x" }, { op: "nth", index: -1 }] } };
-    const error = { type: "validation_error", message: "Field 'index' of 'nth' must be a non-negative integer", path: "/program/steps/1/index" };
-    expect(inProcess.formatError(error, program)).toBe(`ValidationError at /program/steps/1/index: ${error.message} Shape: ${shape("nth")}`);
+    const program = {
+      program: {
+        op: "pipe",
+        steps: [
+          { op: "load", name: "x" },
+          { op: "nth", index: -1 },
+        ],
+      },
+    };
+    const error = {
+      type: "validation_error",
+      message: "Field 'index' of 'nth' must be a non-negative integer",
+      path: "/program/steps/1/index",
+    };
+    expect(inProcess.formatError(error, program)).toBe(
+      `ValidationError at /program/steps/1/index: ${error.message} Shape: ${shape("nth")}`,
+    );
     expect(inProcess.formatError(error, JSON.stringify(program))).toContain(`Shape: ${shape("nth")}`);
     expect(inProcess.formatError(error)).toBe(`ValidationError at /program/steps/1/index: ${error.message}`);
   });
@@ -145,6 +252,8 @@ describe("formatError: one message to repair a program in one retry", () => {
     const tools = { get_users: () => [] };
     expect(fmt({ program: { op: "call", tool: "get_user" } }, { tools })).toContain("Did you mean 'get_users'?");
     const r = await inProcess.run({ program: { op: "count" } });
-    expect(inProcess.formatError(r.error, { program: { op: "count" } })).toBe(`ExecutionError at /program: ${r.error.message}`);
+    expect(inProcess.formatError(r.error, { program: { op: "count" } })).toBe(
+      `ExecutionError at /program: ${r.error.message}`,
+    );
   });
 });

@@ -10,7 +10,9 @@ test("node examples/agent-loop/agent.mjs", () => {
   expect(out).toContain('host: {"result":{"total":2204,"count":11},"stored":["travel_expenses"]}');
   expect(out).toContain("assistant: Travel came to 2204 over 11 expenses (kept in memory: travel_expenses).");
   expect(out).toContain("assistant: ben: 391 on 2024-02-08.");
-  expect(out).toContain("host: error: ValidationError at /program/steps/1: Unknown operation 'filer'. Did you mean 'filter'?");
+  expect(out).toContain(
+    "host: error: ValidationError at /program/steps/1: Unknown operation 'filer'. Did you mean 'filter'?",
+  );
   expect(out).toContain("assistant: 2 orders: #1016 (101.99, Ada Lovelace), #1004 (157.99, Ada Lovelace).");
   expect(out).toContain("memory at the end: travel_expenses\n");
   expect(out).not.toContain("could not repair");

@@ -15,7 +15,14 @@ beforeAll(async () => {
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: ["dist/cli.mjs", "mcp", "--tools", path.join(example, "tools.mjs"), "--context", path.join(example, "data.json")],
+      args: [
+        "dist/cli.mjs",
+        "mcp",
+        "--tools",
+        path.join(example, "tools.mjs"),
+        "--context",
+        path.join(example, "data.json"),
+      ],
       cwd: root,
       stderr: "pipe",
     }),
@@ -71,7 +78,14 @@ test("run_program runs a program with the context and the module's tools", async
 test("a per-call context is merged over the server's", async () => {
   const result = await client.callTool({
     name: "run_program",
-    arguments: { program: { a: { op: "load", name: "extra" }, n: { op: "pipe", steps: [{ op: "load", name: "expenses" }, { op: "count" }] }, result: 1 }, context: { extra: 5 } },
+    arguments: {
+      program: {
+        a: { op: "load", name: "extra" },
+        n: { op: "pipe", steps: [{ op: "load", name: "expenses" }, { op: "count" }] },
+        result: 1,
+      },
+      context: { extra: 5 },
+    },
   });
   expect(JSON.parse(result.content[0].text)).toBe(1);
 });
@@ -79,7 +93,18 @@ test("a per-call context is merged over the server's", async () => {
 test("memory carries over between run_program calls", async () => {
   const first = await client.callTool({
     name: "run_program",
-    arguments: { program: { result: "saved", big_spenders: { op: "pipe", steps: [{ op: "load", name: "expenses" }, { op: "filter", where: { op: "gt", field: "amount", value: 300 } }] } } },
+    arguments: {
+      program: {
+        result: "saved",
+        big_spenders: {
+          op: "pipe",
+          steps: [
+            { op: "load", name: "expenses" },
+            { op: "filter", where: { op: "gt", field: "amount", value: 300 } },
+          ],
+        },
+      },
+    },
   });
   expect(JSON.parse(first.content[0].text)).toBe("saved");
   expect(first.content[1].text).toContain("big_spenders");
@@ -93,10 +118,20 @@ test("memory carries over between run_program calls", async () => {
 test("a bad program is an isError result with the formatted error", async () => {
   const result = await client.callTool({
     name: "run_program",
-    arguments: { program: { op: "pipe", steps: [{ op: "load", name: "expenses" }, { op: "sort_by", field: "amount", ordr: "desc" }] } },
+    arguments: {
+      program: {
+        op: "pipe",
+        steps: [
+          { op: "load", name: "expenses" },
+          { op: "sort_by", field: "amount", ordr: "desc" },
+        ],
+      },
+    },
   });
   expect(result.isError).toBe(true);
-  expect(text(result)).toMatch(/^ValidationError at \/program\/steps\/1\/ordr: Unknown field 'ordr' for operation 'sort_by'\. Did you mean 'order'\?/);
+  expect(text(result)).toMatch(
+    /^ValidationError at \/program\/steps\/1\/ordr: Unknown field 'ordr' for operation 'sort_by'\. Did you mean 'order'\?/,
+  );
   expect(text(result)).toContain("Shape: ");
 });
 
@@ -111,14 +146,20 @@ test("tool args that do not match the descriptor's parameters: isError naming th
 });
 
 test("a program sent as JSON text is accepted too", async () => {
-  const result = await client.callTool({ name: "run_program", arguments: { program: '{"op": "add", "left": 2, "right": 3}' } });
+  const result = await client.callTool({
+    name: "run_program",
+    arguments: { program: '{"op": "add", "left": 2, "right": 3}' },
+  });
   expect(JSON.parse(result.content[0].text)).toBe(5);
 });
 
 test("a program storing a value deeper than memory can hold is refused, and the session goes on", async () => {
   const wrapped = (levels) => ({
     op: "pipe",
-    steps: [{ op: "literal", value: 1 }, ...Array.from({ length: levels }, () => ({ op: "object", fields: { a: { op: "get", path: [] } } }))],
+    steps: [
+      { op: "literal", value: 1 },
+      ...Array.from({ length: levels }, () => ({ op: "object", fields: { a: { op: "get", path: [] } } })),
+    ],
   });
   const run = (program) => client.callTool({ name: "run_program", arguments: { program } });
   await run({ result: "stored", probe: 5 });
@@ -149,9 +190,13 @@ test("describe_language returns the full prompt (or the compact one)", async () 
 // Issue 11, item 17: a session checks its options when it is made, as run() would.
 test("createMcpServer refuses options of the wrong type with a TypeError", () => {
   const { createMcpServer } = require("../../dist/mcp.cjs");
-  expect(() => createMcpServer(ptc, { timeoutMs: "100" })).toThrow(new TypeError("ptc-wasm: options.timeoutMs must be a positive number of at most 2147483647, got a string"));
+  expect(() => createMcpServer(ptc, { timeoutMs: "100" })).toThrow(
+    new TypeError("ptc-wasm: options.timeoutMs must be a positive number of at most 2147483647, got a string"),
+  );
   expect(() => createMcpServer(ptc, { maxHeapBytes: Infinity })).toThrow(TypeError);
-  expect(() => createMcpServer(ptc, { context: "x" })).toThrow(new TypeError("ptc-wasm: options.context must be an object"));
+  expect(() => createMcpServer(ptc, { context: "x" })).toThrow(
+    new TypeError("ptc-wasm: options.context must be an object"),
+  );
 });
 
 // Issue 11, item 1: a tool that throws an unprintable value ended the server process.
@@ -160,9 +205,19 @@ test("a tool that throws an unprintable value: an isError result naming it, and 
   const os = require("node:os");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptc-mcp-"));
   const tools = path.join(dir, "hostile-tools.mjs");
-  fs.writeFileSync(tools, "export function poison() { const v = Object.create(null); v.n = 1n; return Promise.reject(v); }\n");
+  fs.writeFileSync(
+    tools,
+    "export function poison() { const v = Object.create(null); v.n = 1n; return Promise.reject(v); }\n",
+  );
   const c = new Client({ name: "ptc-wasm-test", version: "1.0.0" });
-  await c.connect(new StdioClientTransport({ command: process.execPath, args: ["dist/cli.mjs", "mcp", "--tools", tools], cwd: root, stderr: "pipe" }));
+  await c.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["dist/cli.mjs", "mcp", "--tools", tools],
+      cwd: root,
+      stderr: "pipe",
+    }),
+  );
   try {
     const failed = await c.callTool({ name: "run_program", arguments: { program: { op: "call", tool: "poison" } } });
     expect(failed.isError).toBe(true);
@@ -181,7 +236,12 @@ test("a tool that throws an unprintable value: an isError result naming it, and 
 describe("a message longer than the server reads", () => {
   async function connect(args) {
     const c = new Client({ name: "ptc-wasm-test", version: "1.0.0" });
-    const transport = new StdioClientTransport({ command: process.execPath, args: ["dist/cli.mjs", "mcp", ...args], cwd: root, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["dist/cli.mjs", "mcp", ...args],
+      cwd: root,
+      stderr: "pipe",
+    });
     let exited = false;
     transport.onclose = () => (exited = true);
     await c.connect(transport);
@@ -194,7 +254,10 @@ describe("a message longer than the server reads", () => {
     try {
       const big = Array.from({ length: 11 }, () => "x".repeat(1 << 20)); // 11 MiB of text
       const refused = c.callTool({ name: "run_program", arguments: { ...count, context: { big } } });
-      await expect(refused).rejects.toMatchObject({ code: -32600, message: expect.stringContaining("more than this server reads (10485760 bytes") });
+      await expect(refused).rejects.toMatchObject({
+        code: -32600,
+        message: expect.stringContaining("more than this server reads (10485760 bytes"),
+      });
       await expect(refused).rejects.toThrow("--max-message-bytes");
       const after = await c.callTool({ name: "run_program", arguments: { ...count, context: { big: [1, 2] } } });
       expect(JSON.parse(after.content[0].text)).toBe(2);
@@ -207,9 +270,14 @@ describe("a message longer than the server reads", () => {
   test("--max-message-bytes sets it; messages under it are served as before", async () => {
     const { client: c } = await connect(["--max-message-bytes", "50000"]);
     try {
-      const fits = await c.callTool({ name: "run_program", arguments: { ...count, context: { big: Array(1000).fill("abcdefghij") } } });
+      const fits = await c.callTool({
+        name: "run_program",
+        arguments: { ...count, context: { big: Array(1000).fill("abcdefghij") } },
+      });
       expect(JSON.parse(fits.content[0].text)).toBe(1000);
-      await expect(c.callTool({ name: "run_program", arguments: { ...count, context: { big: Array(5000).fill("abcdefghij") } } })).rejects.toMatchObject({
+      await expect(
+        c.callTool({ name: "run_program", arguments: { ...count, context: { big: Array(5000).fill("abcdefghij") } } }),
+      ).rejects.toMatchObject({
         code: -32600,
         message: expect.stringMatching(/The message is \d+ bytes, more than this server reads \(50000 bytes/),
       });
@@ -242,8 +310,17 @@ test("StdioTransport finds the id of a skipped message wherever it is, in pieces
   const bytes = Buffer.from(lines.join("\n") + "\n");
   for (let i = 0; i < bytes.length; i += 7) stdin.write(bytes.subarray(i, i + 7)); // pieces that cut tokens
   await new Promise((resolve) => setImmediate(resolve));
-  const replies = stdout.read().toString().trim().split("\n").map((line) => JSON.parse(line));
-  expect(replies.map((r) => [r.id, r.error.code])).toEqual([["req-1", -32600], [42, -32600], [null, -32600]]);
+  const replies = stdout
+    .read()
+    .toString()
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  expect(replies.map((r) => [r.id, r.error.code])).toEqual([
+    ["req-1", -32600],
+    [42, -32600],
+    [null, -32600],
+  ]);
   expect(replies[0].error.message).toMatch(/^The message is \d+ bytes, more than this server reads \(100 bytes/);
   expect(received).toEqual([{ jsonrpc: "2.0", method: "ping", id: 5 }]);
   expect(errors).toHaveLength(3);

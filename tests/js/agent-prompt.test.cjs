@@ -13,7 +13,11 @@ const tools = {
     description: "Orders matching a query, newest first.",
     parameters: {
       type: "object",
-      properties: { query: { type: "string" }, limit: { type: "integer", minimum: 1 }, status: { enum: ["open", "shipped"] } },
+      properties: {
+        query: { type: "string" },
+        limit: { type: "integer", minimum: 1 },
+        status: { enum: ["open", "shipped"] },
+      },
       required: ["query"],
       additionalProperties: false,
     },
@@ -63,7 +67,8 @@ describe.each([
     const text = ptc.prompt(options);
     for (const needle of ["result", "memory", "falsy", "current value", "implicit object", "JSON Pointer"])
       expect([needle, text.toLowerCase().includes(needle.toLowerCase())]).toEqual([needle, true]);
-    for (const type of ["ParseError", "ValidationError", "ExecutionError", "Timeout", "MemoryExceeded"]) expect(text).toContain(type);
+    for (const type of ["ParseError", "ValidationError", "ExecutionError", "Timeout", "MemoryExceeded"])
+      expect(text).toContain(type);
   });
 
   test("lists the tools with their descriptions and parameters", () => {
@@ -71,7 +76,8 @@ describe.each([
     expect(text).toContain("search_orders");
     expect(text).toContain("Orders matching a query, newest first.");
     expect(text).toContain("get_users");
-    if (options.compact) expect(text).toContain('search_orders(query: string, limit?: integer, status?: "open"|"shipped")');
+    if (options.compact)
+      expect(text).toContain('search_orders(query: string, limit?: integer, status?: "open"|"shipped")');
     else expect(text).toContain(JSON.stringify(tools.search_orders.parameters));
   });
 
@@ -123,14 +129,30 @@ test("asFunctionTool: {name, description, parameters} for OpenAI-style function 
 test("the full prompt's examples compute what they say", async () => {
   const [travel, join, store, later] = programsIn(ptc.prompt()).filter((p) => !p.includes("get_expenses"));
   const context = {
-    expenses: [{ category: "travel", amount: 10 }, { category: "food", amount: 3 }, { category: "travel", amount: 5.5 }],
-    users: [{ id: 1, name: "Ada" }, { id: 2, name: "Bo" }],
-    orders: [{ id: 10, user_id: 2, total: 50 }, { id: 11, user_id: 1, total: 300 }, { id: 12, user_id: 1, total: 150 }, { id: 13, user_id: 2, total: 20 }],
+    expenses: [
+      { category: "travel", amount: 10 },
+      { category: "food", amount: 3 },
+      { category: "travel", amount: 5.5 },
+    ],
+    users: [
+      { id: 1, name: "Ada" },
+      { id: 2, name: "Bo" },
+    ],
+    orders: [
+      { id: 10, user_id: 2, total: 50 },
+      { id: 11, user_id: 1, total: 300 },
+      { id: 12, user_id: 1, total: 150 },
+      { id: 13, user_id: 2, total: 20 },
+    ],
   };
   expect(await ptc.run(travel, { context })).toMatchObject({ ok: true, result: 15.5 });
   expect(await ptc.run(join, { context })).toMatchObject({
     ok: true,
-    result: [{ id: 11, total: 300, customer: "Ada" }, { id: 12, total: 150, customer: "Ada" }, { id: 10, total: 50, customer: "Bo" }],
+    result: [
+      { id: 11, total: 300, customer: "Ada" },
+      { id: 12, total: 150, customer: "Ada" },
+      { id: 10, total: 50, customer: "Bo" },
+    ],
   });
   const first = await ptc.run(store, { context });
   expect(first).toMatchObject({ ok: true, result: 2, memoryDelta: { big_orders: [{ id: 11 }, { id: 12 }] } });

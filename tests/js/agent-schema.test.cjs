@@ -36,14 +36,23 @@ function programValue(c) {
 function engineVerdict(c) {
   const program = "source" in c ? c.source : c.program;
   const tools = toolNamesOf(c);
-  return ptc.validate(program, { ...(c.options?.maxDepth ? { maxDepth: c.options.maxDepth } : {}), ...(tools ? { tools } : {}) });
+  return ptc.validate(program, {
+    ...(c.options?.maxDepth ? { maxDepth: c.options.maxDepth } : {}),
+    ...(tools ? { tools } : {}),
+  });
 }
 
 // What a JSON Schema cannot say, and so is left to the engine.
 const engineOnly = [
   [/nested more than \d+ levels deep \(maxDepth\)/, "nesting depth (maxDepth) is not a JSON Schema constraint"],
-  [/nested deeper than/i, "JSON nested deeper than the engine's parser accepts: the text is JSON, the limit is the engine's"],
-  [/cannot call tools in its expressions/, "a tool call anywhere inside group_by or from_entries: the schema does not track calls"],
+  [
+    /nested deeper than/i,
+    "JSON nested deeper than the engine's parser accepts: the text is JSON, the limit is the engine's",
+  ],
+  [
+    /cannot call tools in its expressions/,
+    "a tool call anywhere inside group_by or from_entries: the schema does not track calls",
+  ],
 ];
 const toolNameRule = /^Unknown tool/; // expressible only when the schema knows the tool set
 
@@ -79,7 +88,10 @@ describe("the schema over every conformance case", () => {
         continue;
       }
       tally.rejected++;
-      if (ok) disagreements.push(`${c.file} / ${c.name}: ${verdict.error.type} "${verdict.error.message}" but the schema accepts it`);
+      if (ok)
+        disagreements.push(
+          `${c.file} / ${c.name}: ${verdict.error.type} "${verdict.error.message}" but the schema accepts it`,
+        );
     }
     expect(disagreements).toEqual([]);
     // Every case was looked at, and each direction was exercised in earnest.
@@ -131,7 +143,11 @@ describe("the schema is generated from the op table", () => {
     const collectAll = new Validator(ptc.schema(), "2020-12", false);
     let program = { op: "literal", value: true };
     for (let i = 0; i < 60; i++)
-      program = [{ op: "not", condition: program }, { op: "if", condition: program, then: 1, else: 2 }, { op: "pipe", steps: [{ a: program }] }][i % 3];
+      program = [
+        { op: "not", condition: program },
+        { op: "if", condition: program, then: 1, else: 2 },
+        { op: "pipe", steps: [{ a: program }] },
+      ][i % 3];
     const started = performance.now();
     expect(collectAll.validate({ program }).valid).toBe(true);
     expect(performance.now() - started).toBeLessThan(2000);
@@ -179,7 +195,8 @@ describe("the schema is generated from the op table", () => {
         }
         if (f.kind in wrongValue) {
           const mutated = { ...example, [f.name]: wrongValue[f.kind] };
-          if (f.presence === "one_of") for (const g of op.fields) if (g !== f && g.presence === "one_of") delete mutated[g.name];
+          if (f.presence === "one_of")
+            for (const g of op.fields) if (g !== f && g.presence === "one_of") delete mutated[g.name];
           expectBothReject(`${op.name}.${f.name} of the wrong kind`, mutated);
         }
       }

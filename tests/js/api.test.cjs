@@ -122,7 +122,13 @@ describe("validate", () => {
 
   test("an unknown field suggests the right one", () => {
     const r = rt.validate({
-      program: { op: "pipe", steps: [{ op: "load", name: "x" }, { op: "filter", wher: { op: "eq", value: 1 } }] },
+      program: {
+        op: "pipe",
+        steps: [
+          { op: "load", name: "x" },
+          { op: "filter", wher: { op: "eq", value: 1 } },
+        ],
+      },
     });
     expect(r.ok).toBe(false);
     expect(r.error.type).toBe("validation_error");
@@ -160,7 +166,15 @@ describe("validate", () => {
         called = true;
       },
     };
-    const program = { program: { op: "pipe", steps: [{ op: "load", name: "x" }, { op: "call", tool: "get_user" }] } };
+    const program = {
+      program: {
+        op: "pipe",
+        steps: [
+          { op: "load", name: "x" },
+          { op: "call", tool: "get_user" },
+        ],
+      },
+    };
     for (const t of [tools, ["get_users"]]) {
       const r = rt.validate(program, { tools: t });
       expect(r.ok).toBe(false);
@@ -251,7 +265,10 @@ describe("operations", () => {
       expect(op.example.op).toBe(op.name);
       const fieldNames = op.fields.map((f) => f.name);
       for (const key of Object.keys(op.example)) if (key !== "op") expect(fieldNames).toContain(key);
-      expect({ op: op.name, check: rt.validate({ program: op.example }) }).toEqual({ op: op.name, check: { ok: true } });
+      expect({ op: op.name, check: rt.validate({ program: op.example }) }).toEqual({
+        op: op.name,
+        check: { ok: true },
+      });
     }
   });
 
@@ -424,14 +441,21 @@ describe("the caller's data is never mutated", () => {
   test("frozen context, memory and tool results work and stay equal", async () => {
     const context = deepFreeze({ expenses: structuredClone(expenses), extra: { nested: [1, 2, { x: 3 }] } });
     const memory = deepFreeze({ previous: { list: [1, 2, 3] }, count: 2 });
-    const toolResult = deepFreeze([{ id: 1, tags: ["a"] }, { id: 2, tags: ["b"] }]);
+    const toolResult = deepFreeze([
+      { id: 1, tags: ["a"] },
+      { id: 2, tags: ["b"] },
+    ]);
     const before = structuredClone({ context, memory, toolResult });
     const r = await rt.run(
       {
         program: {
           result: {
             op: "pipe",
-            steps: [{ op: "load", name: "expenses" }, { op: "sort_by", field: "amount", order: "desc" }, { op: "first" }],
+            steps: [
+              { op: "load", name: "expenses" },
+              { op: "sort_by", field: "amount", order: "desc" },
+              { op: "first" },
+            ],
           },
           rows: { op: "call", tool: "rows" },
           extra: { op: "load", name: "extra" },
@@ -460,7 +484,13 @@ describe("the caller's data is never mutated", () => {
           in: {
             sorted: { op: "pipe", steps: [{ op: "var", name: "t" }, { op: "get", field: "list" }, { op: "sort_by" }] },
             a: { op: "merge", objects: [{ op: "var", name: "a" }, { b: "replaced" }] },
-            e: { op: "pipe", steps: [{ op: "load", name: "expenses" }, { op: "drop", count: 1 }] },
+            e: {
+              op: "pipe",
+              steps: [
+                { op: "load", name: "expenses" },
+                { op: "drop", count: 1 },
+              ],
+            },
           },
         },
       },
@@ -501,7 +531,18 @@ describe("only the context keys a program loads matter", () => {
   };
 
   test("unserializable values under unloaded keys do not matter", async () => {
-    const r = await rt.run({ program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "sum", field: "v" }] } }, { context });
+    const r = await rt.run(
+      {
+        program: {
+          op: "pipe",
+          steps: [
+            { op: "load", name: "rows" },
+            { op: "sum", field: "v" },
+          ],
+        },
+      },
+      { context },
+    );
     expect(r).toMatchObject({ ok: true, result: 3 });
   });
 
@@ -519,7 +560,10 @@ describe("only the context keys a program loads matter", () => {
   });
 
   test("inherited properties are not context keys", async () => {
-    const r = await rt.run({ program: { op: "load", name: "inherited" } }, { context: Object.create({ inherited: 1 }) });
+    const r = await rt.run(
+      { program: { op: "load", name: "inherited" } },
+      { context: Object.create({ inherited: 1 }) },
+    );
     expect(r).toMatchObject({ ok: true, result: null });
     const s = await rt.run({ program: { op: "load", name: "toString" } }, { context: {} });
     expect(s).toMatchObject({ ok: true, result: null });
@@ -543,9 +587,12 @@ describe("runtime properties", () => {
   test("two runtimes are independent", async () => {
     const other = await ptcWasm.createRuntime();
     let release;
-    const pending = other.run({ program: { op: "call", tool: "wait" } }, {
-      tools: { wait: () => new Promise((resolve) => (release = resolve)) },
-    });
+    const pending = other.run(
+      { program: { op: "call", tool: "wait" } },
+      {
+        tools: { wait: () => new Promise((resolve) => (release = resolve)) },
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect(other.activeRuns).toBe(1);
     expect(rt.activeRuns).toBe(0);

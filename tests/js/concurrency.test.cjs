@@ -38,12 +38,24 @@ function programFor(i) {
               fields: {
                 user: { op: "var", name: "user" },
                 total: { op: "pipe", steps: [{ op: "var", name: "priced" }, { op: "sum" }] },
-                base: { op: "pipe", steps: [{ op: "load", name: "base" }, { op: "sum", field: "v" }] },
+                base: {
+                  op: "pipe",
+                  steps: [
+                    { op: "load", name: "base" },
+                    { op: "sum", field: "v" },
+                  ],
+                },
                 previous: { op: "var", name: "previous" },
               },
             },
             [`seen_${i}`]: { op: "pipe", steps: [{ op: "var", name: "orders" }, { op: "count" }] },
-            last_user: { op: "pipe", steps: [{ op: "var", name: "user" }, { op: "get", field: "name" }] },
+            last_user: {
+              op: "pipe",
+              steps: [
+                { op: "var", name: "user" },
+                { op: "get", field: "name" },
+              ],
+            },
           },
         },
       },
@@ -190,7 +202,10 @@ describe(`${RUNS} concurrent runs on one runtime`, () => {
     let release;
     const gate = new Promise((resolve) => (release = resolve));
     const waiting = Array.from({ length: 8 }, (_, i) =>
-      rt.run({ program: { op: "call", tool: "wait", args: { i } } }, { tools: { wait: async ({ i: k }) => (await gate, k) } }),
+      rt.run(
+        { program: { op: "call", tool: "wait", args: { i } } },
+        { tools: { wait: async ({ i: k }) => (await gate, k) } },
+      ),
     );
     await sleep(5);
     expect(rt.activeRuns).toBe(8);

@@ -55,7 +55,9 @@ describe("case files (both dialects)", () => {
   test("every case knows the line of its opening brace", () => {
     const lost = all.flatMap(({ path, cases }) => {
       const lines = fs.readFileSync(`${__dirname}/../../${path}`, "utf8").split("\n");
-      return cases.filter((c) => !(c.line > 0) || !lines[c.line - 1].trimStart().startsWith("{")).map((c) => `${path}: ${c.name}`);
+      return cases
+        .filter((c) => !(c.line > 0) || !lines[c.line - 1].trimStart().startsWith("{"))
+        .map((c) => `${path}: ${c.name}`);
     });
     expect(lost).toEqual([]);
   });

@@ -21,7 +21,9 @@ module.exports = async function distCheck() {
   if (!built.every((f) => fs.existsSync(f)))
     throw new Error("dist/ is not built: run `npm run build` (Jest tests the built package)");
   const builtAt = Math.min(...built.map((f) => fs.statSync(f).mtimeMs));
-  const source = ["engine", "wasm", "js/src"].map((d) => newest(path.join(root, d))).sort((a, b) => b.mtime - a.mtime)[0];
+  const source = ["engine", "wasm", "js/src"]
+    .map((d) => newest(path.join(root, d)))
+    .sort((a, b) => b.mtime - a.mtime)[0];
   if (source.mtime > builtAt)
     console.warn(
       `\nptc-wasm: ${path.relative(root, source.file)} is newer than dist/: Jest tests the last build; run \`npm run build\` to test your change.\n`,

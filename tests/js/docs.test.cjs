@@ -22,7 +22,13 @@ const { ptcWasm, sameJson } = require("./helpers.cjs");
 const root = path.join(__dirname, "../..");
 const snippets = path.join(root, "build/doc-snippets");
 const REPO = "https://github.com/ptc-wasm/ptc-wasm";
-const files = ["README.md", ...fs.readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const files = [
+  "README.md",
+  ...fs
+    .readdirSync(path.join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 const read = (file) => fs.readFileSync(path.join(root, file), "utf8");
 
 /**
@@ -70,7 +76,8 @@ function expectedOutput(code) {
     let depth = 0;
     let j = i;
     for (; j < lines.length; j++) {
-      for (const c of strip(lines[j]).slice(j === i ? strip(lines[j]).indexOf("console.log(") : 0)) depth += c === "(" ? 1 : c === ")" ? -1 : 0;
+      for (const c of strip(lines[j]).slice(j === i ? strip(lines[j]).indexOf("console.log(") : 0))
+        depth += c === "(" ? 1 : c === ")" ? -1 : 0;
       if (depth <= 0) break;
     }
     let k = j + 1;
@@ -83,7 +90,11 @@ function expectedOutput(code) {
 
 const squash = (s) => s.replace(/\s+/g, " ").trim();
 const slug = (heading) =>
-  heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
 const headings = (file) => new Set([...read(file).matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => slug(m[1])));
 
 function run(command, args, options) {
@@ -137,14 +148,18 @@ describe.each(files)("%s", (file) => {
         }
         case "json": {
           const value = JSON.parse(block.code);
-          const program = value && typeof value === "object" && ("program" in value ? value : "op" in value ? { program: value } : null);
+          const program =
+            value &&
+            typeof value === "object" &&
+            ("program" in value ? value : "op" in value ? { program: value } : null);
           if (program) expect(ptc.validate(program)).toEqual({ ok: true });
           const claimed = /^Result: `(.+)`$/.exec(block.after);
           if (claimed) {
             expect(program).toBeTruthy();
             const r = await ptc.run(program, { context: contextOf(block) });
             expect(r.ok ? r.result : ptc.formatError(r.error)).toEqual(expect.anything());
-            if (!(r.ok && sameJson(r.result, JSON.parse(claimed[1])))) expect(r.ok ? r.result : r.error).toEqual(JSON.parse(claimed[1]));
+            if (!(r.ok && sameJson(r.result, JSON.parse(claimed[1]))))
+              expect(r.ok ? r.result : r.error).toEqual(JSON.parse(claimed[1]));
           }
           break;
         }
@@ -171,8 +186,13 @@ describe.each(files)("%s", (file) => {
           ? path.posix.normalize(path.posix.join(path.posix.dirname(file), where))
           : file;
       if (!fs.existsSync(path.join(root, resolved))) broken.push(`${target}: no ${resolved} in the repository`);
-      else if (anchor && resolved.endsWith(".md") && !headings(resolved).has(anchor)) broken.push(`${target}: no heading #${anchor}`);
-      else if (packed && !repoLink && !packed.some((f) => f === resolved || f.startsWith(`${resolved.replace(/\/$/, "")}/`)))
+      else if (anchor && resolved.endsWith(".md") && !headings(resolved).has(anchor))
+        broken.push(`${target}: no heading #${anchor}`);
+      else if (
+        packed &&
+        !repoLink &&
+        !packed.some((f) => f === resolved || f.startsWith(`${resolved.replace(/\/$/, "")}/`))
+      )
         broken.push(`${target}: ${resolved} is not in the package (link to ${REPO}/blob/main/${resolved})`);
     }
     expect(broken).toEqual([]);
@@ -182,7 +202,10 @@ describe.each(files)("%s", (file) => {
 let packed;
 function packedFiles() {
   if (!packed) {
-    const r = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts", "--loglevel=error"], { cwd: root, encoding: "utf8" });
+    const r = spawnSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts", "--loglevel=error"], {
+      cwd: root,
+      encoding: "utf8",
+    });
     packed = JSON.parse(r.stdout)[0].files.map((f) => f.path);
   }
   return packed;
@@ -192,8 +215,16 @@ test("every js block type-checks against the package's types (tsc --strict)", ()
   expect(jsFiles.length).toBeGreaterThan(5);
   const config = {
     compilerOptions: {
-      allowJs: true, noEmit: true, strict: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext",
-      types: ["node"], skipLibCheck: true, incremental: true, tsBuildInfoFile: "../doc-snippets.tsbuildinfo",
+      allowJs: true,
+      noEmit: true,
+      strict: true,
+      target: "es2022",
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      types: ["node"],
+      skipLibCheck: true,
+      incremental: true,
+      tsBuildInfoFile: "../doc-snippets.tsbuildinfo",
     },
     files: jsFiles,
   };

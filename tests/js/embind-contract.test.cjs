@@ -67,7 +67,14 @@ function registeredFunctions(m) {
 /** The signatures of the functions wasm/bindings.cpp binds, as TypeScript types. */
 function cppSignatures() {
   const text = fs.readFileSync(path.join(root, "wasm/bindings.cpp"), "utf8");
-  const tsType = { "std::string": "string", void: "void", int: "number", double: "number", size_t: "number", uintptr_t: "number" };
+  const tsType = {
+    "std::string": "string",
+    void: "void",
+    int: "number",
+    double: "number",
+    size_t: "number",
+    uintptr_t: "number",
+  };
   const bound = [...text.matchAll(/emscripten::function\("(\w+)", &(\w+)\)/g)];
   const signatures = new Map();
   for (const [, name, fn] of bound) {
@@ -112,7 +119,9 @@ test("declared parameter and result types match the C++ signatures in wasm/bindi
     const decl = declared.methods.get(name);
     if (!decl) continue; // reported above
     if (JSON.stringify(decl.params) !== JSON.stringify(cpp.params) || decl.result !== cpp.result)
-      wrong.push(`${name}: declared (${decl.params.join(", ")}) => ${decl.result}, C++ (${cpp.params.join(", ")}) => ${cpp.result}`);
+      wrong.push(
+        `${name}: declared (${decl.params.join(", ")}) => ${decl.result}, C++ (${cpp.params.join(", ")}) => ${cpp.result}`,
+      );
   }
   expect(wrong).toEqual([]);
 });

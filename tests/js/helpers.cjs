@@ -39,7 +39,8 @@ function checkExpectation(want, got, calls) {
     expect(got.trace.length).toBe(want.trace.length);
     want.trace.forEach((entry, i) => {
       for (const [key, value] of Object.entries(entry))
-        if (!sameJson(got.trace[i][key], value)) expect({ i, key, value: got.trace[i][key] }).toEqual({ i, key, value });
+        if (!sameJson(got.trace[i][key], value))
+          expect({ i, key, value: got.trace[i][key] }).toEqual({ i, key, value });
     });
   }
 }
@@ -48,7 +49,15 @@ function checkExpectation(want, got, calls) {
 function nonJsonValue(kind) {
   const cycle = {};
   cycle.self = cycle;
-  const values = { bigint: 10n, nan: NaN, infinity: Infinity, cycle, function: () => 1, symbol: Symbol("s"), map: new Map([["a", 1]]) };
+  const values = {
+    bigint: 10n,
+    nan: NaN,
+    infinity: Infinity,
+    cycle,
+    function: () => 1,
+    symbol: Symbol("s"),
+    map: new Map([["a", 1]]),
+  };
   if (!(kind in values)) throw new Error(`unknown returnsNonJson kind '${kind}'`);
   return values[kind];
 }
@@ -132,7 +141,6 @@ async function atCase(filePath, c, check) {
   }
 }
 
-
 /**
  * A conformance case's "tools" as tool functions (both dialects): each answers
  * as its mock says (mockAnswer), or a "sequence" of mocks one per call (past
@@ -151,4 +159,14 @@ function mockTools(spec, calls, controller) {
   return tools;
 }
 
-module.exports = { ptcWasm, sameJson, sleep, checkExpectation, mockAnswer, mockTools, caseLines, loadCaseFiles, atCase };
+module.exports = {
+  ptcWasm,
+  sameJson,
+  sleep,
+  checkExpectation,
+  mockAnswer,
+  mockTools,
+  caseLines,
+  loadCaseFiles,
+  atCase,
+};

@@ -32,14 +32,39 @@ function expectResultOrTimeout({ r, seconds }, result) {
 
 describe("objects with many keys", () => {
   test("merge of a 40,000-key object with itself under timeoutMs 100", async () => {
-    const program = { op: "pipe", steps: [{ op: "merge", objects: [{ op: "load", name: "o" }, { op: "load", name: "o" }] }, { op: "keys" }, { op: "count" }] };
-    expectResultOrTimeout(await timed(() => rt.run({ program }, { context: { o: wideObject(40000) }, timeoutMs: 100 })), 40000);
+    const program = {
+      op: "pipe",
+      steps: [
+        {
+          op: "merge",
+          objects: [
+            { op: "load", name: "o" },
+            { op: "load", name: "o" },
+          ],
+        },
+        { op: "keys" },
+        { op: "count" },
+      ],
+    };
+    expectResultOrTimeout(
+      await timed(() => rt.run({ program }, { context: { o: wideObject(40000) }, timeoutMs: 100 })),
+      40000,
+    );
   }, 120000);
 
   test("eq of two 60,000-key objects in different key orders", async () => {
-    const program = { op: "pipe", steps: [{ op: "load", name: "a" }, { op: "eq", value: { op: "load", name: "b" } }] };
+    const program = {
+      op: "pipe",
+      steps: [
+        { op: "load", name: "a" },
+        { op: "eq", value: { op: "load", name: "b" } },
+      ],
+    };
     const { r, seconds } = await timed(() =>
-      rt.run({ program }, { context: { a: wideObject(60000), b: reversed(wideObject(60000)) }, timeoutMs: 60000, maxHeapBytes: 64 << 20 }),
+      rt.run(
+        { program },
+        { context: { a: wideObject(60000), b: reversed(wideObject(60000)) }, timeoutMs: 60000, maxHeapBytes: 64 << 20 },
+      ),
     );
     expect(r).toMatchObject({ ok: true, result: true });
     expect(seconds).toBeLessThan(3);
@@ -50,14 +75,33 @@ describe("objects with many keys", () => {
       op: "let",
       name: "o",
       value: { op: "load", name: "o" },
-      in: { op: "pipe", steps: [{ op: "literal", value: [...Array(200).keys()] }, { op: "map", expr: { op: "var", name: "o" } }, { op: "distinct" }, { op: "count" }] },
+      in: {
+        op: "pipe",
+        steps: [
+          { op: "literal", value: [...Array(200).keys()] },
+          { op: "map", expr: { op: "var", name: "o" } },
+          { op: "distinct" },
+          { op: "count" },
+        ],
+      },
     };
-    expectResultOrTimeout(await timed(() => rt.run({ program }, { context: { o: wideObject(5000) }, timeoutMs: 100 })), 1);
+    expectResultOrTimeout(
+      await timed(() => rt.run({ program }, { context: { o: wideObject(5000) }, timeoutMs: 100 })),
+      1,
+    );
   }, 120000);
 
   test("the memory contract merges a 40,000-key memory with a 40,000-key result", async () => {
     const { r, seconds } = await timed(() =>
-      rt.run({ program: { op: "load", name: "o" } }, { context: { o: wideObject(40000, "m") }, memory: wideObject(40000, "m"), timeoutMs: 60000, maxHeapBytes: 64 << 20 }),
+      rt.run(
+        { program: { op: "load", name: "o" } },
+        {
+          context: { o: wideObject(40000, "m") },
+          memory: wideObject(40000, "m"),
+          timeoutMs: 60000,
+          maxHeapBytes: 64 << 20,
+        },
+      ),
     );
     expect(r.ok).toBe(true);
     expect(Object.keys(r.memory)).toHaveLength(40000);
@@ -65,8 +109,16 @@ describe("objects with many keys", () => {
   }, 120000);
 
   test("$merge of a 40,000-key object in a step function under timeoutMs 100", async () => {
-    const source = JSON.stringify({ function: "main", input: { o: "any" }, output: "number", steps: [{ let: "m", expr: { $merge: ["$input.o", "$input.o"] } }, { return: 1 }] });
-    expectResultOrTimeout(await timed(() => rt.runWorkflow(source, { input: { o: wideObject(40000) }, timeoutMs: 100 })), 1);
+    const source = JSON.stringify({
+      function: "main",
+      input: { o: "any" },
+      output: "number",
+      steps: [{ let: "m", expr: { $merge: ["$input.o", "$input.o"] } }, { return: 1 }],
+    });
+    expectResultOrTimeout(
+      await timed(() => rt.runWorkflow(source, { input: { o: wideObject(40000) }, timeoutMs: 100 })),
+      1,
+    );
   }, 120000);
 });
 
@@ -97,28 +149,52 @@ describe("values used in many places are charged as the text they become", () =>
 
   test("a memoryDelta repeating it is charged too", async () => {
     // 1,024 references: 10 MB of text wherever the list is written.
-    const once = await rt.run(doubled(10, { result: 1, a: { op: "var", name: "s10" } }), { timeoutMs: 10000, maxHeapBytes: 30e6 });
+    const once = await rt.run(doubled(10, { result: 1, a: { op: "var", name: "s10" } }), {
+      timeoutMs: 10000,
+      maxHeapBytes: 30e6,
+    });
     expect(once.ok).toBe(true); // memoryDelta and memory: 20 MB
     const program = doubled(10, { result: 1, a: { op: "var", name: "s10" }, b: { op: "var", name: "s10" } });
     const r = await rt.run(program, { timeoutMs: 10000, maxHeapBytes: 30e6 }); // 40 MB
-    expect(r.error).toMatchObject({ type: "memory_exceeded", message: expect.stringContaining("while writing the result and memory") });
+    expect(r.error).toMatchObject({
+      type: "memory_exceeded",
+      message: expect.stringContaining("while writing the result and memory"),
+    });
   });
 
   test("concat of one list given 500 times is refused before the copy is built", async () => {
     const fresh = await ptcWasm.createRuntime();
     const lists = Array(500).fill({ op: "var", name: "a" });
-    const program = { program: { op: "let", name: "a", value: { op: "load", name: "xs" }, in: { op: "pipe", steps: [{ op: "concat", lists }, { op: "count" }] } } };
+    const program = {
+      program: {
+        op: "let",
+        name: "a",
+        value: { op: "load", name: "xs" },
+        in: { op: "pipe", steps: [{ op: "concat", lists }, { op: "count" }] },
+      },
+    };
     const r = await fresh.run(program, { context: { xs: [...Array(100000).keys()] }, timeoutMs: 10000 });
-    expect(r.error).toMatchObject({ type: "memory_exceeded", message: expect.stringContaining("Memory limit of 10485760 bytes") });
+    expect(r.error).toMatchObject({
+      type: "memory_exceeded",
+      message: expect.stringContaining("Memory limit of 10485760 bytes"),
+    });
     expect(fresh.engineMemoryBytes).toBeLessThan(200 * 1024 * 1024); // 50M references would take 800 MB
     await fresh.close?.();
   });
 
   test("a step function joining one text 500 times is refused before the text is built", async () => {
     const fresh = await ptcWasm.createRuntime();
-    const source = JSON.stringify({ function: "main", input: { s: "text" }, output: "number", steps: [{ let: "t", expr: { "+": Array(500).fill("$input.s") } }, { return: 1 }] });
+    const source = JSON.stringify({
+      function: "main",
+      input: { s: "text" },
+      output: "number",
+      steps: [{ let: "t", expr: { "+": Array(500).fill("$input.s") } }, { return: 1 }],
+    });
     const r = await fresh.runWorkflow(source, { input: { s: "x".repeat(1 << 20) }, timeoutMs: 10000 });
-    expect(r.error).toMatchObject({ type: "memory_exceeded", message: expect.stringContaining("Memory limit of 10485760 bytes") });
+    expect(r.error).toMatchObject({
+      type: "memory_exceeded",
+      message: expect.stringContaining("Memory limit of 10485760 bytes"),
+    });
     expect(fresh.engineMemoryBytes).toBeLessThan(200 * 1024 * 1024); // the text would be 500 MB
     await fresh.close?.();
   });
@@ -127,7 +203,10 @@ describe("values used in many places are charged as the text they become", () =>
     let called = false;
     const program = doubled(14, { op: "call", tool: "t", args: { x: { op: "var", name: "s14" } } });
     const r = await rt.run(program, { timeoutMs: 10000, tools: { t: () => (called = true) } });
-    expect(r.error).toMatchObject({ type: "memory_exceeded", message: expect.stringContaining("the args of tool 't'") });
+    expect(r.error).toMatchObject({
+      type: "memory_exceeded",
+      message: expect.stringContaining("the args of tool 't'"),
+    });
     expect(called).toBe(false);
   });
 
@@ -136,7 +215,9 @@ describe("values used in many places are charged as the text they become", () =>
     for (let i = 0; i < 2000; i++) steps.push({ let: "xs", expr: "$input.xs" });
     steps.push({ return: 1 });
     const source = JSON.stringify({ function: "main", input: { xs: "list number" }, output: "number", steps });
-    const { r, seconds } = await timed(() => rt.runWorkflow(source, { input: { xs: [...Array(10000).keys()] }, timeoutMs: 2000 }));
+    const { r, seconds } = await timed(() =>
+      rt.runWorkflow(source, { input: { xs: [...Array(10000).keys()] }, timeoutMs: 2000 }),
+    );
     expect(r.ok).toBe(false);
     expect(["memory_exceeded", "timeout"]).toContain(r.error.type);
     expect(r.error.message).toContain("the trace leaves out the steps' values and args");
@@ -156,7 +237,10 @@ describe("program text", () => {
   test("a 50 MB program is a validation_error, promptly, under timeoutMs 1000", async () => {
     const text = programOfBytes(50 * 1024 * 1024);
     const { r, seconds } = await timed(() => rt.run(text, { timeoutMs: 1000 }));
-    expect(r.error).toMatchObject({ type: "validation_error", message: expect.stringContaining("over the limit of 1048576 bytes") });
+    expect(r.error).toMatchObject({
+      type: "validation_error",
+      message: expect.stringContaining("over the limit of 1048576 bytes"),
+    });
     expect(r.error.message).toContain("context");
     expect(seconds).toBeLessThan(2); // a copy into the engine (the first one grows its memory), then refused
     expect(rt.validate(text)).toMatchObject({ ok: false, error: { type: "validation_error" } });

@@ -53,7 +53,12 @@ function hostileValues() {
   return {
     "null-prototype object holding a BigInt": poison,
     "Error whose message getter throws": errorWithThrowing(["message"]),
-    "Error whose message, name, toString and stack getters throw": errorWithThrowing(["message", "name", "toString", "stack"]),
+    "Error whose message, name, toString and stack getters throw": errorWithThrowing([
+      "message",
+      "name",
+      "toString",
+      "stack",
+    ]),
     "Error whose message is an object holding a BigInt": Object.assign(new Error(), { message: { n: 1n } }),
     "Proxy that throws on every trap": new Proxy({}, new Proxy({}, { get: () => thrower })),
     "Proxy of a function that throws on every trap": new Proxy(() => {}, new Proxy({}, { get: () => thrower })),
@@ -61,9 +66,19 @@ function hostileValues() {
     symbol: Symbol("odd"),
     BigInt: 10n,
     "object whose toJSON throws": { toJSON: thrower },
-    "object whose Symbol.toPrimitive, toString and toJSON throw": { [Symbol.toPrimitive]: thrower, toString: thrower, toJSON: thrower },
-    "object with a getter that throws": { get field() { return thrower(); } },
-    "frozen null-prototype object holding a symbol": Object.freeze(Object.assign(Object.create(null), { s: Symbol("t") })),
+    "object whose Symbol.toPrimitive, toString and toJSON throw": {
+      [Symbol.toPrimitive]: thrower,
+      toString: thrower,
+      toJSON: thrower,
+    },
+    "object with a getter that throws": {
+      get field() {
+        return thrower();
+      },
+    },
+    "frozen null-prototype object holding a symbol": Object.freeze(
+      Object.assign(Object.create(null), { s: Symbol("t") }),
+    ),
     "frozen Error": Object.freeze(new Error("frozen")),
     "cyclic object": cyclic,
     "list nested 200,000 deep": deep,
@@ -74,7 +89,11 @@ function hostileValues() {
     "function whose toString throws": fn,
     Map: new Map([[1, 2]]),
     "thenable whose then throws": { then: thrower },
-    "thenable whose then getter throws": { get then() { return thrower(); } },
+    "thenable whose then getter throws": {
+      get then() {
+        return thrower();
+      },
+    },
     "Promise whose constructor getter throws": promiseWithThrowingConstructor,
   };
 }
@@ -84,17 +103,32 @@ function settled(promise) {
   return promise.then(
     (r) => ({
       ok: r.ok,
-      ...(r.ok ? { result: JSON.stringify(r.result)?.slice(0, 200) } : { type: r.error.type, message: r.error.message.slice(0, 300), messageLength: r.error.message.length }),
+      ...(r.ok
+        ? { result: JSON.stringify(r.result)?.slice(0, 200) }
+        : { type: r.error.type, message: r.error.message.slice(0, 300), messageLength: r.error.message.length }),
     }),
-    (e) => ({ rejected: e instanceof Error ? e.constructor.name : typeof e, message: safeText(e?.message ?? e).slice(0, 300) }),
+    (e) => ({
+      rejected: e instanceof Error ? e.constructor.name : typeof e,
+      message: safeText(e?.message ?? e).slice(0, 300),
+    }),
   );
 }
 
 // A healthy run beside each hostile one: a tool call, a context load, a sum.
-const HEALTHY = { program: { op: "add", left: { op: "pipe", steps: [{ op: "call", tool: "xs" }, { op: "sum" }] }, right: { op: "load", name: "k" } } };
+const HEALTHY = {
+  program: {
+    op: "add",
+    left: { op: "pipe", steps: [{ op: "call", tool: "xs" }, { op: "sum" }] },
+    right: { op: "load", name: "k" },
+  },
+};
 function healthyRun(rt, k) {
   return settled(
-    rt.run(HEALTHY, { context: { k }, timeoutMs: TIMEOUT_MS, tools: { xs: async () => (await sleep(k % 7), [1, 2, 3]) } }),
+    rt.run(HEALTHY, {
+      context: { k },
+      timeoutMs: TIMEOUT_MS,
+      tools: { xs: async () => (await sleep(k % 7), [1, 2, 3]) },
+    }),
   );
 }
 
@@ -112,7 +146,10 @@ const scenarios = {
       },
       "rejects later": (v) => () => sleep(1).then(() => Promise.reject(v)),
       returns: (v) => () => v,
-      resolves: (v) => () => sleep(1).then(() => [v]).then(([x]) => x),
+      resolves: (v) => () =>
+        sleep(1)
+          .then(() => [v])
+          .then(([x]) => x),
     };
     const runs = [];
     const values = hostileValues();
@@ -122,24 +159,52 @@ const scenarios = {
     // A descriptor whose getters throw, and one posing as a descriptor.
     const poison = values["null-prototype object holding a BigInt"];
     const descriptor = { description: "d", execute: () => 1 };
-    Object.defineProperty(descriptor, "parameters", { get: () => { throw poison; }, enumerable: true });
-    runs.push(["descriptor whose parameters getter throws", settled(rt.run(call, { tools: { t: descriptor }, timeoutMs: TIMEOUT_MS }))]);
-    const noExecute = { get execute() { throw poison; } };
-    runs.push(["descriptor whose execute getter throws", settled(rt.run(call, { tools: { t: noExecute }, timeoutMs: TIMEOUT_MS }))]);
+    Object.defineProperty(descriptor, "parameters", {
+      get: () => {
+        throw poison;
+      },
+      enumerable: true,
+    });
+    runs.push([
+      "descriptor whose parameters getter throws",
+      settled(rt.run(call, { tools: { t: descriptor }, timeoutMs: TIMEOUT_MS })),
+    ]);
+    const noExecute = {
+      get execute() {
+        throw poison;
+      },
+    };
+    runs.push([
+      "descriptor whose execute getter throws",
+      settled(rt.run(call, { tools: { t: noExecute }, timeoutMs: TIMEOUT_MS })),
+    ]);
     return runs;
   },
 
   aborts(rt) {
     const runs = [];
-    const source = JSON.stringify({ function: "f", output: "any", steps: [{ let: "x", call: "t", args: {} }, { return: "$x" }] });
+    const source = JSON.stringify({
+      function: "f",
+      output: "any",
+      steps: [{ let: "x", call: "t", args: {} }, { return: "$x" }],
+    });
     for (const [name, reason] of Object.entries(hostileValues())) {
-      runs.push([`aborted before the start: ${name}`, settled(rt.run(call, { tools: { t: () => 1 }, signal: AbortSignal.abort(reason) }))]);
+      runs.push([
+        `aborted before the start: ${name}`,
+        settled(rt.run(call, { tools: { t: () => 1 }, signal: AbortSignal.abort(reason) })),
+      ]);
       const controller = new AbortController();
       const t = () => (setTimeout(() => controller.abort(reason), 1), never());
-      runs.push([`aborted while a tool is pending: ${name}`, settled(rt.run(call, { tools: { t }, signal: controller.signal, timeoutMs: TIMEOUT_MS }))]);
+      runs.push([
+        `aborted while a tool is pending: ${name}`,
+        settled(rt.run(call, { tools: { t }, signal: controller.signal, timeoutMs: TIMEOUT_MS })),
+      ]);
       const early = new AbortController();
       const w = () => (early.abort(reason), never());
-      runs.push([`step function aborted in its tool: ${name}`, settled(rt.runWorkflow(source, { tools: { t: w }, signal: early.signal, timeoutMs: TIMEOUT_MS }))]);
+      runs.push([
+        `step function aborted in its tool: ${name}`,
+        settled(rt.runWorkflow(source, { tools: { t: w }, signal: early.signal, timeoutMs: TIMEOUT_MS })),
+      ]);
     }
     return runs;
   },
@@ -149,17 +214,66 @@ const scenarios = {
     const poison = values["null-prototype object holding a BigInt"];
     const everyTrap = values["Proxy that throws on every trap"];
     const load = { program: { op: "load", name: "k" } };
-    const getterOn = (target, key) => Object.defineProperty(target, key, { get: () => { throw poison; }, enumerable: true });
-    const source = JSON.stringify({ function: "f", input: { k: "any" }, output: "any", steps: [{ return: "$input.k" }] });
-    const workflowTool = JSON.stringify({ function: "f", output: "any", steps: [{ let: "x", call: "t", args: {} }, { return: "$x" }] });
+    const getterOn = (target, key) =>
+      Object.defineProperty(target, key, {
+        get: () => {
+          throw poison;
+        },
+        enumerable: true,
+      });
+    const source = JSON.stringify({
+      function: "f",
+      input: { k: "any" },
+      output: "any",
+      steps: [{ return: "$input.k" }],
+    });
+    const workflowTool = JSON.stringify({
+      function: "f",
+      output: "any",
+      steps: [{ let: "x", call: "t", args: {} }, { return: "$x" }],
+    });
     const optionsWith = (key) => getterOn({ timeoutMs: TIMEOUT_MS }, key);
     return [
       ["context key whose getter throws", settled(rt.run(load, { context: getterOn({}, "k") }))],
       ["context that is a Proxy throwing on every trap", settled(rt.run(load, { context: everyTrap }))],
-      ["context whose toJSON throws", settled(rt.run(load, { context: { k: 1, toJSON: () => { throw poison; } } }))],
-      ["context value whose toJSON throws", settled(rt.run(load, { context: { k: { toJSON: () => { throw poison; } } } }))],
+      [
+        "context whose toJSON throws",
+        settled(
+          rt.run(load, {
+            context: {
+              k: 1,
+              toJSON: () => {
+                throw poison;
+              },
+            },
+          }),
+        ),
+      ],
+      [
+        "context value whose toJSON throws",
+        settled(
+          rt.run(load, {
+            context: {
+              k: {
+                toJSON: () => {
+                  throw poison;
+                },
+              },
+            },
+          }),
+        ),
+      ],
       ["memory key whose getter throws", settled(rt.run(load, { memory: getterOn({}, "m") }))],
-      ["program object whose getter throws", settled(rt.run({ get program() { throw poison; } }))],
+      [
+        "program object whose getter throws",
+        settled(
+          rt.run({
+            get program() {
+              throw poison;
+            },
+          }),
+        ),
+      ],
       ["program that is a Proxy throwing on every trap", settled(rt.run(everyTrap))],
       ["options.tools getter throws", settled(rt.run(call, optionsWith("tools")))],
       ["options.context getter throws", settled(rt.run(load, optionsWith("context")))],
@@ -168,7 +282,18 @@ const scenarios = {
       ["options.tools that is a Proxy throwing on every trap", settled(rt.run(call, { tools: everyTrap }))],
       ["step-function input whose getter throws", settled(rt.runWorkflow(source, { input: getterOn({}, "k") }))],
       ["step-function options.input getter throws", settled(rt.runWorkflow(source, optionsWith("input")))],
-      ["step-function tool that throws a poisoned value", settled(rt.runWorkflow(workflowTool, { tools: { t: () => { throw poison; } } }))],
+      [
+        "step-function tool that throws a poisoned value",
+        settled(
+          rt.runWorkflow(workflowTool, {
+            tools: {
+              t: () => {
+                throw poison;
+              },
+            },
+          }),
+        ),
+      ],
     ];
   },
 
@@ -178,19 +303,37 @@ const scenarios = {
     const gate = new Promise((resolve) => (release = resolve));
     const waiting = Array.from({ length: 4 }, (_, i) => [
       `run waiting on a tool #${i}`,
-      settled(rt.run({ program: { op: "pipe", steps: [{ op: "call", tool: "t" }, { op: "sum" }] } }, { tools: { t: () => gate }, timeoutMs: TIMEOUT_MS })),
+      settled(
+        rt.run(
+          { program: { op: "pipe", steps: [{ op: "call", tool: "t" }, { op: "sum" }] } },
+          { tools: { t: () => gate }, timeoutMs: TIMEOUT_MS },
+        ),
+      ),
     ]);
     const calls = [];
-    const values = { ...hostileValues(), "an object without type": { message: "m" }, "an unknown type": { type: "oops", message: "m" } };
+    const values = {
+      ...hostileValues(),
+      "an object without type": { message: "m" },
+      "an unknown type": { type: "oops", message: "m" },
+    };
     for (const [name, value] of Object.entries(values)) {
       try {
         calls.push([`formatError(${name})`, Promise.resolve({ returned: rt.formatError(value) })]);
       } catch (e) {
-        calls.push([`formatError(${name})`, Promise.resolve({ rejected: e instanceof Error ? e.constructor.name : typeof e, message: safeText(e?.message) })]);
+        calls.push([
+          `formatError(${name})`,
+          Promise.resolve({
+            rejected: e instanceof Error ? e.constructor.name : typeof e,
+            message: safeText(e?.message),
+          }),
+        ]);
       }
     }
     const good = { type: "validation_error", message: "Unknown operation 'filer'.", path: "/program" };
-    calls.push(["formatError(an error, a program Proxy throwing on every trap)", Promise.resolve({ returned: rt.formatError(good, values["Proxy that throws on every trap"]) })]);
+    calls.push([
+      "formatError(an error, a program Proxy throwing on every trap)",
+      Promise.resolve({ returned: rt.formatError(good, values["Proxy that throws on every trap"]) }),
+    ]);
     release([1, 2, 3]);
     return [...waiting, ...calls];
   },

@@ -11,7 +11,10 @@ const pipe = (...steps) => ({ program: { op: "pipe", steps } });
 const call = (tool, args) => ({ op: "call", tool, ...(args ? { args } : {}) });
 /** A program that wraps 1 in `levels` objects, one step each: {"a": {"a": ... 1}}. */
 const wrapped = (levels) =>
-  pipe({ op: "literal", value: 1 }, ...Array.from({ length: levels }, () => ({ op: "object", fields: { a: { op: "get", path: [] } } })));
+  pipe(
+    { op: "literal", value: 1 },
+    ...Array.from({ length: levels }, () => ({ op: "object", fields: { a: { op: "get", path: [] } } })),
+  );
 const nestedValue = (levels) => {
   let v = 1;
   for (let i = 0; i < levels; i++) v = { a: v };
@@ -55,7 +58,11 @@ describe.each(modes)("%s", (_mode, create) => {
     await g.reached;
     const started = performance.now();
     const r = await rt.run(wrapped(2000), { timeoutMs: 10000 });
-    expect(r.error).toMatchObject({ type: "execution_error", path: "/program/steps/1001", message: expect.stringMatching(TOO_DEEP) });
+    expect(r.error).toMatchObject({
+      type: "execution_error",
+      path: "/program/steps/1001",
+      message: expect.stringMatching(TOO_DEEP),
+    });
     expect(performance.now() - started).toBeLessThan(5000); // it was a 10 s timeout in worker mode
     g.open();
     expect(await bystander).toMatchObject({ ok: true, result: 8 });
@@ -70,36 +77,60 @@ describe.each(modes)("%s", (_mode, create) => {
     let seen;
     const echo = (args) => ((seen = args), args);
     // The args object is the one level more around a value nested 999 deep.
-    const r = await rt.run(pipe(wrapped(999).program, call("echo", { x: { op: "get", path: [] } }), { op: "get", path: ["x"] }), { tools: { echo } });
+    const r = await rt.run(
+      pipe(wrapped(999).program, call("echo", { x: { op: "get", path: [] } }), { op: "get", path: ["x"] }),
+      { tools: { echo } },
+    );
     expect(r.ok).toBe(true);
     expect(seen).toEqual({ x: nestedValue(999) });
     expect(r.result).toEqual(nestedValue(999));
 
-    const tooDeep = await rt.run(pipe(wrapped(1000).program, call("echo", { x: { op: "get", path: [] } })), { tools: { echo } });
-    expect(tooDeep.error).toMatchObject({ type: "execution_error", path: "/program/steps/1", message: expect.stringMatching(TOO_DEEP) });
+    const tooDeep = await rt.run(pipe(wrapped(1000).program, call("echo", { x: { op: "get", path: [] } })), {
+      tools: { echo },
+    });
+    expect(tooDeep.error).toMatchObject({
+      type: "execution_error",
+      path: "/program/steps/1",
+      message: expect.stringMatching(TOO_DEEP),
+    });
     expect((await rt.run(wrapped(2000))).error).toMatchObject({ type: "execution_error", path: "/program/steps/1001" });
   });
 
   test("JSON nested past the limit is a typed error naming it, wherever it comes from", async () => {
     const hostile = `{"program": {"op": "literal", "value": ${"[".repeat(100000)}${"]".repeat(100000)}}}`;
-    expect((await rt.run(hostile)).error).toMatchObject({ type: "parse_error", message: "JSON nested deeper than 1000 levels in program" });
+    expect((await rt.run(hostile)).error).toMatchObject({
+      type: "parse_error",
+      message: "JSON nested deeper than 1000 levels in program",
+    });
     const deep = nestedValue(2000);
     const load = { program: { op: "load", name: "v" } };
-    expect((await rt.run(load, { context: { v: deep } })).error).toMatchObject({ type: "parse_error", message: "JSON nested deeper than 1000 levels in context" });
-    expect((await rt.run(load, { memory: { v: deep } })).error).toMatchObject({ type: "parse_error", message: "JSON nested deeper than 1000 levels in memory" });
+    expect((await rt.run(load, { context: { v: deep } })).error).toMatchObject({
+      type: "parse_error",
+      message: "JSON nested deeper than 1000 levels in context",
+    });
+    expect((await rt.run(load, { memory: { v: deep } })).error).toMatchObject({
+      type: "parse_error",
+      message: "JSON nested deeper than 1000 levels in memory",
+    });
     expect((await rt.run({ program: call("deep") }, { tools: { deep: () => deep } })).error).toMatchObject({
       type: "execution_error",
-      message: "Tool 'deep' returned data the engine cannot read: JSON nested deeper than 1000 levels in the result of tool 'deep'",
+      message:
+        "Tool 'deep' returned data the engine cannot read: JSON nested deeper than 1000 levels in the result of tool 'deep'",
     });
     const source = JSON.stringify({ function: "f", input: { v: "any" }, output: "number", steps: [{ return: 1 }] });
-    expect((await rt.runWorkflow(source, { input: { v: deep } })).error).toMatchObject({ type: "parse_error", message: "JSON nested deeper than 1000 levels in input" });
+    expect((await rt.runWorkflow(source, { input: { v: deep } })).error).toMatchObject({
+      type: "parse_error",
+      message: "JSON nested deeper than 1000 levels in input",
+    });
     expect((await rt.run({ program: { op: "literal", value: 1 } })).result).toBe(1);
   });
 
   test("after a trap, runs waiting on a tool fail saying their progress is lost; a run not yet in the engine runs on a fresh instance", async () => {
     const g = gate(3);
     const tools = { wait: g.tool };
-    const waiting = [1, 2, 3].map((i) => rt.run({ program: { op: "add", left: call("wait", { i }), right: 10 } }, { tools }));
+    const waiting = [1, 2, 3].map((i) =>
+      rt.run({ program: { op: "add", left: call("wait", { i }), right: 10 } }, { tools }),
+    );
     await g.reached;
     // The engine traps while this run's context is turned into JSON: the run
     // has not entered the instance yet, so it starts over on a fresh one.
@@ -132,7 +163,11 @@ describe.each(modes)("%s", (_mode, create) => {
 
   test("after a trap, a step-function run waiting on a tool fails the same way", async () => {
     const g = gate(1);
-    const source = JSON.stringify({ function: "f", output: "number", steps: [{ let: "x", call: "wait", args: { i: 1 } }, { return: "$x" }] });
+    const source = JSON.stringify({
+      function: "f",
+      output: "number",
+      steps: [{ let: "x", call: "wait", args: { i: 1 } }, { return: "$x" }],
+    });
     const waiting = rt.runWorkflow(source, { tools: { wait: g.tool } });
     await g.reached;
     try {
@@ -143,7 +178,10 @@ describe.each(modes)("%s", (_mode, create) => {
     await sleep(20); // worker mode: the trap message reaches the worker
     g.open();
     const r = await waiting;
-    expect(r.error).toMatchObject({ type: "execution_error", message: expect.stringContaining("its progress is lost") });
+    expect(r.error).toMatchObject({
+      type: "execution_error",
+      message: expect.stringContaining("its progress is lost"),
+    });
     expect((await rt.runWorkflow(source, { tools: { wait: async ({ i }) => i } })).result).toBe(1);
   });
 });
@@ -159,17 +197,28 @@ describe("worker mode: aborts and restarts", () => {
   const rows = Array.from({ length: 6000 }, (_, i) => i);
   const runaway = pipe(
     { op: "load", name: "rows" },
-    { op: "map", expr: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "filter", where: { op: "gt", value: 3 } }, { op: "count" }] } },
+    {
+      op: "map",
+      expr: {
+        op: "pipe",
+        steps: [{ op: "load", name: "rows" }, { op: "filter", where: { op: "gt", value: 3 } }, { op: "count" }],
+      },
+    },
   );
 
   test("aborting a run that is not waiting on a tool leaves the worker and 10 concurrent runs alone", async () => {
     const tools = { echo: async ({ i }) => (await sleep(5 + (i % 4) * 5), i) };
-    const runs = Array.from({ length: 10 }, (_, i) => w.run(pipe(call("echo", { i }), { op: "mul", left: { op: "get", path: [] }, right: 2 }), { tools }));
+    const runs = Array.from({ length: 10 }, (_, i) =>
+      w.run(pipe(call("echo", { i }), { op: "mul", left: { op: "get", path: [] }, right: 2 }), { tools }),
+    );
     const worker = w.port;
     const controller = new AbortController();
     const aborted = w.run({ program: { op: "literal", value: "never seen" } }, { signal: controller.signal });
     controller.abort(new Error("changed my mind"));
-    expect((await aborted).error).toMatchObject({ type: "execution_error", message: expect.stringContaining("changed my mind") });
+    expect((await aborted).error).toMatchObject({
+      type: "execution_error",
+      message: expect.stringContaining("changed my mind"),
+    });
     expect((await Promise.all(runs)).map((r) => r.result)).toEqual(Array.from({ length: 10 }, (_, i) => i * 2));
     expect(w.port).toBe(worker); // not restarted
     expect(w.activeRuns).toBe(0);
@@ -188,7 +237,9 @@ describe("worker mode: aborts and restarts", () => {
 
   test("aborting a run the worker keeps computing restarts it: runs that called no tool start again, the others fail saying why", async () => {
     const g = gate(5);
-    const calling = Array.from({ length: 5 }, (_, i) => w.run({ program: call("wait", { i }) }, { tools: { wait: g.tool } }));
+    const calling = Array.from({ length: 5 }, (_, i) =>
+      w.run({ program: call("wait", { i }) }, { tools: { wait: g.tool } }),
+    );
     await g.reached;
     const controller = new AbortController();
     const started = performance.now();
@@ -197,13 +248,18 @@ describe("worker mode: aborts and restarts", () => {
     const queued = Array.from({ length: 5 }, (_, i) => w.run({ program: { op: "add", left: i, right: 100 } }));
     await sleep(20);
     controller.abort(new Error("stop"));
-    expect((await computing).error).toMatchObject({ type: "execution_error", message: expect.stringContaining("stop") });
+    expect((await computing).error).toMatchObject({
+      type: "execution_error",
+      message: expect.stringContaining("stop"),
+    });
     // Queued behind the runaway, they had called no tool: they ran on the fresh worker.
     expect((await Promise.all(queued)).map((r) => r.result)).toEqual([100, 101, 102, 103, 104]);
     expect(performance.now() - started).toBeLessThan(10000); // not the runaway's 20 s
     for (const r of await Promise.all(calling)) {
       expect(r.error.type).toBe("execution_error");
-      expect(r.error.message).toContain("was restarted (another run on it was aborted while computing and did not stop)");
+      expect(r.error.message).toContain(
+        "was restarted (another run on it was aborted while computing and did not stop)",
+      );
       expect(r.error.message).toContain("had already called 1 tool, so it was not started again");
     }
     g.open();
@@ -222,5 +278,9 @@ test("a script that never closes its worker runtime exits by itself", () => {
     })();`;
   // Before the fix it never exited: the bound only has to tell "exits" from "hangs".
   const child = spawnSync(process.execPath, ["-e", script], { encoding: "utf8", timeout: 30000 });
-  expect({ status: child.status, signal: child.signal, stdout: child.stdout.trim() }).toEqual({ status: 0, signal: null, stdout: "3" });
+  expect({ status: child.status, signal: child.signal, stdout: child.stdout.trim() }).toEqual({
+    status: 0,
+    signal: null,
+    stdout: "3",
+  });
 });

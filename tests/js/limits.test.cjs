@@ -92,7 +92,11 @@ describe("timeoutMs across tool awaits", () => {
       return 1;
     };
     const program = {
-      program: { op: "add", left: { op: "call", tool: "a" }, right: { op: "add", left: { op: "call", tool: "b" }, right: { op: "call", tool: "c" } } },
+      program: {
+        op: "add",
+        left: { op: "call", tool: "a" },
+        right: { op: "add", left: { op: "call", tool: "b" }, right: { op: "call", tool: "c" } },
+      },
     };
     const started = performance.now();
     const r = await rt.run(program, { timeoutMs: 200, tools: { a: tool("a"), b: tool("b"), c: tool("c") } });
@@ -118,14 +122,17 @@ describe("timeoutMs across tool awaits", () => {
   // once), so a larger timeoutMs is refused up front rather than silently cut.
   test("a timeoutMs above 2^31-1 ms is a TypeError and no tool is called", async () => {
     let called = 0;
-    await expect(
-      rt.run(call("slow"), { timeoutMs: 2 ** 31 + 1000, tools: { slow: () => ++called } }),
-    ).rejects.toThrow(/timeoutMs must be a positive number of at most 2147483647/);
+    await expect(rt.run(call("slow"), { timeoutMs: 2 ** 31 + 1000, tools: { slow: () => ++called } })).rejects.toThrow(
+      /timeoutMs must be a positive number of at most 2147483647/,
+    );
     expect(called).toBe(0);
   });
 
   test("a timeoutMs just below 2^31 ms works", async () => {
-    const r = await rt.run(call("slow"), { timeoutMs: 2 ** 31 - 10000, tools: { slow: () => sleep(20).then(() => "done") } });
+    const r = await rt.run(call("slow"), {
+      timeoutMs: 2 ** 31 - 10000,
+      tools: { slow: () => sleep(20).then(() => "done") },
+    });
     expect(r).toMatchObject({ ok: true, result: "done" });
   });
 });
@@ -184,7 +191,10 @@ describe("maxHeapBytes", () => {
   const fifty = {
     program: {
       op: "pipe",
-      steps: [{ op: "concat", lists: Array.from({ length: 50 }, () => ({ op: "load", name: "rows" })) }, { op: "count" }],
+      steps: [
+        { op: "concat", lists: Array.from({ length: 50 }, () => ({ op: "load", name: "rows" })) },
+        { op: "count" },
+      ],
     },
   };
 
@@ -204,21 +214,31 @@ describe("maxHeapBytes", () => {
   });
 
   test("loaded context data counts toward the limit", async () => {
-    const r = await rt.run({ program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "count" }] } }, {
-      context: { rows },
-      maxHeapBytes: 64 * 1024,
-    });
+    const r = await rt.run(
+      { program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "count" }] } },
+      {
+        context: { rows },
+        maxHeapBytes: 64 * 1024,
+      },
+    );
     expect(r.error?.type).toBe("memory_exceeded");
-    const ok = await rt.run({ program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "count" }] } }, {
-      context: { rows },
-    });
+    const ok = await rt.run(
+      { program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "count" }] } },
+      {
+        context: { rows },
+      },
+    );
     expect(ok).toMatchObject({ ok: true, result: 20000 });
   });
 
   test("metrics.memoryBytes is a positive peak, not the size of the final value", async () => {
-    const countOf = (n) => rt.run({ program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "count" }] } }, {
-      context: { rows: rows.slice(0, n) },
-    });
+    const countOf = (n) =>
+      rt.run(
+        { program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "count" }] } },
+        {
+          context: { rows: rows.slice(0, n) },
+        },
+      );
     const tiny = await rt.run({ program: { op: "literal", value: 1 } });
     const r1000 = await countOf(1000);
     const r4000 = await countOf(4000);
@@ -285,7 +305,9 @@ describe("maxDepth", () => {
     let data = 1;
     for (let i = 0; i < 200; i++) data = [data];
     expect(await rt.run({ program: { op: "literal", value: data } }, { maxDepth: 2 })).toMatchObject({ ok: true });
-    expect(await rt.run({ program: { nested: { a: { b: { c: { d: 1 } } } } } }, { maxDepth: 1 })).toMatchObject({ ok: true });
+    expect(await rt.run({ program: { nested: { a: { b: { c: { d: 1 } } } } } }, { maxDepth: 1 })).toMatchObject({
+      ok: true,
+    });
   });
 });
 
@@ -339,7 +361,16 @@ describe("AbortSignal", () => {
     const controller = new AbortController();
     const calls = [];
     const r = await rt.run(
-      { program: { op: "concat", lists: [{ op: "call", tool: "a" }, { op: "call", tool: "b" }, { op: "call", tool: "c" }] } },
+      {
+        program: {
+          op: "concat",
+          lists: [
+            { op: "call", tool: "a" },
+            { op: "call", tool: "b" },
+            { op: "call", tool: "c" },
+          ],
+        },
+      },
       {
         signal: controller.signal,
         tools: {
@@ -413,7 +444,15 @@ describe("engine memory over many runs", () => {
         },
       },
       { program: { op: "call", tool: "fail" } },
-      { program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "sum", field: "name" }] } },
+      {
+        program: {
+          op: "pipe",
+          steps: [
+            { op: "load", name: "rows" },
+            { op: "sum", field: "name" },
+          ],
+        },
+      },
       { program: { op: "filer" } },
       '{"program": {"op": ',
       { program: { op: "call", tool: "hang" } },
@@ -430,7 +469,16 @@ describe("engine memory over many runs", () => {
         return never();
       },
     });
-    const expectedType = [null, null, "execution_error", "execution_error", "validation_error", "parse_error", "timeout", "execution_error"];
+    const expectedType = [
+      null,
+      null,
+      "execution_error",
+      "execution_error",
+      "validation_error",
+      "parse_error",
+      "timeout",
+      "execution_error",
+    ];
 
     let after200 = 0;
     for (let i = 1; i <= 2000; i++) {
@@ -443,7 +491,8 @@ describe("engine memory over many runs", () => {
         signal: controller.signal,
         timeoutMs: k === 6 ? 1 : 1000,
       });
-      if ((r.ok ? null : r.error.type) !== expectedType[k]) expect({ i, k, r }).toEqual({ i, k, type: expectedType[k] });
+      if ((r.ok ? null : r.error.type) !== expectedType[k])
+        expect({ i, k, r }).toEqual({ i, k, type: expectedType[k] });
       if (i === 200) after200 = runtime.engineMemoryBytes;
     }
     const after2000 = runtime.engineMemoryBytes;

@@ -29,7 +29,9 @@ test("every export branch names its types first: .d.mts for import (and browsers
     expect({ trail: b.trail, first: b.keys[0] }).toEqual({ trail: b.trail, first: "types" });
     expect({ trail: b.trail, types: b.types }).toEqual({
       trail: b.trail,
-      types: expect.stringMatching(b.trail.endsWith("require") ? /^\.\/dist\/types\/[\w-]+\.d\.cts$/ : /^\.\/dist\/types\/[\w-]+\.d\.mts$/),
+      types: expect.stringMatching(
+        b.trail.endsWith("require") ? /^\.\/dist\/types\/[\w-]+\.d\.cts$/ : /^\.\/dist\/types\/[\w-]+\.d\.mts$/,
+      ),
     });
     expect(fs.existsSync(path.join(root, b.types))).toBe(true);
   }

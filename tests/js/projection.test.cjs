@@ -13,7 +13,10 @@ beforeAll(async () => {
 });
 
 const pipe = (...steps) => ({ program: { op: "pipe", steps: [{ op: "load", name: "rows" }, ...steps] } });
-const sumTravel = pipe({ op: "filter", where: { op: "eq", field: "category", value: "travel" } }, { op: "sum", field: "amount" });
+const sumTravel = pipe(
+  { op: "filter", where: { op: "eq", field: "category", value: "travel" } },
+  { op: "sum", field: "amount" },
+);
 const names = pipe({ op: "map", expr: { op: "get", field: "name" } });
 
 function rowWithWatchedField(row, touched) {
@@ -40,7 +43,9 @@ test("fields the program does not read are never serialised", async () => {
 test("a program that returns rows gets them whole", async () => {
   const touched = { count: 0 };
   const rows = [rowWithWatchedField({ category: "travel", amount: 5 }, touched)];
-  const r = await rt.run(pipe({ op: "filter", where: { op: "eq", field: "category", value: "travel" } }), { context: { rows } });
+  const r = await rt.run(pipe({ op: "filter", where: { op: "eq", field: "category", value: "travel" } }), {
+    context: { rows },
+  });
   expect(r.result).toEqual([{ category: "travel", amount: 5, notes: "a long text the program never reads" }]);
   expect(touched.count).toBe(1);
 });
@@ -64,9 +69,18 @@ test("the same program over data that cannot be projected gives the same answers
     [[inherited, { category: "travel", amount: 1 }], { result: 1 }],
     // Items with toJSON (a Date) and lists are sent as JSON.stringify writes them: a text
     // and a list, whose field a comparison may not read.
-    [[new Date(0), { category: "travel", amount: 2 }], { error: "'eq' reads field 'category', but the current value is a string" }],
-    [[[{ category: "travel", amount: 9 }], { category: "travel", amount: 2 }], { error: "but the current value is a list" }],
-    [Object.assign([{ category: "travel", amount: 9 }], { toJSON: () => [{ category: "travel", amount: 6 }] }), { result: 6 }],
+    [
+      [new Date(0), { category: "travel", amount: 2 }],
+      { error: "'eq' reads field 'category', but the current value is a string" },
+    ],
+    [
+      [[{ category: "travel", amount: 9 }], { category: "travel", amount: 2 }],
+      { error: "but the current value is a list" },
+    ],
+    [
+      Object.assign([{ category: "travel", amount: 9 }], { toJSON: () => [{ category: "travel", amount: 6 }] }),
+      { result: 6 },
+    ],
   ];
   for (const [rows, want] of cases) {
     const r = await rt.run(sumTravel, { context: { rows } });
@@ -77,8 +91,14 @@ test("the same program over data that cannot be projected gives the same answers
 
 test("a read field that holds an object is sent whole, nested keys and all", async () => {
   // With a key list, JSON.stringify would also strip the nested object's keys.
-  const byObject = pipe({ op: "filter", where: { op: "eq", field: "category", value: { op: "literal", value: { name: "travel" } } } }, { op: "sum", field: "amount" });
-  const rows = [{ category: { name: "travel" }, amount: 1 }, { category: "travel", amount: 2 }];
+  const byObject = pipe(
+    { op: "filter", where: { op: "eq", field: "category", value: { op: "literal", value: { name: "travel" } } } },
+    { op: "sum", field: "amount" },
+  );
+  const rows = [
+    { category: { name: "travel" }, amount: 1 },
+    { category: "travel", amount: 2 },
+  ];
   expect((await rt.run(byObject, { context: { rows } })).result).toBe(1);
 });
 
@@ -104,9 +124,13 @@ test("values JSON has no word for read as JSON.stringify would write them", asyn
     { name: "big int", amount: 2 ** 53 + 2 },
   ]);
   // Items that are not objects: undefined, functions and symbols in a list are written null.
-  const items = await rt.run(pipe({ op: "map", expr: { op: "get", field: "x" } }, { op: "count" }), { context: { rows: [undefined, fn, Symbol("s"), 1] } });
+  const items = await rt.run(pipe({ op: "map", expr: { op: "get", field: "x" } }, { op: "count" }), {
+    context: { rows: [undefined, fn, Symbol("s"), 1] },
+  });
   expect(items.result).toBe(4);
-  const kinds = await rt.run(pipe({ op: "filter", where: { op: "eq", field: "x", value: null } }, { op: "count" }), { context: { rows: [undefined, { x: undefined }, { x: null }, { y: 1 }] } });
+  const kinds = await rt.run(pipe({ op: "filter", where: { op: "eq", field: "x", value: null } }, { op: "count" }), {
+    context: { rows: [undefined, { x: undefined }, { x: null }, { y: 1 }] },
+  });
   expect(kinds.result).toBe(4);
 });
 
@@ -116,8 +140,16 @@ test("a BigInt in a read field fails as JSON.stringify does", async () => {
 });
 
 test("many rows, many distinct and non-ASCII strings cross intact", async () => {
-  const rows = Array.from({ length: 70000 }, (_, i) => ({ name: `n${i} é ${i % 3 ? "日本" : "\ud800"}`, n: i, skip: { deep: i } }));
-  const r = await rt.run(pipe({ op: "map", expr: { op: "get", field: "name" } }), { context: { rows }, maxHeapBytes: 256 * 1024 * 1024, timeoutMs: 20000 });
+  const rows = Array.from({ length: 70000 }, (_, i) => ({
+    name: `n${i} é ${i % 3 ? "日本" : "\ud800"}`,
+    n: i,
+    skip: { deep: i },
+  }));
+  const r = await rt.run(pipe({ op: "map", expr: { op: "get", field: "name" } }), {
+    context: { rows },
+    maxHeapBytes: 256 * 1024 * 1024,
+    timeoutMs: 20000,
+  });
   expect(r.result).toHaveLength(rows.length);
   expect(r.result[1]).toBe("n1 é 日本");
   expect(r.result[3]).toBe("n3 é \ufffd"); // a lone surrogate crosses as U+FFFD, as in JSON
@@ -129,10 +161,16 @@ test("many rows, many distinct and non-ASCII strings cross intact", async () => 
 
 test("keys named like JavaScript internals are read as data, not from the prototype", async () => {
   const rows = JSON.parse('[{"__proto__": "own", "name": "a"}, {"name": "b"}]');
-  const r = await rt.run(pipe({ op: "map", expr: { p: { op: "get", field: "__proto__" }, c: { op: "get", field: "constructor" } } }), {
-    context: { rows },
-  });
-  expect(r.result).toEqual([{ p: "own", c: null }, { p: null, c: null }]);
+  const r = await rt.run(
+    pipe({ op: "map", expr: { p: { op: "get", field: "__proto__" }, c: { op: "get", field: "constructor" } } }),
+    {
+      context: { rows },
+    },
+  );
+  expect(r.result).toEqual([
+    { p: "own", c: null },
+    { p: null, c: null },
+  ]);
 });
 
 test("projection is per run: the same program takes whole data after projected data", async () => {
@@ -142,9 +180,17 @@ test("projection is per run: the same program takes whole data after projected d
 });
 
 test("a projected run holds less in the engine than one over whole rows", async () => {
-  const rows = Array.from({ length: 2000 }, (_, i) => ({ id: i, category: i % 2 ? "travel" : "food", amount: i, note: `row number ${i}`, tags: ["x", "y"] }));
+  const rows = Array.from({ length: 2000 }, (_, i) => ({
+    id: i,
+    category: i % 2 ? "travel" : "food",
+    amount: i,
+    note: `row number ${i}`,
+    tags: ["x", "y"],
+  }));
   const projected = await rt.run(sumTravel, { context: { rows } });
-  const whole = await rt.run(pipe({ op: "filter", where: { op: "eq", field: "category", value: "travel" } }), { context: { rows } });
+  const whole = await rt.run(pipe({ op: "filter", where: { op: "eq", field: "category", value: "travel" } }), {
+    context: { rows },
+  });
   expect(projected.result).toBe(rows.filter((r) => r.category === "travel").reduce((s, r) => s + r.amount, 0));
   expect(whole.result).toHaveLength(1000);
   expect(projected.metrics.memoryBytes * 2).toBeLessThan(whole.metrics.memoryBytes);

@@ -31,7 +31,10 @@ test("a tool result nested too deeply is an execution_error naming the tool", as
 });
 
 test("a tool call that times out still counts in metrics.toolCalls", async () => {
-  const r = await rt.run({ program: { op: "call", tool: "hang" } }, { timeoutMs: 50, tools: { hang: () => new Promise(() => {}) } });
+  const r = await rt.run(
+    { program: { op: "call", tool: "hang" } },
+    { timeoutMs: 50, tools: { hang: () => new Promise(() => {}) } },
+  );
   expect(r.error.type).toBe("timeout");
   expect(r.metrics.toolCalls).toBe(1);
 });
@@ -71,14 +74,26 @@ test("the deadline holds while a huge context is serialised and parsed", async (
 });
 
 test("time spent turning the context into JSON counts toward timeoutMs, even for little data", async () => {
-  const slow = { toJSON: () => { const until = performance.now() + 60; while (performance.now() < until); return [1]; } };
+  const slow = {
+    toJSON: () => {
+      const until = performance.now() + 60;
+      while (performance.now() < until);
+      return [1];
+    },
+  };
   const program = { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "count" }] } };
   expect((await rt.run(program, { context: { xs: slow }, timeoutMs: 20 })).error?.type).toBe("timeout");
   expect((await rt.run(program, { context: { xs: slow }, timeoutMs: 5000 })).result).toBe(1);
 });
 
 test("metrics.payloadMs is the time spent turning the context into what crosses, in both modes", async () => {
-  const slow = { toJSON: () => { const until = performance.now() + 30; while (performance.now() < until); return [1]; } };
+  const slow = {
+    toJSON: () => {
+      const until = performance.now() + 30;
+      while (performance.now() < until);
+      return [1];
+    },
+  };
   const program = { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "count" }] } };
   const w = await ptcWasm.createRuntime({ worker: true });
   try {
@@ -98,9 +113,20 @@ test("metrics.payloadMs is the time spent turning the context into what crosses,
 test("non-ASCII context, memory and tool results cross intact", async () => {
   const words = ["café", "naïve", "日本語", "emoji 😀", "lone \ud800 surrogate"];
   const program = {
-    program: { op: "object", fields: { result: { op: "load", name: "words" }, seen: { op: "var", name: "prior" }, echoed: { op: "call", tool: "echo" } } },
+    program: {
+      op: "object",
+      fields: {
+        result: { op: "load", name: "words" },
+        seen: { op: "var", name: "prior" },
+        echoed: { op: "call", tool: "echo" },
+      },
+    },
   };
-  const r = await rt.run(program, { context: { words }, memory: { prior: "señor" }, tools: { echo: () => "ünïcödé ✓" } });
+  const r = await rt.run(program, {
+    context: { words },
+    memory: { prior: "señor" },
+    tools: { echo: () => "ünïcödé ✓" },
+  });
   // A lone surrogate is not UTF-8: it crosses as U+FFFD, as TextEncoder and JSON tools write it.
   expect(r.result).toEqual(["café", "naïve", "日本語", "emoji 😀", "lone \ufffd surrogate"]);
   expect(r.memory).toEqual({ prior: "señor", seen: "señor", echoed: "ünïcödé ✓" });
@@ -108,7 +134,15 @@ test("non-ASCII context, memory and tool results cross intact", async () => {
 
 test("more distinct programs than an instance keeps prepared all run right, again and again", async () => {
   const programs = Array.from({ length: 300 }, (_, i) => ({
-    program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "take", count: i % 7 }, { op: "sum" }, { op: "add", left: { op: "literal", value: i }, right: 0 }] },
+    program: {
+      op: "pipe",
+      steps: [
+        { op: "load", name: "xs" },
+        { op: "take", count: i % 7 },
+        { op: "sum" },
+        { op: "add", left: { op: "literal", value: i }, right: 0 },
+      ],
+    },
   }));
   for (let round = 0; round < 2; round++)
     for (let i = 0; i < programs.length; i++)

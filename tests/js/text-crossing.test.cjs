@@ -31,7 +31,9 @@ for (const worker of [false, true]) {
     });
 
     test.each(LONE.map((text, i) => [text, REPLACED[i]]))("step-function source %j", async (text, want) => {
-      expect(await rt.runWorkflow(workflow(text).replace(/\\u[0-9a-f]{4}/gi, (e) => JSON.parse(`"${e}"`)))).toMatchObject({
+      expect(
+        await rt.runWorkflow(workflow(text).replace(/\\u[0-9a-f]{4}/gi, (e) => JSON.parse(`"${e}"`))),
+      ).toMatchObject({
         ok: true,
         result: want,
       });
@@ -46,7 +48,16 @@ for (const worker of [false, true]) {
       expect(await rt.runWorkflow(catching, { tools })).toMatchObject({ ok: true, result: want });
       const r = await rt.run({ program: { op: "call", tool: "boom" } }, { tools });
       expect(r.error.message).toBe(`Tool 'boom' failed: ${want}`);
-      const thrown = await rt.run({ program: { op: "call", tool: "boom" } }, { tools: { boom: () => { throw text; } } });
+      const thrown = await rt.run(
+        { program: { op: "call", tool: "boom" } },
+        {
+          tools: {
+            boom: () => {
+              throw text;
+            },
+          },
+        },
+      );
       expect(thrown.error.message).toBe(`Tool 'boom' failed: ${want}`);
     });
 
@@ -66,20 +77,30 @@ for (const worker of [false, true]) {
           for (const [i, text] of LONE.entries())
             expect((await rt.run(`{"program": {"op": "literal", "value": "${text}"}}`)).result).toBe(REPLACED[i]);
           const pair = "\uD83D\uDE00";
-          expect((await rt.run(`{"program": {"op": "literal", "value": "${pair}\uDC00${pair}"}}`)).result).toBe(`${pair}\uFFFD${pair}`);
+          expect((await rt.run(`{"program": {"op": "literal", "value": "${pair}\uDC00${pair}"}}`)).result).toBe(
+            `${pair}\uFFFD${pair}`,
+          );
         } finally {
           Object.defineProperty(String.prototype, "isWellFormed", native);
         }
       });
 
-    test.each(LONE.map((text, i) => [text, REPLACED[i]]))("tool results, context, input, options and formatError %j", async (text, want) => {
-      const echo = { op: "call", tool: "echo" };
-      expect((await rt.run({ program: echo }, { tools: { echo: () => text } })).result).toBe(want);
-      expect((await rt.run({ program: { op: "load", name: "t" } }, { context: { t: text } })).result).toBe(want);
-      const withInput = JSON.stringify({ function: "f", input: { t: "text" }, output: "text", steps: [{ return: "$input.t" }] });
-      expect((await rt.runWorkflow(withInput, { input: { t: text } })).result).toBe(want);
-      expect(rt.formatError({ type: "execution_error", message: text })).toBe(`ExecutionError: ${want}`);
-      expect((await rt.runWorkflow(workflow("x"), { entry: text })).error.message).toContain(`'${want}'`);
-    });
+    test.each(LONE.map((text, i) => [text, REPLACED[i]]))(
+      "tool results, context, input, options and formatError %j",
+      async (text, want) => {
+        const echo = { op: "call", tool: "echo" };
+        expect((await rt.run({ program: echo }, { tools: { echo: () => text } })).result).toBe(want);
+        expect((await rt.run({ program: { op: "load", name: "t" } }, { context: { t: text } })).result).toBe(want);
+        const withInput = JSON.stringify({
+          function: "f",
+          input: { t: "text" },
+          output: "text",
+          steps: [{ return: "$input.t" }],
+        });
+        expect((await rt.runWorkflow(withInput, { input: { t: text } })).result).toBe(want);
+        expect(rt.formatError({ type: "execution_error", message: text })).toBe(`ExecutionError: ${want}`);
+        expect((await rt.runWorkflow(workflow("x"), { entry: text })).error.message).toContain(`'${want}'`);
+      },
+    );
   });
 }

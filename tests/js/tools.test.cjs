@@ -119,14 +119,24 @@ describe("results", () => {
     ["async undefined", async () => {}],
     ["null", () => null],
   ])("%s → null", async (_name, tool) => {
-    const r = await rt.run({ program: { op: "pipe", steps: [{ op: "call", tool: "t" }, { op: "typeof" }] } }, { tools: { t: tool } });
+    const r = await rt.run(
+      { program: { op: "pipe", steps: [{ op: "call", tool: "t" }, { op: "typeof" }] } },
+      { tools: { t: tool } },
+    );
     expect(r).toMatchObject({ ok: true, result: "null" });
   });
 
   test("the result is taken when the tool resolves (later mutation by the tool has no effect)", async () => {
     const list = [1, 2, 3];
     const r = await rt.run(
-      { program: { op: "let", name: "a", value: { op: "call", tool: "first" }, in: { op: "let", name: "b", value: { op: "call", tool: "second" }, in: { op: "var", name: "a" } } } },
+      {
+        program: {
+          op: "let",
+          name: "a",
+          value: { op: "call", tool: "first" },
+          in: { op: "let", name: "b", value: { op: "call", tool: "second" }, in: { op: "var", name: "a" } },
+        },
+      },
       {
         tools: {
           first: async () => {
@@ -141,7 +151,10 @@ describe("results", () => {
   });
 
   test("the memory contract applies to a tool result that is the final value", async () => {
-    const r = await rt.run(call("t"), { memory: { old: 0 }, tools: { t: async () => ({ result: [5], saved: { n: 1 } }) } });
+    const r = await rt.run(call("t"), {
+      memory: { old: 0 },
+      tools: { t: async () => ({ result: [5], saved: { n: 1 } }) },
+    });
     expect(r).toMatchObject({ ok: true, result: [5], memoryDelta: { saved: { n: 1 } } });
     expect(r.memory).toEqual({ old: 0, saved: { n: 1 } });
   });
@@ -171,15 +184,57 @@ describe("results", () => {
 
 describe("failures", () => {
   test.each([
-    ["throws an Error", "thrower", () => { throw new Error("boom in sync"); }, "boom in sync"],
-    ["throws a string", "str_thrower", () => { throw "plain sync failure"; }, "plain sync failure"],
-    ["rejects with an Error", "rejecter", async () => { throw new Error("kaboom async"); }, "kaboom async"],
-    ["rejects after a delay", "late_rejecter", () => sleep(5).then(() => { throw new TypeError("late failure"); }), "late failure"],
+    [
+      "throws an Error",
+      "thrower",
+      () => {
+        throw new Error("boom in sync");
+      },
+      "boom in sync",
+    ],
+    [
+      "throws a string",
+      "str_thrower",
+      () => {
+        throw "plain sync failure";
+      },
+      "plain sync failure",
+    ],
+    [
+      "rejects with an Error",
+      "rejecter",
+      async () => {
+        throw new Error("kaboom async");
+      },
+      "kaboom async",
+    ],
+    [
+      "rejects after a delay",
+      "late_rejecter",
+      () =>
+        sleep(5).then(() => {
+          throw new TypeError("late failure");
+        }),
+      "late failure",
+    ],
     ["rejects with a string", "str_rejecter", () => Promise.reject("service unavailable"), "service unavailable"],
-    ["rejects with an object", "obj_rejecter", () => Promise.reject({ message: "quota exceeded", code: 429 }), "quota exceeded"],
+    [
+      "rejects with an object",
+      "obj_rejecter",
+      () => Promise.reject({ message: "quota exceeded", code: 429 }),
+      "quota exceeded",
+    ],
   ])("a tool that %s → execution_error with the tool's name and message", async (_name, toolName, tool, text) => {
     const r = await rt.run(
-      { program: { op: "pipe", steps: [{ op: "literal", value: 1 }, { op: "call", tool: toolName }] } },
+      {
+        program: {
+          op: "pipe",
+          steps: [
+            { op: "literal", value: 1 },
+            { op: "call", tool: toolName },
+          ],
+        },
+      },
       { tools: { [toolName]: tool } },
     );
     expect(r.ok).toBe(false);
@@ -191,10 +246,29 @@ describe("failures", () => {
 
   test("the error's path points at the failing call", async () => {
     const tools = { t: () => Promise.reject(new Error("down")) };
-    const inPipe = await rt.run({ program: { op: "pipe", steps: [{ op: "literal", value: 1 }, { op: "call", tool: "t" }] } }, { tools });
+    const inPipe = await rt.run(
+      {
+        program: {
+          op: "pipe",
+          steps: [
+            { op: "literal", value: 1 },
+            { op: "call", tool: "t" },
+          ],
+        },
+      },
+      { tools },
+    );
     expect(inPipe.error).toMatchObject({ type: "execution_error", path: "/program/steps/1" });
     const inMap = await rt.run(
-      { program: { op: "pipe", steps: [{ op: "literal", value: [1] }, { op: "map", expr: { op: "call", tool: "t" } }] } },
+      {
+        program: {
+          op: "pipe",
+          steps: [
+            { op: "literal", value: [1] },
+            { op: "map", expr: { op: "call", tool: "t" } },
+          ],
+        },
+      },
       { tools },
     );
     expect(inMap.error).toMatchObject({ type: "execution_error", path: "/program/steps/1/expr" });
@@ -203,7 +277,16 @@ describe("failures", () => {
   test("a failing tool stops the run: later tools are not called", async () => {
     const calls = [];
     const r = await rt.run(
-      { program: { op: "concat", lists: [{ op: "call", tool: "a" }, { op: "call", tool: "b" }, { op: "call", tool: "c" }] } },
+      {
+        program: {
+          op: "concat",
+          lists: [
+            { op: "call", tool: "a" },
+            { op: "call", tool: "b" },
+            { op: "call", tool: "c" },
+          ],
+        },
+      },
       {
         tools: {
           a: () => (calls.push("a"), [1]),
@@ -346,7 +429,15 @@ describe("order and count of calls", () => {
   test("a call over an empty list is never made", async () => {
     let calls = 0;
     const r = await rt.run(
-      { program: { op: "pipe", steps: [{ op: "literal", value: [] }, { op: "map", expr: { op: "call", tool: "t" } }] } },
+      {
+        program: {
+          op: "pipe",
+          steps: [
+            { op: "literal", value: [] },
+            { op: "map", expr: { op: "call", tool: "t" } },
+          ],
+        },
+      },
       { tools: { t: () => ++calls } },
     );
     expect(r).toMatchObject({ ok: true, result: [] });
@@ -358,7 +449,14 @@ describe("order and count of calls", () => {
     for (const condition of [true, false]) {
       const calls = [];
       const r = await rt.run(
-        { program: { op: "if", condition: { op: "literal", value: condition }, then: { op: "call", tool: "yes" }, else: { op: "call", tool: "no" } } },
+        {
+          program: {
+            op: "if",
+            condition: { op: "literal", value: condition },
+            then: { op: "call", tool: "yes" },
+            else: { op: "call", tool: "no" },
+          },
+        },
         { tools: { yes: () => (calls.push("yes"), 1), no: () => (calls.push("no"), 2) } },
       );
       expect(r).toMatchObject({ ok: true, result: condition ? 1 : 2 });
@@ -370,7 +468,10 @@ describe("order and count of calls", () => {
   test("and/or short-circuit: calls after the deciding condition are not made", async () => {
     const calls = [];
     const tools = { t: () => (calls.push("t"), true) };
-    const [no, yes] = [{ op: "literal", value: false }, { op: "literal", value: true }];
+    const [no, yes] = [
+      { op: "literal", value: false },
+      { op: "literal", value: true },
+    ];
     const a = await rt.run({ program: { op: "and", conditions: [no, { op: "call", tool: "t" }] } }, { tools });
     const o = await rt.run({ program: { op: "or", conditions: [yes, { op: "call", tool: "t" }] } }, { tools });
     expect(a).toMatchObject({ ok: true, result: false });
@@ -403,7 +504,10 @@ describe("unknown tools", () => {
       {
         program: {
           op: "pipe",
-          steps: [{ op: "call", tool: "get_users" }, { op: "call", tool: "get_oders" }],
+          steps: [
+            { op: "call", tool: "get_users" },
+            { op: "call", tool: "get_oders" },
+          ],
         },
       },
       { tools: { get_users: () => (calls.push("get_users"), []), get_orders: () => (calls.push("get_orders"), []) } },
@@ -451,7 +555,10 @@ describe("limits on tool results", () => {
   });
 
   test("a large string tool result → memory_exceeded", async () => {
-    const r = await rt.run(call("text"), { tools: { text: () => "x".repeat(2 * 1024 * 1024) }, maxHeapBytes: 1024 * 1024 });
+    const r = await rt.run(call("text"), {
+      tools: { text: () => "x".repeat(2 * 1024 * 1024) },
+      maxHeapBytes: 1024 * 1024,
+    });
     expect(r.ok).toBe(false);
     expect(r.error.type).toBe("memory_exceeded");
   });

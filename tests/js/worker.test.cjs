@@ -7,7 +7,13 @@ const call = (tool, args) => ({ op: "call", tool, ...(args ? { args } : {}) });
 // map over 6,000 rows whose expression filters the same 6,000 rows: ~36M evaluations.
 const runaway = pipe(
   { op: "load", name: "rows" },
-  { op: "map", expr: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "filter", where: { op: "gt", value: 3 } }, { op: "count" }] } },
+  {
+    op: "map",
+    expr: {
+      op: "pipe",
+      steps: [{ op: "load", name: "rows" }, { op: "filter", where: { op: "gt", value: 3 } }, { op: "count" }],
+    },
+  },
 );
 const rows = Array.from({ length: 6000 }, (_, i) => i);
 
@@ -27,7 +33,9 @@ test("runs a program with async tools that run on the caller's thread", async ()
       return n * 2;
     },
   };
-  const r = await w.run(pipe(call("get"), { op: "map", expr: call("double", { n: { op: "get", path: [] } }) }), { tools });
+  const r = await w.run(pipe(call("get"), { op: "map", expr: call("double", { n: { op: "get", path: [] } }) }), {
+    tools,
+  });
   expect(r).toMatchObject({ ok: true, result: [2, 4, 6], metrics: { toolCalls: 4 } });
   expect(threadOfTool).toEqual([true, true, true]);
 });
@@ -35,7 +43,10 @@ test("runs a program with async tools that run on the caller's thread", async ()
 test("returns the same results and errors as the in-process runtime", async () => {
   const local = await ptcWasm.createRuntime();
   const programs = [
-    [pipe({ op: "load", name: "xs" }, { op: "filter", where: { op: "gt", value: 1 } }, { op: "sum" }), { context: { xs: [1, 2, 3] } }],
+    [
+      pipe({ op: "load", name: "xs" }, { op: "filter", where: { op: "gt", value: 1 } }, { op: "sum" }),
+      { context: { xs: [1, 2, 3] } },
+    ],
     [{ program: { result: 1, kept: { op: "literal", value: [1] } } }, { memory: { a: 1 } }],
     [{ program: { op: "filer" } }, {}],
     ["{bad json", {}],
@@ -76,10 +87,16 @@ test("a pending tool at the deadline is abandoned and its late result ignored", 
 
 test("abort while a tool is pending ends only that run", async () => {
   const controller = new AbortController();
-  const aborted = w.run({ program: call("never") }, { signal: controller.signal, timeoutMs: 5000, tools: { never: () => new Promise(() => {}) } });
+  const aborted = w.run(
+    { program: call("never") },
+    { signal: controller.signal, timeoutMs: 5000, tools: { never: () => new Promise(() => {}) } },
+  );
   const bystander = w.run({ program: call("soon") }, { tools: { soon: () => sleep(30).then(() => "fine") } });
   setTimeout(() => controller.abort(new Error("user cancelled")), 10);
-  expect((await aborted).error).toMatchObject({ type: "execution_error", message: expect.stringContaining("user cancelled") });
+  expect((await aborted).error).toMatchObject({
+    type: "execution_error",
+    message: expect.stringContaining("user cancelled"),
+  });
   expect(await bystander).toMatchObject({ ok: true, result: "fine" });
 });
 
@@ -118,16 +135,22 @@ test("more distinct programs in flight than the worker keeps prepared all answer
   // The payload of each run crosses threads asynchronously; meanwhile the other
   // runs push its prepared program out of the worker's bounded set.
   const runs = Array.from({ length: 300 }, (_, i) =>
-    w.run(pipe({ op: "load", name: "xs" }, { op: "take", count: i % 5 }, { op: "count" }, { op: "add", left: i, right: 0 }), {
-      context: { xs: [1, 2, 3, 4, 5] },
-    }),
+    w.run(
+      pipe({ op: "load", name: "xs" }, { op: "take", count: i % 5 }, { op: "count" }, { op: "add", left: i, right: 0 }),
+      {
+        context: { xs: [1, 2, 3, 4, 5] },
+      },
+    ),
   );
   expect((await Promise.all(runs)).map((r) => r.result)).toEqual(runs.map((_, i) => i));
 });
 
 test("close ends runs in flight with an error and a later run starts a new worker", async () => {
   const rt = await ptcWasm.createRuntime({ worker: true });
-  const pending = rt.run({ program: call("never") }, { timeoutMs: 5000, tools: { never: () => new Promise(() => {}) } });
+  const pending = rt.run(
+    { program: call("never") },
+    { timeoutMs: 5000, tools: { never: () => new Promise(() => {}) } },
+  );
   await sleep(20);
   rt.close();
   expect((await pending).error).toMatchObject({ type: "execution_error", message: expect.stringContaining("closed") });

@@ -30,7 +30,13 @@ for (const { file, path: filePath, cases } of files) {
           const { signal } = controller;
           const got = c.validateOnly
             ? ptc.validateWorkflow(sourceOf(c), { tools, entry: c.entry, input: c.input })
-            : await ptc.runWorkflow(sourceOf(c), { ...(c.options ?? {}), entry: c.entry, input: c.input ?? {}, tools, signal });
+            : await ptc.runWorkflow(sourceOf(c), {
+                ...(c.options ?? {}),
+                entry: c.entry,
+                input: c.input ?? {},
+                tools,
+                signal,
+              });
           checkExpectation(c.expect, got, calls);
         }),
       );

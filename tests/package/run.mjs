@@ -33,7 +33,8 @@ const counts = { PASS: 0, FAIL: 0, SKIP: 0 };
 function report(status, name, detail = "") {
   counts[status]++;
   const lines = String(detail).trim().split("\n").slice(-25);
-  const text = status === "FAIL" && detail ? `\n${lines.map((l) => `      ${l}`).join("\n")}` : detail ? `: ${detail}` : "";
+  const text =
+    status === "FAIL" && detail ? `\n${lines.map((l) => `      ${l}`).join("\n")}` : detail ? `: ${detail}` : "";
   console.log(`${status}  ${name}${text}`);
 }
 class Skip extends Error {}
@@ -63,7 +64,8 @@ function run(command, args, { cwd, input, env, status = 0, timeout = 120_000 } =
   return r;
 }
 const node = (cwd, ...args) => run(process.execPath, args, { cwd });
-const expectOk = (r) => expect(r.stdout.trim().split("\n").at(-1) === "ok", `no "ok" at the end of:\n${r.stdout}${r.stderr}`);
+const expectOk = (r) =>
+  expect(r.stdout.trim().split("\n").at(-1) === "ok", `no "ok" at the end of:\n${r.stdout}${r.stderr}`);
 
 function du(dir) {
   return run("du", ["-sh", dir]).stdout.split("\t")[0];
@@ -74,8 +76,18 @@ function du(dir) {
 function pack() {
   const given = process.env.PTC_PACKAGE_TARBALL;
   if (given) {
-    const files = run("tar", ["-tzf", given]).stdout.split("\n").filter(Boolean).map((f) => f.replace(/^package\//, ""));
-    return { filename: given, path: resolve(given), files, size: readFileSync(given).length, unpackedSize: "?", entryCount: files.length };
+    const files = run("tar", ["-tzf", given])
+      .stdout.split("\n")
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ""));
+    return {
+      filename: given,
+      path: resolve(given),
+      files,
+      size: readFileSync(given).length,
+      unpackedSize: "?",
+      entryCount: files.length,
+    };
   }
   const r = run("npm", ["pack", "--json", "--pack-destination", work, "--loglevel=error"], { cwd: root });
   const [info] = JSON.parse(r.stdout);
@@ -87,12 +99,17 @@ function consumer(name, tarball, extra = []) {
   const start = performance.now();
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `consumer-${name}`, version: "1.0.0", private: true }, null, 2));
+  writeFileSync(
+    join(dir, "package.json"),
+    JSON.stringify({ name: `consumer-${name}`, version: "1.0.0", private: true }, null, 2),
+  );
   run("npm", ["install", tarball, ...extra, ...npmFlags], { cwd: dir, timeout: 600_000 });
   cpSync(fixtures, dir, { recursive: true });
   cpSync(join(root, "examples/agent-loop"), join(dir, "agent-loop"), { recursive: true });
   const seconds = ((performance.now() - start) / 1000).toFixed(1);
-  console.log(`package: npm install ${["ptc-wasm", ...extra].join(" ")}: ${seconds} s, node_modules ${du(join(dir, "node_modules"))}`);
+  console.log(
+    `package: npm install ${["ptc-wasm", ...extra].join(" ")}: ${seconds} s, node_modules ${du(join(dir, "node_modules"))}`,
+  );
   return dir;
 }
 
@@ -137,12 +154,50 @@ function mcpSession(cwd, args, requests, timeoutMs = 60_000) {
 // ---- TypeScript ------------------------------------------------------------------
 const tsc = join(root, "node_modules/typescript/bin/tsc");
 const projects = [
-  { name: "node16, ESM consumer", type: "module", module: "node16", files: ["core", "mcp", "ai-sdk", "ai-generate"], ext: ".d.mts" },
-  { name: "node16, CommonJS consumer", type: "commonjs", module: "node16", files: ["core", "mcp", "ai-sdk"], ext: ".d.cts" },
-  { name: "nodenext, ESM consumer", type: "module", module: "nodenext", files: ["core", "mcp", "ai-sdk", "ai-generate"], ext: ".d.mts" },
-  { name: "nodenext, CommonJS consumer", type: "commonjs", module: "nodenext", files: ["core", "mcp", "ai-sdk"], ext: ".d.cts" },
-  { name: "bundler", type: "module", module: "preserve", resolution: "bundler", files: ["core", "mcp", "ai-sdk", "ai-generate"], ext: ".d.mts" },
-  { name: "lib es2022 + @types/node, no DOM", type: "module", module: "nodenext", lib: ["es2022"], files: ["core", "mcp"], ext: ".d.mts" },
+  {
+    name: "node16, ESM consumer",
+    type: "module",
+    module: "node16",
+    files: ["core", "mcp", "ai-sdk", "ai-generate"],
+    ext: ".d.mts",
+  },
+  {
+    name: "node16, CommonJS consumer",
+    type: "commonjs",
+    module: "node16",
+    files: ["core", "mcp", "ai-sdk"],
+    ext: ".d.cts",
+  },
+  {
+    name: "nodenext, ESM consumer",
+    type: "module",
+    module: "nodenext",
+    files: ["core", "mcp", "ai-sdk", "ai-generate"],
+    ext: ".d.mts",
+  },
+  {
+    name: "nodenext, CommonJS consumer",
+    type: "commonjs",
+    module: "nodenext",
+    files: ["core", "mcp", "ai-sdk"],
+    ext: ".d.cts",
+  },
+  {
+    name: "bundler",
+    type: "module",
+    module: "preserve",
+    resolution: "bundler",
+    files: ["core", "mcp", "ai-sdk", "ai-generate"],
+    ext: ".d.mts",
+  },
+  {
+    name: "lib es2022 + @types/node, no DOM",
+    type: "module",
+    module: "nodenext",
+    lib: ["es2022"],
+    files: ["core", "mcp"],
+    ext: ".d.mts",
+  },
 ];
 
 function typecheck(dir, project) {
@@ -161,18 +216,29 @@ function typecheck(dir, project) {
     typeRoots: [join(root, "node_modules/@types")],
     skipLibCheck: false,
   };
-  writeFileSync(join(where, "tsconfig.json"), JSON.stringify({ compilerOptions, files: project.files.map((f) => `${f}.ts`) }, null, 2));
+  writeFileSync(
+    join(where, "tsconfig.json"),
+    JSON.stringify({ compilerOptions, files: project.files.map((f) => `${f}.ts`) }, null, 2),
+  );
   mkdirSync(tscState, { recursive: true });
   const state = join(tscState, `${basename(where)}.tsbuildinfo`);
-  const r = run(process.execPath, [tsc, "-p", where, "--explainFiles", "--incremental", "--tsBuildInfoFile", state], { status: null, timeout: 300_000 });
+  const r = run(process.execPath, [tsc, "-p", where, "--explainFiles", "--incremental", "--tsBuildInfoFile", state], {
+    status: null,
+    timeout: 300_000,
+  });
   // Errors in other packages' declarations (the MCP SDK's and ai's own, e.g. ai's
   // need of @types/json-schema) are theirs: ours and the consumer's files must be clean.
   const errors = r.stdout.split("\n").filter((l) => /error TS\d+/.test(l));
   const theirs = errors.filter((l) => /node_modules\//.test(l) && !/node_modules\/ptc-wasm\//.test(l));
   const ours = errors.filter((l) => !theirs.includes(l));
-  expect(ours.length === 0 && (r.status === 0 || theirs.length), `tsc exited with ${r.status}:\n${ours.join("\n") || r.stdout.slice(-3000)}`);
+  expect(
+    ours.length === 0 && (r.status === 0 || theirs.length),
+    `tsc exited with ${r.status}:\n${ours.join("\n") || r.stdout.slice(-3000)}`,
+  );
   // The declarations TypeScript took are the flavour Node loads in that mode.
-  const declarations = r.stdout.split("\n").filter((l) => /node_modules\/ptc-wasm\/dist\/types\/\S+\.d\.[cm]ts$/.test(l.trim()));
+  const declarations = r.stdout
+    .split("\n")
+    .filter((l) => /node_modules\/ptc-wasm\/dist\/types\/\S+\.d\.[cm]ts$/.test(l.trim()));
   expect(declarations.length > 0, "no ptc-wasm declarations in the program");
   const wrong = declarations.filter((l) => !l.trim().endsWith(project.ext));
   expect(!wrong.length, `expected only ${project.ext} declarations of ptc-wasm, got:\n${wrong.join("\n")}`);
@@ -185,13 +251,17 @@ function runtimeBinary(name) {
   const bin = join(runtimes, "node_modules/.bin", name);
   if (!existsSync(bin)) {
     mkdirSync(runtimes, { recursive: true });
-    if (!existsSync(join(runtimes, "package.json"))) writeFileSync(join(runtimes, "package.json"), '{"private": true}\n');
+    if (!existsSync(join(runtimes, "package.json")))
+      writeFileSync(join(runtimes, "package.json"), '{"private": true}\n');
     const r = spawnSync("npm", ["install", name, ...npmFlags], { cwd: runtimes, encoding: "utf8", timeout: 600_000 });
     if (r.status !== 0 || !existsSync(bin))
-      throw new Skip(`the '${name}' npm package does not install here: ${(r.stderr || r.error?.message || "").trim().split("\n").at(-1)}`);
+      throw new Skip(
+        `the '${name}' npm package does not install here: ${(r.stderr || r.error?.message || "").trim().split("\n").at(-1)}`,
+      );
   }
   const version = spawnSync(bin, ["--version"], { encoding: "utf8" });
-  if (version.status !== 0) throw new Skip(`${name} from npm does not run here: ${(version.stderr || version.error?.message || "").trim()}`);
+  if (version.status !== 0)
+    throw new Skip(`${name} from npm does not run here: ${(version.stderr || version.error?.message || "").trim()}`);
   return bin;
 }
 
@@ -205,9 +275,18 @@ async function main() {
   mkdirSync(work, { recursive: true });
 
   const tarball = pack();
-  console.log(`package: ${tarball.filename}: ${tarball.size} bytes packed, ${tarball.unpackedSize} unpacked, ${tarball.entryCount} files`);
+  console.log(
+    `package: ${tarball.filename}: ${tarball.size} bytes packed, ${tarball.unpackedSize} unpacked, ${tarball.entryCount} files`,
+  );
   await check("the tarball holds every file that exports, types, main and bin name", () => {
-    const wanted = [...exportTargets(pkg.exports), pkg.main, pkg.module, pkg.browser, pkg.types, ...Object.values(pkg.bin)];
+    const wanted = [
+      ...exportTargets(pkg.exports),
+      pkg.main,
+      pkg.module,
+      pkg.browser,
+      pkg.types,
+      ...Object.values(pkg.bin),
+    ];
     const missing = [...new Set(wanted.map((f) => f.replace(/^\.\//, "")))].filter((f) => !tarball.files.includes(f));
     expect(!missing.length, `missing from the tarball: ${missing.join(", ")}`);
   });
@@ -221,15 +300,24 @@ async function main() {
   await check("Node: import from ESM", () => expectOk(node(core, "core.mjs")));
   await check("Node: import from ESM, worker mode", () => expectOk(node(core, "core.mjs", "--worker")));
   await check("Node: require from CommonJS (and worker mode)", () => expectOk(node(core, "core.cjs")));
-  await check("ptc-wasm/ptc.wasm resolves and loads (bytes, module, file URL)", () => expectOk(node(core, "wasm-subpath.mjs")));
-  await check("ptc-wasm/mcp and ptc-wasm/ai-sdk without their peers say what to install", () => expectOk(node(core, "mcp-missing.mjs")));
+  await check("ptc-wasm/ptc.wasm resolves and loads (bytes, module, file URL)", () =>
+    expectOk(node(core, "wasm-subpath.mjs")),
+  );
+  await check("ptc-wasm/mcp and ptc-wasm/ai-sdk without their peers say what to install", () =>
+    expectOk(node(core, "mcp-missing.mjs")),
+  );
   await check("CLI: npx ptc-wasm run <file> --context <file>", () => {
-    const r = run("npx", ["ptc-wasm", "run", "agent-loop/program.json", "--context", "agent-loop/data.json"], { cwd: core });
+    const r = run("npx", ["ptc-wasm", "run", "agent-loop/program.json", "--context", "agent-loop/data.json"], {
+      cwd: core,
+    });
     const rows = JSON.parse(r.stdout);
     expect(Array.isArray(rows) && rows.length === 3 && "amount" in rows[0], `unexpected output: ${r.stdout}`);
   });
   await check("CLI: a program on stdin, and a failing one (exit code 1)", () => {
-    const r = run("npx", ["ptc-wasm", "run", "-"], { cwd: core, input: '{"program": {"op": "add", "left": 1, "right": 2}}' });
+    const r = run("npx", ["ptc-wasm", "run", "-"], {
+      cwd: core,
+      input: '{"program": {"op": "add", "left": 1, "right": 2}}',
+    });
     expect(r.stdout.trim() === "3", `unexpected output: ${r.stdout}`);
     const bad = run("npx", ["ptc-wasm", "run", "-"], { cwd: core, input: '{"program": {"op": "count"}}', status: 1 });
     expect(/ExecutionError/.test(bad.stderr), `unexpected stderr: ${bad.stderr}`);
@@ -247,18 +335,43 @@ async function main() {
   const dev = pkg.devDependencies;
   const peers = ["@modelcontextprotocol/sdk", "zod", "ai"].map((p) => `${p}@${dev[p]}`);
   const full = consumer("full", tarball.path, peers);
-  await check("ptc-wasm/mcp: a client calls run_program (ESM and CommonJS entries)", () => expectOk(node(full, "mcp.mjs")));
-  await check("ptc-wasm/ai-sdk: execute and generateText (ESM and CommonJS entries)", () => expectOk(node(full, "ai-sdk.mjs")));
+  await check("ptc-wasm/mcp: a client calls run_program (ESM and CommonJS entries)", () =>
+    expectOk(node(full, "mcp.mjs")),
+  );
+  await check("ptc-wasm/ai-sdk: execute and generateText (ESM and CommonJS entries)", () =>
+    expectOk(node(full, "ai-sdk.mjs")),
+  );
   await check("MCP over stdio: npx ptc-wasm mcp answers initialize and tools/call", async () => {
-    const program = { op: "pipe", steps: [{ op: "call", tool: "get_orders", args: { status: "shipped" } }, { op: "count" }] };
-    const { code, replies, stderr } = await mcpSession(full, ["--tools", "agent-loop/tools.mjs", "--context", "agent-loop/data.json"], [
-      { id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "package-test", version: "1.0.0" } } },
-      { method: "notifications/initialized" },
-      { id: 2, method: "tools/call", params: { name: "run_program", arguments: { program } } },
-    ]);
-    expect(replies.get(1)?.result?.serverInfo?.name === "ptc-wasm", `initialize: ${JSON.stringify(replies.get(1))}\n${stderr}`);
+    const program = {
+      op: "pipe",
+      steps: [{ op: "call", tool: "get_orders", args: { status: "shipped" } }, { op: "count" }],
+    };
+    const { code, replies, stderr } = await mcpSession(
+      full,
+      ["--tools", "agent-loop/tools.mjs", "--context", "agent-loop/data.json"],
+      [
+        {
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "package-test", version: "1.0.0" },
+          },
+        },
+        { method: "notifications/initialized" },
+        { id: 2, method: "tools/call", params: { name: "run_program", arguments: { program } } },
+      ],
+    );
+    expect(
+      replies.get(1)?.result?.serverInfo?.name === "ptc-wasm",
+      `initialize: ${JSON.stringify(replies.get(1))}\n${stderr}`,
+    );
     const call = replies.get(2)?.result;
-    expect(call && !call.isError && /^\d+$/.test(call.content[0].text), `tools/call: ${JSON.stringify(replies.get(2))}\n${stderr}`);
+    expect(
+      call && !call.isError && /^\d+$/.test(call.content[0].text),
+      `tools/call: ${JSON.stringify(replies.get(2))}\n${stderr}`,
+    );
     expect(code === 0, `the server exited with ${code} when its input ended\n${stderr}`);
   });
   for (const project of projects)
@@ -271,7 +384,9 @@ async function main() {
     const args = name === "deno" ? ["run", "--allow-all", "core.mjs"] : ["core.mjs"];
     const env = name === "deno" ? { DENO_DIR: join(runtimes, "deno-dir"), DENO_NO_UPDATE_CHECK: "1" } : {};
     await check(`${name}: import ptc-wasm`, () => expectOk(run(bin, args, { cwd: core, env })));
-    await check(`${name}: import ptc-wasm, worker mode`, () => expectOk(run(bin, [...args, "--worker"], { cwd: core, env })));
+    await check(`${name}: import ptc-wasm, worker mode`, () =>
+      expectOk(run(bin, [...args, "--worker"], { cwd: core, env })),
+    );
   }
 
   console.log(`package: ${counts.PASS} passed, ${counts.FAIL} failed, ${counts.SKIP} skipped`);
