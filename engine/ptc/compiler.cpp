@@ -251,6 +251,10 @@ class Compiler {
   // truthy whatever it holds); a bare string where a value is computed is
   // almost always a field name.
   static void checkRole(const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {
+    if (f.role == Role::Predicate && isOperation(v) && v.field("op").isString() && v.field("op").str() == "filter_in")
+      fail(path,
+           "'filter_in' filters a whole list, it is not a condition for one item: make it a pipe step of its "
+           "own, before or instead of the filter: {\"op\": \"filter_in\", \"field\": ..., \"value\": [...]}");
     if (f.role == Role::Value || isOperation(v)) return;
     if (v.isString()) fail(path, bareStringMessage(spec, f, v));
     if (f.role == Role::Predicate) fail(path, constantConditionMessage(spec, f, v));

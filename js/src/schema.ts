@@ -25,9 +25,11 @@ export const opDefName = (op: string) => `op_${op}`;
 function fieldSchema(field: OperationField, toolNames: string[] | undefined, opName: string): JsonSchema {
   const description = field.description;
   // A condition must be an operation; a step must not be a bare string.
+  // (filter_in filters a whole list: it is not a condition either.)
+  const condition = { ...ref("operation"), not: { required: ["op"], properties: { op: { const: "filter_in" } } } };
   const item =
     field.role === "predicate"
-      ? ref("operation")
+      ? condition
       : field.role === "step"
         ? { ...ref("expression"), not: { type: "string" } }
         : ref("expression");
