@@ -164,7 +164,7 @@ Value Evaluator::loop(const Node& n, const Value& in) {
     if (!evalSync(*n.kids[2], results.back()).truthy()) break;
     results.push_back(evalSync(*n.kids[1], results.back()));
   }
-  return Value::array(std::move(results));
+  return locatedAt(n.path, [&] { return Value::array(std::move(results)); });  // it may nest too deep
 }
 
 Task<Value> Evaluator::loopAsync(const Node& n, Value in) {
@@ -178,7 +178,7 @@ Task<Value> Evaluator::loopAsync(const Node& n, Value in) {
     Value next = co_await evalAsync(*n.kids[1], results.back());
     results.push_back(std::move(next));
   }
-  co_return Value::array(std::move(results));
+  co_return locatedAt(n.path, [&] { return Value::array(std::move(results)); });
 }
 
 Value Evaluator::evalSync(const Node& n, const Value& in) {
@@ -222,8 +222,9 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       }
       return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
     }
-    case Op::GroupBy: return groupBy(n, expectList(n, in));
-    case Op::FromEntries: return fromEntries(n, expectList(n, in));
+    // Ops that nest what they are given: a value too deep is refused at their node.
+    case Op::GroupBy: return locatedAt(n.path, [&] { return groupBy(n, expectList(n, in)); });
+    case Op::FromEntries: return locatedAt(n.path, [&] { return fromEntries(n, expectList(n, in)); });
     case Op::Try: try { return evalSync(*n.kids[0], in);
       } catch (const PtcError& e) {
         if (!catchable(e)) throw;

@@ -548,10 +548,10 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Merge: return merge(n, args, nargs);
     case Op::Concat: return concat(n, args, nargs);
     case Op::Zip: return locatedAt(n.path, [&] { return zip(n, args, nargs); });  // it may nest too deep
-    case Op::List: return Value::array(Array(args, args + nargs));
+    case Op::List: return locatedAt(n.path, [&] { return Value::array(Array(args, args + nargs)); });
     case Op::ToNumber: return toNumber(n, valueInput(n, in, args));
     case Op::ToString: return toText(n, valueInput(n, in, args));
-    case Op::ToEntries: return toEntries(n, in);
+    case Op::ToEntries: return locatedAt(n.path, [&] { return toEntries(n, in); });
     case Op::Flatten: return flatten(expectList(n, in));
     // The control operations: the evaluators run them (also cases there).
     case Op::Literal:

@@ -1,6 +1,7 @@
 // Group and reshape: group_by's buckets and group objects, objects to and from
 // entries, flatten. The iterating parts (keys, aggregates, entry expressions)
 // run in the evaluator; these are the data parts.
+#include "core/deadline.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "ptc/ops.h"
@@ -61,14 +62,17 @@ Value toEntries(const Node& n, const Value& in) {
   const Value valueName = Value::string("value");
   Array out;
   out.reserve(in.members().size());
-  for (const Member& m : in.members())
+  for (const Member& m : in.members()) {
+    tickDeadline();
     out.push_back(Value::object(Members{Member{keyName, m.key}, Member{valueName, m.value}}));
+  }
   return Value::array(std::move(out));
 }
 
 Value flatten(const Array& items) {
   Array out;
   for (const Value& item : items) {
+    tickDeadline();
     if (item.isArray()) out.insert(out.end(), item.items().begin(), item.items().end());
     else out.push_back(item);
   }

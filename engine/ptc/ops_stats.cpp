@@ -5,6 +5,7 @@
 #include <cmath>
 #include <unordered_set>
 
+#include "core/deadline.h"
 #include "core/json_pointer.h"
 #include "ptc/ops.h"
 
@@ -17,6 +18,7 @@ std::vector<Value> sortedNumbers(const Node& n, const Array& items) {
   std::vector<Value> numbers;
   numbers.reserve(items.size());
   for (size_t i = 0; i < items.size(); ++i) {
+    tickDeadline();
     Value v = itemValue(n, items[i], i);
     if (v.isNull()) continue;
     if (v.isString()) throwTextNotNumber(n, "requires numbers, but item " + std::to_string(i) + " holds the text", v);
@@ -72,6 +74,7 @@ Value countDistinct(const Node& n, const Array& items) {
   };
   std::unordered_set<Value, Hash, Eq> seen;
   for (size_t i = 0; i < items.size(); ++i) {
+    tickDeadline();
     Value v = itemValue(n, items[i], i);
     if (!v.isNull()) seen.insert(std::move(v));
   }

@@ -4,6 +4,7 @@
 // No regular expressions: find/replace/split are plain text.
 #include <cmath>
 
+#include "core/deadline.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "ptc/ops.h"
@@ -168,11 +169,15 @@ Value split(const Node& n, const std::string& s, const std::string& sep) {
   Array out;
   if (sep.empty()) {
     std::vector<size_t> at = offsets(s);
-    for (size_t k = 0; k + 1 < at.size(); ++k) out.push_back(Value::string(s.substr(at[k], at[k + 1] - at[k])));
+    for (size_t k = 0; k + 1 < at.size(); ++k) {
+      tickDeadline();
+      out.push_back(Value::string(s.substr(at[k], at[k + 1] - at[k])));
+    }
     return Value::array(std::move(out));
   }
   size_t from = 0;
   for (size_t hit = s.find(sep); hit != std::string::npos; hit = s.find(sep, from)) {
+    tickDeadline();
     out.push_back(Value::string(s.substr(from, hit - from)));
     from = hit + sep.size();
   }
@@ -196,6 +201,7 @@ Value join(const Node& n, const Value& v, const Value* args) {
   std::vector<std::string> pieces;
   uint64_t total = 0;
   for (size_t i = 0; i < v.items().size(); ++i) {
+    tickDeadline();
     pieces.push_back(piece(n, v.items()[i], "item " + std::to_string(i)));
     total += pieces.back().size() + sep.size();
   }

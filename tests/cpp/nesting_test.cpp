@@ -140,6 +140,19 @@ TEST(HostileDepth, ARunBuildingAValueTooDeepFailsAtTheNodeThatBuildsIt) {
       R"(}]},{"op":"literal","value":[2]}]})";
   expectError(run(engine, R"({"op":"pipe","steps":[{"op":"literal","value":0},)" + zip + "]}", kDeepContext),
               "execution_error", kDeepValueMessage, "/program/steps/1");
+
+  // The operations of the language issue that nest what they are given do the same.
+  const std::string deepList =
+      R"({"op":"pipe","steps":[{"op":"literal","value":0},{"op":"list","items":[)" + wrapLoad + "]}]}";
+  expectError(run(engine, deepList, kDeepContext), "execution_error", kDeepValueMessage, "/program/steps/1");
+  const std::string deepGroups =
+      R"({"op":"pipe","steps":[{"op":"literal","value":[1]},{"op":"group_by","key":)" + load + "}]}";
+  expectError(run(engine, deepGroups, kDeepContext), "execution_error", kDeepValueMessage, "/program/steps/1");
+  const std::string deepEntries = R"({"op":"pipe","steps":[)" + wrapLoad + R"(,{"op":"to_entries"}]})";
+  expectError(run(engine, deepEntries, kDeepContext), "execution_error", kDeepValueMessage, "/program/steps/1");
+  const std::string deepLoop = R"({"op":"loop","init":)" + wrapLoad +
+                               R"(,"next":{"op":"get","path":[]},"while":{"op":"get","field":"a"},"max":2})";
+  expectError(run(engine, deepLoop, kDeepContext), "execution_error", kDeepValueMessage, "/program");
 }
 
 TEST(HostileDepth, ToolArgsTooDeepFailBeforeTheToolIsCalled) {
