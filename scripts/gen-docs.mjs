@@ -1,8 +1,9 @@
 // Writes docs/operations.md from the engine's operation table, the one source
-// of truth for ops. `node scripts/gen-docs.mjs --check` fails if the committed
-// file differs (a Jest test runs that check).
+// of truth for ops, and docs/errors.md from the error codes' table
+// (js/src/error-codes.ts). `node scripts/gen-docs.mjs --check` fails if a
+// committed file differs (a Jest test runs that check).
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRuntime } from "ptc-wasm";
+import { createRuntime, ERROR_CODES } from "ptc-wasm";
 
 export async function operationsMarkdown() {
   const ops = (await createRuntime()).operations();
@@ -39,15 +40,42 @@ export async function operationsMarkdown() {
   return lines.join("\n");
 }
 
+export function errorsMarkdown() {
+  const cell = (s) => s.replaceAll("|", "\\|");
+  const lines = [
+    "# Error codes",
+    "",
+    "Generated from the table in `js/src/error-codes.ts` by `node scripts/gen-docs.mjs`; do not edit by hand.",
+    "",
+    "Every error is `{type, code, message, path?, position?}`. The `type` is one of the five of the",
+    "spec (what kind of failure: see [semantics.md](semantics.md)); the `code` says why, in a stable",
+    "snake_case name to branch on, where the `message` (written for a model to act on) may change.",
+    "The package exports this table as `ERROR_CODES` and the type `ErrorCode`.",
+    "",
+    "| code | type | when | what to do |",
+    "|---|---|---|---|",
+  ];
+  for (const e of ERROR_CODES) {
+    const from = e.source === "package" ? " (from the package, not the engine)" : "";
+    lines.push(
+      `| \`${e.code}\` | ${e.types.map((t) => `\`${t}\``).join(", ")} | ${cell(e.when)}${from} | ${cell(e.fix)} |`,
+    );
+  }
+  lines.push("");
+  return lines.join("\n");
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const path = new URL("../docs/operations.md", import.meta.url);
-  const text = await operationsMarkdown();
-  if (process.argv.includes("--check")) {
-    if (readFileSync(path, "utf8") !== text) {
-      console.error("docs/operations.md is out of date: run node scripts/gen-docs.mjs");
+  const outputs = [
+    ["operations.md", await operationsMarkdown()],
+    ["errors.md", errorsMarkdown()],
+  ];
+  for (const [name, text] of outputs) {
+    const path = new URL(`../docs/${name}`, import.meta.url);
+    if (!process.argv.includes("--check")) writeFileSync(path, text);
+    else if (readFileSync(path, "utf8") !== text) {
+      console.error(`docs/${name} is out of date: run node scripts/gen-docs.mjs`);
       process.exit(1);
     }
-  } else {
-    writeFileSync(path, text);
   }
 }

@@ -13,9 +13,10 @@ Deadline*& Deadline::current() {
 
 void Deadline::checkDeadline() const {
   if (std::chrono::steady_clock::now() >= deadline)
-    throw PtcError(ErrorType::Timeout, "Execution exceeded the time limit of " + std::to_string(timeoutMs) +
-                                           " ms (timeoutMs); reduce the data the program walks, e.g. filter "
-                                           "before map");
+    throw PtcError(ErrorType::Timeout, ErrorCode::Timeout,
+                   "Execution exceeded the time limit of " + std::to_string(timeoutMs) +
+                       " ms (timeoutMs); reduce the data the program walks, e.g. filter "
+                       "before map");
 }
 
 }  // namespace ptc

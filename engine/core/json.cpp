@@ -166,7 +166,9 @@ size_t tokenStart(std::string_view text, size_t at) {
                                   size_t offset = 0) {
   Error e;
   e.type = ErrorType::Parse;
+  e.code = ErrorCode::JsonSyntax;
   if (b.tooDeep()) {
+    e.code = ErrorCode::JsonTooDeep;
     e.message = "JSON nested deeper than " + std::to_string(kMaxJsonNesting) + " levels in " + std::string(what);
     e.position = -1;
     throw PtcError(e);
@@ -321,7 +323,7 @@ void ChargedText::settle(size_t more) {
   if (written <= charged_) return;
   uint64_t grow = written - charged_;
   if (!budget_->fits(grow))
-    throw PtcError(ErrorType::MemoryExceeded,
+    throw PtcError(ErrorType::MemoryExceeded, ErrorCode::MemoryExceeded,
                    "Memory limit of " + std::to_string(budget_->limit()) + " bytes exceeded while writing " + what_ +
                        " as JSON (" + std::to_string(written) +
                        " bytes of text so far, on top of the values the run holds): a value used in many places "

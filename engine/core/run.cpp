@@ -16,7 +16,9 @@ void RunBase::alreadySpent(double ms) {
 
 template <class F>
 std::string RunBase::guarded(F&& step) {
-  if (finished_) return doneError(Error{ErrorType::Execution, "This run has already finished", "", false, -1});
+  if (finished_)
+    return doneError(
+        Error{ErrorType::Execution, ErrorCode::BadHostCall, "This run has already finished", "", false, -1});
   BudgetScope scope(&budget_);
   DeadlineScope clock(&core_);
   try {
@@ -43,7 +45,7 @@ std::string RunBase::resume(std::string_view toolResultJson) {
     } catch (const PtcError& e) {
       if (e.error.type != ErrorType::Parse) throw;
       // The host's data, not the program: an execution error naming the tool.
-      throw PtcError(ErrorType::Execution,
+      throw PtcError(ErrorType::Execution, ErrorCode::BadToolResult,
                      "Tool '" + tool + "' returned data the engine cannot read: " + e.error.message,
                      core_.pending ? core_.pending->path : "");
     }
@@ -67,22 +69,36 @@ Error RunBase::cancelError(CancelReason reason, std::string_view detail) const {
   std::string suffix = detail.empty() ? "" : ": " + std::string(detail);
   switch (reason) {
     case CancelReason::Timeout:
-      return Error{ErrorType::Timeout, "Execution exceeded the time limit (timeoutMs)" + suffix, "", false, -1};
+      return Error{ErrorType::Timeout,
+                   ErrorCode::Timeout,
+                   "Execution exceeded the time limit (timeoutMs)" + suffix,
+                   "",
+                   false,
+                   -1};
     case CancelReason::Abort:
-      return Error{ErrorType::Execution, "The run was aborted by the caller" + suffix, "", false, -1};
+      return Error{
+          ErrorType::Execution, ErrorCode::Aborted, "The run was aborted by the caller" + suffix, "", false, -1};
     case CancelReason::HostFault:
       // Like data the engine cannot read (resume): the host's fault, at the call.
       if (!core_.pending)
-        return Error{ErrorType::Execution, "A tool returned a value that is not JSON data" + suffix, "", false, -1};
+        return Error{ErrorType::Execution,
+                     ErrorCode::BadToolResult,
+                     "A tool returned a value that is not JSON data" + suffix,
+                     "",
+                     false,
+                     -1};
       return Error{ErrorType::Execution,
+                   ErrorCode::BadToolResult,
                    "Tool '" + core_.pending->tool + "' returned a value that is not JSON data" + suffix,
-                   core_.pending->path, true, -1};
+                   core_.pending->path,
+                   true,
+                   -1};
   }
   return Error{};
 }
 
 std::string RunBase::answerTool(ToolAnswer answer) {
-  if (!core_.waiter) throw PtcError(ErrorType::Execution, "The run is not waiting for a tool");
+  if (!core_.waiter) throw PtcError(ErrorType::Execution, ErrorCode::BadHostCall, "The run is not waiting for a tool");
   core_.checkDeadline();
   core_.answer = std::move(answer);
   auto waiter = core_.waiter;

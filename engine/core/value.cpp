@@ -93,9 +93,9 @@ uint16_t containerHeight(It first, It last, Get height) {
   int deepest = 0;
   for (It it = first; it != last; ++it) deepest = std::max(deepest, height(*it));
   if (deepest >= kMaxNesting)
-    throw PtcError(ErrorType::Execution, "The value would nest lists and objects more than " +
-                                             std::to_string(kMaxNesting) +
-                                             " levels deep, the most the engine holds; build a flatter value");
+    throw PtcError(ErrorType::Execution, ErrorCode::NestingTooDeep,
+                   "The value would nest lists and objects more than " + std::to_string(kMaxNesting) +
+                       " levels deep, the most the engine holds; build a flatter value");
   return static_cast<uint16_t>(deepest + 1);
 }
 
@@ -114,7 +114,7 @@ void Budget::charge(uint64_t bytes) {
 
 void Budget::require(uint64_t bytes) const {
   if (!fits(bytes))
-    throw PtcError(ErrorType::MemoryExceeded,
+    throw PtcError(ErrorType::MemoryExceeded, ErrorCode::MemoryExceeded,
                    "Memory limit of " + std::to_string(limit_) +
                        " bytes exceeded: the run holds too much data (raise maxHeapBytes, or "
                        "filter/select/take earlier so fewer values are kept)");

@@ -28,10 +28,10 @@ const char* kNoMetrics = "{\"memoryBytes\":0,\"toolCalls\":0}";
 
 void checkProgramSize(std::string_view text, const std::string& what, const char* instead) {
   if (text.size() <= kMaxProgramBytes) return;
-  throw PtcError(ErrorType::Validation, "The " + what + " is " + std::to_string(text.size()) +
-                                            " bytes of text, over the limit of " + std::to_string(kMaxProgramBytes) +
-                                            " bytes (1 MiB). " + instead + " rather than writing it into the " + what +
-                                            ".");
+  throw PtcError(ErrorType::Validation, ErrorCode::TooLarge,
+                 "The " + what + " is " + std::to_string(text.size()) + " bytes of text, over the limit of " +
+                     std::to_string(kMaxProgramBytes) + " bytes (1 MiB). " + instead +
+                     " rather than writing it into the " + what + ".");
 }
 
 // Reads and compiles a text under its own deadline, timeoutMs from now (no
@@ -51,16 +51,17 @@ auto withinTimeLimit(int64_t timeoutMs, const std::string& what, double* spentMs
     return compiled;
   } catch (const PtcError& e) {
     if (e.error.type != ErrorType::Timeout) throw;
-    throw PtcError(ErrorType::Timeout, "Reading the " + what + " took longer than the time limit of " +
-                                           std::to_string(timeoutMs) + " ms (timeoutMs): shorten the " + what + ".");
+    throw PtcError(ErrorType::Timeout, ErrorCode::Timeout,
+                   "Reading the " + what + " took longer than the time limit of " + std::to_string(timeoutMs) +
+                       " ms (timeoutMs): shorten the " + what + ".");
   }
 }
 
 // A handle the host does not hold (a bug in the host, never in a program).
 std::string unknownHandle(const char* what, int id) {
-  return doneErrorJson(
-      Error{ErrorType::Execution, std::string("Unknown ") + what + " " + std::to_string(id), "", false, -1},
-      kNoMetrics);
+  return doneErrorJson(Error{ErrorType::Execution, ErrorCode::BadHostCall,
+                             std::string("Unknown ") + what + " " + std::to_string(id), "", false, -1},
+                       kNoMetrics);
 }
 
 }  // namespace

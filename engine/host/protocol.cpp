@@ -12,7 +12,8 @@ int64_t positiveInt(const Value& options, const char* key, int64_t fallback, int
   const Value* v = options.find(key);
   if (!v || v->isNull()) return fallback;
   if (!v->isNumber() || v->asDouble() <= 0 || !std::isfinite(v->asDouble()))
-    throw PtcError(ErrorType::Validation, std::string("Option '") + key + "' must be a positive number");
+    throw PtcError(ErrorType::Validation, ErrorCode::BadOption,
+                   std::string("Option '") + key + "' must be a positive number");
   double d = std::floor(v->asDouble());
   return d > static_cast<double>(max) ? max : static_cast<int64_t>(d);
 }
@@ -42,6 +43,8 @@ EngineOptions parseEngineOptions(std::string_view optionsJson) {
 std::string errorJson(const Error& e) {
   std::string out = "{\"type\":";
   appendJsonString(out, errorTypeName(e.type));
+  out += ",\"code\":";
+  appendJsonString(out, errorCodeName(e.code));
   out += ",\"message\":";
   appendJsonString(out, e.message);
   if (e.hasPath) {
@@ -61,6 +64,9 @@ Error errorFromJson(std::string_view text) {
   for (ErrorType t :
        {ErrorType::Parse, ErrorType::Validation, ErrorType::Execution, ErrorType::Timeout, ErrorType::MemoryExceeded})
     if (type == errorTypeName(t)) e.type = t;
+  const std::string& code = v.field("code").str();
+  for (int c = 0; c < static_cast<int>(ErrorCode::Count_); ++c)
+    if (code == errorCodeName(static_cast<ErrorCode>(c))) e.code = static_cast<ErrorCode>(c);
   e.message = v.field("message").isString() ? v.field("message").str() : toJson(v.field("message"));
   if (v.field("path").isString()) {
     e.path = v.field("path").str();

@@ -101,7 +101,7 @@ class BlockReader {
     if (data_.size() - at_ < n) malformed();
   }
   [[noreturn]] static void malformed() {
-    throw PtcError(ErrorType::Parse,
+    throw PtcError(ErrorType::Parse, ErrorCode::BadRowBlock,
                    "The package sent a malformed block of rows (a bug in ptc-wasm, not in the program)");
   }
 

@@ -87,8 +87,9 @@ class Compiler {
 
   void checkDepth(const std::string& path, int depth) {
     if (depth > options_.maxDepth)
-      fail(path, "Program is nested more than " + std::to_string(options_.maxDepth) +
-                     " levels deep (maxDepth); flatten it with pipe or let");
+      fail(ErrorCode::TooDeep, path,
+           "Program is nested more than " + std::to_string(options_.maxDepth) +
+               " levels deep (maxDepth); flatten it with pipe or let");
   }
 
   // Implicit-object rule: each value is an expression (operations in it are
@@ -125,9 +126,12 @@ class Compiler {
     checkDepth(path, depth);
     const Value& opName = *v.find("op");
     if (!opName.isString())
-      fail(childPath(path, "op"), "Field 'op' must be a string naming an operation, got " + describeValue(opName));
+      fail(ErrorCode::WrongKind, childPath(path, "op"),
+           "Field 'op' must be a string naming an operation, got " + describeValue(opName));
     const OpSpec* spec = findOp(opName.str());
-    if (!spec) fail(path, "Unknown operation '" + opName.str() + "'." + didYouMean(opName.str(), opNames()));
+    if (!spec)
+      fail(ErrorCode::UnknownOp, path,
+           "Unknown operation '" + opName.str() + "'." + didYouMean(opName.str(), opNames()));
 
     auto node = std::make_unique<Node>();
     node->op = spec->op;
@@ -138,7 +142,7 @@ class Compiler {
       const Value* value = v.find(f.name);
       if (!value) {
         if (f.presence == Presence::Required)
-          fail(path,
+          fail(ErrorCode::MissingField, path,
                "Operation '" + std::string(spec->name) + "' requires field '" + f.name + "'. Shape: " + opShape(*spec));
         continue;
       }
@@ -155,35 +159,39 @@ class Compiler {
     if (node->op == Op::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
     finish(*node);
     if ((node->op == Op::GroupBy || node->op == Op::FromEntries) && node->hasCall)
-      fail(path, "'" + std::string(spec->name) +
-                     "' cannot call tools in its expressions: call them in a map first, "
-                     "then " +
-                     spec->name + " the results");
+      fail(ErrorCode::NotAllowedHere, path,
+           "'" + std::string(spec->name) +
+               "' cannot call tools in its expressions: call them in a map first, "
+               "then " +
+               spec->name + " the results");
     return node;
   }
 
   // Fields that go together or exclude each other, beyond required/one-of.
   void checkForms(const OpSpec& spec, Node& node, const Value& v, const std::string& path) {
     auto has = [&](const char* f) { return v.find(f) != nullptr; };
-    auto shapeError = [&](const std::string& what) {
-      fail(path, "'" + std::string(spec.name) + "' " + what + ". Shape: " + opShape(spec));
+    auto shapeError = [&](ErrorCode code, const std::string& what) {
+      fail(code, path, "'" + std::string(spec.name) + "' " + what + ". Shape: " + opShape(spec));
     };
     if (spec.op == Op::Let) {
       if (has("bindings") && (has("name") || has("value")))
-        shapeError("takes either 'bindings' or 'name' and 'value', not both");
-      if (!has("bindings") && !(has("name") && has("value"))) shapeError("requires 'name' and 'value' (or 'bindings')");
+        shapeError(ErrorCode::ConflictingFields, "takes either 'bindings' or 'name' and 'value', not both");
+      if (!has("bindings") && !(has("name") && has("value")))
+        shapeError(ErrorCode::MissingField, "requires 'name' and 'value' (or 'bindings')");
       if (!has("bindings")) node.keys.push_back(node.name);  // one binding: keys[i] binds kids[i]
     }
-    if (spec.op == Op::Var && has("field") && has("path")) shapeError("takes 'field' or 'path', not both");
+    if (spec.op == Op::Var && has("field") && has("path"))
+      shapeError(ErrorCode::ConflictingFields, "takes 'field' or 'path', not both");
     if (spec.op == Op::Try) node.name = Value::string("error");  // the variable catch sees
 
     if (spec.op == Op::GroupBy && v.field("aggs").find("key"))
-      fail(childPath(path, "aggs"), "'group_by' aggs cannot be named \"key\": each group stores its key there");
+      fail(ErrorCode::BadValue, childPath(path, "aggs"),
+           "'group_by' aggs cannot be named \"key\": each group stores its key there");
     if (spec.op == Op::FromEntries)  // which of the key/value expressions are given, in kid order
       for (const char* f : {"key", "value"})
         if (has(f)) node.keys.push_back(Value::string(f));
     if (spec.op == Op::SortBy && has("by") && (has("field") || has("order")))
-      shapeError("takes 'by' or 'field'/'order', not both");
+      shapeError(ErrorCode::ConflictingFields, "takes 'by' or 'field'/'order', not both");
     if (spec.op == Op::SortBy && !has("by"))
       node.sortKeys.emplace_back(node.field.isNull() ? Value::none() : node.field, node.descending);
   }
@@ -214,7 +222,7 @@ class Compiler {
       std::vector<std::string> names = fieldNames(spec);
       std::string hint = didYouMean(key, names);
       if (hint.empty()) hint = names.empty() ? " It takes no fields." : " Its fields are: " + listNames(names) + ".";
-      fail(childPath(path, key),
+      fail(ErrorCode::UnknownField, childPath(path, key),
            "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint + " Shape: " + opShape(spec));
     }
   }
@@ -228,23 +236,27 @@ class Compiler {
     }
     if (group.empty() || present.size() == 1) return;
     std::string names = "'" + group[0] + "' or '" + group[1] + "'";
-    fail(path, "Operation '" + std::string(spec.name) + "' requires exactly one of " + names +
-                   (present.empty() ? ", got neither" : ", got both") + ". Shape: " + opShape(spec));
+    fail(present.empty() ? ErrorCode::MissingField : ErrorCode::ConflictingFields, path,
+         "Operation '" + std::string(spec.name) + "' requires exactly one of " + names +
+             (present.empty() ? ", got neither" : ", got both") + ". Shape: " + opShape(spec));
   }
 
   void checkTool(const Node& node, const std::string& path) {
     if (!options_.toolsKnown) return;
     const std::string& tool = node.name.str();
     if (std::find(options_.tools.begin(), options_.tools.end(), tool) != options_.tools.end()) return;
-    if (options_.tools.empty()) fail(path, "Unknown tool '" + tool + "': no tools are available in this run");
-    fail(path, "Unknown tool '" + tool + "'." + didYouMean(tool, options_.tools) +
-                   " Available tools: " + listNames(options_.tools) + ".");
+    if (options_.tools.empty())
+      fail(ErrorCode::UnknownTool, path, "Unknown tool '" + tool + "': no tools are available in this run");
+    fail(ErrorCode::UnknownTool, path,
+         "Unknown tool '" + tool + "'." + didYouMean(tool, options_.tools) +
+             " Available tools: " + listNames(options_.tools) + ".");
   }
 
   [[noreturn]] void wrongKind(const OpSpec& spec, const FieldSpec& f, const std::string& path, const char* expected,
                               const Value& got) {
-    fail(path, "Field '" + std::string(f.name) + "' of '" + spec.name + "' must be " + expected + ", got " +
-                   describeValue(got) + ". Shape: " + opShape(spec));
+    fail(ErrorCode::WrongKind, path,
+         "Field '" + std::string(f.name) + "' of '" + spec.name + "' must be " + expected + ", got " +
+             describeValue(got) + ". Shape: " + opShape(spec));
   }
 
   // A condition that is not an operation is constant (an object or list is
@@ -252,12 +264,12 @@ class Compiler {
   // almost always a field name.
   static void checkRole(const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {
     if (f.role == Role::Predicate && isOperation(v) && v.field("op").isString() && v.field("op").str() == "filter_in")
-      fail(path,
+      fail(ErrorCode::NotAllowedHere, path,
            "'filter_in' filters a whole list, it is not a condition for one item: make it a pipe step of its "
            "own, before or instead of the filter: {\"op\": \"filter_in\", \"field\": ..., \"value\": [...]}");
     if (f.role == Role::Value || isOperation(v)) return;
-    if (v.isString()) fail(path, bareStringMessage(spec, f, v));
-    if (f.role == Role::Predicate) fail(path, constantConditionMessage(spec, f, v));
+    if (v.isString()) fail(ErrorCode::BareString, path, bareStringMessage(spec, f, v));
+    if (f.role == Role::Predicate) fail(ErrorCode::ConstantPredicate, path, constantConditionMessage(spec, f, v));
   }
 
   void compileField(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path,
@@ -369,20 +381,21 @@ std::shared_ptr<const Program> compileProgram(const Value& program, const Compil
 
 const Value& programOfEnvelope(const Value& document) {
   if (!document.isObject())
-    throw PtcError(ErrorType::Parse, "Expected a JSON object of the form {\"program\": {\"op\": ...}}, got " +
-                                         std::string(typeName(document)));
+    throw PtcError(
+        ErrorType::Parse, ErrorCode::NotAnObject,
+        "Expected a JSON object of the form {\"program\": {\"op\": ...}}, got " + std::string(typeName(document)));
   const Value* program = document.find("program");
   if (!program) {
     std::vector<std::string> names;
     for (const Member& m : document.members()) names.push_back(m.key.str());
     std::string keys = listNames(names);
-    throw PtcError(ErrorType::Parse,
+    throw PtcError(ErrorType::Parse, ErrorCode::MissingProgram,
                    "Expected a JSON object of the form {\"program\": {\"op\": ...}}: the key "
                    "'program' is missing" +
                        (keys.empty() ? std::string() : " (found: " + keys + ")"));
   }
   if (!program->isObject())
-    throw PtcError(ErrorType::Parse,
+    throw PtcError(ErrorType::Parse, ErrorCode::NotAnObject,
                    "The value of 'program' must be an operation object such as {\"op\": "
                    "\"pipe\", \"steps\": [...]}, got " +
                        std::string(typeName(*program)));

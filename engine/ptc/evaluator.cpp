@@ -130,6 +130,7 @@ namespace {
 // What try's catch sees as {"op": "var", "name": "error"}.
 Value errorValue(const Error& e) {
   return Value::object(Members{Member{Value::string("type"), Value::string(errorTypeName(e.type))},
+                               Member{Value::string("code"), Value::string(errorCodeName(e.code))},
                                Member{Value::string("message"), Value::string(e.message)},
                                Member{Value::string("path"), e.hasPath ? Value::string(e.path) : Value()}});
 }
@@ -240,7 +241,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
         if (evalSync(*c, in).truthy()) return Value::boolean(true);
       return Value::boolean(false);
     case Op::If: return evalSync(*n.kids[evalSync(*n.kids[0], in).truthy() ? 1 : 2], in);
-    case Op::Call: throwExecution(n, "internal: a tool call reached the synchronous evaluator");
+    case Op::Call: throwExecution(ErrorCode::Internal, n, "internal: a tool call reached the synchronous evaluator");
     // The strict operations: operands first, in order, then ops.h.
     case Op::Select:
     case Op::SortBy:
@@ -311,7 +312,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     }
     case Op::End_: break;
   }
-  throwExecution(n, "internal: not an operation");
+  throwExecution(ErrorCode::Internal, n, "internal: not an operation");
 }
 
 Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
@@ -454,14 +455,15 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
         // inside co_await twice.
         ToolAwaiter call{st_.core, ToolRequest{n.name.str(), objectFromFields(n, args.data(), args.size()), n.path}};
         ToolAnswer answer = co_await call;
-        if (answer.failed) throwExecution(n, "Tool '" + n.name.str() + "' failed: " + answer.message);
+        if (answer.failed)
+          throwExecution(ErrorCode::ToolFailed, n, "Tool '" + n.name.str() + "' failed: " + answer.message);
         co_return answer.value;
       }
       co_return applyOp(n, in, args.data(), args.size());
     }
     case Op::End_: break;
   }
-  throwExecution(n, "internal: not an operation");
+  throwExecution(ErrorCode::Internal, n, "internal: not an operation");
 }
 
 }  // namespace ptc

@@ -21,7 +21,8 @@ const char* opName(const Node& n) { return specOf(n.op).name; }
 Value subject(const Node& n, const Value& item) { return n.field.isNone() ? item : item.field(n.field.str()); }
 
 Value number(const Node& n, double d) {
-  if (!std::isfinite(d)) throwExecution(n, quoted(n) + " produced a number too large to represent");
+  if (!std::isfinite(d))
+    throwExecution(ErrorCode::NumberOverflow, n, quoted(n) + " produced a number too large to represent");
   return Value::number(d);
 }
 
@@ -40,7 +41,8 @@ int orderOf(const Node& n, const Value& a, const Value& b) {
 
 Value arithmetic(const Node& n, const Value& a, const Value& b) {
   if (!a.isNumber() || !b.isNumber())
-    throwExecution(n, quoted(n) + " requires numeric operands, got " + typeName(a) + " and " + typeName(b));
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   quoted(n) + " requires numeric operands, got " + typeName(a) + " and " + typeName(b));
   const bool ints = a.isInt() && b.isInt();
   int64_t r = 0;
   switch (n.op) {
@@ -54,10 +56,11 @@ Value arithmetic(const Node& n, const Value& a, const Value& b) {
       if (ints && !__builtin_mul_overflow(a.asInt(), b.asInt(), &r)) return Value::integer(r);
       return number(n, a.asDouble() * b.asDouble());
     case Op::Div:
-      if (b.asDouble() == 0) throwExecution(n, "'div' failed: division by zero");
+      if (b.asDouble() == 0) throwExecution(ErrorCode::DivisionByZero, n, "'div' failed: division by zero");
       return number(n, a.asDouble() / b.asDouble());
     default:  // Pct: part / whole * 100
-      if (b.asDouble() == 0) throwExecution(n, "'pct' failed: division by zero (whole is 0)");
+      if (b.asDouble() == 0)
+        throwExecution(ErrorCode::DivisionByZero, n, "'pct' failed: division by zero (whole is 0)");
       return number(n, a.asDouble() / b.asDouble() * 100.0);
   }
 }
@@ -90,7 +93,8 @@ double roundDecimal(double x, int places) {
 }
 
 Value roundOp(const Node& n, const Value& v) {
-  if (!v.isNumber()) throwExecution(n, "'round' requires a numeric value, got " + std::string(typeName(v)));
+  if (!v.isNumber())
+    throwExecution(ErrorCode::TypeMismatch, n, "'round' requires a numeric value, got " + std::string(typeName(v)));
   if (v.isInt()) return v;
   double r = roundDecimal(v.asDouble(), static_cast<int>(n.count));
   if (n.count == 0 && std::fabs(r) < 9.2e18) return Value::integer(static_cast<int64_t>(r));
@@ -154,8 +158,9 @@ using ValueSet = std::unordered_set<const Value*, ValueHash, ValueEq>;
 Value allowedValues(const Node& n, const Value& allowed) {
   if (allowed.isArray()) return allowed;
   if (!allowed.isObject())
-    throwExecution(n, "'filter_in' requires 'value' to be a list (or an object, whose keys are the set), got " +
-                          std::string(typeName(allowed)));
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   "'filter_in' requires 'value' to be a list (or an object, whose keys are the set), got " +
+                       std::string(typeName(allowed)));
   Array keys;
   keys.reserve(allowed.members().size());
   for (const Member& m : allowed.members()) keys.push_back(m.key);
@@ -192,14 +197,15 @@ Value selectFields(const Node& n, const Value& object) {
 Value select(const Node& n, const Value& in) {
   if (in.isObject()) return selectFields(n, in);
   if (!in.isArray())
-    throwExecution(n, "'select' expects an object or a list of objects, got " + std::string(typeName(in)));
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   "'select' expects an object or a list of objects, got " + std::string(typeName(in)));
   Array out;
   out.reserve(in.items().size());
   for (size_t i = 0; i < in.items().size(); ++i) {
     tickDeadline();
     const Value& item = in.items()[i];
     if (!item.isObject())
-      throwExecution(n,
+      throwExecution(ErrorCode::TypeMismatch, n,
                      "'select' expects a list of objects, but item " + std::to_string(i) + " is a " + typeName(item));
     out.push_back(selectFields(n, item));
   }
@@ -287,7 +293,7 @@ Value sum(const Node& n, const Array& items) {
       std::string where =
           n.field.isNone() ? "item " + std::to_string(i) : "field '" + n.field.str() + "' of item " + std::to_string(i);
       if (v.isString()) throwTextNotNumber(n, "requires numbers, but " + where + " is the text", v);
-      throwExecution(n, "'sum' requires numbers, but " + where + " is " + typeName(v));
+      throwExecution(ErrorCode::TypeMismatch, n, "'sum' requires numbers, but " + where + " is " + typeName(v));
     }
     total.add(v);
   }
@@ -354,7 +360,8 @@ Value get(const Node& n, const Value& in) {
 }
 
 Value keys(const Node& n, const Value& in) {
-  if (!in.isObject()) throwExecution(n, "'keys' expects an object, got " + std::string(typeName(in)));
+  if (!in.isObject())
+    throwExecution(ErrorCode::TypeMismatch, n, "'keys' expects an object, got " + std::string(typeName(in)));
   Array out;
   out.reserve(in.members().size());
   if (const uint32_t* index = in.keyIndex()) {  // a wide object knows its key order
@@ -372,7 +379,8 @@ Value merge(const Node& n, const Value* args, size_t nargs) {
   ObjectBuilder out;
   for (size_t i = 0; i < nargs; ++i) {
     if (!args[i].isObject())
-      throwExecution(n, "'merge' requires objects, but operand " + std::to_string(i) + " is " + typeName(args[i]));
+      throwExecution(ErrorCode::TypeMismatch, n,
+                     "'merge' requires objects, but operand " + std::to_string(i) + " is " + typeName(args[i]));
     for (const Member& m : args[i].members()) out.put(m.key, m.value);
   }
   return out.build();
@@ -380,7 +388,8 @@ Value merge(const Node& n, const Value* args, size_t nargs) {
 
 const Array& listOperand(const Node& n, const Value& v, size_t i) {
   if (!v.isArray())
-    throwExecution(n, quoted(n) + " requires lists, but operand " + std::to_string(i) + " is " + typeName(v));
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   quoted(n) + " requires lists, but operand " + std::to_string(i) + " is " + typeName(v));
   return v.items();
 }
 
@@ -414,8 +423,8 @@ Value zip(const Node& n, const Value* args, size_t nargs) {
 
 }  // namespace
 
-[[noreturn]] void throwExecution(const Node& n, std::string message) {
-  throw PtcError(ErrorType::Execution, std::move(message), n.path);
+[[noreturn]] void throwExecution(ErrorCode code, const Node& n, std::string message) {
+  throw PtcError(ErrorType::Execution, code, std::move(message), n.path);
 }
 
 std::string quoted(const Node& n) { return std::string("'") + opName(n) + "'"; }
@@ -428,8 +437,9 @@ const Value& operand(const Node& n, const Value* args, size_t fieldIndex) {
 
 Value itemValue(const Node& n, const Value& item, size_t i) {
   if (n.field.isNone() || item.isObject() || item.isNull()) return subject(n, item);
-  throwExecution(n, quoted(n) + " reads field '" + n.field.str() + "' of each item, but item " + std::to_string(i) +
-                        " is a " + typeName(item) + ", not an object. Omit 'field' to use the items themselves");
+  throwExecution(ErrorCode::TypeMismatch, n,
+                 quoted(n) + " reads field '" + n.field.str() + "' of each item, but item " + std::to_string(i) +
+                     " is a " + typeName(item) + ", not an object. Omit 'field' to use the items themselves");
 }
 
 size_t countOperand(const Node& n, const Value* args, size_t nargs) {
@@ -439,8 +449,9 @@ size_t countOperand(const Node& n, const Value* args, size_t nargs) {
   if (v.isInt() && v.asInt() >= 0) return static_cast<size_t>(v.asInt());
   double d = v.isNumber() ? v.asDouble() : -1;
   if (d >= 0 && d == std::floor(d)) return d >= 1.8e19 ? SIZE_MAX : static_cast<size_t>(d);
-  throwExecution(n, quoted(n) + " needs '" + name + "' to be a non-negative integer, got " + describeValue(v) +
-                        (v.isNumber() && d >= 0 ? " (use {\"op\": \"round\"} or compute an integer)" : ""));
+  throwExecution(ErrorCode::BadArgument, n,
+                 quoted(n) + " needs '" + name + "' to be a non-negative integer, got " + describeValue(v) +
+                     (v.isNumber() && d >= 0 ? " (use {\"op\": \"round\"} or compute an integer)" : ""));
 }
 
 Value readVarValue(const Node& n, const Value& v) { return n.usesPath || !n.field.isNone() ? get(n, v) : v; }
@@ -448,27 +459,30 @@ Value readVarValue(const Node& n, const Value& v) { return n.usesPath || !n.fiel
 Value readField(const Node& n, const Value& in) {
   if (n.field.isNone() || in.isNull()) return n.field.isNone() ? in : Value();
   if (in.isObject()) return in.field(n.field.str());
-  throwExecution(n, quoted(n) + " reads field '" + n.field.str() + "', but the current value is a " + typeName(in) +
-                        ", not an object. Omit 'field' to use the value itself");
+  throwExecution(ErrorCode::TypeMismatch, n,
+                 quoted(n) + " reads field '" + n.field.str() + "', but the current value is a " + typeName(in) +
+                     ", not an object. Omit 'field' to use the value itself");
 }
 
 [[noreturn]] void throwTextNotNumber(const Node& n, const std::string& context, const Value& text) {
-  throwExecution(n, quoted(n) + " " + context + " " + shortJson(text, 40) +
-                        ": convert texts to numbers first with {\"op\": \"to_number\"} (e.g. {\"op\": \"map\", "
-                        "\"expr\": {\"op\": \"to_number\", \"field\": ...}})");
+  throwExecution(ErrorCode::TextNotNumber, n,
+                 quoted(n) + " " + context + " " + shortJson(text, 40) +
+                     ": convert texts to numbers first with {\"op\": \"to_number\"} (e.g. {\"op\": \"map\", "
+                     "\"expr\": {\"op\": \"to_number\", \"field\": ...}})");
 }
 
 [[noreturn]] void throwNoInput(const Node& n) {
-  throwExecution(n, "No input available for " + quoted(n) +
-                        ": at the top of a program there is no current value. Give it one first, e.g. "
-                        "{\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": \"...\"}, {\"op\": \"" +
-                        opName(n) + "\", ...}]}");
+  throwExecution(ErrorCode::NoInput, n,
+                 "No input available for " + quoted(n) +
+                     ": at the top of a program there is no current value. Give it one first, e.g. "
+                     "{\"op\": \"pipe\", \"steps\": [{\"op\": \"load\", \"name\": \"...\"}, {\"op\": \"" +
+                     opName(n) + "\", ...}]}");
 }
 
 const Array& expectList(const Node& n, const Value& in) {
   if (in.isArray()) return in.items();
   std::string hint = in.isObject() ? " (use {\"op\": \"get\", \"field\": ...} to reach a list inside it)" : "";
-  throwExecution(n, quoted(n) + " expects a list, got " + typeName(in) + hint);
+  throwExecution(ErrorCode::TypeMismatch, n, quoted(n) + " expects a list, got " + typeName(in) + hint);
 }
 
 Value objectFromFields(const Node& n, const Value* args, size_t nargs) {
@@ -573,7 +587,8 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Loop:
     case Op::End_: break;
   }
-  throwExecution(n, "internal: " + (n.op < Op::End_ ? quoted(n) : std::string("End_")) + " is not a strict operation");
+  throwExecution(ErrorCode::Internal, n,
+                 "internal: " + (n.op < Op::End_ ? quoted(n) : std::string("End_")) + " is not a strict operation");
 }
 
 }  // namespace ptc

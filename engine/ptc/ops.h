@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/error.h"
 #include "core/value.h"
 #include "ptc/program.h"
 
@@ -19,7 +20,7 @@ namespace ptc {
 Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs);
 
 // Helpers the evaluators share.
-[[noreturn]] void throwExecution(const Node& n, std::string message);
+[[noreturn]] void throwExecution(ErrorCode code, const Node& n, std::string message);
 [[noreturn]] void throwNoInput(const Node& n);
 const Array& expectList(const Node& n, const Value& in);
 Value objectFromFields(const Node& n, const Value* args, size_t nargs);

@@ -69,11 +69,13 @@ Value toNumber(const Node& n, const Value& v) {
   if (n.hasDefault) return n.data;
   if (v.isNull()) return v;
   if (v.isString())
-    throwExecution(n, "'to_number' cannot read the text " + shortJson(v, 40) +
-                          " as a number. Give a \"default\" for such values, e.g. {\"op\": \"to_number\", "
-                          "\"field\": ..., \"default\": null}");
-  throwExecution(n, "'to_number' converts texts, got " + describeValue(v) +
-                        ". Give a \"default\" for such values, or read a field of it with \"field\"");
+    throwExecution(ErrorCode::TextNotNumber, n,
+                   "'to_number' cannot read the text " + shortJson(v, 40) +
+                       " as a number. Give a \"default\" for such values, e.g. {\"op\": \"to_number\", "
+                       "\"field\": ..., \"default\": null}");
+  throwExecution(ErrorCode::TypeMismatch, n,
+                 "'to_number' converts texts, got " + describeValue(v) +
+                     ". Give a \"default\" for such values, or read a field of it with \"field\"");
 }
 
 Value toText(const Node& n, const Value& v) {

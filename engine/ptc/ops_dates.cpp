@@ -131,9 +131,10 @@ class IsoParser {
 };
 
 [[noreturn]] void notADate(const Node& n, const Value& v, const std::string& why) {
-  throwExecution(n, quoted(n) + " cannot read " + shortJson(v, 40) + " as a date: " + why +
-                        ". Dates are ISO 8601 texts such as \"2024-03-15\" or \"2024-03-15T10:30:00Z\" (offsets "
-                        "like +02:00 allowed), or epoch seconds");
+  throwExecution(ErrorCode::InvalidDate, n,
+                 quoted(n) + " cannot read " + shortJson(v, 40) + " as a date: " + why +
+                     ". Dates are ISO 8601 texts such as \"2024-03-15\" or \"2024-03-15T10:30:00Z\" (offsets "
+                     "like +02:00 allowed), or epoch seconds");
 }
 
 Instant instantOf(const Node& n, const Value& v) {
@@ -153,7 +154,7 @@ Instant instantOf(const Node& n, const Value& v) {
 
 Value seconds(const Node& n, double s) {
   if (!(s >= kMinSeconds && s < kMaxSeconds))
-    throwExecution(n, quoted(n) + " produced a date outside the years 0000-9999");
+    throwExecution(ErrorCode::DateOutOfRange, n, quoted(n) + " produced a date outside the years 0000-9999");
   if (s == std::floor(s)) return Value::integer(static_cast<int64_t>(s));
   return Value::number(s);
 }
@@ -210,12 +211,16 @@ Value dateDiff(const Node& n, const Instant& from, const Value& toValue) {
 
 Value dateAdd(const Node& n, const Instant& in, const Value& amount) {
   const std::string& unit = n.name.str();
-  if (!amount.isNumber()) throwExecution(n, "'date_add' needs 'amount' to be a number, got " + describeValue(amount));
+  if (!amount.isNumber())
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   "'date_add' needs 'amount' to be a number, got " + describeValue(amount));
   double a = amount.asDouble();
   bool calendar = unit == "month" || unit == "year";
   if (calendar && a != std::floor(a))
-    throwExecution(n, "'date_add' needs a whole number of " + unit + "s, got " + shortJson(amount, 20));
-  if (std::fabs(a) > 1e12) throwExecution(n, quoted(n) + " produced a date outside the years 0000-9999");
+    throwExecution(ErrorCode::BadArgument, n,
+                   "'date_add' needs a whole number of " + unit + "s, got " + shortJson(amount, 20));
+  if (std::fabs(a) > 1e12)
+    throwExecution(ErrorCode::DateOutOfRange, n, quoted(n) + " produced a date outside the years 0000-9999");
   if (!calendar)
     return dateResult(n, in, in.seconds + a * unitSeconds(unit),
                       in.dateOnly && unit != "second" && unit != "minute" && unit != "hour");
@@ -226,7 +231,8 @@ Value dateAdd(const Node& n, const Instant& in, const Value& amount) {
   int64_t months = c.year * 12 + (c.month - 1) + static_cast<int64_t>(a) * (unit == "year" ? 12 : 1);
   int64_t y = months >= 0 ? months / 12 : (months - 11) / 12;
   int m = static_cast<int>(months - y * 12) + 1;
-  if (y < 0 || y > 9999) throwExecution(n, quoted(n) + " produced a date outside the years 0000-9999");
+  if (y < 0 || y > 9999)
+    throwExecution(ErrorCode::DateOutOfRange, n, quoted(n) + " produced a date outside the years 0000-9999");
   int d = std::min(c.day, daysInMonth(y, m));
   return dateResult(n, in, static_cast<double>(daysFromCivil(y, m, d) * kDay) + timeOfDay, in.dateOnly);
 }

@@ -35,9 +35,10 @@ Value groupObject(const Node& n, const Value& key, const Value* aggs, size_t cou
 Value entryPart(const Node& n, const Value& item, size_t index, bool key) {
   if (item.isObject()) return item.field(key ? "key" : "value");
   if (item.isArray() && item.items().size() == 2) return item.items()[key ? 0 : 1];
-  throwExecution(n, "'from_entries' expects {\"key\": ..., \"value\": ...} objects or [key, value] pairs, but item " +
-                        std::to_string(index) + " is " + describeValue(item) +
-                        ". Give \"key\" and \"value\" expressions to read other items");
+  throwExecution(ErrorCode::TypeMismatch, n,
+                 "'from_entries' expects {\"key\": ..., \"value\": ...} objects or [key, value] pairs, but item " +
+                     std::to_string(index) + " is " + describeValue(item) +
+                     ". Give \"key\" and \"value\" expressions to read other items");
 }
 
 void Entries::add(const Node& n, const Value& key, Value value, size_t index) {
@@ -45,8 +46,9 @@ void Entries::add(const Node& n, const Value& key, Value value, size_t index) {
   if (key.isString()) name = key.str();
   else if (key.isNumber() || key.isBool()) name = toJson(key);
   else
-    throwExecution(n, "'from_entries' needs each key to be a text or a number, but the key of item " +
-                          std::to_string(index) + " is " + describeValue(key));
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   "'from_entries' needs each key to be a text or a number, but the key of item " +
+                       std::to_string(index) + " is " + describeValue(key));
   auto [it, fresh] = index_.try_emplace(name, members_.size());
   if (fresh) members_.push_back(Member{Value::string(std::move(name)), std::move(value)});
   else members_[it->second].value = std::move(value);
@@ -56,8 +58,9 @@ Value Entries::toObject() { return Value::object(std::move(members_)); }
 
 Value toEntries(const Node& n, const Value& in) {
   if (!in.isObject())
-    throwExecution(n, "'to_entries' expects an object, got " + std::string(typeName(in)) +
-                          (in.isArray() ? " (from_entries builds an object from a list)" : ""));
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   "'to_entries' expects an object, got " + std::string(typeName(in)) +
+                       (in.isArray() ? " (from_entries builds an object from a list)" : ""));
   const Value keyName = Value::string("key");
   const Value valueName = Value::string("value");
   Array out;

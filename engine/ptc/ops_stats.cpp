@@ -23,7 +23,8 @@ std::vector<Value> sortedNumbers(const Node& n, const Array& items) {
     if (v.isNull()) continue;
     if (v.isString()) throwTextNotNumber(n, "requires numbers, but item " + std::to_string(i) + " holds the text", v);
     if (!v.isNumber())
-      throwExecution(n, quoted(n) + " requires numbers, but item " + std::to_string(i) + " holds " + describeValue(v));
+      throwExecution(ErrorCode::TypeMismatch, n,
+                     quoted(n) + " requires numbers, but item " + std::to_string(i) + " holds " + describeValue(v));
     numbers.push_back(std::move(v));
   }
   std::sort(numbers.begin(), numbers.end(), [](const Value& a, const Value& b) { return a.asDouble() < b.asDouble(); });

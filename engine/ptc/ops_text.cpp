@@ -27,8 +27,9 @@ void reserveText(uint64_t bytes) {
 
 const std::string& textArg(const Node& n, const Value& v, const char* what) {
   if (v.isString()) return v.str();
-  throwExecution(n, quoted(n) + " needs " + what + " to be a text, got " + describeValue(v) +
-                        (v.isNumber() ? " (convert it with {\"op\": \"to_string\"})" : ""));
+  throwExecution(ErrorCode::TypeMismatch, n,
+                 quoted(n) + " needs " + what + " to be a text, got " + describeValue(v) +
+                     (v.isNumber() ? " (convert it with {\"op\": \"to_string\"})" : ""));
 }
 
 // ---- code points ----
@@ -132,14 +133,15 @@ Value length(const Node& n, const Value& v) {
   if (v.isString()) return Value::integer(static_cast<int64_t>(offsets(v.str()).size() - 1));
   if (v.isArray()) return Value::integer(static_cast<int64_t>(v.items().size()));
   if (v.isObject()) return Value::integer(static_cast<int64_t>(v.members().size()));
-  throwExecution(n, "'length' measures a text, a list or an object, got " + describeValue(v));
+  throwExecution(ErrorCode::TypeMismatch, n, "'length' measures a text, a list or an object, got " + describeValue(v));
 }
 
 // A slice position: an integer (negative counts from the end), clamped to [0, size].
 size_t position(const Node& n, const Value& v, size_t size, size_t absent, const char* what) {
   if (v.isNull()) return absent;
   if (!v.isNumber() || v.asDouble() != std::floor(v.asDouble()))
-    throwExecution(n, "'slice' needs '" + std::string(what) + "' to be an integer, got " + describeValue(v));
+    throwExecution(ErrorCode::BadArgument, n,
+                   "'slice' needs '" + std::string(what) + "' to be an integer, got " + describeValue(v));
   double p = v.asDouble();
   if (p < 0) p += static_cast<double>(size);
   return p <= 0 ? 0 : p >= static_cast<double>(size) ? size : static_cast<size_t>(p);
@@ -190,12 +192,13 @@ std::string piece(const Node& n, const Value& v, const std::string& where) {
   if (v.isString()) return v.str();
   if (v.isNull()) return "";
   if (v.isNumber() || v.isBool()) return toJson(v);
-  throwExecution(n, quoted(n) + " cannot write " + where + " as text: it is " + describeValue(v) +
-                        " (pick a field of it, or convert it with {\"op\": \"to_string\"})");
+  throwExecution(ErrorCode::TypeMismatch, n,
+                 quoted(n) + " cannot write " + where + " as text: it is " + describeValue(v) +
+                     " (pick a field of it, or convert it with {\"op\": \"to_string\"})");
 }
 
 Value join(const Node& n, const Value& v, const Value* args) {
-  if (!v.isArray()) throwExecution(n, "'join' expects a list, got " + describeValue(v));
+  if (!v.isArray()) throwExecution(ErrorCode::TypeMismatch, n, "'join' expects a list, got " + describeValue(v));
   const Value& sepArg = operand(n, args, kFirstExtra);
   const std::string sep = sepArg.isNull() ? "" : textArg(n, sepArg, "'sep'");
   std::vector<std::string> pieces;
@@ -214,7 +217,7 @@ Value join(const Node& n, const Value& v, const Value* args) {
 Value replace(const Node& n, const std::string& s, const Value* args) {
   const std::string& find = textArg(n, operand(n, args, kFirstExtra), "'find'");
   const std::string& with = textArg(n, operand(n, args, kFirstExtra + 1), "'with'");
-  if (find.empty()) throwExecution(n, "'replace' needs a non-empty 'find' text");
+  if (find.empty()) throwExecution(ErrorCode::BadArgument, n, "'replace' needs a non-empty 'find' text");
   uint64_t hits = 0;
   for (size_t at = s.find(find); at != std::string::npos; at = s.find(find, at + find.size())) ++hits;
   reserveText(s.size() + hits * with.size());
@@ -244,19 +247,22 @@ Value format(const Node& n, const Value& v) {
     }
     if (c == '}')
       throwExecution(
-          n, "'format' template has a '}' without '{' at character " + std::to_string(i) + " (write }} for a brace)");
+          ErrorCode::BadArgument, n,
+          "'format' template has a '}' without '{' at character " + std::to_string(i) + " (write }} for a brace)");
     if (c != '{') {
       out += c;
       continue;
     }
     size_t close = t.find('}', i);
     if (close == std::string::npos)
-      throwExecution(n, "'format' template has a '{' that is not closed at character " + std::to_string(i) +
-                            " (write {{ for a brace)");
+      throwExecution(ErrorCode::BadArgument, n,
+                     "'format' template has a '{' that is not closed at character " + std::to_string(i) +
+                         " (write {{ for a brace)");
     std::string name = t.substr(i + 1, close - i - 1);
     if (!name.empty() && !v.isObject() && !v.isNull())
-      throwExecution(n, "'format' reads field '" + name + "' of the current value, which is " + describeValue(v) +
-                            " (use {} for the value itself)");
+      throwExecution(ErrorCode::TypeMismatch, n,
+                     "'format' reads field '" + name + "' of the current value, which is " + describeValue(v) +
+                         " (use {} for the value itself)");
     out += piece(n, name.empty() ? v : v.field(name), name.empty() ? "the value" : "field '" + name + "'");
     reserveText(out.size());
     i = close;

@@ -15,7 +15,8 @@ Value parseObject(std::string_view text, std::string_view what, const std::funct
   if (text.empty() || text == "{}") return Value::object({});
   Value v = parseJson(text, what, progress);
   if (!v.isObject())
-    throw PtcError(ErrorType::Parse, "The " + std::string(what) + " must be a JSON object, got " + typeName(v));
+    throw PtcError(ErrorType::Parse, ErrorCode::NotAnObject,
+                   "The " + std::string(what) + " must be a JSON object, got " + typeName(v));
   return v;
 }
 

@@ -94,17 +94,20 @@ Expr operatorExpr(const OperatorSpec& op, const Value& operands, const std::stri
                           ? std::to_string(op.minOperands)
                           : std::to_string(op.minOperands) + " or " + std::to_string(op.maxOperands);
   if (!operands.isArray())
-    fail(path, "Operator '" + std::string(op.key) + "' takes a list of " + arity + " operands, e.g. {\"" + op.key +
-                   "\": [\"$a\", \"$b\"]}");
+    fail(ErrorCode::BadOperands, path,
+         "Operator '" + std::string(op.key) + "' takes a list of " + arity + " operands, e.g. {\"" + op.key +
+             "\": [\"$a\", \"$b\"]}");
   size_t n = operands.items().size();
   if (n < op.minOperands || n > op.maxOperands)
-    fail(path, "Operator '" + std::string(op.key) + "' takes " + arity + " operands, got " + std::to_string(n));
+    fail(ErrorCode::BadOperands, path,
+         "Operator '" + std::string(op.key) + "' takes " + arity + " operands, got " + std::to_string(n));
   return operandList(std::move(e), operands, path, ctx);
 }
 
 Expr mergeExpr(const Value& operands, const std::string& path, const BodyContext& ctx) {
   if (!operands.isArray() || operands.items().empty())
-    fail(path, "$merge takes a list of one or more objects to merge: {\"$merge\": [\"$a\", {\"k\": \"$v\"}]}");
+    fail(ErrorCode::BadOperands, path,
+         "$merge takes a list of one or more objects to merge: {\"$merge\": [\"$a\", {\"k\": \"$v\"}]}");
   Expr e;
   e.path = path;
   e.kind = Expr::Kind::Merge;
@@ -114,17 +117,19 @@ Expr mergeExpr(const Value& operands, const std::string& path, const BodyContext
 Expr objectExpr(const Value& v, const std::string& path, const BodyContext& ctx) {
   bool callShaped = v.find("call") && (v.members().size() == 1 || (v.members().size() == 2 && v.find("args")));
   if (callShaped)
-    fail(path,
+    fail(ErrorCode::NotAllowedHere, path,
          "Calls are steps, not expressions (§11): bind the result first with {\"let\": \"x\", \"call\": ...}, then "
          "use \"$x\"");
   for (const Member& m : v.members()) {
     const std::string& k = m.key.str();
     bool special = isOperatorKey(k);
     if (special && v.members().size() > 1)
-      fail(childPath(path, k), "An operator or $merge must be the only key of its object, but '" + k + "' has company");
+      fail(ErrorCode::ConflictingFields, childPath(path, k),
+           "An operator or $merge must be the only key of its object, but '" + k + "' has company");
     if (!special && v.members().size() == 1 && looksLikeOperator(k))
-      fail(childPath(path, k), "Unknown operator '" + k + "'." + didYouMean(k, operatorKeys()) +
-                                   " Operators: + - * / > >= < <= == != and or not, and $merge.");
+      fail(ErrorCode::UnknownOperator, childPath(path, k),
+           "Unknown operator '" + k + "'." + didYouMean(k, operatorKeys()) +
+               " Operators: + - * / > >= < <= == != and or not, and $merge.");
   }
   if (v.members().size() == 1) {
     const std::string& k = v.members()[0].key.str();
@@ -140,8 +145,9 @@ void checkInputRef(const Ref& r, const std::string& path, const Header& function
   std::vector<std::string> params;
   for (const auto& p : function.params) params.push_back(p.first);
   if (std::find(params.begin(), params.end(), r.segs[0]) == params.end())
-    fail(path, "'$input." + r.segs[0] + "' is not a parameter of function '" + function.name + "'." +
-                   didYouMean(r.segs[0], params) + " Its parameters: " + parameterList(params) + ".");
+    fail(ErrorCode::UnknownVariable, path,
+         "'$input." + r.segs[0] + "' is not a parameter of function '" + function.name + "'." +
+             didYouMean(r.segs[0], params) + " Its parameters: " + parameterList(params) + ".");
 }
 
 void checkRef(const Ref& r, const std::string& path, const BodyContext& ctx) {
@@ -149,16 +155,19 @@ void checkRef(const Ref& r, const std::string& path, const BodyContext& ctx) {
     case Ref::Root::Input: return checkInputRef(r, path, ctx.function);
     case Ref::Root::Error:
       if (!ctx.errorAvailable)
-        fail(path, "'$error' is only available inside \"on-error\": in its compensate args and its return value");
+        fail(ErrorCode::UnknownVariable, path,
+             "'$error' is only available inside \"on-error\": in its compensate args and its return value");
       return;
     case Ref::Root::Var: break;
   }
   if (ctx.scope.has(r.name)) return;
   if (auto it = ctx.scope.leftLoop.find(r.name); it != ctx.scope.leftLoop.end())
-    fail(path, "'$" + r.name + "' is bound inside the loop at " + it->second +
-                   " and is not visible after it (bind the loop's list with \"let\" on the for step)");
-  fail(path, "'$" + r.name + "' is not bound here: bind it with a step before this one." +
-                 didYouMean(r.name, ctx.scope.names));
+    fail(ErrorCode::UnknownVariable, path,
+         "'$" + r.name + "' is bound inside the loop at " + it->second +
+             " and is not visible after it (bind the loop's list with \"let\" on the for step)");
+  fail(ErrorCode::UnknownVariable, path,
+       "'$" + r.name + "' is not bound here: bind it with a step before this one." +
+           didYouMean(r.name, ctx.scope.names));
 }
 
 Expr stringExpr(const Value& v, const std::string& path, const BodyContext& ctx) {

@@ -19,7 +19,7 @@ void checkFunctionKeys(const Value& v, const std::string& path) {
     const std::string& k = m.key.str();
     if (std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
     const char* why = notInDialect(k);
-    fail(childPath(path, k),
+    fail(ErrorCode::UnknownField, childPath(path, k),
          "Unknown key '" + k + "' in a function object" +
              (why ? ": " + std::string(why) : "." + didYouMean(k, keys) + " Its keys are: " + listNames(keys) + "."));
   }
@@ -27,14 +27,14 @@ void checkFunctionKeys(const Value& v, const std::string& path) {
 
 std::string functionName(const Value& v, const std::string& path, const std::vector<Header>& earlier) {
   const Value* name = v.find("function");
-  if (!name) fail(path, "A function object needs \"function\": its name");
+  if (!name) fail(ErrorCode::MissingField, path, "A function object needs \"function\": its name");
   if (!name->isString() || !isName(name->str()))
-    fail(childPath(path, "function"),
+    fail(ErrorCode::BadName, childPath(path, "function"),
          "The function name must be a NAME (letters, digits, '_', '-' groups, e.g. \"make-id\"), got " +
              shortJson(*name));
   for (const Header& other : earlier)
     if (other.name == name->str())
-      fail(childPath(path, "function"),
+      fail(ErrorCode::DuplicateName, childPath(path, "function"),
            "A second function named '" + name->str() + "' (the first is " + other.path + ")");
   return name->str();
 }
@@ -43,17 +43,18 @@ void parameters(const Value& v, const std::string& path, Header& h) {
   const Value* input = v.find("input");
   if (!input) return;
   if (!input->isObject())
-    fail(childPath(path, "input"),
+    fail(ErrorCode::WrongKind, childPath(path, "input"),
          "\"input\" must be an object of parameter names to types, got " + std::string(typeName(*input)));
   for (const Member& m : input->members()) {
     std::string p = childPath(childPath(path, "input"), m.key.str());
-    if (!isName(m.key.str())) fail(p, "Parameter name '" + m.key.str() + "' is not a NAME");
+    if (!isName(m.key.str())) fail(ErrorCode::BadName, p, "Parameter name '" + m.key.str() + "' is not a NAME");
     if (!m.value.isString())
-      fail(p, "The type of parameter '" + m.key.str() + "' must be a type string such as \"number\" or \"list text\"");
+      fail(ErrorCode::WrongKind, p,
+           "The type of parameter '" + m.key.str() + "' must be a type string such as \"number\" or \"list text\"");
     Type t;
     std::string error;
     if (!parseType(m.value.str(), false, t, error))
-      fail(p, "Bad type \"" + m.value.str() + "\" for parameter '" + m.key.str() + "': " + error);
+      fail(ErrorCode::BadType, p, "Bad type \"" + m.value.str() + "\" for parameter '" + m.key.str() + "': " + error);
     h.params.emplace_back(m.key.str(), t);
   }
 }
@@ -61,24 +62,26 @@ void parameters(const Value& v, const std::string& path, Header& h) {
 void outputType(const Value& v, const std::string& path, Header& h) {
   const Value* output = v.find("output");
   if (!output)
-    fail(path, "Function '" + h.name + "' needs \"output\": its type, e.g. \"number\" or \"result nil text\"");
-  if (!output->isString()) fail(childPath(path, "output"), "\"output\" must be a type string");
+    fail(ErrorCode::MissingField, path,
+         "Function '" + h.name + "' needs \"output\": its type, e.g. \"number\" or \"result nil text\"");
+  if (!output->isString()) fail(ErrorCode::WrongKind, childPath(path, "output"), "\"output\" must be a type string");
   std::string error;
   if (!parseType(output->str(), true, h.output, error))
-    fail(childPath(path, "output"), "Bad output type \"" + output->str() + "\": " + error);
+    fail(ErrorCode::BadType, childPath(path, "output"), "Bad output type \"" + output->str() + "\": " + error);
 }
 
 void deps(const Value& v, const std::string& path, Header& h) {
   const Value* deps = v.find("deps");
   if (!deps) return;
-  if (!deps->isArray()) fail(childPath(path, "deps"), "\"deps\" must be a list of the names this function calls");
+  if (!deps->isArray())
+    fail(ErrorCode::WrongKind, childPath(path, "deps"), "\"deps\" must be a list of the names this function calls");
   h.hasDeps = true;
   for (size_t i = 0; i < deps->items().size(); ++i) {
     const Value& d = deps->items()[i];
     if (!d.isString() || !isName(d.str()))
-      fail(childPath(childPath(path, "deps"), i), "Each dep must be a NAME, got " + shortJson(d));
+      fail(ErrorCode::BadName, childPath(childPath(path, "deps"), i), "Each dep must be a NAME, got " + shortJson(d));
     if (std::find(h.deps.begin(), h.deps.end(), d.str()) != h.deps.end())
-      fail(childPath(childPath(path, "deps"), i), "Dep '" + d.str() + "' is listed twice");
+      fail(ErrorCode::DuplicateName, childPath(childPath(path, "deps"), i), "Dep '" + d.str() + "' is listed twice");
     h.deps.push_back(d.str());
   }
 }
@@ -102,10 +105,13 @@ const char* notInDialect(std::string_view key) {
 std::string parameterList(const std::vector<std::string>& names) { return names.empty() ? "none" : listNames(names); }
 
 Header compileHeader(const Value& v, const std::string& path, const std::vector<Header>& earlier) {
-  if (v.isArray()) fail(path, "The file must be function objects written one after another, not an array of them");
+  if (v.isArray())
+    fail(ErrorCode::NotAnObject, path,
+         "The file must be function objects written one after another, not an array of them");
   if (!v.isObject())
-    fail(path, "Expected a function object {\"function\": ..., \"output\": ..., \"steps\": [...]}, got " +
-                   std::string(typeName(v)));
+    fail(ErrorCode::NotAnObject, path,
+         "Expected a function object {\"function\": ..., \"output\": ..., \"steps\": [...]}, got " +
+             std::string(typeName(v)));
   checkFunctionKeys(v, path);
   Header h;
   h.index = earlier.size();
@@ -115,9 +121,10 @@ Header compileHeader(const Value& v, const std::string& path, const std::vector<
   outputType(v, path, h);
   deps(v, path, h);
   const Value* steps = v.find("steps");
-  if (!steps) fail(path, "Function '" + h.name + "' needs \"steps\": a non-empty list of steps");
+  if (!steps)
+    fail(ErrorCode::MissingField, path, "Function '" + h.name + "' needs \"steps\": a non-empty list of steps");
   if (!steps->isArray() || steps->items().empty())
-    fail(childPath(path, "steps"), "\"steps\" must be a non-empty list of steps");
+    fail(ErrorCode::WrongKind, childPath(path, "steps"), "\"steps\" must be a non-empty list of steps");
   h.steps = steps;
   return h;
 }
@@ -144,16 +151,16 @@ void checkDepsResolve(const FileContext& file, const Header& h) {
   if (!h.hasDeps || !file.options.toolsKnown) return;
   for (size_t i = 0; i < h.deps.size(); ++i)
     if (file.functionIndex(h.deps[i]) < 0 && !file.isTool(h.deps[i]))
-      fail(childPath(childPath(h.path, "deps"), i), "Dep '" + h.deps[i] +
-                                                        "' is neither a function of the file nor a tool of this run." +
-                                                        didYouMean(h.deps[i], file.targets()));
+      fail(ErrorCode::UnknownTool, childPath(childPath(h.path, "deps"), i),
+           "Dep '" + h.deps[i] + "' is neither a function of the file nor a tool of this run." +
+               didYouMean(h.deps[i], file.targets()));
 }
 
 int entryIndex(const FileContext& file) {
   const std::string& entry = file.options.entry;
   if (entry.empty()) return static_cast<int>(file.headers.size()) - 1;
   if (int i = file.functionIndex(entry); i >= 0) return i;
-  throw PtcError(Error{ErrorType::Validation,
+  throw PtcError(Error{ErrorType::Validation, ErrorCode::UnknownEntry,
                        "Unknown entry function '" + entry + "'." + didYouMean(entry, file.functionNames()) +
                            " Functions: " + listNames(file.functionNames()) + ".",
                        "", false, -1});

@@ -52,9 +52,10 @@ class NestingCheck {
 }  // namespace
 
 void tooDeep(const std::string& path) {
-  fail(path, "Steps nest more than " + std::to_string(kMaxStepNesting) +
-                 " levels deep here (each for loop and each call of a function of the file is a level, counted "
-                 "through the functions called); flatten the loops or shorten the chain of calls");
+  fail(ErrorCode::TooDeep, path,
+       "Steps nest more than " + std::to_string(kMaxStepNesting) +
+           " levels deep here (each for loop and each call of a function of the file is a level, counted "
+           "through the functions called); flatten the loops or shorten the chain of calls");
 }
 
 void checkNesting(const Workflow& wf) {

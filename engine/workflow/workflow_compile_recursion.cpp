@@ -20,7 +20,8 @@ class CycleFinder {
     path_.push_back(f);
     for (const CallSite& call : file_.calls[f]) {
       if (path_.size() > static_cast<size_t>(kMaxStepNesting)) tooDeep(call.path);  // and this walk stays shallow
-      if (state_[call.callee] == Visit::OnPath) fail(call.path, "Recursion is not allowed: " + cycle(call.callee));
+      if (state_[call.callee] == Visit::OnPath)
+        fail(ErrorCode::Recursion, call.path, "Recursion is not allowed: " + cycle(call.callee));
       visit(call.callee);
     }
     path_.pop_back();

@@ -25,16 +25,18 @@ void checkKeys(const Value& v, const std::string& path, const std::vector<std::s
     const std::string& k = m.key.str();
     if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
     const char* why = notInDialect(k);
-    fail(childPath(path, k), "Unknown key '" + k + "' in " + shape +
-                                 (why ? ": " + std::string(why) : ". Its keys are: " + listNames(allowed) + "."));
+    fail(ErrorCode::UnknownField, childPath(path, k),
+         "Unknown key '" + k + "' in " + shape +
+             (why ? ": " + std::string(why) : ". Its keys are: " + listNames(allowed) + "."));
   }
 }
 
 std::string bindName(const Value& v, const std::string& path) {
   if (!v.isString() || !isName(v.str()))
-    fail(path, "A bound name must be a NAME (letters, digits, '_', '-' groups), got " + shortJson(v));
+    fail(ErrorCode::BadName, path,
+         "A bound name must be a NAME (letters, digits, '_', '-' groups), got " + shortJson(v));
   if (v.str() == "input" || v.str() == "error")
-    fail(path, "'" + v.str() + "' is reserved ($" + v.str() + "); choose another name");
+    fail(ErrorCode::BadName, path, "'" + v.str() + "' is reserved ($" + v.str() + "); choose another name");
   return v.str();
 }
 
@@ -50,13 +52,14 @@ const StepSpec* sharedWith(const StepSpec& spec) {
 
 [[noreturn]] void noKind(const Value& v, const std::string& path) {
   for (const Member& m : v.members())
-    if (const char* why = notInDialect(m.key.str())) fail(childPath(path, m.key.str()), why);
-  if (v.find("let")) fail(path, "A \"let\" step needs \"expr\", \"call\" or \"match\" to say what is bound");
+    if (const char* why = notInDialect(m.key.str())) fail(ErrorCode::UnknownStep, childPath(path, m.key.str()), why);
+  if (v.find("let"))
+    fail(ErrorCode::MissingField, path, "A \"let\" step needs \"expr\", \"call\" or \"match\" to say what is bound");
   std::string shapes;
   const std::vector<StepSpec>& table = stepTable();
   for (size_t i = 0; i < table.size(); ++i)
     shapes += (i == 0 ? "" : i + 1 == table.size() ? " or " : ", ") + stepShape(table[i]);
-  fail(path, "Unknown step shape: a step is one of " + shapes);
+  fail(ErrorCode::UnknownStep, path, "Unknown step shape: a step is one of " + shapes);
 }
 
 const StepSpec& kindOf(const Value& v, const std::string& path) {
@@ -71,8 +74,9 @@ const StepSpec& kindOf(const Value& v, const std::string& path) {
   }
   kinds.insert(kinds.end(), shared.begin(), shared.end());
   if (kinds.size() > 1)
-    fail(path, "A step has exactly one kind, but this one has both '" + std::string(kinds[0]->kindKey()) + "' and '" +
-                   kinds[1]->kindKey() + "': split it into two steps");
+    fail(ErrorCode::ConflictingFields, path,
+         "A step has exactly one kind, but this one has both '" + std::string(kinds[0]->kindKey()) + "' and '" +
+             kinds[1]->kindKey() + "': split it into two steps");
   if (kinds.empty()) noKind(v, path);
   return *kinds[0];
 }
@@ -82,7 +86,7 @@ void checkStepKeys(const Value& v, const std::string& path, const StepSpec& spec
   for (const StepKey& k : spec.keys) allowed.push_back(k.name);
   checkKeys(v, path, allowed, spec.noun);
   for (const StepKey& k : spec.keys)
-    if (k.presence == KeyPresence::Required && !v.find(k.name)) fail(path, k.whenMissing);
+    if (k.presence == KeyPresence::Required && !v.find(k.name)) fail(ErrorCode::MissingField, path, k.whenMissing);
 }
 
 // ---- calls and their handlers ----
@@ -96,12 +100,13 @@ void checkArgNames(const FileContext& file, const Call& c, const std::string& pa
     for (const Member& m : args->members()) given.push_back(m.key.str());
   for (const std::string& g : given)
     if (std::find(declared.begin(), declared.end(), g) == declared.end())
-      fail(childPath(childPath(path, "args"), g), "Function '" + callee.name + "' has no parameter '" + g + "'." +
-                                                      didYouMean(g, declared) +
-                                                      " Its parameters: " + parameterList(declared) + ".");
+      fail(ErrorCode::UnknownArgument, childPath(childPath(path, "args"), g),
+           "Function '" + callee.name + "' has no parameter '" + g + "'." + didYouMean(g, declared) +
+               " Its parameters: " + parameterList(declared) + ".");
   for (const std::string& d : declared)
     if (std::find(given.begin(), given.end(), d) == given.end())
-      fail(args ? childPath(path, "args") : path, "The call of '" + callee.name + "' is missing argument '" + d + "'");
+      fail(ErrorCode::MissingArgument, args ? childPath(path, "args") : path,
+           "The call of '" + callee.name + "' is missing argument '" + d + "'");
 }
 
 // Resolves the target: a function of the file (an edge of the call graph) or a tool.
@@ -111,7 +116,7 @@ void resolveTarget(Call& c, const std::string& path, const BodyContext& ctx) {
   if (c.function < 0) {
     std::vector<std::string> targets = file.targets();
     if (file.options.toolsKnown && !file.isTool(c.target))
-      fail(childPath(path, "call"),
+      fail(ErrorCode::UnknownTool, childPath(path, "call"),
            "Unknown function or tool '" + c.target + "'." + didYouMean(c.target, targets) +
                (targets.empty() ? " No tools are available in this run." : " Available: " + listNames(targets) + "."));
     file.toolsCalled.insert(c.target);
@@ -120,7 +125,7 @@ void resolveTarget(Call& c, const std::string& path, const BodyContext& ctx) {
   }
   const Header& fn = ctx.function;
   if (fn.hasDeps && std::find(fn.deps.begin(), fn.deps.end(), c.target) == fn.deps.end())
-    fail(childPath(path, "call"),
+    fail(ErrorCode::UndeclaredDep, childPath(path, "call"),
          "Undeclared dep '" + c.target + "': function '" + fn.name + "' lists its deps, so add it to \"deps\"");
 }
 
@@ -129,15 +134,17 @@ Call call(const Value& v, const std::string& path, const BodyContext& ctx) {
   c.path = path;
   const Value& target = *v.find("call");
   if (!target.isString() || !isName(target.str()))
-    fail(childPath(path, "call"), "\"call\" must name a function of the file or a tool, got " + shortJson(target));
+    fail(ErrorCode::WrongKind, childPath(path, "call"),
+         "\"call\" must name a function of the file or a tool, got " + shortJson(target));
   c.target = target.str();
   resolveTarget(c, path, ctx);
   if (const Value* args = v.find("args")) {
     std::string ap = childPath(path, "args");
-    if (!args->isObject()) fail(ap, "\"args\" must be an object of argument names to values");
+    if (!args->isObject()) fail(ErrorCode::WrongKind, ap, "\"args\" must be an object of argument names to values");
     for (const Member& m : args->members())
       if (isOperatorKey(m.key.str()))
-        fail(childPath(ap, m.key.str()), "Argument names cannot be operators or $merge: \"args\" is an object literal");
+        fail(ErrorCode::BadName, childPath(ap, m.key.str()),
+             "Argument names cannot be operators or $merge: \"args\" is an object literal");
     c.hasArgs = true;
     c.args = compileObjectLiteral(*args, ap, ctx);
   }
@@ -146,12 +153,14 @@ Call call(const Value& v, const std::string& path, const BodyContext& ctx) {
 }
 
 std::vector<Call> compensations(const Value& v, const std::string& path, const BodyContext& ctx) {
-  if (!v.isArray()) fail(path, "\"compensate\" must be a list of calls [{\"call\": ..., \"args\": {...}}]");
+  if (!v.isArray())
+    fail(ErrorCode::WrongKind, path, "\"compensate\" must be a list of calls [{\"call\": ..., \"args\": {...}}]");
   std::vector<Call> out;
   for (size_t i = 0; i < v.items().size(); ++i) {
     const Value& c = v.items()[i];
     std::string p = childPath(path, i);
-    if (!c.isObject() || !c.find("call")) fail(p, "A compensation is a call: {\"call\": \"name\", \"args\": {...}}");
+    if (!c.isObject() || !c.find("call"))
+      fail(ErrorCode::WrongKind, p, "A compensation is a call: {\"call\": \"name\", \"args\": {...}}");
     checkKeys(c, p, {"call", "args"}, "a compensation");
     out.push_back(call(c, p, ctx));
   }
@@ -160,9 +169,12 @@ std::vector<Call> compensations(const Value& v, const std::string& path, const B
 
 // on-error (§7): compensations, then return or continue; $error is available.
 std::unique_ptr<Handler> onError(const Value& v, const std::string& path, const BodyContext& ctx) {
-  if (!v.isObject()) fail(path, "\"on-error\" must be an object with \"return\", \"compensate\" and/or \"continue\"");
+  if (!v.isObject())
+    fail(ErrorCode::WrongKind, path,
+         "\"on-error\" must be an object with \"return\", \"compensate\" and/or \"continue\"");
   checkKeys(v, path, {"compensate", "return", "continue"}, "on-error");
-  if (v.members().empty()) fail(path, "\"on-error\" needs at least one of \"return\", \"compensate\", \"continue\"");
+  if (v.members().empty())
+    fail(ErrorCode::MissingField, path, "\"on-error\" needs at least one of \"return\", \"compensate\", \"continue\"");
   BodyContext handler = ctx;
   handler.errorAvailable = true;
   auto h = std::make_unique<Handler>();
@@ -170,11 +182,14 @@ std::unique_ptr<Handler> onError(const Value& v, const std::string& path, const 
     h->compensate = compensations(*comp, childPath(path, "compensate"), handler);
   const Value* ret = v.find("return");
   const Value* cont = v.find("continue");
-  if (ret && cont) fail(path, "\"on-error\" cannot have both \"return\" and \"continue\"");
+  if (ret && cont)
+    fail(ErrorCode::ConflictingFields, path, "\"on-error\" cannot have both \"return\" and \"continue\"");
   if (cont) {
-    if (!(cont->isBool() && cont->asBool())) fail(childPath(path, "continue"), "\"continue\" must be true");
+    if (!(cont->isBool() && cont->asBool()))
+      fail(ErrorCode::BadValue, childPath(path, "continue"), "\"continue\" must be true");
     if (ctx.loopDepth == 0)
-      fail(childPath(path, "continue"), "\"continue\" is only allowed inside the \"do\" body of a for loop");
+      fail(ErrorCode::NotAllowedHere, childPath(path, "continue"),
+           "\"continue\" is only allowed inside the \"do\" body of a for loop");
     h->continueLoop = true;
   }
   if (ret) {
@@ -192,20 +207,22 @@ Expr returnValue(const Value& v, const std::string& path, const BodyContext& ctx
   bool resultShaped = v.isObject() && v.members().size() == 1 &&
                       (v.members()[0].key.str() == "ok" || v.members()[0].key.str() == "error");
   if (out.isResult() && !resultShaped)
-    fail(path, "Function '" + fn.name + "' has output '" + typeText(out) +
-                   "': return {\"ok\": value} or {\"error\": message}, got " + shortJson(v));
+    fail(ErrorCode::TypeMismatch, path,
+         "Function '" + fn.name + "' has output '" + typeText(out) +
+             "': return {\"ok\": value} or {\"error\": message}, got " + shortJson(v));
   if (!out.isResult() && resultShaped)
-    fail(path, "Function '" + fn.name + "' has output '" + typeText(out) +
-                   "', not a result type: return the value itself, not {\"" + v.members()[0].key.str() + "\": ...}");
+    fail(ErrorCode::TypeMismatch, path,
+         "Function '" + fn.name + "' has output '" + typeText(out) +
+             "', not a result type: return the value itself, not {\"" + v.members()[0].key.str() + "\": ...}");
   Expr e = compileExpr(v, path, ctx);
   if (e.kind == Expr::Kind::Const && !conforms(e.constant, out)) {
     // Point at what does not conform: the payload of {"ok"}/{"error"}, or the value.
     std::string key = out.isResult() ? v.members()[0].key.str() : "";
     const Value& shown = out.isResult() ? v.members()[0].value : e.constant;
     std::string what = out.isResult() ? typeText(out.args[key == "ok" ? 0 : 1]) : typeText(out);
-    fail(key.empty() ? path : childPath(path, key), "The returned constant " + shortJson(shown) + " is not a " + what +
-                                                        " (function '" + fn.name + "' has output '" + typeText(out) +
-                                                        "')");
+    fail(ErrorCode::TypeMismatch, key.empty() ? path : childPath(path, key),
+         "The returned constant " + shortJson(shown) + " is not a " + what + " (function '" + fn.name +
+             "' has output '" + typeText(out) + "')");
   }
   return e;
 }
@@ -227,7 +244,7 @@ void matchStep(const Value& v, const std::string& path, Step& s, BodyContext& ct
   s.expr = compileExpr(*v.find("match"), childPath(path, "match"), ctx);
   const Value& cases = *v.find("cases");
   if (!cases.isObject() || cases.members().empty())
-    fail(childPath(path, "cases"), "\"cases\" must be a non-empty object");
+    fail(ErrorCode::WrongKind, childPath(path, "cases"), "\"cases\" must be a non-empty object");
   for (const Member& m : cases.members())
     s.cases.emplace_back(m.key.str(), compileExpr(m.value, childPath(childPath(path, "cases"), m.key.str()), ctx));
   s.let = bindName(*v.find("let"), childPath(path, "let"));
@@ -247,7 +264,8 @@ void forStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx)
   s.var = bindName(*v.find("for"), childPath(path, "for"));
   s.expr = compileExpr(*v.find("in"), childPath(path, "in"), ctx);
   const Value& body = *v.find("do");
-  if (!body.isArray() || body.items().empty()) fail(childPath(path, "do"), "\"do\" must be a non-empty list of steps");
+  if (!body.isArray() || body.items().empty())
+    fail(ErrorCode::WrongKind, childPath(path, "do"), "\"do\" must be a non-empty list of steps");
   Scope inner = ctx.scope;
   inner.bind(s.var);
   BodyContext loop{ctx.file, ctx.function, inner, ctx.loopDepth + 1};
@@ -259,14 +277,16 @@ void forStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx)
 }
 
 void yieldStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx) {
-  if (ctx.loopDepth == 0) fail(path, "'yield' is only allowed in the \"do\" body of a for loop");
+  if (ctx.loopDepth == 0)
+    fail(ErrorCode::NotAllowedHere, path, "'yield' is only allowed in the \"do\" body of a for loop");
   s.expr = compileExpr(*v.find("yield"), childPath(path, "yield"), ctx);
 }
 
 Step step(const Value& v, const std::string& path, size_t index, BodyContext& ctx) {
   tickDeadline();  // reading the file counts toward timeoutMs (engine.cpp)
   if (!v.isObject())
-    fail(path, "A step must be an object such as {\"let\": ..., \"call\": ...}, got " + std::string(typeName(v)));
+    fail(ErrorCode::WrongKind, path,
+         "A step must be an object such as {\"let\": ..., \"call\": ...}, got " + std::string(typeName(v)));
   const StepSpec& spec = kindOf(v, path);
   checkStepKeys(v, path, spec);
   Step s;
@@ -307,7 +327,7 @@ Function compileFunction(FileContext& file, const Header& h) {
   const Step& last = fn.steps.back();
   fn.endsWithUnboundFor = last.kind == Step::Kind::For && last.let.empty();
   if (!h.output.allowsFallingOffTheEnd() && last.kind != Step::Kind::Return && !fn.endsWithUnboundFor)
-    fail(childPath(childPath(h.path, "steps"), fn.steps.size() - 1),
+    fail(ErrorCode::MissingReturn, childPath(childPath(h.path, "steps"), fn.steps.size() - 1),
          "Missing return: function '" + h.name + "' has output '" + typeText(h.output) +
              "', so its last step must be a {\"return\": ...} (or a for without let, whose list it returns)");
   checkDepsResolve(file, h);

@@ -13,8 +13,8 @@ namespace ptc::workflow {
 
 namespace {
 
-[[noreturn]] void fault(const std::string& path, std::string message) {
-  throw PtcError(ErrorType::Execution, std::move(message), path);
+[[noreturn]] void fault(ErrorCode code, const std::string& path, std::string message) {
+  throw PtcError(ErrorType::Execution, code, std::move(message), path);
 }
 
 const char* operatorName(Operator op) {
@@ -40,11 +40,13 @@ Value resolve(const Frame& frame, const Ref& ref, const std::string& path) {
     } else if (v.isArray()) {
       bool digits = !seg.empty() && seg.find_first_not_of("0123456789") == std::string::npos;
       if (!digits)
-        fault(path, "'" + ref.text + "': '" + seg + "' is not an index of a list (use a number such as ." + "0)");
+        fault(ErrorCode::TypeMismatch, path,
+              "'" + ref.text + "': '" + seg + "' is not an index of a list (use a number such as ." + "0)");
       size_t index = seg.size() > 9 ? SIZE_MAX : std::stoul(seg);
       v = index < v.items().size() ? v.items()[index] : Value();
     } else {
-      fault(path, "'" + ref.text + "': cannot read '" + seg + "' of a " + typeName(v) + " (" + describeValue(v) + ")");
+      fault(ErrorCode::TypeMismatch, path,
+            "'" + ref.text + "': cannot read '" + seg + "' of a " + typeName(v) + " (" + describeValue(v) + ")");
     }
   }
   return v;
@@ -52,7 +54,8 @@ Value resolve(const Frame& frame, const Ref& ref, const std::string& path) {
 
 double number(const Value& v, Operator op, const std::string& path) {
   if (!v.isNumber())
-    fault(path, std::string("Operator '") + operatorName(op) + "' needs numbers, got " + describeValue(v));
+    fault(ErrorCode::TypeMismatch, path,
+          std::string("Operator '") + operatorName(op) + "' needs numbers, got " + describeValue(v));
   return v.asDouble();
 }
 
@@ -63,7 +66,8 @@ Value arithmetic(const Frame& frame, const Expr& e) {
     size_t length = 0;
     for (const Value& v : operands) {
       if (!v.isString())
-        fault(e.path, "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v) + " among texts");
+        fault(ErrorCode::TypeMismatch, e.path,
+              "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v) + " among texts");
       length += v.str().size();
     }
     // The joined text is a copy of texts that may be one shared text many
@@ -76,7 +80,9 @@ Value arithmetic(const Frame& frame, const Expr& e) {
   }
   if (e.op == Operator::Add)
     for (const Value& v : operands)
-      if (!v.isNumber()) fault(e.path, "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v));
+      if (!v.isNumber())
+        fault(ErrorCode::TypeMismatch, e.path,
+              "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v));
   double acc = number(operands[0], e.op, e.path);
   if (e.op == Operator::Sub && operands.size() == 1) return numberValue(-acc, e.path);
   for (size_t i = 1; i < operands.size(); ++i) {
@@ -86,7 +92,7 @@ Value arithmetic(const Frame& frame, const Expr& e) {
       case Operator::Sub: acc -= x; break;
       case Operator::Mul: acc *= x; break;
       default:
-        if (x == 0) fault(e.path, "division by zero");
+        if (x == 0) fault(ErrorCode::DivisionByZero, e.path, "division by zero");
         acc /= x;
     }
   }
@@ -100,8 +106,9 @@ Value ordering(const Frame& frame, const Expr& e) {
   if (a.isNumber() && b.isNumber()) c = a.asDouble() < b.asDouble() ? -1 : (a.asDouble() > b.asDouble() ? 1 : 0);
   else if (a.isString() && b.isString()) c = a.str().compare(b.str());  // UTF-8 byte order = code point order
   else
-    fault(e.path, std::string("Operator '") + operatorName(e.op) + "' compares two numbers or two texts, got " +
-                      describeValue(a) + " and " + describeValue(b));
+    fault(ErrorCode::TypeMismatch, e.path,
+          std::string("Operator '") + operatorName(e.op) + "' compares two numbers or two texts, got " +
+              describeValue(a) + " and " + describeValue(b));
   switch (e.op) {
     case Operator::Gt: return Value::boolean(c > 0);
     case Operator::Gte: return Value::boolean(c >= 0);
@@ -124,7 +131,7 @@ Value merge(const Frame& frame, const Expr& e) {
   ObjectBuilder out;
   for (const Expr& x : e.items) {
     Value v = evaluate(frame, x);
-    if (!v.isObject()) fault(x.path, "$merge merges objects, got " + describeValue(v));
+    if (!v.isObject()) fault(ErrorCode::TypeMismatch, x.path, "$merge merges objects, got " + describeValue(v));
     for (const Member& m : v.members()) out.put(m.key, m.value);
   }
   return locatedAt(e.path, [&] { return out.build(); });  // it may nest too deep
@@ -135,11 +142,11 @@ Value merge(const Frame& frame, const Expr& e) {
 bool truthValue(const Value& v, const std::string& path, const char* where) {
   if (v.isBool()) return v.asBool();
   if (v.isNull()) return false;
-  fault(path, std::string(where) + " needs a bool (or nil), got " + describeValue(v));
+  fault(ErrorCode::TypeMismatch, path, std::string(where) + " needs a bool (or nil), got " + describeValue(v));
 }
 
 Value numberValue(double d, const std::string& path) {
-  if (!std::isfinite(d)) fault(path, "The result is not a finite number");
+  if (!std::isfinite(d)) fault(ErrorCode::NumberOverflow, path, "The result is not a finite number");
   if (d == std::floor(d) && std::fabs(d) < 9007199254740992.0) return Value::integer(static_cast<int64_t>(d));
   return Value::number(d);
 }

@@ -15,14 +15,15 @@ namespace {
 
 constexpr uint64_t kStepLimit = 100000;
 
-[[noreturn]] void fault(const std::string& path, std::string message) {
-  throw PtcError(ErrorType::Execution, std::move(message), path);
+[[noreturn]] void fault(ErrorCode code, const std::string& path, std::string message) {
+  throw PtcError(ErrorType::Execution, code, std::move(message), path);
 }
 
 // §9: every returned value must conform to the function's output type.
 void checkReturned(const Function& fn, const Value& v, const std::string& path) {
   if (!conforms(v, fn.output))
-    fault(path, "Function '" + fn.name + "' returned " + shortJson(v) + ", which is not a " + typeText(fn.output));
+    fault(ErrorCode::TypeMismatch, path,
+          "Function '" + fn.name + "' returned " + shortJson(v) + ", which is not a " + typeText(fn.output));
 }
 
 // Binds a name in a frame for the rest of its block (rebinding shadows).
@@ -58,7 +59,8 @@ Task<Value> WorkflowRun::runEntry(Value input) {
     // An unhandled failure of a non-result entry is an execution error naming the tool.
     std::string message =
         r.failure.tool.empty() ? r.failure.message : "Tool '" + r.failure.tool + "' failed: " + r.failure.message;
-    throw PtcError(ErrorType::Execution, "Unhandled failure in '" + entry.name + "': " + message, r.failure.path);
+    ErrorCode code = r.failure.tool.empty() ? ErrorCode::UnhandledFailure : ErrorCode::ToolFailed;
+    throw PtcError(ErrorType::Execution, code, "Unhandled failure in '" + entry.name + "': " + message, r.failure.path);
   }
   co_return r.value;
 }
@@ -101,7 +103,7 @@ Task<Flow> WorkflowRun::runBlock(Frame& frame, const std::vector<Step>& steps) {
 void WorkflowRun::countStep(const std::string& path) {
   core_.checkDeadline();
   if (++steps_ > kStepLimit)
-    throw PtcError(ErrorType::Execution,
+    throw PtcError(ErrorType::Execution, ErrorCode::StepLimit,
                    "step limit: the run would execute more than 100000 steps (loops over long lists multiply)", path);
 }
 
@@ -165,7 +167,9 @@ Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
         if (!chosen)
           for (const auto& [k, value] : step.cases)
             if (k == "_") chosen = &value;
-        if (!chosen) fault(step.path, "no case for " + shortJson(subject) + " in this match, and no \"_\" case");
+        if (!chosen)
+          fault(ErrorCode::NoMatch, step.path,
+                "no case for " + shortJson(subject) + " in this match, and no \"_\" case");
         Value v = evaluate(frame, *chosen);
         trace_[entry].value = v;
         bind(frame, step.let, std::move(v));
@@ -283,7 +287,8 @@ Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& 
 Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry) {
   Value list = evaluate(frame, step.expr);
   if (!list.isArray())
-    fault(step.path + "/in", "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list));
+    fault(ErrorCode::TypeMismatch, step.path + "/in",
+          "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list));
   Array collected;
   frame.loops.push_back(&collected);
   for (const Value& item : list.items()) {
@@ -313,8 +318,9 @@ Task<CallResult> WorkflowRun::runCall(Frame& frame, const Call& call, const Valu
     const Function& callee = workflow_->functions[static_cast<size_t>(call.function)];
     for (const auto& [name, type] : callee.params)
       if (!conforms(args.field(name), type))
-        fault(call.path, "Argument '" + name + "' of '" + callee.name + "' must be " + typeText(type) + ", got " +
-                             shortJson(args.field(name)));
+        fault(ErrorCode::TypeMismatch, call.path,
+              "Argument '" + name + "' of '" + callee.name + "' must be " + typeText(type) + ", got " +
+                  shortJson(args.field(name)));
     CallResult r = co_await runFunction(callee, args);
     if (r.failed || !callee.output.isResult()) co_return r;
     // A result-typed callee: {"ok": v} yields v; {"error": m} is a failure of this call.

@@ -4,7 +4,7 @@
 import { jsonSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
 import type { PtcRuntime } from "./runtime.js";
 import { ProgramSession, type SessionOptions } from "./session.js";
-import type { JsonValue } from "./types.js";
+import type { ErrorCode, JsonValue } from "./types.js";
 
 export type PtcToolOptions = SessionOptions;
 
@@ -14,7 +14,8 @@ export interface PtcToolInput {
 }
 
 /** What the model gets back from a program. */
-export type PtcToolOutput = { ok: true; result: JsonValue; stored?: string[] } | { ok: false; error: string };
+export type PtcToolOutput =
+  { ok: true; result: JsonValue; stored?: string[] } | { ok: false; error: string; code: ErrorCode };
 
 /**
  * An AI SDK tool whose execute may also be called directly, as a model's call
@@ -40,7 +41,7 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
     execute: async (input: PtcToolInput): Promise<PtcToolOutput> => {
       // Some models send the program as JSON text.
       const outcome = await session.run(typeof input?.program === "string" ? input.program : input);
-      if (!outcome.ok) return { ok: false, error: outcome.message };
+      if (!outcome.ok) return { ok: false, error: outcome.message, code: outcome.error.code };
       return outcome.stored.length
         ? { ok: true, result: outcome.result, stored: outcome.stored }
         : { ok: true, result: outcome.result };

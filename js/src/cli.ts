@@ -34,7 +34,8 @@ Options:
   --max-message-bytes <n>
                          Bytes of one MCP message the server reads (default 10485760);
                          a longer one gets a JSON-RPC error, the server stays up (mcp)
-  --full                 Print the whole run result {result, memoryDelta, memory, metrics} (run)
+  --full                 Print the whole run result {result, memoryDelta, memory, metrics} (run);
+                         a failed run prints {ok: false, error: {type, code, message, ...}} too
   --compact              The compact prompt, for small context windows (prompt)
   -h, --help             Print this help.
   -v, --version          Print the version.
@@ -225,7 +226,10 @@ async function main(argv: string[]): Promise<number> {
       const program: ProgramInput = await readInput(positional[0]!, "program");
       const runOptions: RunOptions = { context, memory, tools, ...limits };
       const r = await runtime.run(program, runOptions);
-      if (!r.ok) return (write(process.stderr, runtime.formatError(r.error, program)), 1);
+      if (!r.ok) {
+        if (options.has("--full")) write(process.stdout, JSON.stringify(r, null, 2)); // {ok, error: {type, code, ...}}
+        return (write(process.stderr, runtime.formatError(r.error, program)), 1);
+      }
       if (options.has("--memory-out"))
         await writeFile(options.get("--memory-out") as string, `${JSON.stringify(r.memory, null, 2)}\n`);
       write(process.stdout, JSON.stringify(options.has("--full") ? r : r.result, null, 2));

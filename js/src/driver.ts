@@ -100,8 +100,8 @@ type First = { run: number; status: CallStatus } | Driven;
 const finished = (text: string): Driven => ({ text, toolMs: 0 });
 
 /** A run that ended with an execution_error before the engine could say more. */
-export function failedRun(message: string): Driven {
-  const error: PtcError = { type: "execution_error", message };
+export function failedRun(code: PtcError["code"], message: string): Driven {
+  const error: PtcError = { type: "execution_error", code, message };
   return finished(JSON.stringify({ state: "done", ok: false, error, metrics: { memoryBytes: 0, toolCalls: 0 } }));
 }
 
@@ -138,7 +138,7 @@ function runPrepared(
   payload: Payload,
   started: number,
 ): First {
-  if ("error" in payload) return failedRun(payload.error);
+  if ("error" in payload) return failedRun("not_json", payload.error);
   if (typeof prepared === "string") return finished(prepared);
   const text = engine.runPrepared(prepared, now() - started, payload.context, payload.memory, payload.rows);
   if (isDone(text)) return finished(text);
@@ -160,7 +160,7 @@ async function firstWorkflowStatus(
   const payload = await io.payload([]);
   if ("error" in payload) {
     engine.cancel(ready.run, "abort", "");
-    return failedRun(payload.error);
+    return failedRun("not_json", payload.error);
   }
   const status = next(engine.begin(ready.run, now() - started, payload.context, payload.memory));
   return typeof status === "string" ? finished(status) : { run: ready.run, status };
@@ -191,9 +191,9 @@ export function driveRun(
   const counted: RunIo = { payload: io.payload, tool: (name, args) => (toolCalls++, io.tool(name, args)) };
   const broken = (e: unknown): Driven | Promise<Driven> => {
     if (!(e instanceof EngineBrokenError)) throw e;
-    if (!e.earlier) return failedRun(`${BROKEN_ENGINE_MESSAGE} (${e.message})`);
+    if (!e.earlier) return failedRun("engine_crashed", `${BROKEN_ENGINE_MESSAGE} (${e.message})`);
     if (toolCalls === 0 && !retried) return driveRun(engine, program, engineOptions, io, kind, now() - started, true);
-    return failedRun(lostMessage(toolCalls));
+    return failedRun("engine_crashed", lostMessage(toolCalls));
   };
   try {
     const instance = engine();

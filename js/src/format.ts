@@ -3,7 +3,8 @@
 // pointer, the message, the did-you-mean and (for field-level validation errors)
 // the op's shape; this adds the op table's knowledge where the message has none.
 import { describeThrown } from "./describe.js";
-import type { ErrorType, Operation, PtcError } from "./types.js";
+import { isErrorCode } from "./error-codes.js";
+import type { ErrorCode, ErrorType, FormattableError, Operation } from "./types.js";
 
 const ERROR_TYPES: readonly string[] = [
   "parse_error",
@@ -21,18 +22,19 @@ function notAnError(why: string): TypeError {
  * A plain copy of an error a caller passes to formatError, or a TypeError when
  * it is not one (a caller's mistake, which must never reach the engine).
  */
-export function checkedError(error: unknown): PtcError {
+export function checkedError(error: unknown): FormattableError {
   if (error === null || typeof error !== "object") throw notAnError(`got ${error === null ? "null" : typeof error}`);
-  let type: unknown, message: unknown, path: unknown, position: unknown;
+  let type: unknown, code: unknown, message: unknown, path: unknown, position: unknown;
   try {
-    ({ type, message, path, position } = error as Record<string, unknown>);
+    ({ type, code, message, path, position } = error as Record<string, unknown>);
   } catch (e) {
     throw notAnError(`its fields could not be read (${describeThrown(e)})`);
   }
   if (typeof type !== "string" || !ERROR_TYPES.includes(type))
     throw notAnError(`its type must be one of ${ERROR_TYPES.join(", ")}`);
   if (typeof message !== "string") throw notAnError("its message must be a string");
-  const checked: PtcError = { type: type as ErrorType, message };
+  const checked: FormattableError = { type: type as ErrorType, message };
+  if (isErrorCode(code)) checked.code = code;
   if (typeof path === "string") checked.path = path;
   if (typeof position === "number" && Number.isFinite(position)) checked.position = position;
   return checked;
@@ -65,16 +67,21 @@ function parsedProgram(program: unknown): unknown {
   }
 }
 
+// Validation errors that one op's shape does not help with.
+const NOT_ABOUT_A_SHAPE: ReadonlySet<ErrorCode> = new Set(["unknown_tool", "too_deep", "too_large", "bad_option"]);
+
 /**
  * Extra guidance for a validation error whose message does not carry it yet:
  * the known operations when an unknown one has no close match, or the shape of
  * the operation at the error's path (when the program is given).
  */
-export function repairHint(error: PtcError, ops: Operation[], program?: unknown): string {
+export function repairHint(error: FormattableError, ops: Operation[], program?: unknown): string {
   if (error.type !== "validation_error" || error.message.includes("Shape: ")) return "";
-  if (/^Unknown operation '[^']*'\.$/.test(error.message)) return ` Operations: ${ops.map((o) => o.name).join(", ")}.`;
+  if (error.code === "unknown_op")
+    // the engine suggests a close name when there is one
+    return error.message.includes("Did you mean") ? "" : ` Operations: ${ops.map((o) => o.name).join(", ")}.`;
   // Unknown tools list the available ones; depth errors are not about one op's shape.
-  if (program === undefined || !error.path || /Unknown (operation|tool)|maxDepth/.test(error.message)) return "";
+  if (program === undefined || !error.path || (error.code && NOT_ABOUT_A_SHAPE.has(error.code))) return "";
   let name: string | undefined;
   try {
     name = operationAt(parsedProgram(program), error.path);

@@ -9,3 +9,4 @@ export type { JsonSchema, SchemaOptions } from "./schema.js";
 export type { PromptOptions } from "./prompt.js";
 export { approximateTokens } from "./prompt.js";
 export { isToolDescriptor } from "./descriptors.js";
+export { ERROR_CODES } from "./error-codes.js";

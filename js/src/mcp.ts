@@ -76,7 +76,11 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     },
     async ({ program, context }) => {
       const outcome = await session.run(program, context as Record<string, unknown> | undefined);
-      if (!outcome.ok) return { isError: true, content: [{ type: "text" as const, text: outcome.message }] };
+      if (!outcome.ok) {
+        // The text is for the model; _meta.code for a host that branches on the error (docs/errors.md).
+        const content = [{ type: "text" as const, text: outcome.message }];
+        return { isError: true, content, _meta: { code: outcome.error.code } };
+      }
       const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
       if (outcome.stored.length) content.push({ type: "text" as const, text: storedNote(outcome.stored) });
       return { content };

@@ -13,8 +13,8 @@ export const DEFAULT_MAX_DEPTH = 50;
 import { now } from "./driver.js";
 export { now }; // the one clock lives in driver.ts
 
-export function failure(type: PtcError["type"], message: string): RunResult & { ok: false } {
-  return { ok: false, error: { type, message } };
+export function failure(type: PtcError["type"], code: PtcError["code"], message: string): RunResult & { ok: false } {
+  return { ok: false, error: { type, code, message } };
 }
 
 /** The program as JSON text, or a parse_error result when it cannot be one. */
@@ -22,10 +22,11 @@ export function programText(program: ProgramInput): string | (RunResult & { ok: 
   if (typeof program === "string") return program;
   try {
     const text = JSON.stringify(program);
-    if (text === undefined) return failure("parse_error", 'No program given: expected {"program": {"op": ...}}');
+    if (text === undefined)
+      return failure("parse_error", "missing_program", 'No program given: expected {"program": {"op": ...}}');
     return text;
   } catch (e) {
-    return failure("parse_error", `The program object is not JSON data: ${describeThrown(e)}`);
+    return failure("parse_error", "not_json", `The program object is not JSON data: ${describeThrown(e)}`);
   }
 }
 
@@ -144,7 +145,7 @@ export function abortedResult(signal: AbortSignal): RunResult {
   } catch (e) {
     reason = e; // an object posing as an AbortSignal
   }
-  return failure("execution_error", `The run was aborted by the caller: ${describeThrown(reason)}`);
+  return failure("execution_error", "aborted", `The run was aborted by the caller: ${describeThrown(reason)}`);
 }
 
 export function toRunResult(status: DoneStatus, started: number, timings: Timings): RunResult {

@@ -43,7 +43,7 @@ import type {
   FunctionToolOptions,
   Operation,
   ProgramInput,
-  PtcError,
+  FormattableError,
   RunOptions,
   RunResult,
   ValidateOptions,
@@ -57,7 +57,7 @@ export interface PtcRuntime {
   runWorkflow(source: string, options?: WorkflowOptions): Promise<WorkflowResult>;
   validate(program: ProgramInput, options?: ValidateOptions): ValidateResult;
   validateWorkflow(source: string, options?: ValidateWorkflowOptions): ValidateResult;
-  formatError(error: PtcError, program?: ProgramInput): string;
+  formatError(error: FormattableError, program?: ProgramInput): string;
   operations(): Operation[];
   schema(options?: SchemaOptions): JsonSchema;
   prompt(options?: PromptOptions): string;
@@ -104,7 +104,7 @@ export class EngineHost {
    * shape: "ValidationError at /program/steps/1: Unknown operation 'filer'. ..."
    * Pass the program to get the shape also where the message has none.
    */
-  formatError(error: PtcError, program?: ProgramInput): string {
+  formatError(error: FormattableError, program?: ProgramInput): string {
     const checked = checkedError(error);
     return this.healthyEngine().formatError(JSON.stringify(checked)) + repairHint(checked, this.operations(), program);
   }

@@ -1,8 +1,14 @@
+import type { ErrorCode } from "./error-codes.js";
+
 /** The five error types of the language spec. */
 export type ErrorType = "parse_error" | "validation_error" | "execution_error" | "timeout" | "memory_exceeded";
 
+export type { ErrorCode, ErrorCodeInfo } from "./error-codes.js";
+
 export interface PtcError {
   type: ErrorType;
+  /** Why, as a stable snake_case code to branch on (docs/errors.md), e.g. "unknown_op". */
+  code: ErrorCode;
   /** What went wrong, written so that a model can fix its program. */
   message: string;
   /** JSON Pointer of the offending node, e.g. "/program/steps/1/where". */
@@ -10,6 +16,9 @@ export interface PtcError {
   /** Byte offset in the program text, for JSON syntax errors. */
   position?: number;
 }
+
+/** What formatError takes: a result's error, or one built by hand, whose `code` may be absent. */
+export type FormattableError = Omit<PtcError, "code"> & { code?: ErrorCode };
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };

@@ -52,7 +52,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         spentMs,
       );
     } catch (e) {
-      done = failedRun(`The engine worker failed while running this program: ${describeThrown(e)}`);
+      done = failedRun("engine_crashed", `The engine worker failed while running this program: ${describeThrown(e)}`);
     }
     post({ type: "done", id, status: done.text, toolMs: done.toolMs });
   }

@@ -293,6 +293,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       run,
       result: failure(
         "timeout",
+        "timeout",
         `Execution exceeded the time limit of ${timeoutMs} ms (timeoutMs); the worker running it did not stop and was terminated`,
       ) as Failed,
     });
@@ -342,7 +343,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         this.start(run);
       } else {
         this.forget(run);
-        run.resolve(failure("execution_error", retry ? bystanderMessage(why, run.toolCalls) : why));
+        run.resolve(failure("execution_error", "engine_crashed", retry ? bystanderMessage(why, run.toolCalls) : why));
       }
     }
   }

@@ -42,7 +42,7 @@ export async function loadEngine(): Promise<Engine> {
     performance.mark("ptc-engine-compiled");
     const probe: RunResult = await runtime.run(WARM_UP).catch((e: unknown) => ({
       ok: false as const,
-      error: { type: "execution_error" as const, message: String(e) },
+      error: { type: "execution_error" as const, code: "engine_crashed" as const, message: String(e) },
     }));
     if (probe.ok) return { runtime, inWorker: true };
     runtime.close(); // e.g. a browser without module workers

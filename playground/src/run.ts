@@ -140,7 +140,8 @@ export async function runNow(): Promise<void> {
       : null;
   showInputProblem(problem);
   if (problem) {
-    showFailure({ type: "execution_error", message: problem.message }, program, [], problem.where);
+    const code = problem.where === "tools" ? "tool_failed" : "not_json";
+    showFailure({ type: "execution_error", code, message: problem.message }, program, [], problem.where);
     if (d.parts.trace) showTrace([]);
     state.runsDone++;
     return;
@@ -163,7 +164,14 @@ export async function runNow(): Promise<void> {
       signal: abort.signal,
     });
   } catch (e) {
-    result = { ok: false, error: { type: "execution_error", message: e instanceof Error ? e.message : String(e) } };
+    result = {
+      ok: false,
+      error: {
+        type: "execution_error",
+        code: "engine_crashed",
+        message: e instanceof Error ? e.message : String(e),
+      },
+    };
   }
   clearTimeout(slow);
   if (state.firstResultAt === null) performance.mark("ptc-first-run-end");

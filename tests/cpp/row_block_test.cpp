@@ -128,6 +128,7 @@ TEST(RowBlocks, ARunSeesThemBesideTheJsonContext) {
   EXPECT_EQ(ptc::toJson(done.field("result")), R"({"sum":2.5,"other":[1]})");
   Value broken = ptc::parseJson(engine.runPrepared(id, "{}", "{}", 0, w.out.substr(0, 20)), "status");
   EXPECT_EQ(broken.field("error").field("type").str(), "parse_error");
+  EXPECT_EQ(broken.field("error").field("code").str(), "bad_row_block");
 }
 
 }  // namespace

@@ -158,6 +158,9 @@ void checkExpectation(const Value& status, const Value& expect, const Array& cal
     ASSERT_FALSE(status.field("ok").truthy()) << "expected an error";
     const Value& got = status.field("error");
     EXPECT_EQ(got.field("type").str(), err->field("type").str());
+    if (const Value* code = err->find("code")) {
+      EXPECT_EQ(got.field("code").str(), code->str());
+    }
     if (const Value* path = err->find("path")) {
       if (path->isNull()) EXPECT_EQ(got.find("path"), nullptr);
       else EXPECT_EQ(got.field("path").str(), path->str());

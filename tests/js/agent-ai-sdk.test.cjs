@@ -97,7 +97,9 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
     expect(out.typo.error).toMatch(
       /^ValidationError at \/program\/steps\/1: Unknown operation 'cuont'\. Did you mean 'count'\?/,
     );
+    expect(out.typo.code).toBe("unknown_op");
     expect(out.badArgs.ok).toBe(false);
+    expect(out.badArgs.code).toBe("tool_failed");
     expect(out.badArgs.error).toContain("Tool 'get_customer' failed: invalid args");
     expect(out.badArgs.error).toContain("at /id: the required arg 'id' is missing");
   });

@@ -115,6 +115,16 @@ describe("run", () => {
     expect(r.stderr).toMatch(message);
   });
 
+  test("--full: a failed run prints the whole result, its error with its code, and exits 1", () => {
+    const r = cli(["run", "-", "--full"], '{"program": {"op": "count"}}');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: false,
+      error: { type: "execution_error", code: "no_input", path: "/program" },
+    });
+    expect(r.stderr).toMatch(/^ExecutionError at \/program: No input available for 'count'/);
+  });
+
   // Issue 11, item 1: such a tool used to end the process before it could print anything.
   test("a tool that throws an unprintable value: the formatted error naming it, exit 1", () => {
     const tools = file(

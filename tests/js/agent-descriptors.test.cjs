@@ -248,6 +248,40 @@ describe("formatError: one message to repair a program in one retry", () => {
     expect(inProcess.formatError(error)).toBe(`ValidationError at /program/steps/1/index: ${error.message}`);
   });
 
+  describe("hints follow error.code, not the message's wording", () => {
+    const program = { program: { op: "pipe", steps: [{ op: "load", name: "x" }, { op: "take" }] } };
+    const at = "/program/steps/1";
+    const hint = (code, message) =>
+      inProcess
+        .formatError({ type: "validation_error", code, message, path: at }, program)
+        .slice(`ValidationError at ${at}: ${message}`.length);
+    const operationsList = () =>
+      ` Operations: ${inProcess
+        .operations()
+        .map((o) => o.name)
+        .join(", ")}.`;
+
+    test("unknown_op without a suggestion lists the operations, whatever the message says", () => {
+      expect(hint("unknown_op", "No such thing.")).toBe(operationsList());
+      expect(hint("unknown_op", "No such thing. Did you mean 'take'?")).toBe("");
+    });
+    test.each(["unknown_tool", "too_deep", "too_large", "bad_option"])("%s gets no shape", (code) => {
+      expect(hint(code, "Something.")).toBe("");
+    });
+    test.each(["missing_field", "wrong_kind", "unknown_field", "conflicting_fields", "bad_value"])(
+      "%s gets the shape of the op at its path",
+      (code) => {
+        expect(hint(code, "Something.")).toBe(` Shape: ${shape("take")}`);
+      },
+    );
+    test("a message that reads like an unknown operation gets the shape when its code says otherwise", () => {
+      expect(hint("wrong_kind", "Unknown operation 'x'.")).toBe(` Shape: ${shape("take")}`);
+    });
+    test("an unknown code is dropped, and the error is formatted as one without a code", () => {
+      expect(hint("no_such_code", "Something.")).toBe(` Shape: ${shape("take")}`);
+    });
+  });
+
   test("unknown tools list the available ones; execution errors are passed through", async () => {
     const tools = { get_users: () => [] };
     expect(fmt({ program: { op: "call", tool: "get_user" } }, { tools })).toContain("Did you mean 'get_users'?");

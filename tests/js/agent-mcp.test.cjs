@@ -129,6 +129,7 @@ test("a bad program is an isError result with the formatted error", async () => 
     },
   });
   expect(result.isError).toBe(true);
+  expect(result._meta).toEqual({ code: "unknown_field" });
   expect(text(result)).toMatch(
     /^ValidationError at \/program\/steps\/1\/ordr: Unknown field 'ordr' for operation 'sort_by'\. Did you mean 'order'\?/,
   );

@@ -114,6 +114,7 @@ describe("validate", () => {
       ok: false,
       error: {
         type: "validation_error",
+        code: "unknown_op",
         message: "Unknown operation 'filer'. Did you mean 'filter'?",
         path: "/program/steps/1",
       },

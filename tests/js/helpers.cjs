@@ -18,7 +18,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Checks a run's result against a conformance case's "expect" (both dialects):
- * error type/path/position/message, result, memory, tool calls, trace entries.
+ * error type/code/path/position/message, result, memory, tool calls, trace entries.
  */
 function checkExpectation(want, got, calls) {
   const shown = JSON.stringify(got).slice(0, 2000);
@@ -26,6 +26,7 @@ function checkExpectation(want, got, calls) {
   if (want.error) {
     expect({ ok: got.ok, shown }).toEqual({ ok: false, shown });
     expect(got.error.type).toBe(want.error.type);
+    if ("code" in want.error) expect(got.error.code).toBe(want.error.code);
     if ("path" in want.error) expect(got.error.path ?? null).toBe(want.error.path);
     if ("position" in want.error) expect(got.error.position).toBe(want.error.position);
     if ("message" in want.error) expect(got.error.message).toContain(want.error.message);

@@ -94,10 +94,30 @@ describe.each(MODES)("%s", (mode, createOptions) => {
       Object.keys(tools).map((tool) => rt.run({ program: { op: "call", tool } }, { tools })),
     );
     expect(results.map((r) => r.error)).toEqual([
-      { type: "execution_error", message: "Tool 'throws' failed: an unprintable value", path: "/program" },
-      { type: "execution_error", message: "Tool 'rejects' failed: an unprintable value", path: "/program" },
-      { type: "execution_error", message: "Tool 'messageThrows' failed: Error", path: "/program" },
-      { type: "execution_error", message: "Tool 'allThrow' failed: an unprintable value", path: "/program" },
+      {
+        type: "execution_error",
+        code: "tool_failed",
+        message: "Tool 'throws' failed: an unprintable value",
+        path: "/program",
+      },
+      {
+        type: "execution_error",
+        code: "tool_failed",
+        message: "Tool 'rejects' failed: an unprintable value",
+        path: "/program",
+      },
+      {
+        type: "execution_error",
+        code: "tool_failed",
+        message: "Tool 'messageThrows' failed: Error",
+        path: "/program",
+      },
+      {
+        type: "execution_error",
+        code: "tool_failed",
+        message: "Tool 'allThrow' failed: an unprintable value",
+        path: "/program",
+      },
     ]);
     await expectNoRunLeft();
   });
@@ -118,7 +138,11 @@ describe.each(MODES)("%s", (mode, createOptions) => {
     const before = await rt.run(call, { tools: { t: () => 1 }, signal: AbortSignal.abort(poisoned()) });
     expect(before).toEqual({
       ok: false,
-      error: { type: "execution_error", message: "The run was aborted by the caller: an unprintable value" },
+      error: {
+        type: "execution_error",
+        code: "aborted",
+        message: "The run was aborted by the caller: an unprintable value",
+      },
     });
     const controller = new AbortController();
     const pending = rt.run(call, {
@@ -138,6 +162,7 @@ describe.each(MODES)("%s", (mode, createOptions) => {
     const aborted = await rt.runWorkflow(workflow, { tools: { t: () => 1 }, signal: AbortSignal.abort(poisoned()) });
     expect(aborted.error).toEqual({
       type: "execution_error",
+      code: "aborted",
       message: "The run was aborted by the caller: an unprintable value",
     });
     await expectNoRunLeft();
@@ -197,10 +222,12 @@ describe.each(MODES)("%s", (mode, createOptions) => {
     const getterK = Object.defineProperty({}, "k", { get: throwing, enumerable: true });
     expect((await rt.run(load, { context: getterK })).error).toEqual({
       type: "execution_error",
+      code: "not_json",
       message: 'The context key "k" is not JSON data: an unprintable value',
     });
     expect((await rt.run(load, { memory: getterK })).error).toEqual({
       type: "execution_error",
+      code: "not_json",
       message: "The memory is not JSON data: an unprintable value",
     });
     expect(
@@ -211,7 +238,11 @@ describe.each(MODES)("%s", (mode, createOptions) => {
           },
         })
       ).error,
-    ).toEqual({ type: "parse_error", message: "The program object is not JSON data: an unprintable value" });
+    ).toEqual({
+      type: "parse_error",
+      code: "not_json",
+      message: "The program object is not JSON data: an unprintable value",
+    });
     await expect(rt.run(load, Object.defineProperty({}, "tools", { get: throwing }))).rejects.toThrow(
       new TypeError("ptc-wasm: options.tools could not be read (an unprintable value)"),
     );

@@ -153,6 +153,7 @@ describe.each(modes)("%s", (_mode, create) => {
     g.open();
     for (const r of await Promise.all(waiting)) {
       expect(r.error.type).toBe("execution_error");
+      expect(r.error.code).toBe("engine_crashed");
       expect(r.error.message).toContain("while this run waited on a tool");
       expect(r.error.message).toContain("its 1 tool call has already run");
       expect(r.error.message).toContain("run the program again");

@@ -53,7 +53,7 @@ test("a missing required field names the op's shape from the table", () => {
   expect(r.error.message).toContain("Shape: " + ptc.operations().find((o) => o.name === "take").shape);
 });
 
-test("docs/operations.md is generated from the current table", () => {
+test("docs/operations.md and docs/errors.md are generated from the current tables", () => {
   const root = path.join(__dirname, "../..");
   expect(() => execFileSync("node", ["scripts/gen-docs.mjs", "--check"], { cwd: root, stdio: "pipe" })).not.toThrow();
 });

@@ -82,6 +82,7 @@ for (const worker of [false, true]) {
       );
       expect(r.error).toEqual({
         type: "execution_error",
+        code: "bad_tool_result",
         path: "/program/steps/1",
         message: "Tool 'get' returned a value that is not JSON data: a BigInt (convert it to a number or a string)",
       });

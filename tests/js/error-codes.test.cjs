@@ -1,0 +1,91 @@
+// Error codes: the package's table (ERROR_CODES, docs/errors.md) names exactly
+// the engine's codes (engine/core/error.h) plus the package's own, every code is
+// expected by some conformance case or checked here, and the wrapper's own
+// errors carry theirs.
+const fs = require("node:fs");
+const path = require("node:path");
+const { ptcWasm, loadCaseFiles } = require("./helpers.cjs");
+
+const root = path.join(__dirname, "../..");
+const { ERROR_CODES } = ptcWasm;
+
+let ptc;
+beforeAll(async () => {
+  ptc = await ptcWasm.createRuntime();
+});
+
+function engineCodes() {
+  const header = fs.readFileSync(path.join(root, "engine/core/error.h"), "utf8");
+  return [...header.matchAll(/case ErrorCode::\w+: return "([a-z_]+)";/g)].map((m) => m[1]);
+}
+
+// Codes no conformance case can reach, and where each is checked instead.
+const NOT_FROM_A_CASE = {
+  bad_option: "the package checks options itself first; tests/cpp/error_codes_test.cpp",
+  too_large: "a program text over 1 MiB; tests/cpp/error_codes_test.cpp",
+  bad_host_call: "a host using a handle it does not hold; tests/cpp/error_codes_test.cpp",
+  bad_row_block: "a malformed row block from the host; tests/cpp/row_block_test.cpp",
+  internal: "a bug in the engine, never a program's doing",
+  not_json: "data the package cannot send: below",
+  engine_crashed: "a trapped engine instance: isolation.test.cjs",
+};
+
+test("the table names the engine's codes, in the engine's order, then the package's", () => {
+  const fromEngine = ERROR_CODES.filter((e) => e.source === "engine").map((e) => e.code);
+  expect(fromEngine).toEqual(engineCodes());
+  expect(ERROR_CODES.filter((e) => e.source === "package").map((e) => e.code)).toEqual(["not_json", "engine_crashed"]);
+  for (const e of ERROR_CODES) {
+    expect(e.code).toMatch(/^[a-z]+(_[a-z]+)*$/);
+    expect(e.types.length).toBeGreaterThan(0);
+    expect(e.when.length * e.fix.length).toBeGreaterThan(0);
+  }
+});
+
+test("every code is expected by a conformance case, or is listed with where it is checked", () => {
+  const reached = new Set();
+  for (const dir of ["tests/conformance", "tests/conformance-workflows"])
+    for (const { cases } of loadCaseFiles(dir))
+      for (const c of cases) if (c.expect?.error) reached.add(c.expect.error.code);
+  for (const { code } of ERROR_CODES) {
+    const listed = code in NOT_FROM_A_CASE;
+    expect({ code, reachedOrListed: reached.has(code) || listed }).toEqual({ code, reachedOrListed: true });
+    expect({ code, listedButReached: listed && reached.has(code) }).toEqual({ code, listedButReached: false });
+  }
+});
+
+test("every error case of the corpora gives a code of the table, with one of the code's types", () => {
+  const typesOf = new Map(ERROR_CODES.map((e) => [e.code, e.types]));
+  for (const dir of ["tests/conformance", "tests/conformance-workflows"])
+    for (const { file, cases } of loadCaseFiles(dir))
+      for (const c of cases) {
+        const error = c.expect?.error;
+        if (!error) continue;
+        const types = typesOf.get(error.code) ?? [];
+        expect({ file, name: c.name, code: error.code, typeOfTheCode: types.includes(error.type) }).toMatchObject({
+          typeOfTheCode: true,
+        });
+      }
+});
+
+test("the package's own errors carry codes: data it cannot send, no program", async () => {
+  const cyclic = { program: { op: "literal", value: 1 } };
+  cyclic.program.self = cyclic;
+  expect((await ptc.run(cyclic)).error).toMatchObject({ type: "parse_error", code: "not_json" });
+  const big = await ptc.run({ program: { op: "load", name: "x" } }, { context: { x: 10n } });
+  expect(big.error).toMatchObject({ type: "execution_error", code: "not_json" });
+  expect((await ptc.run(undefined)).error).toMatchObject({ type: "parse_error", code: "missing_program" });
+  const workflow = await ptc.runWorkflow(
+    '{"function": "f", "input": {"x": "number"}, "output": "number", "steps": [{"return": "$input.x"}]}',
+    {
+      input: { x: 1n },
+    },
+  );
+  expect(workflow.error).toMatchObject({ code: "not_json" });
+});
+
+test("an aborted run's error is aborted, from the wrapper as from the engine", async () => {
+  const controller = new AbortController();
+  controller.abort("stop");
+  const r = await ptc.run({ program: { op: "literal", value: 1 } }, { signal: controller.signal });
+  expect(r.error).toMatchObject({ type: "execution_error", code: "aborted" });
+});
