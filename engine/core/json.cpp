@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "core/json_fast.h"
 #include "core/json_pointer.h"
+#include "core/json_syntax.h"
 
 // nlohmann converts float tokens with std::strtod, which Emscripten's libc
 // computes in software-emulated 128-bit long double: a third of the time of
@@ -187,10 +188,13 @@ size_t tokenStart(std::string_view text, size_t at) {
   };
   if (lexical && noticed > 0 && tokenChar(text[noticed - 1]) && (noticed == text.size() || !tokenChar(text[noticed])))
     --noticed;
-  long long pos = static_cast<long long>(tokenStart(text, noticed));
-  e.position = pos;
-  e.message =
-      "Invalid JSON in " + std::string(what) + " at byte " + std::to_string(pos) + ": " + reasonOf(b.errorMessage());
+  size_t pos = tokenStart(text, noticed);
+  e.position = static_cast<long long>(pos);
+  // Name the object or list at fault (json_syntax.h): one edit should repair it.
+  std::string_view document = text.substr(offset);
+  size_t at = pos > offset ? pos - offset : 0;
+  std::string explanation = explainJsonSyntaxError(document, at, offset, reasonOf(reason));
+  e.message = "Invalid JSON in " + std::string(what) + " at byte " + std::to_string(pos) + ": " + explanation;
   throw PtcError(e);
 }
 

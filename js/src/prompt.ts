@@ -55,10 +55,7 @@ function typeText(s: JsonObject | undefined): string {
 }
 
 function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
-  const lines = [
-    compact ? 'Available tools (call with {"op": "call", "tool": name, "args": {...}}):' : "## Available tools",
-    "",
-  ];
+  const lines = [compact ? 'Tools (call with {"op": "call", "tool": name, "args": {...}}):' : "## Available tools", ""];
   if (!compact)
     lines.push(
       'Call a tool with {"op": "call", "tool": "<name>", "args": {...}}. `args` is an implicit object: values ' +
@@ -329,13 +326,18 @@ const EXAMPLES_FULL = [
   "",
 ];
 
+// What the new operations replace, shortly: per-group totals over dates, numbers
+// stored as text, a paginated tool (the full prompt has longer ones).
 const EXAMPLE_COMPACT = [
-  'Example: {"program": {"op": "pipe", "steps": [{"op": "load", "name": "expenses"}, {"op": ' +
-    '"filter", "where": {"op": "eq", "field": "category", "value": "travel"}}, {"op": "sum", ' +
-    '"field": "amount"}]}}',
-  'Total and count per month: {"program": {"op": "pipe", "steps": [{"op": "load", "name": "orders"}, ' +
+  'Per-month totals: {"program": {"op": "pipe", "steps": [{"op": "load", "name": "orders"}, ' +
     '{"op": "group_by", "key": {"op": "date_trunc", "field": "created_at", "unit": "month"}, ' +
     '"aggs": {"total": {"op": "sum", "field": "amount"}, "n": {"op": "count"}}}]}}',
+  'Price text over 100: {"program": {"op": "pipe", "steps": [{"op": "load", "name": "items"}, ' +
+    '{"op": "filter", "where": {"op": "pipe", "steps": [{"op": "to_number", "field": "price"}, {"op": "gt", ' +
+    '"value": 100}]}}]}}',
+  'All pages: {"program": {"op": "loop", "init": {"op": "call", "tool": "list", "args": {"page": 1}}, ' +
+    '"while": {"op": "get", "field": "next"}, "next": {"op": "call", "tool": "list", "args": {"page": ' +
+    '{"op": "get", "field": "next"}}}, "max": 20}}',
 ];
 
 /** The system-prompt text teaching PTC-JSON, generated from the op table. */

@@ -1,5 +1,7 @@
 // runtime.prompt(): the system prompt teaching PTC-JSON, generated from the op
 // table (full and compact), and runtime.asFunctionTool().
+const fs = require("node:fs");
+const path = require("node:path");
 const { ptcWasm } = require("./helpers.cjs");
 
 let ptc, ops;
@@ -28,25 +30,54 @@ const tools = {
 
 const tokens = (text) => Math.ceil(text.length / 4);
 
-/** The complete programs written out in a text: each balanced {"program": ...} without placeholders. */
+/** The end of the balanced JSON object starting at `at` (strings skipped), or -1. */
+function objectEnd(text, at) {
+  let depth = 0;
+  let inString = false;
+  for (let i = at; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === "\\") i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === "{") depth++;
+    else if (ch === "}" && --depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/** Each complete program written out in a text ({"program": ...} without placeholders) with its
+ * caption: the text before it on its line, else the line above. */
 function programsIn(text) {
   const found = [];
   for (let at = text.indexOf('{"program"'); at >= 0; at = text.indexOf('{"program"', at + 1)) {
-    let depth = 0;
-    let inString = false;
-    for (let i = at; i < text.length; i++) {
-      const ch = text[i];
-      if (inString) {
-        if (ch === "\\") i++;
-        else if (ch === '"') inString = false;
-      } else if (ch === '"') inString = true;
-      else if (ch === "{") depth++;
-      else if (ch === "}" && --depth === 0) {
-        const candidate = text.slice(at, i + 1);
-        if (!/<|\.\.\./.test(candidate)) found.push(candidate);
-        break;
-      }
+    const end = objectEnd(text, at);
+    const program = end < 0 ? "" : text.slice(at, end);
+    if (!program || /<|\.\.\./.test(program)) continue;
+    const lineStart = text.lastIndexOf("\n", at) + 1;
+    const caption = text.slice(lineStart, at).trim() || text.slice(0, lineStart).trimEnd().split("\n").pop();
+    found.push({ program, caption: caption.replace(/:$/, "") });
+  }
+  return found;
+}
+
+/** Every complete operation written out in a text outside a program ({"op": ...} without placeholders). */
+function operationsIn(text) {
+  const found = [];
+  for (let at = text.indexOf("{"); at >= 0;) {
+    const end = objectEnd(text, at);
+    if (end < 0) break;
+    let value;
+    try {
+      value = JSON.parse(text.slice(at, end));
+    } catch {
+      value = undefined;
     }
+    const isOp = value !== null && typeof value === "object" && !Array.isArray(value) && typeof value.op === "string";
+    if (isOp || (value && typeof value === "object" && "program" in value)) {
+      if (isOp) found.push(value);
+      at = text.indexOf("{", end); // its parts are not examples of their own
+    } else at = text.indexOf("{", at + 1);
   }
   return found;
 }
@@ -83,7 +114,7 @@ describe.each([
 
   test("every program in it is a valid program", () => {
     const text = ptc.prompt({ ...options, tools: ["get_expenses"] });
-    const programs = programsIn(text);
+    const programs = programsIn(text).map((e) => e.program);
     expect(programs.length).toBeGreaterThan(options.compact ? 0 : 3);
     for (const p of programs) expect([p, ptc.validate(p)]).toEqual([p, { ok: true }]);
   });
@@ -126,35 +157,208 @@ test("asFunctionTool: {name, description, parameters} for OpenAI-style function 
   expect(ptc.asFunctionTool({ name: "ptc", compact: false }).description).toBe(ptc.prompt({}));
 });
 
-test("the full prompt's examples compute what they say", async () => {
-  const [travel, join, store, later] = programsIn(ptc.prompt()).filter((p) => !p.includes("get_expenses"));
-  const context = {
-    expenses: [
-      { category: "travel", amount: 10 },
-      { category: "food", amount: 3 },
-      { category: "travel", amount: 5.5 },
-    ],
-    users: [
-      { id: 1, name: "Ada" },
-      { id: 2, name: "Bo" },
-    ],
-    orders: [
-      { id: 10, user_id: 2, total: 50 },
-      { id: 11, user_id: 1, total: 300 },
-      { id: 12, user_id: 1, total: 150 },
-      { id: 13, user_id: 2, total: 20 },
-    ],
-  };
-  expect(await ptc.run(travel, { context })).toMatchObject({ ok: true, result: 15.5 });
-  expect(await ptc.run(join, { context })).toMatchObject({
-    ok: true,
+/** A paginated mock tool: pages of `items`, each with the next page number (null on the last). */
+function pagedTool(pages, nextKey) {
+  return async ({ page }) => ({ items: pages[page - 1] ?? [], [nextKey]: page < pages.length ? page + 1 : null });
+}
+
+const orders = [
+  { id: 10, user_id: 2, total: 50 },
+  { id: 11, user_id: 1, total: 300 },
+  { id: 12, user_id: 1, total: 150 },
+  { id: 13, user_id: 2, total: 20 },
+];
+const pricedPages = [
+  [
+    { id: 1, price: "50" },
+    { id: 2, price: "150.5" },
+  ],
+  [{ id: 3, price: "101" }],
+];
+
+// What each program in the prompts runs against and must compute, by the start of
+// its caption. `after`: a program whose memory it starts from (a second turn).
+const PROGRAM_EXAMPLES = {
+  "Total of the travel expenses": {
+    context: {
+      expenses: [
+        { category: "travel", amount: 10 },
+        { category: "food", amount: 3 },
+        { category: "travel", amount: 5.5 },
+      ],
+    },
+    result: 15.5,
+  },
+  "Each order with its customer's name": {
+    context: {
+      orders,
+      users: [
+        { id: 1, name: "Ada" },
+        { id: 2, name: "Bo" },
+      ],
+    },
     result: [
       { id: 11, total: 300, customer: "Ada" },
       { id: 12, total: 150, customer: "Ada" },
       { id: 10, total: 50, customer: "Bo" },
     ],
-  });
-  const first = await ptc.run(store, { context });
-  expect(first).toMatchObject({ ok: true, result: 2, memoryDelta: { big_orders: [{ id: 11 }, { id: 12 }] } });
-  expect(await ptc.run(later, { memory: first.memory })).toMatchObject({ ok: true, result: 225 });
+  },
+  "Return a count and keep the matching rows": {
+    context: { orders },
+    result: 2,
+    memoryDelta: { big_orders: [orders[1], orders[2]] },
+  },
+  "A later program uses it": { after: "Return a count and keep the matching rows", result: 225 },
+  "Total and count per region": {
+    context: {
+      sales: [
+        { region: "EU", amount: 10 },
+        { region: "US", amount: 25 },
+        { region: "EU", amount: 7 },
+      ],
+    },
+    result: [
+      { key: "US", total: 25, n: 1 },
+      { key: "EU", total: 17, n: 2 },
+    ],
+  },
+  "Median hours to close the tickets opened in March": {
+    context: {
+      tickets: [
+        { opened_at: "2024-03-01T08:00:00Z", closed_at: "2024-03-01T10:00:00Z" },
+        { opened_at: "2024-03-05T00:00:00Z", closed_at: "2024-03-06T00:00:00Z" },
+        { opened_at: "2024-04-01T00:00:00Z", closed_at: "2024-04-09T00:00:00Z" },
+        { opened_at: "2024-03-10T12:00:00+02:00", closed_at: "2024-03-10T16:00:00Z" },
+      ],
+    },
+    result: 6,
+  },
+  "All pages of a paginated tool": {
+    tools: { list_items: pagedTool(pricedPages, "next_page") },
+    result: [
+      { id: 2, price: "150.5" },
+      { id: 3, price: "101" },
+    ],
+  },
+  "Per-month totals": {
+    context: {
+      orders: [
+        { created_at: "2024-01-31T23:30:00Z", amount: 10 },
+        { created_at: "2024-02-01T00:10:00+01:00", amount: 5 },
+        { created_at: "2024-02-14T09:00:00Z", amount: 7 },
+      ],
+    },
+    result: [
+      { key: "2024-01-01", total: 15, n: 2 },
+      { key: "2024-02-01", total: 7, n: 1 },
+    ],
+  },
+  "Price text over 100": { context: { items: pricedPages.flat() }, result: [pricedPages[0][1], pricedPages[1][0]] },
+  "All pages": {
+    tools: { list: pagedTool(pricedPages, "next") },
+    result: [
+      { items: pricedPages[0], next: 2 },
+      { items: pricedPages[1], next: null },
+    ],
+  },
+};
+
+test("every program in the full and compact prompts runs and computes what its caption says", async () => {
+  const examples = [...programsIn(ptc.prompt()), ...programsIn(ptc.prompt({ compact: true }))];
+  const fixtureOf = (caption) => Object.keys(PROGRAM_EXAMPLES).find((start) => caption.startsWith(start));
+  expect(examples.map((e) => [e.caption, fixtureOf(e.caption) !== undefined])).toEqual(
+    examples.map((e) => [e.caption, true]),
+  );
+  expect(new Set(examples.map((e) => fixtureOf(e.caption)))).toEqual(new Set(Object.keys(PROGRAM_EXAMPLES)));
+  const memoryAfter = {};
+  for (const { program, caption } of examples) {
+    const start = fixtureOf(caption);
+    const { context, tools, after, result, memoryDelta } = PROGRAM_EXAMPLES[start];
+    const r = await ptc.run(program, { context, tools, memory: after && memoryAfter[after] });
+    expect([caption, r.ok ? r.result : r.error]).toEqual([caption, result]);
+    if (memoryDelta) expect(r.memoryDelta).toEqual(memoryDelta);
+    memoryAfter[start] = r.memory;
+  }
+});
+
+// A current value for operation examples: the first of these each runs on.
+const ROW = {
+  id: 1,
+  name: " Ada ",
+  email: "Ada@Example.com",
+  code: "ab",
+  status: "active",
+  deleted: false,
+  active: true,
+  role: "admin",
+  amount: 10,
+  price: 12.5,
+  years: 3,
+  duration: 4,
+  age: 30,
+  score: 100,
+  quantity: 5,
+  qty: 1,
+  reorder_level: 5,
+  total: 1200,
+  customer_id: "c1",
+  user_id: 1,
+  region: "EU",
+  team: "red",
+  n: 2,
+  tags: ["urgent", "featured"],
+  names: ["a", "b"],
+  user: { email: "a@b.c" },
+  date: "2024-03-15",
+  due: "2024-03-15",
+  sku: "EU-1",
+  phone: "555-1234",
+  created_at: "2024-03-15T10:30:00Z",
+  opened_at: "2024-03-01T08:00:00Z",
+  closed_at: "2024-03-01T10:00:00Z",
+  ts: 1710498600,
+};
+const CURRENT_VALUES = [
+  [ROW, { ...ROW, id: 2, region: "US", status: "pending" }],
+  ROW,
+  { ...ROW, price: "12.5", tags: "a,b" },
+  [
+    [1, 2],
+    [3, 4],
+  ],
+];
+
+/** Runs an operation as a pipe step after a current value; the first current value it succeeds on wins. */
+async function runOnSomeValue(op) {
+  const errors = [];
+  for (const input of CURRENT_VALUES) {
+    const r = await ptc.run(
+      { program: { op: "pipe", steps: [{ op: "load", name: "input" }, op] } },
+      {
+        context: { input, orders },
+        memory: { x: 2.345, defaults: { a: 1 }, overrides: { b: 2 }, a: [1], b: [2], order: { user_id: 1 } },
+        tools: { get_expenses: async () => ({ items: [], next_page: null }) },
+      },
+    );
+    if (r.ok) return "runs";
+    errors.push(r.error.message);
+  }
+  return errors;
+}
+
+test("every operation written out in the prompts and docs/operations.md runs", async () => {
+  const root = path.join(__dirname, "../..");
+  const docs = fs.readFileSync(path.join(root, "docs/operations.md"), "utf8").replaceAll("\\|", "|");
+  const sources = { full: ptc.prompt(), compact: ptc.prompt({ compact: true }), docs };
+  const counts = {};
+  for (const [name, text] of Object.entries(sources)) {
+    const found = operationsIn(text);
+    counts[name] = found.length;
+    for (const op of found)
+      expect([JSON.stringify(op), await runOnSomeValue(op)]).toEqual([JSON.stringify(op), "runs"]);
+  }
+  // Each op's example is in the full prompt and the docs; the prose adds more.
+  expect(counts.full).toBeGreaterThan(ops.length);
+  expect(counts.docs).toBeGreaterThanOrEqual(ops.length);
+  expect(counts.compact).toBeGreaterThan(0);
 });
