@@ -99,7 +99,7 @@ export async function workerdChecks(t) {
   if (!bundle) return;
 
   await t.check(
-    "workerd: the Worker answers a program over HTTP (the .wasm passed as a WebAssembly.Module)",
+    "workerd: the Worker answers programs over HTTP (the .wasm passed as a WebAssembly.Module); timeoutMs holds",
     async () => {
       const port = await freePort();
       writeFileSync(join(dir, "config.capnp"), config({ ...bundle, port }));
@@ -134,6 +134,23 @@ export async function workerdChecks(t) {
           bad.ok === false && bad.error.type === "validation_error",
           `a bad program: unexpected answer ${JSON.stringify(bad)}`,
         );
+        // The engine's time limit holds there too (the default 1000 ms): this
+        // program walks 4000 x 4000 items, seconds of work.
+        const xs = Array.from({ length: 4000 }, (_, i) => ({ id: i, v: i % 97 }));
+        const inner = {
+          op: "pipe",
+          steps: [
+            { op: "load", name: "xs" },
+            { op: "filter", where: { op: "eq", field: "v", value: { op: "var", name: "a", field: "v" } } },
+            { op: "count" },
+          ],
+        };
+        const slow = {
+          op: "pipe",
+          steps: [{ op: "load", name: "xs" }, { op: "map", as: "a", expr: inner }, { op: "sum" }],
+        };
+        const late = JSON.parse((await ask(url, { program: slow, context: { xs } }, child, () => output)).text);
+        t.expect(late.ok === false && late.error.type === "timeout", `a slow program: ${JSON.stringify(late)}`);
       } finally {
         child.kill();
       }
