@@ -4,6 +4,7 @@
 // package from node_modules, with and without a Content-Security-Policy. Each
 // output is served from Node and loaded in Chromium, main thread and worker mode;
 // the page shows the runtime's answers (or what failed) in <body data-answer>.
+import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "../../scripts/serve.mjs";
@@ -47,23 +48,56 @@ async function answerOf(browser, url) {
   }
 }
 
-/** Checks a page's answers in both modes, served from `site` (with `headers`). */
+/** Checks a page's answers in both modes, at `url` (with `query` added). */
+async function checkModes(t, browser, name, url, query = "") {
+  for (const worker of [false, true])
+    await t.check(`${name}${worker ? ", worker mode" : ""}`, async () => {
+      const q = [worker ? "worker" : "", query].filter(Boolean).join("&");
+      const got = await answerOf(browser, `${url}${q ? `?${q}` : ""}`);
+      const want = { worker, ...ANSWER };
+      t.expect(
+        JSON.stringify(got) === JSON.stringify(want),
+        `got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`,
+      );
+    });
+}
+
+/** checkModes on `path` of the static files in `site`, served with `headers`. */
 async function checkBothModes(t, browser, name, site, path, { headers, query = "" } = {}) {
   const server = await serve({ root: site, port: 0, requireIndex: false, headers });
   try {
-    for (const worker of [false, true])
-      await t.check(`${name}${worker ? ", worker mode" : ""}`, async () => {
-        const q = [worker ? "worker" : "", query].filter(Boolean).join("&");
-        const got = await answerOf(browser, `${server.url}${path}${q ? `?${q}` : ""}`);
-        const want = { worker, ...ANSWER };
-        t.expect(
-          JSON.stringify(got) === JSON.stringify(want),
-          `got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`,
-        );
-      });
+    await checkModes(t, browser, name, `${server.url}${path}`, query);
   } finally {
     await server.close();
   }
+}
+
+/** Vite's dev server in `dir` on a free port; resolves to its URL and a stop(). */
+function viteDev(dir) {
+  return new Promise((resolve, reject) => {
+    // Started without npx, so that stopping it ends vite itself (npx leaves it running).
+    const vite = join(dir, "node_modules/.bin/vite");
+    const child = spawn(process.execPath, [vite, "--host", "127.0.0.1", "--port", "0"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`vite did not start within 60 s:\n${output}`));
+    }, 60_000);
+    const read = (d) => {
+      output += d;
+      // eslint-disable-next-line no-control-regex -- its banner is coloured
+      const url = /Local:\s+(http:\/\/\S+)/.exec(output.replace(/\x1b\[[0-9;]*m/g, ""))?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      resolve({ url, stop: () => child.kill() });
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", read);
+    child.on("exit", (code) => reject(new Error(`vite exited with ${code}:\n${output}`)));
+  });
 }
 
 /** The key words a missing-file error must hold: the file to copy, the option, the URL that failed. */
@@ -110,6 +144,16 @@ export async function webChecks(t) {
           join(dir, b.out),
           "index.html",
         );
+      if (b.name === "Vite") {
+        let dev;
+        await t.check("Vite: the dev server starts (vite)", async () => void (dev = await viteDev(dir)));
+        if (dev)
+          try {
+            await checkModes(t, browser, "Vite: the dev server's page answers in Chromium", dev.url);
+          } finally {
+            dev.stop();
+          }
+      }
       if (b.name !== "esbuild") continue;
 
       // esbuild's default format (iife, a classic script): the files next to the script.
