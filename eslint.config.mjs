@@ -34,9 +34,14 @@ export default defineConfig([
     languageOptions: { globals: globals.node },
   },
   {
-    // The browser tests hand functions to page.evaluate, which run in the page.
-    files: ["tests/browser/**/*.mjs"],
+    // The browser tests (and the package test's pages) hand functions to page.evaluate, which run in the page.
+    files: ["tests/browser/**/*.mjs", "tests/package/web.mjs"],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+  {
+    // The package test's browser consumer app runs in pages.
+    files: ["tests/package/fixtures/web/**/*.js"],
+    languageOptions: { globals: globals.browser },
   },
   {
     // The Jest suites and the Jest config are CommonJS.

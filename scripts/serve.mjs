@@ -53,9 +53,17 @@ function fileFor(root, pathname) {
 
 /**
  * Starts the server. Resolves to { url, port, server, close() }.
- * port 0 picks a free port.
+ * port 0 picks a free port; `headers` are added to every file served (e.g. a
+ * Content-Security-Policy, as tests/package/run.mjs serves its pages).
  */
-export function serve({ root = DEFAULT_ROOT, port = 8080, host = "127.0.0.1", log = false, requireIndex = true } = {}) {
+export function serve({
+  root = DEFAULT_ROOT,
+  port = 8080,
+  host = "127.0.0.1",
+  log = false,
+  requireIndex = true,
+  headers = {},
+} = {}) {
   root = resolve(root);
   if (requireIndex && !existsSync(join(root, "index.html")))
     throw new Error(`serve: ${root}/index.html not found; run "node scripts/bundle-playground.mjs" first`);
@@ -86,6 +94,7 @@ export function serve({ root = DEFAULT_ROOT, port = 8080, host = "127.0.0.1", lo
       "content-length": found.size,
       "cache-control": "no-cache",
       "x-content-type-options": "nosniff",
+      ...headers,
     });
     if (req.method === "HEAD") res.end();
     else createReadStream(found.file).pipe(res);

@@ -1,28 +1,128 @@
 // Browser/bundler entry: fetches the .wasm next to this file (bundlers follow
-// `new URL(..., import.meta.url)`), or takes bytes, a module or a URL.
+// `new URL(..., import.meta.url)`), or takes bytes, a module or a URL; starts
+// the engine worker from next to this file too, or from `workerUrl`.
+// Bundlers that do not follow those URLs (esbuild) leave both files out: the
+// errors then say which file to copy and which option points at it.
 import type { Runtime, WorkerRuntime } from "./index.js";
+import { describeThrown } from "./describe.js";
 import { createRuntimeOn, type Platform } from "./platform.js";
 import type { CreateRuntimeOptions } from "./types.js";
 import type { FromWorker, WorkerPort } from "./worker-protocol.js";
 
 export * from "./index.js";
 
+// A classic-script bundle (esbuild's default format, iife) has no import.meta.url:
+// the files are then looked for next to that script, whose URL is known only
+// while it first runs.
+const scriptUrl =
+  typeof document === "undefined" ? undefined : (document.currentScript as HTMLScriptElement | null)?.src || undefined;
+
+const WASM_OPTION = 'createRuntime({ wasm: "/ptc.wasm" }) (a URL, the bytes or a WebAssembly.Module)';
+const WORKER_OPTION = 'createRuntime({ worker: true, workerUrl: "/worker.browser.mjs" })';
+const WASM_FIX = (url: string) =>
+  `serve node_modules/ptc-wasm/dist/ptc.wasm at ${url} (copy it next to your bundle), or pass where it is: ${WASM_OPTION}`;
+const WORKER_FIX = (url: string) =>
+  `serve node_modules/ptc-wasm/dist/worker.browser.mjs at ${url} (copy it next to your bundle), ` +
+  `or pass where it is: ${WORKER_OPTION}`;
+
+/** `file` next to this script; an error saying what to do when that place is unknown. */
+function besideThisScript(file: string, option: string): URL {
+  if (scriptUrl) return new URL(file, scriptUrl);
+  throw new Error(
+    `ptc-wasm: cannot tell where ${file} is (this bundle has no import.meta.url, nor a <script> URL): ` +
+      `copy node_modules/ptc-wasm/dist/${file} to your site and pass its URL: ${option}`,
+  );
+}
+
+const isWasm = (bytes: ArrayBuffer) => {
+  const head = new Uint8Array(bytes, 0, Math.min(4, bytes.byteLength));
+  return head.length === 4 && head[0] === 0 && head[1] === 0x61 && head[2] === 0x73 && head[3] === 0x6d;
+};
+
+async function fetchWasm(url: URL | string): Promise<ArrayBuffer> {
+  const where = String(url);
+  let response: Response;
+  try {
+    response = await fetch(url);
+  } catch (e) {
+    throw new Error(`ptc-wasm: could not load ${where} (${describeThrown(e)}): ${WASM_FIX(where)}`, { cause: e });
+  }
+  if (!response.ok) throw new Error(`ptc-wasm: could not load ${where} (HTTP ${response.status}): ${WASM_FIX(where)}`);
+  const bytes = await response.arrayBuffer();
+  // A server that answers a missing file with a page (an SPA fallback) says 200.
+  if (!isWasm(bytes))
+    throw new Error(
+      `ptc-wasm: ${where} is not the engine's .wasm (got ${response.headers.get("content-type") ?? "no content type"}, ` +
+        `not WebAssembly): ${WASM_FIX(where)}`,
+    );
+  return bytes;
+}
+
+/**
+ * Why a worker failed, for the run results: an ErrorEvent says so itself; a
+ * plain Event means its script did not load or start, and fetching it tells why.
+ */
+async function describeWorkerError(event: Event, url: string): Promise<string> {
+  const error = event as Partial<ErrorEvent>;
+  if (typeof error.message === "string" && error.message)
+    return `${error.message}${error.filename ? ` (${error.filename}:${error.lineno ?? 0})` : ""}`;
+  const didNotStart = `ptc-wasm: the engine worker script did not load or start`;
+  if (!/^[a-z]+:/i.test(url)) return `${didNotStart}: ${WORKER_FIX(url)}`;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) return `${didNotStart} (${url}: HTTP ${response.status}): ${WORKER_FIX(url)}`;
+    const type = response.headers.get("content-type") ?? "no content type";
+    return (
+      `${didNotStart} (${url} loads, as ${type}): a module worker needs a JavaScript content type, ` +
+      `and a Content-Security-Policy must allow its URL (worker-src or script-src)`
+    );
+  } catch (e) {
+    return `${didNotStart} (${url}: ${describeThrown(e)}): ${WORKER_FIX(url)}`;
+  }
+}
+
+/** The engine worker: from `workerUrl`, else next to this file (Vite and webpack bundle it from this very expression). */
+function startWorker(workerUrl: URL | string | undefined): Worker {
+  if (workerUrl !== undefined) return new Worker(workerUrl, { type: "module" });
+  if (import.meta.url) return new Worker(new URL("./worker.browser.mjs", import.meta.url), { type: "module" });
+  return new Worker(besideThisScript("worker.browser.mjs", WORKER_OPTION), { type: "module" });
+}
+
+/**
+ * Where the worker was started from, to fetch when it fails; workers do not say.
+ * A guess when a bundler moved it (webpack makes import.meta.url the source's
+ * file: URL: no guess then).
+ */
+function workerScriptUrl(workerUrl: URL | string | undefined): string {
+  if (workerUrl !== undefined) {
+    try {
+      return String(new URL(workerUrl, globalThis.location?.href));
+    } catch {
+      return String(workerUrl);
+    }
+  }
+  const base = import.meta.url || scriptUrl;
+  return base && !base.startsWith("file:") ? String(new URL("worker.browser.mjs", base)) : "worker.browser.mjs";
+}
+
 const browser: Platform = {
   async loadWasm(source) {
     if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
       return source;
-    const url = (source as URL | string | undefined) ?? new URL("./ptc.wasm", import.meta.url);
-    const response = await fetch(url);
-    if (!response.ok) throw new Error(`ptc-wasm: could not load ${String(url)} (HTTP ${response.status})`);
-    return response.arrayBuffer();
+    if (source !== undefined) return fetchWasm(source as URL | string);
+    return fetchWasm(
+      import.meta.url ? new URL("./ptc.wasm", import.meta.url) : besideThisScript("ptc.wasm", WASM_OPTION),
+    );
   },
-  async workers() {
+  async workers({ workerUrl }) {
+    if (workerUrl === undefined && !import.meta.url) besideThisScript("worker.browser.mjs", WORKER_OPTION); // fails early
+    const url = workerScriptUrl(workerUrl);
     return (): WorkerPort => {
-      const worker = new Worker(new URL("./worker.browser.mjs", import.meta.url), { type: "module" });
+      const worker = startWorker(workerUrl);
       return {
         post: (message) => worker.postMessage(message),
         onMessage: (listener) => worker.addEventListener("message", (e) => listener(e.data as FromWorker)),
-        onError: (listener) => worker.addEventListener("error", (e) => listener(e.message)),
+        onError: (listener) => worker.addEventListener("error", (e) => void describeWorkerError(e, url).then(listener)),
         terminate: () => worker.terminate(),
       };
     };

@@ -9,7 +9,7 @@ import type { WorkerPort } from "./worker-protocol.js";
 export interface Platform {
   loadWasm(source: WasmSource | undefined): Promise<BufferSource | WebAssembly.Module>;
   /** What starts an engine worker; loaded when a worker runtime is first created. */
-  workers(): Promise<() => WorkerPort>;
+  workers(options: CreateRuntimeOptions): Promise<() => WorkerPort>;
 }
 
 const compiled = new Map<unknown, Promise<WebAssembly.Module>>();
@@ -33,5 +33,5 @@ export async function createRuntimeOn(
   options: CreateRuntimeOptions = {},
 ): Promise<Runtime | WorkerRuntime> {
   const module = await compileOnce(options.wasm, platform);
-  return options.worker ? new WorkerRuntime(module, await platform.workers()) : new Runtime(module);
+  return options.worker ? new WorkerRuntime(module, await platform.workers(options)) : new Runtime(module);
 }

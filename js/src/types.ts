@@ -150,8 +150,19 @@ export type WasmModule = object;
 export type WasmSource = ArrayBuffer | Uint8Array | WasmModule | URL | string;
 
 export interface CreateRuntimeOptions {
-  /** The engine's .wasm, when it is not next to the package's JS. */
+  /**
+   * The engine's .wasm, when it is not next to the package's JS: a URL or path,
+   * its bytes, or a compiled WebAssembly.Module (what Cloudflare Workers give for
+   * a `.wasm` import). Bundlers that do not copy it (esbuild) need it served
+   * from node_modules/ptc-wasm/dist/ptc.wasm.
+   */
   wasm?: WasmSource;
+  /**
+   * Browsers, worker mode: the URL of the engine worker script, when it is not
+   * next to the package's JS. Bundlers that do not bundle it (esbuild) need it
+   * served from node_modules/ptc-wasm/dist/worker.browser.mjs. Node ignores it.
+   */
+  workerUrl?: URL | string;
   /**
    * Run the engine in a worker thread (Node worker_threads, browser Web Worker).
    * Same API; tools still run on the caller's side. A run that overstays its

@@ -214,8 +214,14 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   private workerPort(): WorkerPort {
     if (this.port) return this.port;
     const port = this.spawn();
-    port.onMessage((message) => this.handle(port, message));
-    port.onError((error) => this.replaceWorker(port, `The engine worker failed (${describeThrown(error)})`, true));
+    // A worker that never answered did not start (its script is missing, say):
+    // a fresh one would not either, so its runs are not started again.
+    let answered = false;
+    port.onMessage((message) => {
+      answered = true;
+      this.handle(port, message);
+    });
+    port.onError((error) => this.replaceWorker(port, `The engine worker failed (${describeThrown(error)})`, answered));
     port.post({ type: "init", module: this.wasmModule });
     this.port = port;
     this.lastAnswerAt = now();

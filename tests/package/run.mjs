@@ -2,22 +2,27 @@
 // it into fresh consumer projects in a temporary folder (outside the repository,
 // whose node_modules would otherwise be found) and uses it there the
 // way they do: Node ESM and CommonJS, worker mode, the subpaths, the CLI, MCP over
-// stdio, TypeScript in every module mode, Deno and Bun. Prints PASS, FAIL or SKIP
-// per check and exits 1 on any FAIL. Needs a build (npm run build).
+// stdio, TypeScript in every module mode, Deno and Bun; the README's Vite, webpack
+// and esbuild recipes, a plain <script type=module> page and a page under a
+// Content-Security-Policy, loaded in Chromium (web.mjs); a Cloudflare Worker in
+// workerd (workerd.mjs). Prints PASS, FAIL or SKIP per check and exits 1 on any
+// FAIL. Needs a build (npm run build). PTC_PACKAGE_CHECKS=web,workerd (any of
+// node, types, runtimes, web, workerd) runs only those groups.
 //
 // Caches, so that a second run is fast: npm's own cache (installs are
 // --prefer-offline), build/package-test/runtimes/ (the deno and bun npm packages),
 // build/package-test/tsc/ (tsc's incremental state: the consumers' folder keeps its
-// path, so only what changed is checked again); TypeScript and @types/node come
-// from this repository's node_modules.
-// TODO (not covered yet): Vite, webpack and esbuild builds in Chromium (main
-// thread and worker), a plain <script type=module> page, a CSP page, workerd.
+// path, so only what changed is checked again); TypeScript, @types/node, the
+// bundlers (Vite, webpack, esbuild) and workerd are this repository's dev
+// dependencies, linked into the consumers.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { webChecks } from "./web.mjs";
+import { workerdChecks } from "./workerd.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const fixtures = join(root, "tests/package/fixtures");
@@ -27,6 +32,8 @@ const tscState = join(root, "build/package-test/tsc");
 const work = join(tmpdir(), `ptc-wasm-package-${createHash("sha1").update(root).digest("hex").slice(0, 8)}`);
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
 const npmFlags = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"];
+const groups = process.env.PTC_PACKAGE_CHECKS?.split(",");
+const wanted = (group) => !groups || groups.includes(group);
 
 // ---- reporting ----------------------------------------------------------------
 const counts = { PASS: 0, FAIL: 0, SKIP: 0 };
@@ -111,6 +118,19 @@ function consumer(name, tarball, extra = []) {
     `package: npm install ${["ptc-wasm", ...extra].join(" ")}: ${seconds} s, node_modules ${du(join(dir, "node_modules"))}`,
   );
   return dir;
+}
+
+/**
+ * The README block a check runs as written: the one after the line
+ * `<!-- not-run: tests/package/run.mjs runs this (NAME) -->` (tests/js/docs.test.cjs
+ * skips it for that reason).
+ */
+function recipe(name) {
+  const readme = readFileSync(join(root, "README.md"), "utf8");
+  const marker = `<!-- not-run: tests/package/run.mjs runs this (${name}) -->`;
+  const at = readme.indexOf(marker);
+  expect(at >= 0, `README.md has no block after ${marker}`);
+  return /```\S*\n([\s\S]*?)\n```/.exec(readme.slice(at))[1];
 }
 
 function exportTargets(value, out = []) {
@@ -293,101 +313,112 @@ async function main() {
 
   // The core install: the tarball alone.
   const core = consumer("core", tarball.path);
-  await check("the core install pulls no other package", () => {
-    const installed = readdirSync(join(core, "node_modules")).filter((n) => !n.startsWith("."));
-    expect(JSON.stringify(installed) === '["ptc-wasm"]', `node_modules holds ${installed.join(", ")}`);
-  });
-  await check("Node: import from ESM", () => expectOk(node(core, "core.mjs")));
-  await check("Node: import from ESM, worker mode", () => expectOk(node(core, "core.mjs", "--worker")));
-  await check("Node: require from CommonJS (and worker mode)", () => expectOk(node(core, "core.cjs")));
-  await check("ptc-wasm/ptc.wasm resolves and loads (bytes, module, file URL)", () =>
-    expectOk(node(core, "wasm-subpath.mjs")),
-  );
-  await check("ptc-wasm/mcp and ptc-wasm/ai-sdk without their peers say what to install", () =>
-    expectOk(node(core, "mcp-missing.mjs")),
-  );
-  await check("CLI: npx ptc-wasm run <file> --context <file>", () => {
-    const r = run("npx", ["ptc-wasm", "run", "agent-loop/program.json", "--context", "agent-loop/data.json"], {
-      cwd: core,
+  if (wanted("node")) {
+    await check("the core install pulls no other package", () => {
+      const installed = readdirSync(join(core, "node_modules")).filter((n) => !n.startsWith("."));
+      expect(JSON.stringify(installed) === '["ptc-wasm"]', `node_modules holds ${installed.join(", ")}`);
     });
-    const rows = JSON.parse(r.stdout);
-    expect(Array.isArray(rows) && rows.length === 3 && "amount" in rows[0], `unexpected output: ${r.stdout}`);
-  });
-  await check("CLI: a program on stdin, and a failing one (exit code 1)", () => {
-    const r = run("npx", ["ptc-wasm", "run", "-"], {
-      cwd: core,
-      input: '{"program": {"op": "add", "left": 1, "right": 2}}',
+    await check("Node: import from ESM", () => expectOk(node(core, "core.mjs")));
+    await check("Node: import from ESM, worker mode", () => expectOk(node(core, "core.mjs", "--worker")));
+    await check("Node: require from CommonJS (and worker mode)", () => expectOk(node(core, "core.cjs")));
+    await check("ptc-wasm/ptc.wasm resolves and loads (bytes, module, file URL)", () =>
+      expectOk(node(core, "wasm-subpath.mjs")),
+    );
+    await check("ptc-wasm/mcp and ptc-wasm/ai-sdk without their peers say what to install", () =>
+      expectOk(node(core, "mcp-missing.mjs")),
+    );
+    await check("CLI: npx ptc-wasm run <file> --context <file>", () => {
+      const r = run("npx", ["ptc-wasm", "run", "agent-loop/program.json", "--context", "agent-loop/data.json"], {
+        cwd: core,
+      });
+      const rows = JSON.parse(r.stdout);
+      expect(Array.isArray(rows) && rows.length === 3 && "amount" in rows[0], `unexpected output: ${r.stdout}`);
     });
-    expect(r.stdout.trim() === "3", `unexpected output: ${r.stdout}`);
-    const bad = run("npx", ["ptc-wasm", "run", "-"], { cwd: core, input: '{"program": {"op": "count"}}', status: 1 });
-    expect(/ExecutionError/.test(bad.stderr), `unexpected stderr: ${bad.stderr}`);
-  });
-  await check("CLI: mcp without the MCP SDK says what to install (exit code 2)", () => {
-    const r = run("npx", ["ptc-wasm", "mcp"], { cwd: core, input: "", status: 2 });
-    expect(r.stderr.includes("npm install @modelcontextprotocol/sdk zod"), `unexpected stderr: ${r.stderr}`);
-  });
-  await check("examples/agent-loop/agent.mjs runs against the installed package", () => {
-    const r = node(core, "agent-loop/agent.mjs");
-    expect(/memory at the end: travel_expenses/.test(r.stdout), `unexpected output: ${r.stdout.slice(-500)}`);
-  });
+    await check("CLI: a program on stdin, and a failing one (exit code 1)", () => {
+      const r = run("npx", ["ptc-wasm", "run", "-"], {
+        cwd: core,
+        input: '{"program": {"op": "add", "left": 1, "right": 2}}',
+      });
+      expect(r.stdout.trim() === "3", `unexpected output: ${r.stdout}`);
+      const bad = run("npx", ["ptc-wasm", "run", "-"], { cwd: core, input: '{"program": {"op": "count"}}', status: 1 });
+      expect(/ExecutionError/.test(bad.stderr), `unexpected stderr: ${bad.stderr}`);
+    });
+    await check("CLI: mcp without the MCP SDK says what to install (exit code 2)", () => {
+      const r = run("npx", ["ptc-wasm", "mcp"], { cwd: core, input: "", status: 2 });
+      expect(r.stderr.includes("npm install @modelcontextprotocol/sdk zod"), `unexpected stderr: ${r.stderr}`);
+    });
+    await check("examples/agent-loop/agent.mjs runs against the installed package", () => {
+      const r = node(core, "agent-loop/agent.mjs");
+      expect(/memory at the end: travel_expenses/.test(r.stdout), `unexpected output: ${r.stdout.slice(-500)}`);
+    });
+  }
 
   // With the optional peers, at the versions this repository tests.
   const dev = pkg.devDependencies;
   const peers = ["@modelcontextprotocol/sdk", "zod", "ai"].map((p) => `${p}@${dev[p]}`);
-  const full = consumer("full", tarball.path, peers);
-  await check("ptc-wasm/mcp: a client calls run_program (ESM and CommonJS entries)", () =>
-    expectOk(node(full, "mcp.mjs")),
-  );
-  await check("ptc-wasm/ai-sdk: execute and generateText (ESM and CommonJS entries)", () =>
-    expectOk(node(full, "ai-sdk.mjs")),
-  );
-  await check("MCP over stdio: npx ptc-wasm mcp answers initialize and tools/call", async () => {
-    const program = {
-      op: "pipe",
-      steps: [{ op: "call", tool: "get_orders", args: { status: "shipped" } }, { op: "count" }],
-    };
-    const { code, replies, stderr } = await mcpSession(
-      full,
-      ["--tools", "agent-loop/tools.mjs", "--context", "agent-loop/data.json"],
-      [
-        {
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "package-test", version: "1.0.0" },
+  const full = wanted("node") || wanted("types") ? consumer("full", tarball.path, peers) : null;
+  if (wanted("node")) {
+    await check("ptc-wasm/mcp: a client calls run_program (ESM and CommonJS entries)", () =>
+      expectOk(node(full, "mcp.mjs")),
+    );
+    await check("ptc-wasm/ai-sdk: execute and generateText (ESM and CommonJS entries)", () =>
+      expectOk(node(full, "ai-sdk.mjs")),
+    );
+    await check("MCP over stdio: npx ptc-wasm mcp answers initialize and tools/call", async () => {
+      const program = {
+        op: "pipe",
+        steps: [{ op: "call", tool: "get_orders", args: { status: "shipped" } }, { op: "count" }],
+      };
+      const { code, replies, stderr } = await mcpSession(
+        full,
+        ["--tools", "agent-loop/tools.mjs", "--context", "agent-loop/data.json"],
+        [
+          {
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-06-18",
+              capabilities: {},
+              clientInfo: { name: "package-test", version: "1.0.0" },
+            },
           },
-        },
-        { method: "notifications/initialized" },
-        { id: 2, method: "tools/call", params: { name: "run_program", arguments: { program } } },
-      ],
-    );
-    expect(
-      replies.get(1)?.result?.serverInfo?.name === "ptc-wasm",
-      `initialize: ${JSON.stringify(replies.get(1))}\n${stderr}`,
-    );
-    const call = replies.get(2)?.result;
-    expect(
-      call && !call.isError && /^\d+$/.test(call.content[0].text),
-      `tools/call: ${JSON.stringify(replies.get(2))}\n${stderr}`,
-    );
-    expect(code === 0, `the server exited with ${code} when its input ended\n${stderr}`);
-  });
-  for (const project of projects)
-    await check(`TypeScript: tsc --noEmit --strict, ${project.name}`, () => typecheck(full, project));
-
-  for (const name of ["deno", "bun"]) {
-    let bin;
-    await check(`${name}: installed from npm`, () => void (bin = runtimeBinary(name)));
-    if (!bin) continue;
-    const args = name === "deno" ? ["run", "--allow-all", "core.mjs"] : ["core.mjs"];
-    const env = name === "deno" ? { DENO_DIR: join(runtimes, "deno-dir"), DENO_NO_UPDATE_CHECK: "1" } : {};
-    await check(`${name}: import ptc-wasm`, () => expectOk(run(bin, args, { cwd: core, env })));
-    await check(`${name}: import ptc-wasm, worker mode`, () =>
-      expectOk(run(bin, [...args, "--worker"], { cwd: core, env })),
-    );
+          { method: "notifications/initialized" },
+          { id: 2, method: "tools/call", params: { name: "run_program", arguments: { program } } },
+        ],
+      );
+      expect(
+        replies.get(1)?.result?.serverInfo?.name === "ptc-wasm",
+        `initialize: ${JSON.stringify(replies.get(1))}\n${stderr}`,
+      );
+      const call = replies.get(2)?.result;
+      expect(
+        call && !call.isError && /^\d+$/.test(call.content[0].text),
+        `tools/call: ${JSON.stringify(replies.get(2))}\n${stderr}`,
+      );
+      expect(code === 0, `the server exited with ${code} when its input ended\n${stderr}`);
+    });
   }
+  if (wanted("types"))
+    for (const project of projects)
+      await check(`TypeScript: tsc --noEmit --strict, ${project.name}`, () => typecheck(full, project));
+
+  if (wanted("runtimes")) {
+    for (const name of ["deno", "bun"]) {
+      let bin;
+      await check(`${name}: installed from npm`, () => void (bin = runtimeBinary(name)));
+      if (!bin) continue;
+      const args = name === "deno" ? ["run", "--allow-all", "core.mjs"] : ["core.mjs"];
+      const env = name === "deno" ? { DENO_DIR: join(runtimes, "deno-dir"), DENO_NO_UPDATE_CHECK: "1" } : {};
+      await check(`${name}: import ptc-wasm`, () => expectOk(run(bin, args, { cwd: core, env })));
+      await check(`${name}: import ptc-wasm, worker mode`, () =>
+        expectOk(run(bin, [...args, "--worker"], { cwd: core, env })),
+      );
+    }
+  }
+
+  const t = { root, fixtures, tarball, check, expect, Skip, run, consumer, recipe };
+  if (wanted("web")) await webChecks(t);
+  if (wanted("workerd")) await workerdChecks(t);
 
   console.log(`package: ${counts.PASS} passed, ${counts.FAIL} failed, ${counts.SKIP} skipped`);
   if (counts.FAIL) console.log(`package: the consumers are left in ${work}`);
