@@ -15,6 +15,8 @@ import jsonLogic from "json-logic-js";
 import { getQuickJS, shouldInterruptAfterDeadline } from "quickjs-emscripten";
 
 import { PTC_PROGRAM, PTC_PROGRAM_WHOLE_ROWS } from "./data.mjs";
+import { LimitError } from "./limit-error.mjs";
+import { loadMonty, MONTY_W1 } from "./monty.mjs";
 
 export { PTC_PROGRAM };
 
@@ -24,12 +26,7 @@ function plainJs(rows) {
   return rows.filter((r) => r.category === "travel").reduce((s, r) => s + r.amount, 0);
 }
 
-/**
- * A sandbox refused the work because of its time or memory limit. The runner
- * prints "could not run" for that engine and size instead of a number; any
- * other failure is a bug and aborts the benchmark.
- */
-export class LimitError extends Error {}
+export { LimitError };
 
 // Runs a ptc program and unwraps the result: a limit is a LimitError, any other
 // failure (a wrong or rejected program, an engine fault) a plain Error.
@@ -49,6 +46,9 @@ async function ptcRun(ptc, program, rows, limits) {
 
 export async function createPeers() {
   const ptc = await createRuntime();
+  // Monty is a native addon: where its binary does not install or load, the
+  // peer is left out and the report says why.
+  const monty = await loadMonty();
 
   // JSONata compiles an expression into an AST once; evaluate() is what runs per
   // call (ptc-wasm likewise caches compiled programs by their text).
@@ -112,7 +112,10 @@ export async function createPeers() {
       { name: "JSONata", run: (rows) => jsonataExpr.evaluate({ rows }) },
       { name: "json-logic", run: (rows) => jsonLogic.apply(logicRule, { rows }) },
       { name: "quickjs", run: (rows, limits) => quickjsRun(rows, limits) },
+      ...(monty.ok ? [{ name: "monty", run: monty.runner(MONTY_W1, "rows") }] : []),
     ],
+    // Peers that could not be loaded here, with the reason: [{ name, reason }].
+    skippedPeers: monty.ok ? [] : [{ name: "monty", reason: monty.reason }],
   };
 }
 
