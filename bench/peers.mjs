@@ -44,6 +44,34 @@ async function ptcRun(ptc, program, rows, limits) {
   return r.result;
 }
 
+// ptc-wasm on rows loaded into the engine once (runtime.load), outside the
+// clock: each call runs the program on them, nothing crosses. Not a peer: it
+// shows what a session that keeps its data in the engine pays per program.
+function residentPeer(ptc) {
+  let resident;
+  return {
+    name: "ptc resident",
+    async prepare(rows, limits) {
+      const loaded = await ptc.load({ rows }, { maxResidentBytes: limits.maxHeapBytes * 4 });
+      if (!loaded.ok) throw new LimitError(`${loaded.error.type}: ${loaded.error.message}`);
+      resident = loaded.resident;
+    },
+    release() {
+      resident?.close();
+      resident = undefined;
+    },
+    async run(rows, limits) {
+      const r = await ptc.run(PTC_PROGRAM, {
+        resident,
+        timeoutMs: limits.timeoutMs,
+        maxHeapBytes: limits.maxHeapBytes,
+      });
+      if (!r.ok) throw new Error(`ptc-wasm (resident) failed: ${r.error.type}: ${r.error.message}`);
+      return r.result;
+    },
+  };
+}
+
 export async function createPeers() {
   const ptc = await createRuntime();
   // Monty is a native addon: where its binary does not install or load, the
@@ -108,6 +136,7 @@ export async function createPeers() {
       { name: "ptc-wasm", run: (rows, limits) => ptcRun(ptc, PTC_PROGRAM, rows, limits) },
       // Not a peer: ptc-wasm itself with the rows crossing whole (no projection).
       { name: "ptc (whole)", run: (rows, limits) => ptcRun(ptc, PTC_PROGRAM_WHOLE_ROWS, rows, limits) },
+      residentPeer(ptc),
       { name: "plain JS", run: (rows) => plainJs(rows) },
       { name: "JSONata", run: (rows) => jsonataExpr.evaluate({ rows }) },
       { name: "json-logic", run: (rows) => jsonLogic.apply(logicRule, { rows }) },
