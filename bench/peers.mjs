@@ -141,7 +141,7 @@ export async function createPeers() {
       { name: "JSONata", run: (rows) => jsonataExpr.evaluate({ rows }) },
       { name: "json-logic", run: (rows) => jsonLogic.apply(logicRule, { rows }) },
       { name: "quickjs", run: (rows, limits) => quickjsRun(rows, limits) },
-      ...(monty.ok ? [{ name: "monty", run: monty.runner(MONTY_W1, "rows") }] : []),
+      ...(monty.ok ? [{ name: "monty", run: monty.runner(MONTY_W1, "rows"), maxRows: 100_000 }] : []),
     ],
     // Peers that could not be loaded here, with the reason: [{ name, reason }].
     skippedPeers: monty.ok ? [] : [{ name: "monty", reason: monty.reason }],
