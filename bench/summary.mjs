@@ -36,7 +36,7 @@ export function printSummary(say, lines, machine) {
   if (!lines.length) return;
   const columns = columnsOf(lines);
   const LABEL = 28;
-  const W = 11;
+  const W = Math.max(11, ...columns.map((c) => c.length + 2)); // names never run together
   const row = (label, cells) => say(label.padEnd(LABEL) + cells.map((c) => c.padStart(W)).join(""));
   const rule = "=".repeat(LABEL + W * columns.length);
   say(rule);
