@@ -15,6 +15,8 @@ import jsonLogic from "json-logic-js";
 import { getQuickJS, shouldInterruptAfterDeadline } from "quickjs-emscripten";
 
 import { PTC_PROGRAM, PTC_PROGRAM_WHOLE_ROWS } from "./data.mjs";
+import { LimitError } from "./limit-error.mjs";
+import { loadMonty, MONTY_W1 } from "./monty.mjs";
 
 export { PTC_PROGRAM };
 
@@ -24,12 +26,7 @@ function plainJs(rows) {
   return rows.filter((r) => r.category === "travel").reduce((s, r) => s + r.amount, 0);
 }
 
-/**
- * A sandbox refused the work because of its time or memory limit. The runner
- * prints "could not run" for that engine and size instead of a number; any
- * other failure is a bug and aborts the benchmark.
- */
-export class LimitError extends Error {}
+export { LimitError };
 
 // Runs a ptc program and unwraps the result: a limit is a LimitError, any other
 // failure (a wrong or rejected program, an engine fault) a plain Error.
@@ -47,8 +44,39 @@ async function ptcRun(ptc, program, rows, limits) {
   return r.result;
 }
 
+// ptc-wasm on rows loaded into the engine once (runtime.load), outside the
+// clock: each call runs the program on them, nothing crosses. Not a peer: it
+// shows what a session that keeps its data in the engine pays per program.
+function residentPeer(ptc) {
+  let resident;
+  return {
+    name: "ptc resident",
+    async prepare(rows, limits) {
+      const loaded = await ptc.load({ rows }, { maxResidentBytes: limits.maxHeapBytes * 4 });
+      if (!loaded.ok) throw new LimitError(`${loaded.error.type}: ${loaded.error.message}`);
+      resident = loaded.resident;
+    },
+    release() {
+      resident?.close();
+      resident = undefined;
+    },
+    async run(rows, limits) {
+      const r = await ptc.run(PTC_PROGRAM, {
+        resident,
+        timeoutMs: limits.timeoutMs,
+        maxHeapBytes: limits.maxHeapBytes,
+      });
+      if (!r.ok) throw new Error(`ptc-wasm (resident) failed: ${r.error.type}: ${r.error.message}`);
+      return r.result;
+    },
+  };
+}
+
 export async function createPeers() {
   const ptc = await createRuntime();
+  // Monty is a native addon: where its binary does not install or load, the
+  // peer is left out and the report says why.
+  const monty = await loadMonty();
 
   // JSONata compiles an expression into an AST once; evaluate() is what runs per
   // call (ptc-wasm likewise caches compiled programs by their text).
@@ -108,11 +136,15 @@ export async function createPeers() {
       { name: "ptc-wasm", run: (rows, limits) => ptcRun(ptc, PTC_PROGRAM, rows, limits) },
       // Not a peer: ptc-wasm itself with the rows crossing whole (no projection).
       { name: "ptc (whole)", run: (rows, limits) => ptcRun(ptc, PTC_PROGRAM_WHOLE_ROWS, rows, limits) },
+      residentPeer(ptc),
       { name: "plain JS", run: (rows) => plainJs(rows) },
       { name: "JSONata", run: (rows) => jsonataExpr.evaluate({ rows }) },
       { name: "json-logic", run: (rows) => jsonLogic.apply(logicRule, { rows }) },
       { name: "quickjs", run: (rows, limits) => quickjsRun(rows, limits) },
+      ...(monty.ok ? [{ name: "monty", run: monty.runner(MONTY_W1, "rows"), maxRows: 100_000 }] : []),
     ],
+    // Peers that could not be loaded here, with the reason: [{ name, reason }].
+    skippedPeers: monty.ok ? [] : [{ name: "monty", reason: monty.reason }],
   };
 }
 

@@ -1,9 +1,14 @@
 // ptc-wasm benchmark suite: `npm run bench` (scripts/bench.sh) runs this file
 // once, in one Node process, after building dist/. See bench/README.md.
 //
-//   node --expose-gc bench/run.mjs [--quick]
+//   node --expose-gc bench/run.mjs [--quick] [--only W1,W4] [--compare FILE] [--out FILE]
 //
 // --quick: fewer repetitions and no 1M-row run, for a fast look while working.
+// --only: run only these workloads (repeatable or comma-separated).
+// --out: where the JSON of this run goes (default build/bench/latest.json; the
+//   previous one is kept as build/bench/previous.json).
+// --compare: the JSON of an earlier run to diff against (default: the previous
+//   run's, when there is one).
 //
 // Speed targets are reported as PASS/MISS and never fail the process (shared
 // 2-core machines are noisy); a wrong answer from any engine does (exit 1).
@@ -11,11 +16,21 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { generateRows } from "./data.mjs";
 import { createPeers, LimitError, plainJs, ptcRun } from "./peers.mjs";
+import { printDiff, printSummary, saveRun } from "./summary.mjs";
 
-const QUICK = process.argv.includes("--quick");
+const { values: ARGS } = parseArgs({
+  options: {
+    quick: { type: "boolean", default: false },
+    only: { type: "string", multiple: true, default: [] },
+    compare: { type: "string" },
+    out: { type: "string" },
+  },
+});
+const QUICK = ARGS.quick;
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 
@@ -109,7 +124,7 @@ function measureSizes() {
 // OS page cache is warm after the first, as it is for any server). A bare
 // `node -e ""` is timed alongside, so the package's share of the wall time
 // can be told from Node's own start-up.
-function measureColdStart(samples) {
+function measureColdStart(samples, peer = "ptc-wasm") {
   const child = HERE + "coldstart-child.mjs";
   const inside = [];
   const wall = [];
@@ -117,11 +132,11 @@ function measureColdStart(samples) {
   const parts = { importMs: [], createMs: [], firstRunMs: [] };
   for (let i = 0; i < samples; i++) {
     let t = now();
-    const out = spawnSync(process.execPath, [child], { encoding: "utf8" });
+    const out = spawnSync(process.execPath, [child, peer], { encoding: "utf8" });
     wall.push(now() - t);
-    if (out.status !== 0) engineFailed("cold-start child", `exit status ${out.status}\n${out.stderr}`);
+    if (out.status !== 0) engineFailed(`${peer} cold-start child`, `exit status ${out.status}\n${out.stderr}`);
     const m = JSON.parse(out.stdout.trim().split("\n").pop());
-    if (!m.ok) wrongAnswer("cold start, first run", m.got, m.expected);
+    if (!m.ok) wrongAnswer(`${peer} cold start, first run`, m.got, m.expected);
     inside.push(m.totalMs);
     for (const k of Object.keys(parts)) parts[k].push(m[k]);
 
@@ -190,7 +205,16 @@ async function measureSize(peers, n, rounds) {
 
   progress(`${fmtRows(n)} rows: checking answers`);
   for (const s of state) {
+    // A peer far slower than the rest is not run on the biggest inputs, where
+    // one round of it would take minutes (Monty: ~7 µs a row).
+    if (n > (s.peer.maxRows ?? Infinity)) {
+      s.skipped = `not run above ${fmtRows(s.peer.maxRows)} rows (too slow for this size)`;
+      continue;
+    }
     try {
+      // A peer that keeps data between calls (ptc-wasm's resident context) is
+      // handed the rows once, untimed.
+      await s.peer.prepare?.(rows, limits);
       const got = await s.peer.run(rows, limits);
       if (!sameNumber(got, expected)) wrongAnswer(`${s.peer.name}, ${fmtRows(n)} rows`, got, expected);
     } catch (e) {
@@ -220,6 +244,7 @@ async function measureSize(peers, n, rounds) {
       s.samples.push(now() - t);
     }
   }
+  for (const s of state) s.peer.release?.();
   return {
     n,
     rows,
@@ -327,114 +352,61 @@ async function measureBreakdown(ptc, rows, rounds) {
   return { matching, ...medians, payloadParse: median(payloadMs.parse), payloadWhole: median(payloadMs.whole) };
 }
 
-// ------------------------------------------------------------------- main --
+// -------------------------------------------------------------- workloads --
 
-const SIZES = QUICK
-  ? [
-      { n: 1000, rounds: 15 },
-      { n: 100_000, rounds: 3 },
-    ]
-  : [
-      { n: 1000, rounds: 41 },
-      { n: 100_000, rounds: 9 },
-      { n: 1_000_000, rounds: 5 },
-    ];
-const BREAKDOWN_AT = 100_000;
-
-const started = now();
-// The load average is printed because other work on the machine moves the
-// absolute numbers more than anything measured here.
-const loadNow = () => loadavg()[0].toFixed(2);
-say(
-  `ptc-wasm benchmark — node ${process.version}, ${process.platform}/${process.arch}, ` +
-    `${availableParallelism()} CPUs (${cpus()[0]?.model.trim() ?? "unknown"}), load average ${loadNow()}` +
-    (QUICK ? " (--quick)" : ""),
-);
-if (!globalThis.gc) say("note: run with --expose-gc for steadier large-input numbers");
-say();
-
-const sizes = measureSizes();
-progress("cold start (fresh node processes)");
-const cold = measureColdStart(QUICK ? 3 : 7);
-
-progress("loading peers");
-const { ptc, peers } = await createPeers();
-const peerNames = peers.map((p) => p.name);
-
-progress("tiny call (10 rows, warm)");
-const TINY_BATCHES = QUICK ? 15 : 41;
-const tiny = await measureTiny(peers, TINY_BATCHES);
-
-const sizeResults = [];
-let breakdown = null;
-for (const { n, rounds } of SIZES) {
-  const res = await measureSize(peers, n, rounds);
-  if (n === BREAKDOWN_AT) {
-    progress(`${fmtRows(n)} rows: ptc-wasm breakdown`);
-    breakdown = await measureBreakdown(ptc, res.rows, QUICK ? 3 : 7);
-  }
-  res.rows = null; // let the rows go before the next size is generated
-  sizeResults.push(res);
-}
-const engineMemoryAfter = ptc.engineMemoryBytes;
-
-// ----------------------------------------------------------------- report --
+// Each workload measures, prints its detailed section and returns its lines
+// of the summary table: { id, label, unit: "ms" | "bytes", cells: { peer:
+// value } } (value = median time in ms, or bytes), plus the targets it judges:
+// [label, "PASS" | "MISS" | "N/A ", detail]. `--only W1` runs one of them.
 
 const line = "-".repeat(78);
-say("FILTER + SUM at the boundary: JS rows in, JS number out (warm; median of interleaved runs)");
-say("ratio = ptc-wasm time / peer time: below 1 means ptc-wasm is faster");
-say('"ptc (whole)" is ptc-wasm on the same question written so that the rows cross whole, as JSON');
-say("(no projection of the two fields read; see bench/README.md): it is not a peer.");
-say(line);
-say(
-  `${pad("rows", 7)}${pad("engine", 12)}${lpad("median", 11)}${lpad("min", 11)}${lpad("runs", 6)}${lpad("per row", 11)}${lpad("ptc/peer", 11)}`,
-);
-say(line);
-for (const { n, results } of sizeResults) {
-  const ptcMs = results.find((r) => r.name === "ptc-wasm").medianMs;
-  results.forEach((r, i) => {
-    const head = pad(i === 0 ? fmtRows(n) : "", 7) + pad(r.name, 12);
-    if (r.skipped) {
-      say(`${head}  could not run: ${r.skipped}`);
-      return;
-    }
-    const perRow = fmtTime(r.medianMs / n);
-    const ratio = r.name === "ptc-wasm" ? "" : fmtRatio(ptcMs / r.medianMs);
-    say(
-      head +
-        lpad(fmtTime(r.medianMs), 11) +
-        lpad(fmtTime(r.minMs), 11) +
-        lpad(r.runs, 6) +
-        lpad(perRow, 11) +
-        lpad(ratio, 11),
-    );
-  });
+
+// Peers are loaded once, by the first workload that needs them.
+let loadedPeers;
+async function peersOnce() {
+  if (!loadedPeers) {
+    progress("loading peers");
+    loadedPeers = await createPeers();
+    for (const { name, reason } of loadedPeers.skippedPeers) say(`SKIPPED peer ${name}: ${reason}`);
+  }
+  return loadedPeers;
+}
+
+function printThroughput(sizeResults) {
+  say("W1 FILTER + SUM at the boundary: JS rows in, JS number out (warm; median of interleaved runs)");
+  say("ratio = ptc-wasm time / peer time: below 1 means ptc-wasm is faster");
+  say('"ptc (whole)" is ptc-wasm on the same question written so that the rows cross whole, as JSON');
+  say('(no projection of the two fields read); "ptc resident" runs on rows loaded into the engine once');
+  say("(runtime.load, outside the clock). Neither is a peer; see bench/README.md.");
   say(line);
-}
-say();
-
-say("TINY CALL: 10 rows, warm; median over batches of calls (µs per call)");
-say(line);
-say(
-  `${pad("engine", 14)}${lpad("median", 12)}${lpad("min", 12)}${lpad("batches", 9)}${lpad("calls/batch", 13)}${lpad("ptc/peer", 11)}`,
-);
-say(line);
-const tinyPtc = tiny.find((t) => t.name === "ptc-wasm").medianMs;
-for (const t of tiny) {
   say(
-    pad(t.name, 14) +
-      lpad(fmtTime(t.medianMs), 12) +
-      lpad(fmtTime(t.minMs), 12) +
-      lpad(TINY_BATCHES, 9) +
-      lpad(t.batch, 13) +
-      lpad(t.name === "ptc-wasm" ? "" : fmtRatio(tinyPtc / t.medianMs), 11),
+    `${pad("rows", 7)}${pad("engine", 13)}${lpad("median", 11)}${lpad("min", 11)}${lpad("runs", 6)}${lpad("per row", 11)}${lpad("ptc/peer", 11)}`,
   );
+  say(line);
+  for (const { n, results } of sizeResults) {
+    const ptcMs = results.find((r) => r.name === "ptc-wasm").medianMs;
+    results.forEach((r, i) => {
+      const head = pad(i === 0 ? fmtRows(n) : "", 7) + pad(r.name, 13);
+      if (r.skipped) {
+        say(`${head}  could not run: ${r.skipped}`);
+        return;
+      }
+      const ratio = r.name === "ptc-wasm" ? "" : fmtRatio(ptcMs / r.medianMs);
+      say(
+        head +
+          lpad(fmtTime(r.medianMs), 11) +
+          lpad(fmtTime(r.minMs), 11) +
+          lpad(r.runs, 6) +
+          lpad(fmtTime(r.medianMs / n), 11) +
+          lpad(ratio, 11),
+      );
+    });
+    say(line);
+  }
+  say();
 }
-say(line);
-say();
 
-if (breakdown) {
-  const b = breakdown;
+function printBreakdown(b) {
   const rowsOut = b.filterOnly - b.full;
   say(`WHERE PTC-WASM'S TIME GOES at ${fmtRows(BREAKDOWN_AT)} rows (medians; parts are differences, so approximate)`);
   say(line);
@@ -470,64 +442,257 @@ if (breakdown) {
   say();
 }
 
-say("COLD START: fresh `node` child process; import + createRuntime + first run (10 rows)");
-say(line);
-say(`${pad(`inside the child (median of ${cold.samples})`, 50)}${lpad(fmtTime(cold.insideMs), 10)}`);
-say(`${pad("  import dist/node.mjs", 50)}${lpad(fmtTime(cold.importMs), 10)}`);
-say(`${pad("  createRuntime() (read + compile + instantiate)", 50)}${lpad(fmtTime(cold.createMs), 10)}`);
-say(`${pad("  first ptc.run", 50)}${lpad(fmtTime(cold.firstRunMs), 10)}`);
-say(`${pad("whole child process, wall time", 50)}${lpad(fmtTime(cold.wallMs), 10)}`);
-say(`${pad('  for comparison: bare `node -e ""`', 50)}${lpad(fmtTime(cold.bareNodeMs), 10)}`);
-say(line);
-say();
+const SIZES = QUICK
+  ? [
+      { n: 1000, rounds: 15 },
+      { n: 100_000, rounds: 3 },
+    ]
+  : [
+      { n: 1000, rounds: 41 },
+      { n: 100_000, rounds: 9 },
+      { n: 1_000_000, rounds: 5 },
+    ];
+const BREAKDOWN_AT = 100_000;
 
-say("SIZES (gzip -9)");
-say(line);
-say(`${pad("dist/ptc.wasm raw", 30)}${fmtBytes(sizes.wasmRaw)}`);
-say(`${pad("dist/ptc.wasm gzip", 30)}${fmtBytes(sizes.wasmGz)}`);
-say(`${pad("dist/node.mjs raw (JS glue)", 30)}${fmtBytes(sizes.glueRaw)}`);
-say(`${pad("dist/node.mjs gzip", 30)}${fmtBytes(sizes.glueGz)}`);
-say(`${pad("wasm + glue, gzip", 30)}${fmtBytes(sizes.totalGz)}`);
-say(line);
-say(`(ptc-wasm engine's linear memory after the last run: ${(engineMemoryAfter / 1048576).toFixed(0)} MiB)`);
-say();
-
-// ---------------------------------------------------------------- targets --
-
-const targets = [];
-for (const peerName of ["JSONata", "quickjs"]) {
-  for (const { n, results } of sizeResults) {
-    const p = results.find((r) => r.name === "ptc-wasm");
-    const q = results.find((r) => r.name === peerName);
-    const label = `faster than ${peerName} at ${fmtRows(n)} rows`;
-    if (p.skipped) targets.push([label, "MISS", `ptc-wasm could not run: ${p.skipped}`]);
-    else if (q.skipped) targets.push([label, "N/A ", `${peerName} could not run`]);
-    else
-      targets.push([
-        label,
-        p.medianMs < q.medianMs ? "PASS" : "MISS",
-        `${fmtTime(p.medianMs)} vs ${fmtTime(q.medianMs)} (ratio ${fmtRatio(p.medianMs / q.medianMs)})`,
-      ]);
+async function workloadW1() {
+  const { ptc, peers } = await peersOnce();
+  const sizeResults = [];
+  let breakdown = null;
+  for (const { n, rounds } of SIZES) {
+    const res = await measureSize(peers, n, rounds);
+    if (n === BREAKDOWN_AT) {
+      progress(`${fmtRows(n)} rows: ptc-wasm breakdown`);
+      breakdown = await measureBreakdown(ptc, res.rows, QUICK ? 3 : 7);
+    }
+    res.rows = null; // let the rows go before the next size is generated
+    sizeResults.push(res);
   }
-}
-targets.push(["tiny call under 20 µs", tinyPtc < 0.02 ? "PASS" : "MISS", `${fmtTime(tinyPtc)} per call`]);
-targets.push([
-  "cold start under 30 ms",
-  cold.insideMs < 30 ? "PASS" : "MISS",
-  `${fmtTime(cold.insideMs)} inside the child (process wall ${fmtTime(cold.wallMs)})`,
-]);
-// KB here is 1000 bytes, the stricter reading.
-targets.push([
-  "wasm + glue under 300 KB gzip",
-  sizes.totalGz < 300_000 ? "PASS" : "MISS",
-  `${(sizes.totalGz / 1000).toFixed(1)} KB`,
-]);
+  printThroughput(sizeResults);
+  if (breakdown) printBreakdown(breakdown);
 
+  const targets = [];
+  for (const peerName of ["JSONata", "quickjs"]) {
+    for (const { n, results } of sizeResults) {
+      const p = results.find((r) => r.name === "ptc-wasm");
+      const q = results.find((r) => r.name === peerName);
+      const label = `W1 faster than ${peerName} at ${fmtRows(n)}`;
+      if (p.skipped) targets.push([label, "MISS", `ptc-wasm could not run: ${p.skipped}`]);
+      else if (q.skipped) targets.push([label, "N/A ", `${peerName} could not run`]);
+      else targets.push([label, verdict(p.medianMs < q.medianMs), ratioDetail(p.medianMs, q.medianMs)]);
+    }
+  }
+  const at100k = sizeResults.find((r) => r.n === 100_000)?.results;
+  const resident = at100k?.find((r) => r.name === "ptc resident");
+  const js = at100k?.find((r) => r.name === "plain JS");
+  if (resident && !resident.skipped)
+    targets.push([
+      "W1 100k resident ≤ 1.5× plain JS",
+      verdict(resident.medianMs <= 1.5 * js.medianMs),
+      ratioDetail(resident.medianMs, js.medianMs),
+    ]);
+  const lines = sizeResults.map(({ n, results }) => ({
+    id: `W1 ${fmtRows(n)}`,
+    label: `W1 filter+sum ${fmtRows(n)} rows`,
+    unit: "ms",
+    cells: Object.fromEntries(results.filter((r) => !r.skipped).map((r) => [r.name, r.medianMs])),
+  }));
+  return { lines, targets, detail: { sizes: sizeResults, breakdown } };
+}
+
+async function workloadW4() {
+  const { peers } = await peersOnce();
+  progress("tiny call (10 rows, warm)");
+  const batches = QUICK ? 15 : 41;
+  const tiny = await measureTiny(
+    peers.filter((p) => !p.prepare),
+    batches,
+  );
+  say("W4 TINY CALL: 10 rows, warm; median over batches of calls (µs per call)");
+  say(line);
+  say(
+    `${pad("engine", 14)}${lpad("median", 12)}${lpad("min", 12)}${lpad("batches", 9)}${lpad("calls/batch", 13)}${lpad("ptc/peer", 11)}`,
+  );
+  say(line);
+  const tinyPtc = tiny.find((t) => t.name === "ptc-wasm").medianMs;
+  for (const t of tiny) {
+    say(
+      pad(t.name, 14) +
+        lpad(fmtTime(t.medianMs), 12) +
+        lpad(fmtTime(t.minMs), 12) +
+        lpad(batches, 9) +
+        lpad(t.batch, 13) +
+        lpad(t.name === "ptc-wasm" ? "" : fmtRatio(tinyPtc / t.medianMs), 11),
+    );
+  }
+  say(line);
+  say();
+  return {
+    lines: [
+      {
+        id: "W4",
+        label: "W4 tiny call (10 rows)",
+        unit: "ms",
+        cells: Object.fromEntries(tiny.map((t) => [t.name, t.medianMs])),
+      },
+    ],
+    targets: [["W4 tiny call under 8 µs", verdict(tinyPtc < 0.008), `${fmtTime(tinyPtc)} per call`]],
+    detail: tiny,
+  };
+}
+
+// The peers that have a cold-start child (bench/coldstart-child.mjs).
+const COLD_PEERS = ["ptc-wasm", "JSONata", "json-logic", "quickjs", "monty"];
+
+async function workloadW5() {
+  const samples = QUICK ? 3 : 7;
+  const cold = {};
+  for (const peer of COLD_PEERS) {
+    progress(`cold start: ${peer} (${samples} fresh node processes)`);
+    if (peer === "monty") {
+      const { loadMonty } = await import("./monty.mjs");
+      const m = await loadMonty();
+      if (!m.ok) {
+        say(`SKIPPED cold start of monty: ${m.reason}`);
+        continue;
+      }
+    }
+    cold[peer] = measureColdStart(samples, peer);
+  }
+  const c = cold["ptc-wasm"];
+  say("W5 COLD START: fresh `node` child process; import + create + first run (10 rows); medians");
+  say(line);
+  say(
+    `${pad("engine", 14)}${lpad("inside", 10)}${lpad("import", 10)}${lpad("create", 10)}${lpad("1st run", 10)}${lpad("wall", 10)}`,
+  );
+  say(line);
+  for (const [peer, r] of Object.entries(cold))
+    say(
+      pad(peer, 14) +
+        lpad(fmtTime(r.insideMs), 10) +
+        lpad(fmtTime(r.importMs), 10) +
+        lpad(fmtTime(r.createMs), 10) +
+        lpad(fmtTime(r.firstRunMs), 10) +
+        lpad(fmtTime(r.wallMs), 10),
+    );
+  say(line);
+  say(`inside = import to first result, in the child; wall = the whole child process;`);
+  say(`for comparison, a bare \`node -e ""\` takes ${fmtTime(c.bareNodeMs)} of wall time.`);
+  say(`ptc-wasm's create = createRuntime(): read + compile + instantiate ptc.wasm.`);
+  say();
+  return {
+    lines: [
+      {
+        id: "W5",
+        label: "W5 cold start (in-process)",
+        unit: "ms",
+        cells: Object.fromEntries(Object.entries(cold).map(([k, r]) => [k, r.insideMs])),
+      },
+    ],
+    targets: [
+      [
+        "W5 cold start under 15 ms",
+        verdict(c.insideMs < 15),
+        `${fmtTime(c.insideMs)} inside the child (process wall ${fmtTime(c.wallMs)})`,
+      ],
+    ],
+    detail: cold,
+  };
+}
+
+async function workloadSize() {
+  const sizes = measureSizes();
+  say("SIZE (gzip -9)");
+  say(line);
+  say(`${pad("dist/ptc.wasm raw", 30)}${fmtBytes(sizes.wasmRaw)}`);
+  say(`${pad("dist/ptc.wasm gzip", 30)}${fmtBytes(sizes.wasmGz)}`);
+  say(`${pad("dist/node.mjs raw (JS glue)", 30)}${fmtBytes(sizes.glueRaw)}`);
+  say(`${pad("dist/node.mjs gzip", 30)}${fmtBytes(sizes.glueGz)}`);
+  say(`${pad("wasm + glue, gzip", 30)}${fmtBytes(sizes.totalGz)}`);
+  say(line);
+  say();
+  return {
+    lines: [{ id: "SIZE", label: "download, gzip (wasm+glue)", unit: "bytes", cells: { "ptc-wasm": sizes.totalGz } }],
+    // KB here is 1000 bytes, the stricter reading.
+    targets: [
+      ["wasm + glue under 150 KB gzip", verdict(sizes.totalGz < 150_000), `${(sizes.totalGz / 1000).toFixed(1)} KB`],
+    ],
+    detail: sizes,
+  };
+}
+
+const verdict = (ok) => (ok ? "PASS" : "MISS");
+const ratioDetail = (a, b) => `${fmtTime(a)} vs ${fmtTime(b)} (ratio ${fmtRatio(a / b)})`;
+
+// In the order they run: the cold start first, before this process has loaded
+// and warmed anything that could compete with the children for the CPU.
+const WORKLOADS = {
+  W5: workloadW5,
+  W4: workloadW4,
+  W1: workloadW1,
+  SIZE: workloadSize,
+};
+
+// ------------------------------------------------------------------- main --
+
+const only = ARGS.only.flatMap((s) => s.split(",")).map((s) => s.trim().toUpperCase());
+const unknown = only.filter((id) => !(id in WORKLOADS));
+if (unknown.length) {
+  say(`unknown workload ${unknown.join(", ")}; known: ${Object.keys(WORKLOADS).join(", ")}`);
+  process.exit(2);
+}
+const chosen = Object.keys(WORKLOADS).filter((id) => only.length === 0 || only.includes(id));
+
+const started = now();
+// The load average is printed because other work on the machine moves the
+// absolute numbers more than anything measured here.
+const loadNow = () => loadavg()[0].toFixed(2);
+const machine = {
+  cpu: cpus()[0]?.model.trim() ?? "unknown",
+  cores: availableParallelism(),
+  node: process.version,
+  platform: `${process.platform}/${process.arch}`,
+  loadStart: Number(loadNow()),
+};
+say(
+  `ptc-wasm benchmark — ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, ${machine.platform}, ` +
+    `load average ${machine.loadStart}` +
+    (QUICK ? " (--quick)" : "") +
+    (only.length ? ` (--only ${chosen.join(",")})` : ""),
+);
+if (!globalThis.gc) say("note: run with --expose-gc for steadier large-input numbers");
+say();
+
+const results = {};
+for (const id of chosen) results[id] = await WORKLOADS[id]();
+if (loadedPeers) {
+  say(
+    `(ptc-wasm engine's linear memory after the last run: ${(loadedPeers.ptc.engineMemoryBytes / 1048576).toFixed(0)} MiB)`,
+  );
+  say();
+}
+
+const lines = Object.values(results).flatMap((r) => r.lines);
+const targets = Object.values(results).flatMap((r) => r.targets);
+machine.loadEnd = Number(loadNow());
+
+printSummary(say, lines, machine);
 say("TARGETS (measured, not asserted: a MISS does not fail the run)");
 say(line);
-for (const [label, verdict, detail] of targets) say(`${verdict}  ${pad(label, 34)}${detail}`);
+for (const [label, v, detail] of targets) say(`${v}  ${pad(label, 34)}${detail}`);
 say(line);
+
+const run = {
+  date: new Date().toISOString(),
+  machine,
+  quick: QUICK,
+  workloads: chosen,
+  lines,
+  targets,
+  detail: Object.fromEntries(Object.entries(results).map(([id, r]) => [id, r.detail])),
+};
+const { path, previous } = saveRun(run, { out: ARGS.out, compare: ARGS.compare });
+if (previous) printDiff(say, previous, run);
 say(
-  `peers: ${peerNames.join(", ")}; all answers matched plain JS. ` +
-    `Took ${((now() - started) / 1000).toFixed(0)} s; load average at the end ${loadNow()}.`,
+  `All answers matched plain JS. Took ${((now() - started) / 1000).toFixed(0)} s; load average at the end ` +
+    `${machine.loadEnd}. JSON: ${path}`,
 );

@@ -1,16 +1,29 @@
 #!/usr/bin/env bash
 # npm run bench: builds dist/ (a no-op rebuild when nothing changed), then runs
 # the benchmark suite in one Node process. Extra arguments go to bench/run.mjs
-# (e.g. `npm run bench -- --quick`). Exits non-zero only on a build failure or a
-# wrong answer from some engine; speed targets are reported, not asserted.
+# (e.g. `npm run bench -- --quick`, `npm run bench -- --only W4`). Exits
+# non-zero only on a build failure or a wrong answer from some engine; speed
+# targets are reported, not asserted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
+# Monty, a peer, installs into a cache folder rather than as a dev dependency (its
+# binaries are not on every registry mirror, which would break npm ci); where it
+# does not install, the runner skips it and prints why.
+MONTY="@pydantic/monty@0.0.18"
+if [ ! -d build/bench/peers/node_modules/@pydantic/monty ]; then
+  mkdir -p build/bench/peers
+  [ -f build/bench/peers/package.json ] || echo '{"private":true}' > build/bench/peers/package.json
+  npm install --prefix build/bench/peers --no-audit --no-fund --loglevel=error "$MONTY" ||
+    echo "bench: could not install $MONTY; Monty will be skipped"
+fi
 # --expose-gc: the runner collects garbage between large samples, outside the
 # timed region, so one engine's garbage is not charged to the next.
 node --expose-gc bench/run.mjs "$@"
 # The cost of async tool support: one tool round trip, tool-free work next to
-# a tool call, and the runtime's memory over 10,000 runs.
+# a tool call, and the runtime's memory over 10,000 runs. Not with --only,
+# which asks for the named workloads alone.
+case " $* " in *" --only"*) exit 0 ;; esac
 echo
 echo "ASYNC TOOLS"
 node bench/async.mjs

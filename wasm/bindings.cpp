@@ -30,10 +30,16 @@ std::string prepare(uintptr_t ptr, size_t len, std::string options) {
 }
 // The context, the memory and the row blocks arrive in one buffer, one after another.
 std::string runPrepared(int prepared, double spentMs, uintptr_t ptr, size_t contextLen, size_t memoryLen,
-                        size_t rowsLen) {
+                        size_t rowsLen, int resident) {
   return engine().runPrepared(prepared, bytes(ptr, contextLen), bytes(ptr + contextLen, memoryLen), spentMs,
-                              bytes(ptr + contextLen + memoryLen, rowsLen));
+                              bytes(ptr + contextLen + memoryLen, rowsLen), resident);
 }
+// Limits arrive as doubles: JS numbers, exact up to 2^53.
+std::string loadResident(uintptr_t ptr, size_t len, double maxBytes, double timeoutMs) {
+  return engine().loadResident(bytes(ptr, len), static_cast<uint64_t>(maxBytes), static_cast<int64_t>(timeoutMs));
+}
+void releaseResident(int id) { engine().releaseResident(id); }
+double residentBytes() { return static_cast<double>(engine().residentBytes()); }
 void release(int prepared) { engine().release(prepared); }
 std::string startWorkflow(uintptr_t ptr, size_t len, std::string options) {
   return engine().startWorkflow(bytes(ptr, len), options);
@@ -63,6 +69,9 @@ EMSCRIPTEN_BINDINGS(ptc_engine) {
   emscripten::function("prepare", &prepare);
   emscripten::function("runPrepared", &runPrepared);
   emscripten::function("release", &release);
+  emscripten::function("loadResident", &loadResident);
+  emscripten::function("releaseResident", &releaseResident);
+  emscripten::function("residentBytes", &residentBytes);
   emscripten::function("startWorkflow", &startWorkflow);
   emscripten::function("validateWorkflow", &validateWorkflow);
   emscripten::function("begin", &begin);

@@ -118,12 +118,19 @@ std::string Engine::prepare(std::string_view programJson, std::string_view optio
 }
 
 std::string Engine::runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs,
-                                std::string_view rowBlocks) {
+                                std::string_view rowBlocks, int resident) {
   auto it = prepared_.find(prepared);
   if (it == prepared_.end()) return unknownHandle("prepared program", prepared);
+  std::shared_ptr<const Resident> residentContext;
+  if (resident != 0) {
+    auto r = residents_.find(resident);
+    if (r == residents_.end()) return unknownHandle("resident context", resident);
+    residentContext = r->second;
+  }
   int run = nextRun_++;
   auto programRun = std::make_unique<ProgramRun>(it->second.program, it->second.limits);
   programRun->setRowBlocks(rowBlocks);
+  programRun->setResident(std::move(residentContext));
   auto [entry, _] = runs_.emplace(run, std::move(programRun));
   // Reading the program counts toward the first run after it was prepared
   // (a program prepared again, or run again, is not read again).
@@ -134,6 +141,23 @@ std::string Engine::runPrepared(int prepared, std::string_view contextJson, std:
     return status;
   }
   return "{\"run\":" + std::to_string(run) + "," + status.substr(1);
+}
+
+std::string Engine::loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs) {
+  try {
+    auto resident = ptc::loadResident(contextJson, maxBytes, timeoutMs);
+    int id = nextResident_++;
+    residents_.emplace(id, resident);
+    return residentJson(id, *resident);
+  } catch (...) {
+    return doneErrorJson(currentError(), kNoMetrics);
+  }
+}
+
+uint64_t Engine::residentBytes() const {
+  uint64_t bytes = 0;
+  for (const auto& [id, r] : residents_) bytes += r->budget.live();
+  return bytes;
 }
 
 std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_view source, const EngineOptions& options,

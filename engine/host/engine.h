@@ -10,6 +10,7 @@
 
 #include "core/run.h"
 #include "host/protocol.h"
+#include "host/resident.h"
 #include "ptc/program.h"
 #include "ptc/program_run.h"
 #include "workflow/workflow.h"
@@ -37,8 +38,18 @@ class Engine {
   // the run waits on a tool. spentMs: what the host already spent on the run
   // (serialising the context), deducted from its time limit. rowBlocks: more
   // context keys, lists in the binary form of row_block.h.
+  // resident: a context loaded by loadResident (0: none), whose keys the run
+  // loads where contextJson has no key of that name.
   std::string runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs = 0,
-                          std::string_view rowBlocks = {});
+                          std::string_view rowBlocks = {}, int resident = 0);
+  // Keeps a context object in the engine for runs to load (resident.h):
+  // {"state":"resident","id":N,"bytes":B,"keys":[...]}, or a done status with
+  // the error (memory_exceeded past maxBytes). Runs still reading it when it
+  // is released keep it until they end.
+  std::string loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs);
+  void releaseResident(int id) { residents_.erase(id); }
+  // Bytes of the resident contexts loaded and not released.
+  uint64_t residentBytes() const;
   // The host forgets a prepared program (it keeps a bounded set of them).
   void release(int prepared) { prepared_.erase(prepared); }
   // Step functions: verifies and compiles a file and registers its run; begin takes
@@ -85,6 +96,8 @@ class Engine {
   std::unordered_map<int, std::unique_ptr<RunBase>> runs_;
   std::unordered_map<int, Prepared> prepared_;
   int nextPrepared_ = 1;
+  std::unordered_map<int, std::shared_ptr<const Resident>> residents_;
+  int nextResident_ = 1;
   // The options text of the last run and its parse: hosts send the same limits
   // run after run, and parsing them again costs as much as a tiny run.
   std::string lastOptionsJson_;

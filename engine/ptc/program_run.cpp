@@ -20,6 +20,17 @@ Value parseObject(std::string_view text, std::string_view what, const std::funct
   return v;
 }
 
+// The resident context's keys the run's own context does not have: shared, not
+// copied (a resident list is one reference more).
+void addResident(Members& members, const Value& resident) {
+  size_t own = members.size();
+  for (const Member& r : resident.members()) {
+    bool shadowed = std::any_of(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(own),
+                                [&](const Member& m) { return m.key.str() == r.key.str(); });
+    if (!shadowed) members.push_back(r);
+  }
+}
+
 }  // namespace
 
 ProgramRun::ProgramRun(std::shared_ptr<const Program> program, const RunLimits& limits)
@@ -32,12 +43,13 @@ ProgramRun::~ProgramRun() {
 std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string_view memoryJson) {
   auto checkDeadline = [this] { core_.checkDeadline(); };
   state_.context = parseObject(contextJson, "context", checkDeadline);
-  if (!rowBlocks_.empty()) {
+  if (!rowBlocks_.empty() || resident_) {
     MemberSpan known = state_.context.members();
     Members members(known.begin(), known.end());
-    appendRowBlocks(rowBlocks_, members, checkDeadline);
-    state_.context = Value::object(std::move(members));
+    if (!rowBlocks_.empty()) appendRowBlocks(rowBlocks_, members, checkDeadline);
     rowBlocks_ = {};
+    if (resident_) addResident(members, resident_->context);
+    state_.context = Value::object(std::move(members));
   }
   state_.memory = parseObject(memoryJson, "memory", checkDeadline);
   if (!program_->hasCall) return evaluator_.evalSync(*program_->root, Value::none());

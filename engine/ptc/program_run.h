@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/run.h"
+#include "host/resident.h"
 #include "ptc/evaluator.h"
 #include "ptc/program.h"
 
@@ -17,12 +18,17 @@ class ProgramRun final : public RunBase {
   // Lists the package sent as binary row blocks (row_block.h), added to the
   // context when the run begins; the view must stay valid until then.
   void setRowBlocks(std::string_view blocks) { rowBlocks_ = blocks; }
+  // A resident context (host/resident.h) whose keys the run loads where its
+  // own context has none of that name; the run keeps it alive until it ends.
+  void setResident(std::shared_ptr<const Resident> resident) { resident_ = std::move(resident); }
 
  private:
   std::optional<Value> start(std::string_view contextJson, std::string_view memoryJson) override;
   std::string doneOk(const Value& result) override;
   std::string doneError(const Error& error) override;
 
+  // Before state_: destroyed after the run's values, some of which share its blocks.
+  std::shared_ptr<const Resident> resident_;
   RunState state_;
   Evaluator evaluator_;
   std::shared_ptr<const Program> program_;

@@ -3,6 +3,7 @@
 // flags. A wrong option is the caller's bug: a TypeError (a usage error in the
 // CLI), never a result.
 import { describeThrown } from "./describe.js";
+import type { LoadOptions } from "./resident.js";
 import type { RunOptions, ValidateOptions } from "./types.js";
 
 /** The longest timer JavaScript can set (longer ones fire at once). */
@@ -49,6 +50,9 @@ const OPTION_CHECKS: Record<string, OptionCheck> = {
   entry: (value) => (typeof value === "string" ? undefined : "must be a function name"),
   timeoutMs: limitOption("timeoutMs"),
   maxHeapBytes: limitOption("maxHeapBytes"),
+  maxResidentBytes: limitOption("maxHeapBytes"),
+  // Which runtime's load() made it is checked where the run starts (resident.ts).
+  resident: (value) => (value !== null && typeof value === "object" ? undefined : "must be what load() returned"),
   maxDepth: limitOption("maxDepth"),
   maxMessageBytes: limitOption("maxMessageBytes"),
   signal: (value) => {
@@ -102,11 +106,25 @@ export function checkedOptions<T extends object>(options: T, names: readonly (ke
   return checked as T;
 }
 
-const RUN_OPTIONS = ["context", "memory", "tools", "timeoutMs", "maxHeapBytes", "maxDepth", "signal"] as const;
+const RUN_OPTIONS = [
+  "context",
+  "resident",
+  "memory",
+  "tools",
+  "timeoutMs",
+  "maxHeapBytes",
+  "maxDepth",
+  "signal",
+] as const;
 
 /** The options of run(), checked; see checkedOptions. */
 export function checkRunOptions(options: RunOptions): RunOptions {
   return checkedOptions(options, RUN_OPTIONS);
+}
+
+/** The options of load(); see checkedOptions. */
+export function checkLoadOptions(options: LoadOptions): LoadOptions {
+  return checkedOptions(options, ["maxResidentBytes", "timeoutMs"]);
 }
 
 export function checkValidateOptions(options: ValidateOptions): void {

@@ -4,6 +4,7 @@
 // payload and for tool outcomes.
 import { describeThrown } from "./describe.js";
 import { EngineBrokenError, type EngineInstance, type PreparedProgram } from "./engine.js";
+import type { ResidentSpec } from "./resident.js";
 import type { JsonObject, JsonValue, PtcError } from "./types.js";
 
 export interface EngineMetrics {
@@ -46,6 +47,8 @@ export type Projections = Record<string, string[]>;
 export interface RunIo {
   payload(loads: string[], fields?: Projections): Payload | Promise<Payload>;
   tool(name: string, args: JsonObject): Promise<ToolOutcome>;
+  /** A resident context (resident.ts) the run loads keys from, besides what payload sends. */
+  resident?: ResidentSpec;
 }
 
 export interface Driven {
@@ -127,9 +130,9 @@ function firstProgramStatus(
   if (payload instanceof Promise) {
     // While the payload was on its way, other runs may have made the instance
     // forget the program: prepare again, which is a lookup when not.
-    return payload.then((p) => runPrepared(engine, engine.prepare(program, engineOptions), p, started));
+    return payload.then((p) => runPrepared(engine, engine.prepare(program, engineOptions), p, started, io.resident));
   }
-  return runPrepared(engine, prepared, payload, started);
+  return runPrepared(engine, prepared, payload, started, io.resident);
 }
 
 function runPrepared(
@@ -137,10 +140,13 @@ function runPrepared(
   prepared: PreparedProgram | string,
   payload: Payload,
   started: number,
+  resident?: ResidentSpec,
 ): First {
   if ("error" in payload) return failedRun("not_json", payload.error);
   if (typeof prepared === "string") return finished(prepared);
-  const text = engine.runPrepared(prepared, now() - started, payload.context, payload.memory, payload.rows);
+  const residentId = resident ? engine.residentId(resident) : 0;
+  if (typeof residentId === "string") return finished(residentId);
+  const text = engine.runPrepared(prepared, now() - started, payload.context, payload.memory, payload.rows, residentId);
   if (isDone(text)) return finished(text);
   const status = JSON.parse(text) as CallStatus;
   return { run: status.run as number, status };
@@ -188,7 +194,11 @@ export function driveRun(
 ): Driven | Promise<Driven> {
   const started = now() - spentMs;
   let toolCalls = 0;
-  const counted: RunIo = { payload: io.payload, tool: (name, args) => (toolCalls++, io.tool(name, args)) };
+  const counted: RunIo = {
+    payload: io.payload,
+    tool: (name, args) => (toolCalls++, io.tool(name, args)),
+    resident: io.resident,
+  };
   const broken = (e: unknown): Driven | Promise<Driven> => {
     if (!(e instanceof EngineBrokenError)) throw e;
     if (!e.earlier) return failedRun("engine_crashed", `${BROKEN_ENGINE_MESSAGE} (${e.message})`);

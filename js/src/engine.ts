@@ -2,6 +2,7 @@
 // Large texts cross as UTF-8 bytes written straight into wasm memory; the rest
 // as Embind strings, made well-formed first (wellFormed below).
 import createPtcModule from "../../build/wasm/ptc.cjs";
+import type { ResidentSpec } from "./resident.js";
 import type { WasmModule } from "./types.js";
 
 interface EmbindModule {
@@ -14,8 +15,12 @@ interface EmbindModule {
     contextLen: number,
     memoryLen: number,
     rowsLen: number,
+    resident: number,
   ): string;
   release(prepared: number): void;
+  loadResident(ptr: number, len: number, maxBytes: number, timeoutMs: number): string;
+  releaseResident(id: number): void;
+  residentBytes(): number;
   startWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
   validateWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
   begin(run: number, spentMs: number, contextPtr: number, contextLen: number, memory: string): string;
@@ -82,6 +87,8 @@ export class EngineInstance {
   // already holds, rather than hashing a concatenation on every run.
   private readonly prepared = new Map<string, Map<string, PreparedProgram>>();
   private preparedCount = 0;
+  // Resident contexts loaded into this instance: spec id → the engine's id.
+  private readonly residents = new Map<number, number>();
 
   private constructor(private readonly m: EmbindModule) {}
 
@@ -131,16 +138,53 @@ export class EngineInstance {
    * (engine/host/row_block.h); a run waiting on a tool has "run" in its status.
    * spentMs (turning the data into JSON) counts toward the run's time limit.
    */
-  runPrepared(prepared: PreparedProgram, spentMs: number, context: string, memory: string, rows?: Uint8Array): string {
+  runPrepared(
+    prepared: PreparedProgram,
+    spentMs: number,
+    context: string,
+    memory: string,
+    rows?: Uint8Array,
+    resident = 0,
+  ): string {
     return this.guard(() =>
       this.withBytes(
         context,
         memory,
         (ptr, contextLen, memoryLen) =>
-          this.m.runPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen, rows?.length ?? 0),
+          this.m.runPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen, rows?.length ?? 0, resident),
         rows,
       ),
     );
+  }
+  /**
+   * Loads a resident context (resident.ts) into this instance: its status
+   * text, {"state":"resident","id":N,"bytes":B,"keys":[...]} or a done status
+   * with the error.
+   */
+  loadResident(spec: ResidentSpec): string {
+    const text = this.guard(() =>
+      this.withBytes(spec.text, "", (ptr, len) => this.m.loadResident(ptr, len, spec.maxBytes, spec.timeoutMs)),
+    );
+    const status = JSON.parse(text) as { state: string; id: number };
+    if (status.state === "resident") this.residents.set(spec.id, status.id);
+    return text;
+  }
+  /** The engine's id of a resident context, loaded first if this instance has not got it; or the error status text. */
+  residentId(spec: ResidentSpec): number | string {
+    const known = this.residents.get(spec.id);
+    if (known !== undefined) return known;
+    const text = this.loadResident(spec);
+    return this.residents.get(spec.id) ?? text;
+  }
+  releaseResident(spec: ResidentSpec): void {
+    const id = this.residents.get(spec.id);
+    if (id === undefined || this.broken) return;
+    this.residents.delete(spec.id);
+    this.guard(() => this.m.releaseResident(id));
+  }
+  /** Bytes the resident contexts loaded into this instance take. */
+  residentBytes(): number {
+    return this.guard(() => this.m.residentBytes());
   }
   startWorkflow(source: string, options: string): string {
     return this.guard(() =>

@@ -3,6 +3,7 @@
 // them may need the DOM lib (see WasmModule in types.ts).
 export { Runtime, type PtcRuntime } from "./runtime.js";
 export { WorkerRuntime } from "./worker-runtime.js";
+export { ResidentContext, type LoadOptions, type LoadResult } from "./resident.js";
 export type * from "./types.js";
 export type { TraceEntry, ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "./workflows.js";
 export type { JsonSchema, SchemaOptions } from "./schema.js";

@@ -49,6 +49,12 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
   const session = new ProgramSession(runtime, options);
   const tools = options.tools ?? {};
   const server = new McpServer({ name: options.name ?? "ptc-wasm", version: options.version ?? "0.1.0" });
+  // The session's context stays in the engine while the server is connected.
+  const onclose = server.server.onclose;
+  server.server.onclose = () => {
+    session.close();
+    onclose?.();
+  };
 
   // The input schema is the program schema (generated from the op table) with a
   // context property: zod carries it through as metadata, and checks nothing

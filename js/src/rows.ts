@@ -72,7 +72,13 @@ export class RowBlockWriter {
 
   private item(item: unknown, fields: string[]): boolean {
     if (item === null || typeof item !== "object") return this.value(item, true);
-    if (Array.isArray(item) || typeof (item as { toJSON?: unknown }).toJSON === "function" || isBoxed(item))
+    // A plain object (the usual row) is neither a list nor boxed: one
+    // prototype read instead of five checks.
+    const plain = Object.getPrototypeOf(item) === Object.prototype;
+    if (
+      typeof (item as { toJSON?: unknown }).toJSON === "function" ||
+      (!plain && (Array.isArray(item) || isBoxed(item)))
+    )
       return false;
     this.tag(Tag.Object);
     const row = item as Record<string, unknown>;

@@ -11,11 +11,12 @@ import {
   type Timings,
 } from "./driver.js";
 import { EngineInstance } from "./engine.js";
-import { checkRunOptions, checkValidateOptions } from "./checks.js";
+import { checkLoadOptions, checkRunOptions, checkValidateOptions } from "./checks.js";
 import {
   abortedResult,
   DEFAULT_TIMEOUT_MS,
   engineOptionsJson,
+  failure,
   now,
   payloadFor,
   programText,
@@ -26,6 +27,15 @@ import { checkedError, repairHint } from "./format.js";
 import { languagePrompt, type PromptOptions } from "./prompt.js";
 import { programSchema, type JsonSchema, type SchemaOptions } from "./schema.js";
 import { awaitTool } from "./tools.js";
+import {
+  loadResult,
+  residentOf,
+  residentSpec,
+  sentLoads,
+  type LoadOptions,
+  type LoadResult,
+  type ResidentSpec,
+} from "./resident.js";
 import {
   checkWorkflowOptions,
   toWorkflowResult,
@@ -54,6 +64,12 @@ import type {
 /** What both runtimes (in-process and worker) offer. */
 export interface PtcRuntime {
   run(program: ProgramInput, options?: RunOptions): Promise<RunResult>;
+  /**
+   * Loads context data into the engine once, for any number of runs (the
+   * `resident` option of run()); its memory is bounded by maxResidentBytes and
+   * released by close().
+   */
+  load(context: Record<string, unknown>, options?: LoadOptions): Promise<LoadResult>;
   runWorkflow(source: string, options?: WorkflowOptions): Promise<WorkflowResult>;
   validate(program: ProgramInput, options?: ValidateOptions): ValidateResult;
   validateWorkflow(source: string, options?: ValidateWorkflowOptions): ValidateResult;
@@ -183,14 +199,32 @@ export class Runtime extends EngineHost implements PtcRuntime {
     const text = programText(program);
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
+    const resident = residentOf(options, this);
+    if (typeof resident === "string") return failure("execution_error", resident);
     return this.drive(
       "program",
       text,
       engineOptionsJson(options),
       options,
-      (loads, fields) => payloadFor(options, loads, fields),
+      (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
       toRunResult,
+      resident?.spec,
     );
+  }
+
+  async load(context: Record<string, unknown>, options: LoadOptions = {}): Promise<LoadResult> {
+    options = checkLoadOptions(options);
+    const made = residentSpec(context, options);
+    if (!("spec" in made)) return made;
+    const release = (spec: ResidentSpec) => {
+      if (!this.engine.broken) this.engine.releaseResident(spec);
+    };
+    return loadResult(this.healthyEngine().loadResident(made.spec), made.spec, this, release);
+  }
+
+  /** Bytes the resident contexts loaded (and not closed) take in the engine. */
+  get residentBytes(): number {
+    return this.healthyEngine().residentBytes();
   }
 
   /**
@@ -218,6 +252,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     options: { tools?: Record<string, Tool>; timeoutMs?: number; signal?: AbortSignal },
     payload: (loads: string[], fields?: Projections) => Payload,
     convert: (status: DoneStatus, started: number, timings: Timings) => R,
+    resident?: ResidentSpec,
   ): Promise<R> {
     const started = now();
     const tools = options.tools ?? {};
@@ -238,6 +273,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
         payload: timedPayload,
         tool: (name: string, args: JsonObject) =>
           awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal),
+        resident,
       };
       const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, kind);
       const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;

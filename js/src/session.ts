@@ -3,6 +3,7 @@
 // context, keeps the memory between programs (the memory contract) and turns a
 // failure into the formatted message a model can act on.
 import { checkedOptions } from "./checks.js";
+import type { ResidentContext } from "./resident.js";
 import type { PtcRuntime } from "./runtime.js";
 import type { JsonObject, JsonValue, ProgramInput, PtcError, Tool } from "./types.js";
 
@@ -16,6 +17,8 @@ export interface SessionOptions {
   timeoutMs?: number;
   maxHeapBytes?: number;
   maxDepth?: number;
+  /** Bytes the session's context may take in the engine, where it is loaded once (default 64 MiB). */
+  maxResidentBytes?: number;
 }
 
 export type SessionOutcome =
@@ -39,7 +42,15 @@ export function programFrom(input: unknown): ProgramInput {
   return { program: value };
 }
 
-const SESSION_OPTIONS = ["tools", "context", "memory", "timeoutMs", "maxHeapBytes", "maxDepth"] as const;
+const SESSION_OPTIONS = [
+  "tools",
+  "context",
+  "memory",
+  "timeoutMs",
+  "maxHeapBytes",
+  "maxDepth",
+  "maxResidentBytes",
+] as const;
 
 export class ProgramSession {
   memory: JsonObject;
@@ -54,11 +65,33 @@ export class ProgramSession {
     this.memory = { ...(this.options.memory ?? {}) } as JsonObject;
   }
 
+  // The session's context, loaded into the engine at the first program and
+  // then read there by every program (runtime.load): it crosses once. Where it
+  // cannot be loaded (past maxResidentBytes), it is sent with each run instead.
+  private resident?: Promise<ResidentContext | undefined>;
+
+  private residentContext(): Promise<ResidentContext | undefined> {
+    const context = this.options.context;
+    if (!context || Object.keys(context).length === 0) return Promise.resolve(undefined);
+    this.resident ??= this.runtime
+      .load(context, { maxResidentBytes: this.options.maxResidentBytes })
+      .then((r) => (r.ok ? r.resident : undefined));
+    return this.resident;
+  }
+
+  /** Releases the session's context from the engine. */
+  close(): void {
+    void this.resident?.then((r) => r?.close());
+    this.resident = Promise.resolve(undefined);
+  }
+
   async run(program: unknown, context?: Record<string, unknown>): Promise<SessionOutcome> {
     const { tools, timeoutMs, maxHeapBytes, maxDepth } = this.options;
     const input = programFrom(program);
+    const resident = await this.residentContext();
     const r = await this.runtime.run(input, {
-      context: { ...(this.options.context ?? {}), ...(context ?? {}) },
+      context: resident ? (context ?? {}) : { ...(this.options.context ?? {}), ...(context ?? {}) },
+      resident,
       memory: this.memory,
       tools: tools ?? {},
       timeoutMs,

@@ -1,4 +1,5 @@
 import type { ErrorCode } from "./error-codes.js";
+import type { ResidentContext } from "./resident.js";
 
 /** The five error types of the language spec. */
 export type ErrorType = "parse_error" | "validation_error" | "execution_error" | "timeout" | "memory_exceeded";
@@ -58,6 +59,12 @@ export type Tool<Args extends object = ToolArgs> = ToolFunction<Args> | ToolDesc
 export interface RunOptions {
   /** Data the program reads with {"op": "load", "name": ...}. */
   context?: Record<string, unknown>;
+  /**
+   * Context data already in the engine (runtime.load()): the program loads its
+   * keys as context, without them crossing again; `context` keys of the same
+   * name win.
+   */
+  resident?: ResidentContext;
   /** Memory from earlier turns; {"op": "var"} falls back to it. */
   memory?: Record<string, unknown>;
   /** Tools the program may call with {"op": "call", "tool": ...}: functions or descriptors. */

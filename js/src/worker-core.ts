@@ -4,12 +4,14 @@
 import { driveRun, failedRun, type RunKind, type Driven } from "./driver.js";
 import { describeThrown } from "./describe.js";
 import { EngineInstance } from "./engine.js";
+import type { ResidentSpec } from "./resident.js";
 import type { FromWorker, ToWorker } from "./worker-protocol.js";
 
 export function serveEngine(post: (message: FromWorker) => void): (message: ToWorker) => void {
   let module: WebAssembly.Module | undefined;
   let engine: EngineInstance | undefined;
   const answers = new Map<string, (value: never) => void>();
+  const residents = new Map<number, ResidentSpec>();
 
   // The instance runs start on: a fresh one once the last has failed.
   function current(): EngineInstance {
@@ -36,6 +38,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     engineOptions: string,
     kind: RunKind,
     submittedAt: number,
+    resident?: number,
   ): Promise<void> {
     let done: Driven;
     const spentMs = Math.max(0, performance.timeOrigin + performance.now() - submittedAt);
@@ -47,6 +50,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         {
           payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
           tool: (tool, args) => ask(`${id}:outcome`, { type: "call", id, tool, args: JSON.stringify(args) }),
+          resident: resident === undefined ? undefined : residents.get(resident),
         },
         kind,
         spentMs,
@@ -63,8 +67,32 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         module = message.module;
         return;
       case "run":
-        void run(message.id, message.program, message.engineOptions, message.kind, message.submittedAt);
+        void run(
+          message.id,
+          message.program,
+          message.engineOptions,
+          message.kind,
+          message.submittedAt,
+          message.resident,
+        );
         return;
+      case "resident": {
+        residents.set(message.spec.id, message.spec);
+        if (!message.answer) return;
+        let status: string;
+        try {
+          status = current().loadResident(message.spec);
+        } catch (e) {
+          status = failedRun(`The engine worker failed while loading the context: ${describeThrown(e)}`).text;
+        }
+        return post({ type: "resident", id: message.spec.id, status });
+      }
+      case "unresident": {
+        const spec = residents.get(message.id);
+        residents.delete(message.id);
+        if (spec && engine && !engine.broken) engine.releaseResident(spec);
+        return;
+      }
       case "payload":
         return reply(`${message.id}:payload`, message.payload);
       case "outcome":

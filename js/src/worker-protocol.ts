@@ -4,6 +4,7 @@
 // message (a 'messageerror' event), while a string always arrives and
 // JSON.parse reads any depth.
 import type { RunKind, Payload, Projections, ToolOutcome } from "./driver.js";
+import type { ResidentSpec } from "./resident.js";
 import type { WasmModule } from "./types.js";
 
 export type ToWorker =
@@ -11,7 +12,20 @@ export type ToWorker =
   // submittedAt: when the caller submitted the run (ms since the epoch, as
   // performance.timeOrigin + performance.now()): the time it spent queued, or on
   // a worker that was replaced, counts toward its limit.
-  | { type: "run"; id: number; program: string; engineOptions: string; kind: RunKind; submittedAt: number }
+  | {
+      type: "run";
+      id: number;
+      program: string;
+      engineOptions: string;
+      kind: RunKind;
+      submittedAt: number;
+      /** The id of a resident context sent before (type "resident"). */
+      resident?: number;
+    }
+  // A resident context the worker keeps for runs (and loads into each engine
+  // instance it uses); answered with "resident" when `answer` is set.
+  | { type: "resident"; spec: ResidentSpec; answer: boolean }
+  | { type: "unresident"; id: number }
   | { type: "payload"; id: number; payload: Payload }
   | { type: "outcome"; id: number; outcome: ToolOutcome }
   | { type: "liveRuns?" }
@@ -24,7 +38,8 @@ export type FromWorker =
   | { type: "payload?"; id: number; loads: string[]; fields?: Projections }
   | { type: "call"; id: number; tool: string; args: string }
   | { type: "done"; id: number; status: string; toolMs: number }
-  | { type: "liveRuns"; count: number };
+  | { type: "liveRuns"; count: number }
+  | { type: "resident"; id: number; status: string };
 
 /** A worker as the caller's thread sees it (Node worker_threads or a Web Worker). */
 export interface WorkerPort {

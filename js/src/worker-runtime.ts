@@ -4,9 +4,17 @@
 // in native code, and only terminating the worker stops that. Then the culprit
 // gets its timeout (or abort), runs that called no tool yet start again on a
 // fresh worker, and the others fail saying why: nothing is lost silently.
-import { doneStatus, type RunKind, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
+import {
+  doneStatus,
+  failedRun,
+  type RunKind,
+  type DoneStatus,
+  type Payload,
+  type Projections,
+  type Timings,
+} from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
-import { checkRunOptions } from "./checks.js";
+import { checkLoadOptions, checkRunOptions } from "./checks.js";
 import {
   abortedResult,
   DEFAULT_TIMEOUT_MS,
@@ -19,6 +27,15 @@ import {
 } from "./options.js";
 import { describeThrown } from "./describe.js";
 import { awaitTool } from "./tools.js";
+import {
+  loadResult,
+  residentOf,
+  residentSpec,
+  sentLoads,
+  type LoadOptions,
+  type LoadResult,
+  type ResidentSpec,
+} from "./resident.js";
 import type { JsonObject, ProgramInput, PtcError, RunOptions, RunResult, Tool, WasmModule } from "./types.js";
 import {
   checkWorkflowOptions,
@@ -41,6 +58,7 @@ interface Submission<R> {
   signal?: AbortSignal;
   payload(loads: string[], fields?: Projections): Payload;
   convert(status: DoneStatus, started: number, timings: Timings): R;
+  resident?: ResidentSpec;
 }
 
 /** One run as the caller's side tracks it, whatever its dialect. */
@@ -99,6 +117,8 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     const text = programText(program);
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
+    const resident = residentOf(options, this);
+    if (typeof resident === "string") return failure("execution_error", resident);
     return this.submit<RunResult>({
       kind: "program",
       text,
@@ -106,9 +126,47 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       tools: options.tools ?? {},
       signal: options.signal,
-      payload: (loads, fields) => payloadFor(options, loads, fields),
+      payload: (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
       convert: toRunResult,
+      resident: resident?.spec,
     });
+  }
+
+  // Resident contexts are kept by the worker; a fresh worker is sent them again
+  // before its first run that needs one.
+  private readonly residentSent = new WeakMap<WorkerPort, Set<number>>();
+  private readonly residentAnswers = new Map<number, (status: string) => void>();
+
+  async load(context: Record<string, unknown>, options: LoadOptions = {}): Promise<LoadResult> {
+    options = checkLoadOptions(options);
+    const made = residentSpec(context, options);
+    if (!("spec" in made)) return made;
+    const spec = made.spec;
+    const port = this.workerPort();
+    const status = await new Promise<string>((resolve) => {
+      // The idle worker does not keep Node alive: a timer does, until it answers.
+      const keepAlive = setInterval(() => {}, 1000);
+      this.residentAnswers.set(spec.id, (text) => {
+        clearInterval(keepAlive);
+        resolve(text);
+      });
+      this.sendResident(port, spec, true);
+    });
+    const release = (s: ResidentSpec) => {
+      if (!this.port) return; // a fresh worker is sent only what runs need
+      this.residentSent.get(this.port)?.delete(s.id);
+      this.port.post({ type: "unresident", id: s.id });
+    };
+    const result = loadResult(status, spec, this, release);
+    if (!result.ok) release(spec);
+    return result;
+  }
+
+  private sendResident(port: WorkerPort, spec: ResidentSpec, answer: boolean): void {
+    let sent = this.residentSent.get(port);
+    if (!sent) this.residentSent.set(port, (sent = new Set()));
+    sent.add(spec.id);
+    port.post({ type: "resident", spec, answer });
   }
 
   async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
@@ -192,6 +250,8 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     const s = run.submission;
     run.port = this.workerPort();
     const submittedAt = performance.timeOrigin + run.started;
+    if (s.resident && !this.residentSent.get(run.port)?.has(s.resident.id))
+      this.sendResident(run.port, s.resident, false);
     this.request(run, {
       type: "run",
       id: run.id,
@@ -199,6 +259,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       engineOptions: s.engineOptions,
       kind: s.kind,
       submittedAt,
+      ...(s.resident ? { resident: s.resident.id } : {}),
     });
   }
 
@@ -230,6 +291,11 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
 
   private handle(port: WorkerPort, message: FromWorker): void {
     if (message.type === "liveRuns") return this.liveRunsAnswers.shift()?.(message.count);
+    if (message.type === "resident") {
+      const answer = this.residentAnswers.get(message.id);
+      this.residentAnswers.delete(message.id);
+      return answer?.(message.status);
+    }
     if (port === this.port) this.lastAnswerAt = now();
     const run = this.runs.get(message.id);
     if (!run || run.port !== port) return;
@@ -338,6 +404,9 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   ): void {
     port.terminate();
     if (this.port === port) this.port = undefined;
+    // Loads waiting on this worker will not be answered.
+    for (const answer of this.residentAnswers.values()) answer(failedRun(`${why} while loading the context`).text);
+    this.residentAnswers.clear();
     for (const run of [...this.runs.values()]) {
       if (run.port !== port) continue;
       run.pending = undefined;

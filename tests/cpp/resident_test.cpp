@@ -1,0 +1,100 @@
+// Resident context (host/resident.h): context data loaded into the engine once
+// and loaded by name by any number of runs, bounded by its own limit.
+#include <gtest/gtest.h>
+
+#include "core/json.h"
+#include "host/engine.h"
+
+namespace {
+
+using ptc::Value;
+
+Value status(const std::string& text) { return ptc::parseJson(text, "status"); }
+
+const char* kSumTravel =
+    R"({"program":{"op":"pipe","steps":[{"op":"load","name":"rows"},)"
+    R"({"op":"filter","where":{"op":"eq","field":"category","value":"travel"}},{"op":"sum","field":"amount"}]}})";
+const char* kRows = R"({"rows":[{"category":"travel","amount":2},{"category":"food","amount":4},)"
+                    R"({"category":"travel","amount":5}],"label":"resident"})";
+
+int prepared(ptc::Engine& engine, const std::string& program) {
+  return static_cast<int>(status(engine.prepare(program, "{}")).field("id").asInt());
+}
+
+int loaded(ptc::Engine& engine, const std::string& context, uint64_t maxBytes = 1 << 20) {
+  Value s = status(engine.loadResident(context, maxBytes, 1000));
+  EXPECT_EQ(s.field("state").str(), "resident") << ptc::toJson(s);
+  return static_cast<int>(s.field("id").asInt());
+}
+
+TEST(Resident, AnswersItsKeysAndBytes) {
+  ptc::Engine engine;
+  Value s = status(engine.loadResident(kRows, 1 << 20, 1000));
+  EXPECT_EQ(ptc::toJson(s.field("keys")), R"(["rows","label"])");
+  EXPECT_GT(s.field("bytes").asInt(), 0);
+  EXPECT_EQ(static_cast<uint64_t>(s.field("bytes").asInt()), engine.residentBytes());
+}
+
+TEST(Resident, RunsLoadItsKeysWithoutTheirContextCarryingThem) {
+  ptc::Engine engine;
+  int data = loaded(engine, kRows);
+  int program = prepared(engine, kSumTravel);
+  for (int i = 0; i < 3; i++) {
+    Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+    EXPECT_EQ(done.field("result").asDouble(), 7) << ptc::toJson(done);
+  }
+}
+
+TEST(Resident, TheRunsOwnContextKeyOfTheSameNameWins) {
+  ptc::Engine engine;
+  int data = loaded(engine, kRows);
+  int program = prepared(engine, R"({"program":{"op":"load","name":"label"}})");
+  Value own = status(engine.runPrepared(program, R"({"label":"own"})", "{}", 0, {}, data));
+  EXPECT_EQ(own.field("result").str(), "own");
+  Value fallback = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  EXPECT_EQ(fallback.field("result").str(), "resident");
+}
+
+TEST(Resident, PastItsLimitItIsAMemoryExceededErrorNamingTheLimit) {
+  ptc::Engine engine;
+  Value s = status(engine.loadResident(kRows, 64, 1000));
+  EXPECT_EQ(s.field("state").str(), "done");
+  EXPECT_EQ(s.field("error").field("type").str(), "memory_exceeded");
+  EXPECT_NE(s.field("error").field("message").str().find("maxResidentBytes"), std::string::npos);
+  EXPECT_EQ(engine.residentBytes(), 0u);
+}
+
+TEST(Resident, NotAnObjectIsAParseError) {
+  ptc::Engine engine;
+  Value s = status(engine.loadResident("[1,2]", 1 << 20, 1000));
+  EXPECT_EQ(s.field("error").field("type").str(), "parse_error");
+}
+
+TEST(Resident, ReleasedItsMemoryIsFreeAndRunsWithItFail) {
+  ptc::Engine engine;
+  int data = loaded(engine, kRows);
+  int program = prepared(engine, kSumTravel);
+  engine.releaseResident(data);
+  EXPECT_EQ(engine.residentBytes(), 0u);
+  Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  EXPECT_EQ(done.field("error").field("type").str(), "execution_error");
+  EXPECT_NE(done.field("error").field("message").str().find("resident"), std::string::npos);
+}
+
+TEST(Resident, ARunWaitingOnAToolKeepsItAfterRelease) {
+  ptc::Engine engine;
+  int data = loaded(engine, kRows);
+  int program = static_cast<int>(
+      status(engine.prepare(R"({"program":{"op":"pipe","steps":[{"op":"call","tool":"t"},{"op":"load","name":"rows"},)"
+                            R"({"op":"count"}]}})",
+                            R"({"tools":["t"]})"))
+          .field("id")
+          .asInt());
+  Value waiting = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  ASSERT_EQ(waiting.field("state").str(), "call") << ptc::toJson(waiting);
+  engine.releaseResident(data);
+  Value done = status(engine.resume(static_cast<int>(waiting.field("run").asInt()), "null"));
+  EXPECT_EQ(done.field("result").asInt(), 3) << ptc::toJson(done);
+}
+
+}  // namespace
