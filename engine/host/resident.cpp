@@ -15,18 +15,19 @@ std::shared_ptr<const Resident> loadResident(std::string_view contextJson, uint6
   try {
     Value context = parseJson(contextJson, "resident context", [&clock] { clock.checkDeadline(); });
     if (!context.isObject())
-      throw PtcError(ErrorType::Parse,
+      throw PtcError(ErrorType::Parse, ErrorCode::NotAnObject,
                      std::string("The resident context must be a JSON object, got ") + typeName(context));
     resident->context = std::move(context);
   } catch (const PtcError& e) {
     if (e.error.type == ErrorType::MemoryExceeded)
-      throw PtcError(ErrorType::MemoryExceeded,
+      throw PtcError(ErrorType::MemoryExceeded, ErrorCode::MemoryExceeded,
                      "The resident context needs more than its limit of " + std::to_string(maxBytes) +
                          " bytes in the engine (maxResidentBytes): load fewer keys or rows, or raise "
                          "maxResidentBytes");
     if (e.error.type == ErrorType::Timeout)
-      throw PtcError(ErrorType::Timeout, "Loading the resident context took longer than the time limit of " +
-                                             std::to_string(timeoutMs) + " ms (timeoutMs)");
+      throw PtcError(ErrorType::Timeout, ErrorCode::Timeout,
+                     "Loading the resident context took longer than the time limit of " + std::to_string(timeoutMs) +
+                         " ms (timeoutMs)");
     throw;
   }
   return resident;

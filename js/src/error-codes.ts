@@ -176,7 +176,7 @@ export const ERROR_CODES = [
   c(
     "memory_exceeded",
     ["memory_exceeded"],
-    "The run's values exceeded `maxHeapBytes`.",
+    "The run's values exceeded `maxHeapBytes` (or a resident context its `maxResidentBytes`).",
     "Select fewer fields, filter earlier, or raise `maxHeapBytes`.",
   ),
   c(
@@ -199,6 +199,13 @@ export const ERROR_CODES = [
     source: "package",
     when: "The engine instance (or its worker) failed or was restarted while running this program.",
     fix: "Run it again; report it if it repeats.",
+  },
+  {
+    code: "resident_closed",
+    types: [E],
+    source: "package",
+    when: "The run was given a resident context (`runtime.load`) that was closed.",
+    fix: "Load the data again with `runtime.load` and pass the new resident context.",
   },
 ] as const satisfies readonly ErrorCodeInfo[];
 

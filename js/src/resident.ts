@@ -44,7 +44,10 @@ export function residentSpec(
   try {
     text = JSON.stringify(context);
   } catch (e) {
-    return { ok: false, error: { type: "parse_error", message: `The context is not JSON data: ${describeThrown(e)}` } };
+    return {
+      ok: false,
+      error: { type: "parse_error", code: "not_json", message: `The context is not JSON data: ${describeThrown(e)}` },
+    };
   }
   return {
     spec: {

@@ -200,7 +200,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
     const resident = residentOf(options, this);
-    if (typeof resident === "string") return failure("execution_error", resident);
+    if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
     return this.drive(
       "program",
       text,

@@ -83,7 +83,10 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         try {
           status = current().loadResident(message.spec);
         } catch (e) {
-          status = failedRun(`The engine worker failed while loading the context: ${describeThrown(e)}`).text;
+          status = failedRun(
+            "engine_crashed",
+            `The engine worker failed while loading the context: ${describeThrown(e)}`,
+          ).text;
         }
         return post({ type: "resident", id: message.spec.id, status });
       }

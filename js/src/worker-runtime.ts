@@ -118,7 +118,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (typeof text !== "string") return text;
     if (options.signal?.aborted) return abortedResult(options.signal);
     const resident = residentOf(options, this);
-    if (typeof resident === "string") return failure("execution_error", resident);
+    if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
     return this.submit<RunResult>({
       kind: "program",
       text,
@@ -405,7 +405,8 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     port.terminate();
     if (this.port === port) this.port = undefined;
     // Loads waiting on this worker will not be answered.
-    for (const answer of this.residentAnswers.values()) answer(failedRun(`${why} while loading the context`).text);
+    for (const answer of this.residentAnswers.values())
+      answer(failedRun("engine_crashed", `${why} while loading the context`).text);
     this.residentAnswers.clear();
     for (const run of [...this.runs.values()]) {
       if (run.port !== port) continue;

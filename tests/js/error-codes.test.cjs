@@ -28,12 +28,17 @@ const NOT_FROM_A_CASE = {
   internal: "a bug in the engine, never a program's doing",
   not_json: "data the package cannot send: below",
   engine_crashed: "a trapped engine instance: isolation.test.cjs",
+  resident_closed: "a run given a closed resident context: resident.test.cjs",
 };
 
 test("the table names the engine's codes, in the engine's order, then the package's", () => {
   const fromEngine = ERROR_CODES.filter((e) => e.source === "engine").map((e) => e.code);
   expect(fromEngine).toEqual(engineCodes());
-  expect(ERROR_CODES.filter((e) => e.source === "package").map((e) => e.code)).toEqual(["not_json", "engine_crashed"]);
+  expect(ERROR_CODES.filter((e) => e.source === "package").map((e) => e.code)).toEqual([
+    "not_json",
+    "engine_crashed",
+    "resident_closed",
+  ]);
   for (const e of ERROR_CODES) {
     expect(e.code).toMatch(/^[a-z]+(_[a-z]+)*$/);
     expect(e.types.length).toBeGreaterThan(0);

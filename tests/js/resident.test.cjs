@@ -78,7 +78,7 @@ describe.each([
     expect(resident.closed).toBe(true);
     const r = await rt.run(sumTravel, { resident });
     expect(r.ok).toBe(false);
-    expect(r.error.type).toBe("execution_error");
+    expect(r.error).toMatchObject({ type: "execution_error", code: "resident_closed" });
     expect(r.error.message).toContain("closed");
   });
 
