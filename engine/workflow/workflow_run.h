@@ -90,6 +90,7 @@ class WorkflowRun final : public RunBase {
   Task<Flow> runForStep(Frame& frame, const Step& step, size_t entry);
   Task<CallResult> runCall(Frame& frame, const Call& call, const Value& args);
   Task<bool> runCompensations(Frame& frame, const std::vector<Call>& calls);
+  Flow failedStep(size_t entry, Failure failure);
 
   size_t beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind);
   void endTrace(size_t entry, const char* outcome);
