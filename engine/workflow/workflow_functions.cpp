@@ -105,6 +105,10 @@ std::string functionExample(const FunctionSpec& f) {
       }
     }
     if (!given && p.field >= 0) given = example.find(f.op->fields[static_cast<size_t>(p.field)].name);
+    if (!given && p.field == 1) {  // the op reads its current value: here, a variable
+      args.push_back(Value::string("$item"));
+      continue;
+    }
     if (!given) break;  // trailing optional arguments are left out
     args.push_back(asWorkflowValue(*given));
   }
