@@ -73,6 +73,13 @@ describe("the engine's step-function table", () => {
     );
   });
 
+  test("every function has conformance cases that run it (tests/conformance-workflows/functions.json)", () => {
+    const { cases } = JSON.parse(fs.readFileSync(path.join(dir, "functions.json"), "utf8"));
+    const run = JSON.stringify(cases.filter((c) => !c.validateOnly).map((c) => c.functions));
+    const missing = language.functions.map((f) => f.key).filter((key) => !run.includes(`"${key}"`));
+    expect(missing).toEqual([]);
+  });
+
   test("each function's example verifies", () => {
     for (const f of language.functions) {
       const refs = [...new Set(JSON.stringify(f.example).match(/\$[a-z_]+(?=")/g) ?? [])].filter((r) => r !== f.key);
