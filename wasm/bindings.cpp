@@ -57,6 +57,7 @@ std::string fail(int run, std::string message) { return engine().fail(run, messa
 std::string cancel(int run, std::string reason, std::string detail) { return engine().cancel(run, reason, detail); }
 std::string formatError(std::string error) { return engine().formatError(error); }
 std::string operations() { return engine().operations(); }
+std::string workflowLanguage() { return engine().workflowLanguage(); }
 size_t liveRuns() { return engine().liveRuns(); }
 // Traps on purpose, as an engine bug would: lets the package's tests prove that
 // a trapped instance is discarded and replaced.
@@ -80,6 +81,7 @@ EMSCRIPTEN_BINDINGS(ptc_engine) {
   emscripten::function("cancel", &cancel);
   emscripten::function("formatError", &formatError);
   emscripten::function("operations", &operations);
+  emscripten::function("workflowLanguage", &workflowLanguage);
   emscripten::function("liveRuns", &liveRuns);
   emscripten::function("debugTrap", &debugTrap);
 }

@@ -9,6 +9,7 @@
 #include "core/json.h"
 #include "workflow/workflow_compiler.h"
 #include "workflow/workflow_run.h"
+#include "workflow/workflow_step_table.h"
 
 namespace ptc {
 
@@ -242,5 +243,6 @@ std::string Engine::formatError(std::string_view errorJson) {
 }
 
 std::string Engine::operations() { return opTableJson(); }
+std::string Engine::workflowLanguage() { return workflow::workflowTableJson(); }
 
 }  // namespace ptc

@@ -71,6 +71,8 @@ class Engine {
 
   std::string formatError(std::string_view errorJson);
   std::string operations();
+  // The step-function language as JSON: step kinds, operators, functions.
+  std::string workflowLanguage();
   size_t liveRuns() const { return runs_.size(); }
   size_t preparedPrograms() const { return prepared_.size(); }
 

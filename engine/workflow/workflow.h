@@ -12,6 +12,10 @@
 #include "core/value.h"
 #include "workflow/workflow_types.h"
 
+namespace ptc {
+struct Node;  // ptc/program.h: a function expression calls a PTC-JSON op's semantics through one
+}
+
 namespace ptc::workflow {
 
 // A $reference: $input[.seg...], $error, or $var[.seg...] (§5).
@@ -27,16 +31,19 @@ enum class Operator { Add, Sub, Mul, Div, Gt, Gte, Lt, Lte, Eq, Neq, And, Or, No
 
 // A value expression (§5): constants are folded at compile time.
 struct Expr {
-  enum class Kind { Const, Ref, Interpolate, Array, Object, Operator, Merge };
+  enum class Kind { Const, Ref, Interpolate, Array, Object, Operator, Merge, Function };
   Kind kind = Kind::Const;
   Value constant;                  // Const
   Ref ref;                         // Ref
   std::vector<std::string> texts;  // Interpolate: literal pieces, one more than refs
   std::vector<Ref> refs;           // Interpolate: the refs between the pieces
-  std::vector<Expr> items;         // Array items, Object values, Operator/Merge operands
+  std::vector<Expr> items;         // Array items, Object values, Operator/Merge/Function operands
   std::vector<Value> keys;         // Object keys
   Operator op = Operator::Add;     // Operator
-  std::string path;                // JSON Pointer, for faults
+  // Function: the PTC-JSON op it applies, with its constant arguments (unit,
+  // default, template) filled in and its path (workflow_functions.h).
+  std::shared_ptr<const ptc::Node> function;
+  std::string path;  // JSON Pointer, for faults
 };
 
 struct Function;

@@ -10,30 +10,18 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/suggest.h"
+#include "ptc/program.h"
 #include "workflow/workflow_compile.h"
+#include "workflow/workflow_functions.h"
+#include "workflow/workflow_step_table.h"
 #include "workflow/workflow_text.h"
 
 namespace ptc::workflow {
 
 namespace {
 
-struct OperatorSpec {
-  const char* key;
-  Operator op;
-  size_t minOperands;
-  size_t maxOperands;
-};
-
-const OperatorSpec kOperators[] = {
-    {"+", Operator::Add, 2, SIZE_MAX}, {"-", Operator::Sub, 1, 2},          {"*", Operator::Mul, 2, SIZE_MAX},
-    {"/", Operator::Div, 2, 2},        {">", Operator::Gt, 2, 2},           {">=", Operator::Gte, 2, 2},
-    {"<", Operator::Lt, 2, 2},         {"<=", Operator::Lte, 2, 2},         {"==", Operator::Eq, 2, 2},
-    {"!=", Operator::Neq, 2, 2},       {"and", Operator::And, 2, SIZE_MAX}, {"or", Operator::Or, 2, SIZE_MAX},
-    {"not", Operator::Not, 1, 1},
-};
-
 const OperatorSpec* findOperator(std::string_view key) {
-  for (const auto& o : kOperators)
+  for (const auto& o : operatorTable())
     if (key == o.key) return &o;
   return nullptr;
 }
@@ -49,9 +37,16 @@ bool looksLikeOperator(std::string_view key) {
 
 std::vector<std::string> operatorKeys() {
   std::vector<std::string> keys;
-  for (const auto& o : kOperators) keys.push_back(o.key);
+  for (const auto& o : operatorTable()) keys.push_back(o.key);
   keys.push_back("$merge");
+  for (const std::string& f : functionKeys()) keys.push_back(f);
   return keys;
+}
+
+std::string functionList() {
+  std::string out;
+  for (const std::string& k : functionKeys()) out += (out.empty() ? "" : " ") + k;
+  return out;
 }
 
 // Arrays and objects whose parts are all constants are constants.
@@ -114,6 +109,69 @@ Expr mergeExpr(const Value& operands, const std::string& path, const BodyContext
   return operandList(std::move(e), operands, path, ctx);
 }
 
+// A constant argument of a function (a unit, a template, a default): checked
+// and stored in the op's node before the run.
+void constantArgument(const FunctionSpec& f, const FunctionParam& p, const Expr& arg, Node& node,
+                      const std::string& path) {
+  bool text = arg.kind == Expr::Kind::Const && arg.constant.isString();
+  if (p.kind == FieldKind::Choice) {
+    for (const char* c : p.choices)
+      if (text && arg.constant.str() == c) {
+        node.name = arg.constant;
+        return;
+      }
+    std::string choices;
+    for (const char* c : p.choices) choices += std::string(choices.empty() ? "" : ", ") + "\"" + c + "\"";
+    fail(ErrorCode::BadValue, path,
+         "The " + p.name + " of '" + f.key + "' is a constant text, one of " + choices + "; got " +
+             (arg.kind == Expr::Kind::Const ? shortJson(arg.constant, 40) : std::string("an expression")));
+  }
+  if (arg.kind != Expr::Kind::Const || (p.kind == FieldKind::Text && !text))
+    fail(ErrorCode::WrongKind, path,
+         "The " + p.name + " of '" + f.key + "' is a constant" + (p.kind == FieldKind::Text ? " text" : "") +
+             " (it is not evaluated): write the value itself, not a reference or an operator");
+  node.data = arg.constant;
+  node.hasDefault = p.kind == FieldKind::Json;
+}
+
+// {"$name": [value, ...]}: the arguments in the order of the function's
+// parameters; a single argument may be written without the list.
+Expr functionExpr(const FunctionSpec& f, const Value& operands, const std::string& path, const BodyContext& ctx) {
+  Array single;
+  if (!operands.isArray()) single.push_back(operands);
+  const Array& args = operands.isArray() ? operands.items() : single;
+  if (args.size() < f.requiredCount() || args.size() > f.params.size())
+    fail(ErrorCode::BadOperands, path,
+         "Function '" + f.key + "' takes " +
+             (f.requiredCount() == f.params.size()
+                  ? std::to_string(f.params.size())
+                  : std::to_string(f.requiredCount()) + " to " + std::to_string(f.params.size())) +
+             " arguments in a list, got " + std::to_string(args.size()) + ": " + f.shape());
+  auto node = std::make_shared<Node>();
+  node->op = f.op->op;
+  node->path = path;
+  node->valueGiven = !f.testsText;
+  node->field = Value::none();  // a text test reads its first argument itself
+  node->slots.assign(f.op->fields.size(), -1);
+  Expr e;
+  e.path = path;
+  e.kind = Expr::Kind::Function;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const FunctionParam& p = f.params[i];
+    Expr arg = compileExpr(args[i], childPath(path, i), ctx);
+    if (p.kind != FieldKind::Expr) {
+      constantArgument(f, p, arg, *node, childPath(path, i));
+      continue;
+    }
+    // Slots index the arguments the op reads as operands: a text test's
+    // first argument is its current value, not an operand.
+    if (p.field >= 0) node->slots[static_cast<size_t>(p.field)] = static_cast<int8_t>(e.items.size() - f.testsText);
+    e.items.push_back(std::move(arg));
+  }
+  e.function = std::move(node);
+  return e;
+}
+
 Expr objectExpr(const Value& v, const std::string& path, const BodyContext& ctx) {
   bool callShaped = v.find("call") && (v.members().size() == 1 || (v.members().size() == 2 && v.find("args")));
   if (callShaped)
@@ -128,14 +186,15 @@ Expr objectExpr(const Value& v, const std::string& path, const BodyContext& ctx)
            "An operator or $merge must be the only key of its object, but '" + k + "' has company");
     if (!special && v.members().size() == 1 && looksLikeOperator(k))
       fail(ErrorCode::UnknownOperator, childPath(path, k),
-           "Unknown operator '" + k + "'." + didYouMean(k, operatorKeys()) +
-               " Operators: + - * / > >= < <= == != and or not, and $merge.");
+           "Unknown operator or function '" + k + "'." + didYouMean(k, operatorKeys()) +
+               " Operators: + - * / > >= < <= == != and or not, and $merge; functions: " + functionList() + ".");
   }
   if (v.members().size() == 1) {
     const std::string& k = v.members()[0].key.str();
     if (k == "$merge") return mergeExpr(v.members()[0].value, childPath(path, k), ctx);
     if (const OperatorSpec* op = findOperator(k))
       return operatorExpr(*op, v.members()[0].value, childPath(path, k), ctx);
+    if (const FunctionSpec* f = findFunction(k)) return functionExpr(*f, v.members()[0].value, childPath(path, k), ctx);
   }
   return compileObjectLiteral(v, path, ctx);
 }
@@ -190,7 +249,7 @@ Expr stringExpr(const Value& v, const std::string& path, const BodyContext& ctx)
 
 }  // namespace
 
-bool isOperatorKey(std::string_view key) { return findOperator(key) || key == "$merge"; }
+bool isOperatorKey(std::string_view key) { return findOperator(key) || key == "$merge" || findFunction(key); }
 
 Expr compileExpr(const Value& v, const std::string& path, const BodyContext& ctx) {
   tickDeadline();

@@ -6,6 +6,7 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
+#include "workflow/workflow_functions.h"
 #include "workflow/workflow_run.h"
 #include "workflow/workflow_text.h"
 
@@ -171,6 +172,12 @@ Value evaluate(const Frame& frame, const Expr& e) {
       return locatedAt(e.path, [&] { return Value::object(std::move(members)); });
     }
     case Expr::Kind::Merge: return merge(frame, e);
+    case Expr::Kind::Function: {
+      std::vector<Value> args;
+      args.reserve(e.items.size());
+      for (const Expr& x : e.items) args.push_back(evaluate(frame, x));
+      return applyFunction(e, args.data(), args.size());
+    }
     case Expr::Kind::Operator:
       switch (e.op) {
         case Operator::Eq: return Value::boolean(equals(evaluate(frame, e.items[0]), evaluate(frame, e.items[1])));

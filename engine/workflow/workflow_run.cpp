@@ -6,6 +6,7 @@
 #include "host/protocol.h"
 #include "workflow/workflow_compiler.h"
 #include "workflow/workflow_eval.h"
+#include "workflow/workflow_functions.h"
 #include "workflow/workflow_step_table.h"
 #include "workflow/workflow_text.h"
 
@@ -59,7 +60,7 @@ Task<Value> WorkflowRun::runEntry(Value input) {
     // An unhandled failure of a non-result entry is an execution error naming the tool.
     std::string message =
         r.failure.tool.empty() ? r.failure.message : "Tool '" + r.failure.tool + "' failed: " + r.failure.message;
-    ErrorCode code = r.failure.tool.empty() ? ErrorCode::UnhandledFailure : ErrorCode::ToolFailed;
+    ErrorCode code = r.failure.tool.empty() ? r.failure.code : ErrorCode::ToolFailed;
     throw PtcError(ErrorType::Execution, code, "Unhandled failure in '" + entry.name + "': " + message, r.failure.path);
   }
   co_return r.value;
@@ -147,6 +148,7 @@ void WorkflowRun::endTrace(size_t entry, const char* outcome) {
 Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
   countStep(step.path);
   size_t entry = beginTrace(frame, step.path, step.index, stepSpecOf(step.kind).name);
+  Failure failed;
   try {
     Flow flow;
     switch (step.kind) {
@@ -206,19 +208,40 @@ Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
     trace_[entry].hasValue = true;
     endTrace(entry, "value");
     co_return flow;
+  } catch (const FunctionFailure& f) {
+    failed = Failure{f.message, "", f.path, f.code};
   } catch (PtcError& e) {
     locate(e.error, step.path);  // e.g. a loop's list nested too deep
     faultTrace(entry, e.error);  // a fault ends the run; the trace ends with the step that faulted
     throw;
   }
+  co_return failedStep(entry, std::move(failed));
+}
+
+// A function in one of the step's expressions failed (workflow_functions.h):
+// the step fails as a call does, and the failure goes on (§7).
+Flow WorkflowRun::failedStep(size_t entry, Failure failure) {
+  trace_[entry].error = failure.message;
+  endTrace(entry, "failure");
+  Flow flow;
+  flow.kind = Flow::Kind::Fail;
+  flow.failure = std::move(failure);
+  return flow;
 }
 
 Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry) {
   trace_[entry].tool = step.call.target;
-  Value args = step.call.hasArgs ? evaluate(frame, step.call.args) : Value::object({});
-  trace_[entry].args = args;
-  trace_[entry].hasArgs = true;
-  CallResult r = co_await runCall(frame, step.call, args);
+  CallResult r;
+  bool argsFailed = false;  // then the failure keeps the path of the function that failed
+  try {
+    Value args = step.call.hasArgs ? evaluate(frame, step.call.args) : Value::object({});
+    trace_[entry].args = args;
+    trace_[entry].hasArgs = true;
+    r = co_await runCall(frame, step.call, args);
+  } catch (const FunctionFailure& f) {  // a function in the args failed: the call's failure, for on-error
+    r.failed = argsFailed = true;
+    r.failure = Failure{f.message, "", f.path, f.code};
+  }
   Flow flow;
   if (!r.failed) {
     trace_[entry].value = r.value;
@@ -228,7 +251,7 @@ Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry
     co_return flow;
   }
   trace_[entry].error = r.failure.message;
-  r.failure.path = step.path;  // a failure is this step's failure from here on
+  if (!argsFailed) r.failure.path = step.path;  // a failure is this step's failure from here on
   const Handler* handler = step.onError.get();
   if (!handler) {
     endTrace(entry, "failure");
@@ -242,9 +265,14 @@ Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry
   if (!handler->compensate.empty()) trace_[entry].outcome = "compensated";
   co_await runCompensations(frame, handler->compensate);
   if (handler->hasReturn) {
-    flow.kind = Flow::Kind::Return;
-    flow.value = evaluate(frame, handler->returnValue);
-    checkReturned(*frame.fn, flow.value, step.path + "/on-error/return");
+    try {
+      flow.kind = Flow::Kind::Return;
+      flow.value = evaluate(frame, handler->returnValue);
+      checkReturned(*frame.fn, flow.value, step.path + "/on-error/return");
+    } catch (const FunctionFailure& f) {
+      frame.error.reset();
+      co_return failedStep(entry, Failure{f.message, "", f.path, f.code});
+    }
   } else if (handler->continueLoop) {
     flow.kind = Flow::Kind::Continue;
   } else {
@@ -268,6 +296,9 @@ Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& 
       trace_[entry].args = args;
       trace_[entry].hasArgs = true;
       r = co_await runCall(frame, c, args);
+    } catch (const FunctionFailure& f) {  // a compensation that fails, as a failing call does
+      r.failed = true;
+      r.failure = Failure{f.message, "", f.path, f.code};
     } catch (const PtcError& e) {
       faultTrace(entry, e.error);
       throw;
@@ -285,7 +316,12 @@ Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& 
 }
 
 Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry) {
-  Value list = evaluate(frame, step.expr);
+  Value list;
+  try {
+    list = evaluate(frame, step.expr);
+  } catch (const FunctionFailure& f) {
+    co_return failedStep(entry, Failure{f.message, "", f.path, f.code});
+  }
   if (!list.isArray())
     fault(ErrorCode::TypeMismatch, step.path + "/in",
           "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list));

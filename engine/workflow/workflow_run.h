@@ -23,8 +23,9 @@ namespace ptc::workflow {
 // A domain failure: catchable by on-error, $error is its message.
 struct Failure {
   std::string message;
-  std::string tool;  // the host tool it came from, for the entry's error message
-  std::string path;  // the call step where it surfaced in the current function
+  std::string tool;                              // the host tool it came from, for the entry's error message
+  std::string path;                              // the call step where it surfaced in the current function
+  ErrorCode code = ErrorCode::UnhandledFailure;  // a function's own code; a tool's is tool_failed
 };
 
 // How a block of steps ended.
@@ -90,6 +91,7 @@ class WorkflowRun final : public RunBase {
   Task<Flow> runForStep(Frame& frame, const Step& step, size_t entry);
   Task<CallResult> runCall(Frame& frame, const Call& call, const Value& args);
   Task<bool> runCompensations(Frame& frame, const std::vector<Call>& calls);
+  Flow failedStep(size_t entry, Failure failure);
 
   size_t beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind);
   void endTrace(size_t entry, const char* outcome);

@@ -1,6 +1,10 @@
 #include "workflow/workflow_step_table.h"
 
+#include <cstdint>
 #include <stdexcept>
+
+#include "core/json.h"
+#include "workflow/workflow_functions.h"
 
 namespace ptc::workflow {
 
@@ -104,6 +108,131 @@ const std::vector<StepSpec>& stepTable() {
 }
 
 const StepSpec& stepSpecOf(Step::Kind kind) { return stepTable()[static_cast<size_t>(kind)]; }
+
+const std::vector<OperatorSpec>& operatorTable() {
+  static const std::vector<OperatorSpec> table = {
+      {"+", Operator::Add, 2, SIZE_MAX, "sum of numbers, or concatenation of texts"},
+      {"-", Operator::Sub, 1, 2, "negation of one number, or the difference of two"},
+      {"*", Operator::Mul, 2, SIZE_MAX, "product of numbers"},
+      {"/", Operator::Div, 2, 2, "quotient of two numbers (dividing by zero is a fault)"},
+      {">", Operator::Gt, 2, 2, "greater than: two numbers or two texts (texts by code points)"},
+      {">=", Operator::Gte, 2, 2, "greater than or equal: two numbers or two texts"},
+      {"<", Operator::Lt, 2, 2, "less than: two numbers or two texts"},
+      {"<=", Operator::Lte, 2, 2, "less than or equal: two numbers or two texts"},
+      {"==", Operator::Eq, 2, 2, "equal: any two values, structurally"},
+      {"!=", Operator::Neq, 2, 2, "not equal: any two values, structurally"},
+      {"and", Operator::And, 2, SIZE_MAX, "every condition holds (short-circuit)"},
+      {"or", Operator::Or, 2, SIZE_MAX, "some condition holds (short-circuit)"},
+      {"not", Operator::Not, 1, 1, "the condition does not hold (one operand, bare or in a list)"},
+  };
+  return table;
+}
+
+namespace {
+
+const char* keyKindName(StepKeyKind kind) {
+  switch (kind) {
+    case K::Expr: return "expr";
+    case K::Name: return "name";
+    case K::Target: return "target";
+    case K::Args: return "args";
+    case K::Steps: return "steps";
+    case K::Cases: return "cases";
+    case K::Calls: return "calls";
+    case K::Handler: return "handler";
+    case K::Returned: return "returned";
+  }
+  return "expr";
+}
+
+const char* presenceName(KeyPresence p) { return p == P::Kind ? "kind" : (p == P::Required ? "required" : "optional"); }
+
+void appendString(std::string& out, const char* key, std::string_view value) {
+  out += ",\"";
+  out += key;
+  out += "\":";
+  appendJsonString(out, value);
+}
+
+void appendSteps(std::string& out) {
+  out += "\"steps\":[";
+  for (const StepSpec& s : stepTable()) {
+    if (&s != &stepTable().front()) out += ",";
+    out += "{\"name\":";
+    appendJsonString(out, s.name);
+    appendString(out, "description", s.description);
+    appendString(out, "shape", stepShape(s));
+    out += ",\"keys\":[";
+    for (const StepKey& k : s.keys) {
+      if (&k != &s.keys.front()) out += ",";
+      out += "{\"name\":";
+      appendJsonString(out, k.name);
+      appendString(out, "kind", keyKindName(k.kind));
+      appendString(out, "presence", presenceName(k.presence));
+      out += "}";
+    }
+    out += "]}";
+  }
+  out += "]";
+}
+
+void appendOperators(std::string& out) {
+  out += ",\"operators\":[";
+  for (const OperatorSpec& o : operatorTable()) {
+    if (&o != &operatorTable().front()) out += ",";
+    out += "{\"key\":";
+    appendJsonString(out, o.key);
+    out += ",\"minOperands\":" + std::to_string(o.minOperands);
+    out += ",\"maxOperands\":" + (o.maxOperands == SIZE_MAX ? std::string("null") : std::to_string(o.maxOperands));
+    appendString(out, "description", o.description);
+    out += "}";
+  }
+  out += "]";
+}
+
+void appendFunctions(std::string& out) {
+  out += ",\"functions\":[";
+  for (const FunctionSpec& f : functionTable()) {
+    if (&f != &functionTable().front()) out += ",";
+    out += "{\"key\":";
+    appendJsonString(out, f.key);
+    appendString(out, "op", f.op->name);
+    appendString(out, "category", f.op->category);
+    appendString(out, "description", f.op->description);
+    appendString(out, "shape", f.shape());
+    out += ",\"example\":" + functionExample(f);
+    out += ",\"params\":[";
+    for (const FunctionParam& p : f.params) {
+      if (&p != &f.params.front()) out += ",";
+      out += "{\"name\":";
+      appendJsonString(out, p.name);
+      appendString(out, "kind", fieldKindName(p.kind));
+      out += std::string(",\"required\":") + (p.required ? "true" : "false");
+      appendString(out, "description", p.description);
+      if (p.kind == FieldKind::Choice) {
+        out += ",\"choices\":[";
+        for (size_t c = 0; c < p.choices.size(); ++c) {
+          if (c) out += ",";
+          appendJsonString(out, p.choices[c]);
+        }
+        out += "]";
+      }
+      out += "}";
+    }
+    out += "]}";
+  }
+  out += "]";
+}
+
+}  // namespace
+
+std::string workflowTableJson() {
+  std::string out = "{";
+  appendSteps(out);
+  appendOperators(out);
+  appendFunctions(out);
+  return out + "}";
+}
 
 std::string stepShape(const StepSpec& spec) {
   std::string out = "{";

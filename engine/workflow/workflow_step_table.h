@@ -57,4 +57,19 @@ const StepSpec& stepSpecOf(Step::Kind kind);
 // The keys of a kind as messages show them: "{let?, call, args?, on-error?}".
 std::string stepShape(const StepSpec& spec);
 
+// The operators of value expressions (§6): objects with one key, the operator,
+// whose value is the list of operands ("not" also takes one bare operand).
+struct OperatorSpec {
+  const char* key;
+  Operator op;
+  size_t minOperands;
+  size_t maxOperands;  // SIZE_MAX: no limit
+  const char* description;
+};
+const std::vector<OperatorSpec>& operatorTable();
+
+// The language as JSON text, for the package (prompt, schema): the step kinds
+// with their keys, the operators and the functions (workflow_functions.h).
+std::string workflowTableJson();
+
 }  // namespace ptc::workflow

@@ -1,9 +1,10 @@
-// ptc-wasm/ai-sdk: a Vercel AI SDK tool that runs PTC-JSON programs. Its
-// description is the compact prompt and its input schema the program schema,
-// both generated from the op table. `ai` is an optional peer dependency.
+// ptc-wasm/ai-sdk: Vercel AI SDK tools that run PTC-JSON programs (ptcTool) and
+// step-function files (workflowTool). Each one's
+// description is its compact prompt and its input schema its schema,
+// generated from the op table (or the step table). `ai` is an optional peer dependency.
 import { jsonSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
 import type { PtcRuntime } from "./runtime.js";
-import { ProgramSession, type SessionOptions } from "./session.js";
+import { ProgramSession, runWorkflowFor, type SessionOptions } from "./session.js";
 import type { ErrorCode, JsonValue } from "./types.js";
 
 export type PtcToolOptions = SessionOptions;
@@ -45,6 +46,50 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
       return outcome.stored.length
         ? { ok: true, result: outcome.result, stored: outcome.stored }
         : { ok: true, result: outcome.result };
+    },
+  };
+}
+
+/** What the model sends to run_workflow: a step-function file and its entry's input. */
+export interface WorkflowToolInput {
+  /** The functions (a list of function objects, or the file's text). */
+  functions: unknown;
+  input?: Record<string, unknown>;
+  entry?: string;
+}
+
+/** What the model gets back from a step-function file. */
+export type WorkflowToolOutput = { ok: true; result: JsonValue } | { ok: false; error: string; code: ErrorCode };
+
+export type WorkflowTool = Omit<
+  Extract<Tool<WorkflowToolInput, WorkflowToolOutput>, { type?: "function" }>,
+  "execute"
+> & {
+  execute(input: WorkflowToolInput, options?: Partial<ToolExecutionOptions<unknown>>): Promise<WorkflowToolOutput>;
+};
+
+/**
+ * A tool that runs step-function files: `tools: { run_workflow: workflowTool(runtime, { tools }) }`,
+ * beside run_program. Its description is the compact step-function prompt and its input schema the
+ * file's schema, both generated from the engine's step table.
+ */
+export function workflowTool(runtime: PtcRuntime, options: PtcToolOptions = {}): WorkflowTool {
+  const session = new ProgramSession(runtime, options);
+  const tools = options.tools ?? {};
+  const { $schema: _dialect, ...schema } = runtime.workflowSchema({ tools });
+  const properties = {
+    ...(schema.properties as object),
+    input: { type: "object", description: "The entry function's input: exactly its parameters" },
+    entry: { type: "string", description: "The function to run (default: the last one)" },
+  };
+  return {
+    description: runtime.workflowPrompt({ tools, compact: true }),
+    inputSchema: jsonSchema<WorkflowToolInput>({ ...schema, properties } as JSONSchema7),
+    execute: async (input: WorkflowToolInput): Promise<WorkflowToolOutput> => {
+      const outcome = await runWorkflowFor(session, input);
+      return outcome.ok
+        ? { ok: true, result: outcome.result }
+        : { ok: false, error: outcome.message, code: outcome.error.code };
     },
   };
 }

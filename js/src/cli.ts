@@ -19,7 +19,8 @@ Commands:
   validate <program.json | ->  Check a program without running it; prints "ok".
   schema                       Print the JSON Schema (draft 2020-12) of a program.
   prompt                       Print the system prompt that teaches a model the language.
-  mcp                          Serve run_program and describe_language as an MCP server over stdio.
+  mcp                          Serve run_program, run_workflow and describe_language as an MCP
+                               server over stdio.
   help                         Print this help.
 
 Options:
@@ -37,6 +38,7 @@ Options:
   --full                 Print the whole run result {result, memoryDelta, memory, metrics} (run);
                          a failed run prints {ok: false, error: {type, code, message, ...}} too
   --compact              The compact prompt, for small context windows (prompt)
+  --workflow             Of step functions, the second dialect, instead of PTC-JSON (schema, prompt)
   -h, --help             Print this help.
   -v, --version          Print the version.
 
@@ -75,12 +77,12 @@ const VALUED = new Set([
   "--max-depth",
   "--max-message-bytes",
 ]);
-const FLAGS = new Set(["--full", "--compact", "--help", "--version"]);
+const FLAGS = new Set(["--full", "--compact", "--workflow", "--help", "--version"]);
 const ALLOWED: Record<string, string[]> = {
   run: ["--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth", "--full"],
   validate: ["--tools", "--max-depth"],
-  schema: ["--tools"],
-  prompt: ["--tools", "--context", "--compact"],
+  schema: ["--tools", "--workflow"],
+  prompt: ["--tools", "--context", "--compact", "--workflow"],
   mcp: ["--tools", "--context", "--memory", "--timeout", "--max-heap", "--max-depth", "--max-message-bytes"],
   help: [],
 };
@@ -207,10 +209,19 @@ async function main(argv: string[]): Promise<number> {
 
   // From here `positional` holds exactly ARITY[command] files (checked above).
   switch (command) {
-    case "schema":
-      return (write(process.stdout, JSON.stringify(runtime.schema(tools ? { tools } : {}), null, 2)), 0);
+    case "schema": {
+      const schema = options.has("--workflow")
+        ? runtime.workflowSchema(tools ? { tools } : {})
+        : runtime.schema(tools ? { tools } : {});
+      return (write(process.stdout, JSON.stringify(schema, null, 2)), 0);
+    }
     case "prompt": {
-      const text = runtime.prompt({ tools, context, compact: options.has("--compact") });
+      const compact = options.has("--compact");
+      if (options.has("--workflow") && context)
+        throw new UsageError("option --context does not apply to step functions (--workflow): they take an input");
+      const text = options.has("--workflow")
+        ? runtime.workflowPrompt({ tools, compact })
+        : runtime.prompt({ tools, context, compact });
       write(process.stdout, text);
       if (process.stderr.isTTY)
         process.stderr.write(`(${text.length} characters, ~${approximateTokens(text)} tokens)\n`);

@@ -29,6 +29,7 @@ interface EmbindModule {
   cancel(run: number, reason: string, detail: string): string;
   formatError(error: string): string;
   operations(): string;
+  workflowLanguage(): string;
   liveRuns(): number;
   debugTrap(): void;
   _malloc(size: number): number;
@@ -217,6 +218,9 @@ export class EngineInstance {
   }
   operations(): string {
     return this.guard(() => this.m.operations());
+  }
+  workflowLanguage(): string {
+    return this.guard(() => this.m.workflowLanguage());
   }
   liveRuns(): number {
     return this.guard(() => this.m.liveRuns());

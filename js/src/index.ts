@@ -8,6 +8,7 @@ export type * from "./types.js";
 export type { TraceEntry, ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "./workflows.js";
 export type { JsonSchema, SchemaOptions } from "./schema.js";
 export type { PromptOptions } from "./prompt.js";
+export type { WorkflowPromptOptions } from "./workflow-prompt.js";
 export { approximateTokens } from "./prompt.js";
 export { isToolDescriptor } from "./descriptors.js";
 export { ERROR_CODES } from "./error-codes.js";

@@ -1,6 +1,7 @@
 // ptc-wasm/mcp: an MCP server (the official SDK's McpServer) exposing
 //   run_program({program, context?})  runs a program; the description is the compact prompt
-//   describe_language({compact?})     the full prompt (the language, the tools, the errors)
+//   run_workflow({functions, input?, entry?})  runs a step-function file; the description is its compact prompt
+//   describe_language({compact?, language?})  the full prompt of PTC-JSON (or of step functions)
 // Results are JSON text content; a failed program is an isError result whose text
 // is the formatted error. Memory carries over between run_program calls. Over
 // stdio, a message longer than maxMessageBytes gets a JSON-RPC error (mcp-stdio.ts).
@@ -12,7 +13,7 @@ import { checkedOptions } from "./checks.js";
 import { StdioTransport } from "./mcp-stdio.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "./runtime.js";
-import { ProgramSession, storedNote, type SessionOptions } from "./session.js";
+import { ProgramSession, runWorkflowFor, storedNote, type SessionOptions } from "./session.js";
 
 export interface PtcMcpServerOptions extends SessionOptions {
   /** Server name reported to clients (default "ptc-wasm"). */
@@ -29,6 +30,7 @@ export interface PtcMcpServerOptions extends SessionOptions {
 export { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from "./mcp-stdio.js";
 
 export const RUN_PROGRAM = "run_program";
+export const RUN_WORKFLOW = "run_workflow";
 export const DESCRIBE_LANGUAGE = "describe_language";
 
 interface McpPeers {
@@ -43,7 +45,7 @@ function mcpPeers(): McpPeers {
   }));
 }
 
-/** An McpServer with run_program and describe_language; connect it to any transport. */
+/** An McpServer with run_program, run_workflow and describe_language; connect it to any transport. */
 export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): McpServer {
   const { McpServer, z } = mcpPeers();
   const session = new ProgramSession(runtime, options);
@@ -93,25 +95,70 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     },
   );
 
+  registerRunWorkflow(server, runtime, session, z);
+
   server.registerTool(
     DESCRIBE_LANGUAGE,
     {
-      title: "Describe PTC-JSON",
+      title: "Describe PTC-JSON or step functions",
       description:
         "The full reference of PTC-JSON, the language run_program accepts: every operation with its fields and an " +
-        "example, the memory contract, the error types and the available tools.",
-      inputSchema: { compact: z.boolean().optional().describe("the short form") },
+        'example, the memory contract, the error types and the available tools. With language "step-functions": ' +
+        "the reference of the files run_workflow accepts.",
+      inputSchema: {
+        compact: z.boolean().optional().describe("the short form"),
+        language: z.enum(["ptc-json", "step-functions"]).optional().describe('default "ptc-json"'),
+      },
     },
-    async ({ compact }) => ({
-      content: [
-        { type: "text" as const, text: runtime.prompt({ tools, context: options.context, compact: compact === true }) },
-      ],
-    }),
+    async ({ compact, language }) => {
+      const short = compact === true;
+      const text =
+        language === "step-functions"
+          ? runtime.workflowPrompt({ tools, compact: short })
+          : runtime.prompt({ tools, context: options.context, compact: short });
+      return { content: [{ type: "text" as const, text }] };
+    },
   );
   return server;
 }
 
-/** Serves run_program and describe_language over stdio until the input ends. */
+// run_workflow: the input schema is the step-function file's schema (generated
+// from the step table) with the entry's input and name; like run_program's,
+// zod checks nothing, so a bad file comes back as the engine's formatted error.
+function registerRunWorkflow(server: McpServer, runtime: PtcRuntime, session: ProgramSession, z: McpPeers["z"]) {
+  const tools = session.options.tools ?? {};
+  const { $defs, properties } = runtime.workflowSchema({ tools });
+  const inputSchema = z
+    .object({
+      functions: z.unknown().meta((properties as Record<string, Record<string, unknown>>).functions ?? {}),
+      input: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .meta({ description: "The entry function's input: exactly its parameters" }),
+      entry: z.string().optional().meta({ description: "The function to run (default: the last one)" }),
+    })
+    .meta({ $defs });
+  server.registerTool(
+    RUN_WORKFLOW,
+    {
+      title: "Run a step-function file",
+      description: runtime.workflowPrompt({ tools, compact: true }),
+      inputSchema,
+    },
+    async (request) => {
+      const outcome = await runWorkflowFor(session, request);
+      if (!outcome.ok)
+        return {
+          isError: true,
+          content: [{ type: "text" as const, text: outcome.message }],
+          _meta: { code: outcome.error.code },
+        };
+      return { content: [{ type: "text" as const, text: JSON.stringify(outcome.result) }] };
+    },
+  );
+}
+
+/** Serves run_program, run_workflow and describe_language over stdio until the input ends. */
 export async function serveStdio(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): Promise<McpServer> {
   const { maxMessageBytes } = checkedOptions(options, ["maxMessageBytes"]);
   const server = createMcpServer(runtime, options);

@@ -34,7 +34,7 @@ function typeSummary(value: unknown): string {
 }
 
 /** A one-line signature of a tool from its parameters schema: `search(query: string, limit?: integer)`. */
-function signature(tool: ToolInfo): string {
+export function signature(tool: ToolInfo): string {
   const props = tool.parameters?.properties as JsonObject | undefined;
   if (!props) return tool.parameters ? `${tool.name}(args: see schema)` : tool.name;
   const required = new Set((tool.parameters?.required as string[] | undefined) ?? []);

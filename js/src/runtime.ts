@@ -26,6 +26,8 @@ import {
 import { checkedError, repairHint } from "./format.js";
 import { languagePrompt, type PromptOptions } from "./prompt.js";
 import { programSchema, type JsonSchema, type SchemaOptions } from "./schema.js";
+import { workflowLanguagePrompt, type WorkflowPromptOptions } from "./workflow-prompt.js";
+import { workflowSchema } from "./workflow-schema.js";
 import { awaitTool } from "./tools.js";
 import {
   loadResult,
@@ -59,6 +61,7 @@ import type {
   ValidateOptions,
   ValidateResult,
   WasmModule,
+  WorkflowLanguage,
 } from "./types.js";
 
 /** What both runtimes (in-process and worker) offer. */
@@ -77,6 +80,9 @@ export interface PtcRuntime {
   operations(): Operation[];
   schema(options?: SchemaOptions): JsonSchema;
   prompt(options?: PromptOptions): string;
+  workflowLanguage(): WorkflowLanguage;
+  workflowSchema(options?: SchemaOptions): JsonSchema;
+  workflowPrompt(options?: WorkflowPromptOptions): string;
   asFunctionTool(options?: FunctionToolOptions): FunctionTool;
   /** Runs in flight (started and not finished). */
   readonly activeRuns: number;
@@ -102,6 +108,7 @@ const RECYCLE_IDLE_MS = 2000;
 /** Methods that need no run: served by a local engine instance in both modes. */
 export class EngineHost {
   private operationList?: Operation[];
+  private workflowTable?: WorkflowLanguage;
   constructor(
     protected readonly wasmModule: WasmModule,
     protected engine = EngineInstance.create(wasmModule),
@@ -161,6 +168,22 @@ export class EngineHost {
   operations(): Operation[] {
     this.operationList ??= deepFreeze(JSON.parse(this.healthyEngine().operations()) as Operation[]);
     return this.operationList;
+  }
+
+  /** The engine's step table (step kinds with their keys), operators and functions of step functions. */
+  workflowLanguage(): WorkflowLanguage {
+    this.workflowTable ??= deepFreeze(JSON.parse(this.healthyEngine().workflowLanguage()) as WorkflowLanguage);
+    return this.workflowTable;
+  }
+
+  /** The JSON Schema (draft 2020-12) of a step-function file {"functions": [...]}, from the step table. */
+  workflowSchema(options: SchemaOptions = {}): JsonSchema {
+    return workflowSchema(this.workflowLanguage(), options);
+  }
+
+  /** The system-prompt text that teaches a model step functions (and the given tools), from the step table. */
+  workflowPrompt(options: WorkflowPromptOptions = {}): string {
+    return workflowLanguagePrompt(this.workflowLanguage(), options);
   }
 
   /** Bytes of the engine's linear memory. */

@@ -104,6 +104,59 @@ export class ProgramSession {
   }
 }
 
+/** A step-function file as a model sends it: {"functions": [...] or the file's text, "input"?, "entry"?}. */
+export interface WorkflowInput {
+  functions: unknown;
+  input?: unknown;
+  entry?: unknown;
+}
+
+function parsedIfText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The file's text and the run's entry and input; the engine reports what is wrong with them. */
+export function workflowFrom(given: unknown): { source: string; input: Record<string, unknown>; entry?: string } {
+  const value = parsedIfText(given);
+  const request = (
+    Array.isArray(value) || typeof value !== "object" || value === null ? { functions: value } : value
+  ) as WorkflowInput;
+  const functions = parsedIfText(request.functions);
+  const source = Array.isArray(functions)
+    ? functions.map((f) => JSON.stringify(f)).join("\n")
+    : typeof functions === "string"
+      ? functions // the file's text: functions written one after another
+      : JSON.stringify(functions ?? null);
+  const input = parsedIfText(request.input ?? {});
+  return {
+    source,
+    input: (input ?? {}) as Record<string, unknown>,
+    ...(typeof request.entry === "string" ? { entry: request.entry } : {}),
+  };
+}
+
+/** Runs a step-function file as a model sends it, with a session's tools and limits (no memory: workflows keep none). */
+export async function runWorkflowFor(session: ProgramSession, given: unknown): Promise<SessionOutcome> {
+  const { tools, timeoutMs, maxHeapBytes } = session.options;
+  const { source, input, entry } = workflowFrom(given);
+  if (typeof input !== "object" || Array.isArray(input)) {
+    const error: PtcError = {
+      type: "validation_error",
+      code: "bad_input",
+      message: 'The input must be an object holding the entry function\'s parameters, e.g. {"ids": ["a"]}',
+    };
+    return { ok: false, error, message: session.runtime.formatError(error) };
+  }
+  const r = await session.runtime.runWorkflow(source, { input, entry, tools: tools ?? {}, timeoutMs, maxHeapBytes });
+  if (!r.ok) return { ok: false, error: r.error, message: session.runtime.formatError(r.error) };
+  return { ok: true, result: r.result, stored: [] };
+}
+
 /** The note a model gets when its program stored keys in memory. */
 export function storedNote(stored: string[]): string {
   return `Stored in memory for your next programs (read with {"op": "var", "name": ...}): ${stored.join(", ")}`;

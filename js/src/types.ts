@@ -145,6 +145,52 @@ export interface Operation {
   fields: OperationField[];
 }
 
+/** One key of a step kind in the engine's step table. */
+export interface WorkflowStepKey {
+  name: string;
+  /** expr, name, target, args, steps, cases, calls, handler or returned (a value the function returns). */
+  kind: string;
+  /** "kind": the key that makes a step this kind; "required" or "optional". */
+  presence: "kind" | "required" | "optional";
+}
+
+/** One step kind of the step-function language. */
+export interface WorkflowStepKind {
+  name: string;
+  description: string;
+  /** Its keys as messages show them: "{let?, call, args?, on-error?}". */
+  shape: string;
+  keys: WorkflowStepKey[];
+}
+
+/** An operator of step-function expressions: {"<key>": [operands]}. */
+export interface WorkflowOperator {
+  key: string;
+  minOperands: number;
+  /** null: no limit. */
+  maxOperands: number | null;
+  description: string;
+}
+
+/** A function of step-function expressions: {"$name": [args]}, a PTC-JSON op's semantics. */
+export interface WorkflowFunction {
+  key: string;
+  /** The PTC-JSON operation it computes. */
+  op: string;
+  category: string;
+  description: string;
+  shape: string;
+  example: JsonObject;
+  params: { name: string; kind: string; required: boolean; description: string; choices?: string[] }[];
+}
+
+/** The step-function language as the engine defines it: what its prompt and schema are generated from. */
+export interface WorkflowLanguage {
+  steps: WorkflowStepKind[];
+  operators: WorkflowOperator[];
+  functions: WorkflowFunction[];
+}
+
 /**
  * A compiled WebAssembly.Module. Named here rather than written as
  * `WebAssembly.Module` so that the package's types need neither the DOM lib nor

@@ -16,7 +16,7 @@ const script = (entry) => `
   import { createRequire } from "node:module";
   import { createRuntime } from "ptc-wasm";
   import * as tools from "./examples/agent-loop/tools.mjs";
-  const { ptcTool } = ${entry === "cjs" ? 'createRequire(import.meta.url)("ptc-wasm/ai-sdk")' : 'await import("ptc-wasm/ai-sdk")'};
+  const { ptcTool, workflowTool } = ${entry === "cjs" ? 'createRequire(import.meta.url)("ptc-wasm/ai-sdk")' : 'await import("ptc-wasm/ai-sdk")'};
   const { generateText, stepCountIs } = await import("ai");
   const { MockLanguageModelV4 } = await import("ai/test");
 
@@ -63,6 +63,31 @@ const script = (entry) => `
   const r = await generateText({ model, tools: { run_program: t }, prompt: "largest n?", stopWhen: stepCountIs(3) });
   out.generateText = { text: r.text, toolResults: r.steps.flatMap((s) => s.toolResults.map((x) => x.output)) };
   out.sentTool = model.doGenerateCalls[0].tools.map((x) => ({ name: x.name, hasDefs: !!x.inputSchema.$defs }));
+
+  // run_workflow (issue 13 item 11): the same tools and limits, step functions.
+  const w = workflowTool(rt, { tools });
+  out.workflowDescription = w.description === rt.workflowPrompt({ tools, compact: true });
+  const wschema = await w.inputSchema.jsonSchema;
+  out.workflowSchema = { required: wschema.required, defs: JSON.stringify(wschema.$defs) === JSON.stringify(rt.workflowSchema({ tools }).$defs), input: wschema.properties.input.type };
+  const shout = [{ function: "shout", input: { id: "number" }, output: "text", steps: [
+    { let: "c", call: "get_customer", args: { id: "$input.id" } }, { return: { $upper: "$c.name" } }] }];
+  out.workflow = await w.execute({ functions: shout, input: { id: 3 } }, opts);
+  out.workflowText = await w.execute({ functions: JSON.stringify(shout), input: JSON.stringify({ id: 1 }) }, opts);
+  out.workflowBadArgs = await w.execute({ functions: shout, input: {} }, opts);
+  out.workflowTypo = await w.execute({ functions: [{ ...shout[0], steps: [{ return: { $uper: "x" } }] }], input: { id: 3 } }, opts);
+  const slow = [{ function: "slow", output: "nil", steps: [{ call: "hang" }] }];
+  const hanging = workflowTool(rt, { tools: { hang: () => new Promise(() => {}) }, timeoutMs: 50 });
+  out.workflowTimeout = await hanging.execute({ functions: slow }, opts);
+  const wmodel = new MockLanguageModelV4({
+    doGenerate: [
+      { content: [{ type: "tool-call", toolCallId: "w1", toolName: "run_workflow",
+          input: JSON.stringify({ functions: shout, input: { id: 2 } }) }],
+        finishReason: { unified: "tool-calls", raw: undefined }, usage, warnings: [] },
+      { content: [{ type: "text", text: "GRACE HOPPER" }], finishReason: { unified: "stop", raw: undefined }, usage, warnings: [] },
+    ],
+  });
+  const wr = await generateText({ model: wmodel, tools: { run_program: t, run_workflow: w }, prompt: "name?", stopWhen: stepCountIs(3) });
+  out.workflowGenerateText = wr.steps.flatMap((s) => s.toolResults.map((x) => x.output));
   console.log(JSON.stringify(out));
 `;
 
@@ -115,6 +140,25 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
     expect(out.afterPoison).toEqual({ ok: true, result: 3 });
     expect(out.deepest).toEqual({ ok: true, result: "ok", stored: ["deep"] });
     expect(out.afterDeepest).toEqual({ ok: true, result: 3 });
+  });
+
+  test("workflowTool runs step-function files with the same tools, limits and formatted errors", () => {
+    expect(out.workflowDescription).toBe(true);
+    expect(out.workflowSchema).toEqual({ required: ["functions"], defs: true, input: "object" });
+    expect(out.workflow).toEqual({ ok: true, result: "EDSGER DIJKSTRA" });
+    expect(out.workflowText).toEqual({ ok: true, result: "ADA LOVELACE" });
+    expect(out.workflowBadArgs.ok).toBe(false);
+    expect(out.workflowBadArgs.error).toMatch(/^ValidationError/);
+    expect(out.workflowBadArgs.error).toContain("id");
+    expect(out.workflowTypo.ok).toBe(false);
+    expect(out.workflowTypo.code).toBe("unknown_operator");
+    expect(out.workflowTypo.error).toMatch(
+      /^ValidationError at \/0\/steps\/0\/return\/\$uper: .*Did you mean '\$upper'\?/,
+    );
+    expect(out.workflowTimeout.ok).toBe(false);
+    expect(out.workflowTimeout.error).toMatch(/^Timeout/);
+    expect(out.workflowTimeout.code).toBe("timeout");
+    expect(out.workflowGenerateText).toEqual([{ ok: true, result: "GRACE HOPPER" }]);
   });
 
   test("it works inside generateText", () => {

@@ -218,6 +218,16 @@ describe("schema and prompt", () => {
     expect(r.stdout).toContain("get_customer(id: integer): One customer by id");
     expect(r.stdout).toContain("`expenses`: list of 24 objects");
   });
+
+  test("--workflow: the step-function prompt and schema instead", () => {
+    expect(cli(["prompt", "--workflow"]).stdout).toBe(ptc.workflowPrompt());
+    expect(cli(["prompt", "--workflow", "--compact"]).stdout).toBe(ptc.workflowPrompt({ compact: true }));
+    const tools = path.join(example, "tools.mjs");
+    expect(cli(["prompt", "--workflow", "--compact", "--tools", tools]).stdout).toContain("get_customer(id: integer)");
+    expect(JSON.parse(cli(["schema", "--workflow"]).stdout)).toEqual(ptc.workflowSchema());
+    const r = cli(["prompt", "--workflow", "--context", path.join(example, "data.json")]);
+    expect([r.code, r.stderr]).toEqual([2, expect.stringContaining("--context does not apply to step functions")]);
+  });
 });
 
 describe("usage", () => {

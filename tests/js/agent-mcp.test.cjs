@@ -34,9 +34,9 @@ afterAll(async () => {
 
 const text = (result) => result.content.map((c) => c.text).join("\n");
 
-test("lists run_program and describe_language, with the program schema and the compact prompt", async () => {
+test("lists run_program, run_workflow and describe_language, with the program schema and the compact prompt", async () => {
   const { tools } = await client.listTools();
-  expect(tools.map((t) => t.name).sort()).toEqual(["describe_language", "run_program"]);
+  expect(tools.map((t) => t.name).sort()).toEqual(["describe_language", "run_program", "run_workflow"]);
   const run = tools.find((t) => t.name === "run_program");
   expect(run.inputSchema.type).toBe("object");
   expect(run.inputSchema.required).toEqual(["program"]);
@@ -73,6 +73,62 @@ test("run_program runs a program with the context and the module's tools", async
     arguments: { program: { op: "pipe", steps: [{ op: "load", name: "expenses" }, { op: "count" }] } },
   });
   expect(JSON.parse(text(travel))).toBe(24);
+});
+
+// Issue 13 item 11: step functions beside PTC-JSON, with the same tools.
+test("lists run_workflow with the step-function schema and the compact step-function prompt", async () => {
+  const { tools } = await client.listTools();
+  const run = tools.find((t) => t.name === "run_workflow");
+  expect(run.inputSchema.required).toEqual(["functions"]);
+  expect(run.inputSchema.properties.input.type).toBe("object");
+  expect(run.inputSchema.$defs).toEqual(ptc.workflowSchema({ tools: ["get_customer", "get_orders"] }).$defs);
+  expect(run.description).toContain("# Step functions");
+  for (const f of ptc.workflowLanguage().functions) expect(run.description).toContain(f.key);
+  expect(run.description).toContain("get_customer(id: integer)");
+});
+
+test("run_workflow runs a file with the module's tools; its errors come back formatted", async () => {
+  const functions = [
+    {
+      function: "shout-name",
+      input: { id: "number" },
+      output: "text",
+      steps: [{ let: "c", call: "get_customer", args: { id: "$input.id" } }, { return: { $upper: "$c.name" } }],
+    },
+  ];
+  const result = await client.callTool({ name: "run_workflow", arguments: { functions, input: { id: 3 } } });
+  expect(result.isError).toBeFalsy();
+  expect(JSON.parse(text(result))).toBe("EDSGER DIJKSTRA");
+  // The file as text (functions one after another) runs too.
+  const asText = await client.callTool({
+    name: "run_workflow",
+    arguments: { functions: functions.map((f) => JSON.stringify(f)).join("\n"), input: { id: 1 } },
+  });
+  expect(JSON.parse(text(asText))).toBe("ADA LOVELACE");
+  const typo = await client.callTool({
+    name: "run_workflow",
+    arguments: { functions: [{ ...functions[0], steps: [{ return: { $uper: "x" } }] }], input: { id: 3 } },
+  });
+  expect(typo.isError).toBe(true);
+  expect(typo._meta).toEqual({ code: "unknown_operator" });
+  expect(text(typo)).toMatch(/^ValidationError at \/0\/steps\/0\/return\/\$uper: .*Did you mean '\$upper'\?/);
+  const failed = await client.callTool({
+    name: "run_workflow",
+    arguments: {
+      functions: [{ function: "f", output: "number", steps: [{ return: { $to_timestamp: "2024-02-30" } }] }],
+    },
+  });
+  expect(failed.isError).toBe(true);
+  expect(failed._meta).toEqual({ code: "invalid_date" });
+  expect(text(failed)).toContain("ExecutionError at /0/steps/0/return/$to_timestamp");
+  expect(text(failed)).toContain("day 30 does not exist in 2024-02");
+});
+
+test("describe_language teaches step functions when asked", async () => {
+  const full = text(await client.callTool({ name: "describe_language", arguments: { language: "step-functions" } }));
+  expect(full).toContain("# Step functions");
+  expect(full).toContain("## Functions");
+  expect(full).toContain("- `get_orders`: Orders, optionally only those with one status; newest first.");
 });
 
 test("a per-call context is merged over the server's", async () => {
