@@ -13,16 +13,28 @@ export const LIMIT_MAX = {
   timeoutMs: MAX_TIMEOUT_MS,
   maxHeapBytes: Number.MAX_SAFE_INTEGER,
   maxDepth: Number.MAX_SAFE_INTEGER,
+  /** Tool calls per run (the engine's own bound: 2^30). */
+  maxToolCalls: 2 ** 30,
+  /** Tool calls outstanding at once in one run. */
+  maxConcurrency: 1024,
+  /** Of one tool call. */
+  toolTimeoutMs: MAX_TIMEOUT_MS,
   /** Of one MCP message over stdio (mcp-stdio.ts): 1 GiB, past what Node can turn into one string. */
   maxMessageBytes: 2 ** 30,
 };
 export type LimitName = keyof typeof LIMIT_MAX;
 
+/** Limits that count things: whole numbers. */
+const COUNTS: ReadonlySet<LimitName> = new Set(["maxToolCalls", "maxConcurrency"]);
+
 /** What a limit's value must be: "a positive number of at most ...". */
-export const limitRule = (name: LimitName) => `a positive number of at most ${LIMIT_MAX[name]}`;
+export const limitRule = (name: LimitName) =>
+  `a positive ${COUNTS.has(name) ? "integer" : "number"} of at most ${LIMIT_MAX[name]}`;
 
 export function limitAccepts(name: LimitName, value: unknown): boolean {
-  return typeof value === "number" && value > 0 && value <= LIMIT_MAX[name];
+  return (
+    typeof value === "number" && value > 0 && value <= LIMIT_MAX[name] && (!COUNTS.has(name) || Number.isInteger(value))
+  );
 }
 
 function limitProblem(name: LimitName, value: unknown): string | undefined {
@@ -51,6 +63,10 @@ const OPTION_CHECKS: Record<string, OptionCheck> = {
   maxHeapBytes: limitOption("maxHeapBytes"),
   maxDepth: limitOption("maxDepth"),
   maxMessageBytes: limitOption("maxMessageBytes"),
+  maxToolCalls: limitOption("maxToolCalls"),
+  maxConcurrency: limitOption("maxConcurrency"),
+  toolTimeoutMs: limitOption("toolTimeoutMs"),
+  trace: (value) => (typeof value === "boolean" ? undefined : "must be true or false"),
   signal: (value) => {
     const s = value as AbortSignal;
     return s && typeof s.aborted === "boolean" && typeof s.addEventListener === "function"
@@ -102,7 +118,19 @@ export function checkedOptions<T extends object>(options: T, names: readonly (ke
   return checked as T;
 }
 
-const RUN_OPTIONS = ["context", "memory", "tools", "timeoutMs", "maxHeapBytes", "maxDepth", "signal"] as const;
+const RUN_OPTIONS = [
+  "context",
+  "memory",
+  "tools",
+  "timeoutMs",
+  "maxHeapBytes",
+  "maxDepth",
+  "maxToolCalls",
+  "maxConcurrency",
+  "toolTimeoutMs",
+  "trace",
+  "signal",
+] as const;
 
 /** The options of run(), checked; see checkedOptions. */
 export function checkRunOptions(options: RunOptions): RunOptions {

@@ -9,3 +9,4 @@ export type { JsonSchema, SchemaOptions } from "./schema.js";
 export type { PromptOptions } from "./prompt.js";
 export { approximateTokens } from "./prompt.js";
 export { isToolDescriptor } from "./descriptors.js";
+export { useOpenTelemetry, type OpenTelemetryApi, type ToolCallTrace } from "./telemetry.js";

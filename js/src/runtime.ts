@@ -7,6 +7,8 @@ import {
   type RunKind,
   type DoneStatus,
   type Payload,
+  type RunIo,
+  type ToolCall,
   type Projections,
   type Timings,
 } from "./driver.js";
@@ -25,6 +27,7 @@ import {
 import { checkedError, repairHint } from "./format.js";
 import { languagePrompt, type PromptOptions } from "./prompt.js";
 import { programSchema, type JsonSchema, type SchemaOptions } from "./schema.js";
+import { RunObserver } from "./telemetry.js";
 import { awaitTool } from "./tools.js";
 import {
   checkWorkflowOptions,
@@ -37,7 +40,6 @@ import {
   type WorkflowResult,
 } from "./workflows.js";
 import type {
-  JsonObject,
   Tool,
   FunctionTool,
   FunctionToolOptions,
@@ -215,7 +217,13 @@ export class Runtime extends EngineHost implements PtcRuntime {
     kind: RunKind,
     text: string,
     engineOptions: string,
-    options: { tools?: Record<string, Tool>; timeoutMs?: number; signal?: AbortSignal },
+    options: {
+      tools?: Record<string, Tool>;
+      timeoutMs?: number;
+      toolTimeoutMs?: number;
+      signal?: AbortSignal;
+      trace?: boolean;
+    },
     payload: (loads: string[], fields?: Projections) => Payload,
     convert: (status: DoneStatus, started: number, timings: Timings) => R,
   ): Promise<R> {
@@ -223,6 +231,9 @@ export class Runtime extends EngineHost implements PtcRuntime {
     const tools = options.tools ?? {};
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = started + timeoutMs;
+    const observer = RunObserver.start(kind, kind === "program" && options.trace === true);
+    const runEnded = new AbortController();
+    const bounds = { toolTimeoutMs: options.toolTimeoutMs, runEnded: runEnded.signal };
     this.inFlight++;
     try {
       let payloadMs = 0;
@@ -234,15 +245,27 @@ export class Runtime extends EngineHost implements PtcRuntime {
           payloadMs += now() - t;
         }
       };
-      const io = {
+      const io: RunIo = {
         payload: timedPayload,
-        tool: (name: string, args: JsonObject) =>
-          awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal),
+        tool: (call: ToolCall) => {
+          const outcome = awaitTool(
+            call.tool,
+            tools[call.tool],
+            call.args,
+            deadline,
+            timeoutMs,
+            options.signal,
+            bounds,
+          );
+          return observer ? observer.call(call, outcome) : outcome;
+        },
       };
       const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, kind);
       const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;
-      return convert(doneStatus(status), started, { toolMs, payloadMs });
+      const result = convert(doneStatus(status), started, { toolMs, payloadMs });
+      return observer ? observer.finish(result as R & { ok: boolean }) : result;
     } finally {
+      runEnded.abort();
       this.inFlight--;
       if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleWhenIdle();
     }

@@ -50,10 +50,19 @@ export function toolResultText(value: unknown): string {
   }
 }
 
+/** What else bounds one call: its own time limit, and the end of its run. */
+export interface CallBounds {
+  /** toolTimeoutMs: past it the call fails (a failure the program may catch). */
+  toolTimeoutMs?: number;
+  /** Aborted when the run ends: a call still out then is abandoned, its timers cleared. */
+  runEnded?: AbortSignal;
+}
+
 /**
  * Calls one tool (a function, or a descriptor whose args are checked against
- * its parameters first) and waits for it, but never past the deadline or an
- * abort: a tool still pending then is abandoned (its later result is ignored).
+ * its parameters first) and waits for it, but never past the deadline, its
+ * toolTimeoutMs or an abort: a tool still pending then is abandoned (its later
+ * result is ignored).
  */
 export function awaitTool(
   name: string,
@@ -62,15 +71,20 @@ export function awaitTool(
   deadline: number,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  bounds: CallBounds = {},
 ): Promise<ToolOutcome> {
   return new Promise((resolve) => {
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let callTimer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = () => settle({ kind: "abort", reason: describeThrown(signal?.reason) });
+    const onRunEnded = () => settle({ kind: "abort", reason: "the run ended" });
     const settle = (outcome: ToolOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(callTimer);
+      bounds.runEnded?.removeEventListener("abort", onRunEnded);
       resolve(outcome);
       try {
         signal?.removeEventListener("abort", onAbort);
@@ -91,6 +105,10 @@ export function awaitTool(
       }
       if ("problem" in call) return settle({ kind: "failure", message: call.problem });
       timer = setTimeout(() => settle({ kind: "timeout", timeoutMs }), Math.max(0, deadline - performance.now()));
+      const { toolTimeoutMs } = bounds;
+      if (toolTimeoutMs !== undefined && performance.now() + toolTimeoutMs < deadline)
+        callTimer = setTimeout(() => settle({ kind: "callTimeout", toolTimeoutMs }), toolTimeoutMs);
+      bounds.runEnded?.addEventListener("abort", onRunEnded, { once: true });
       signal?.addEventListener("abort", onAbort, { once: true });
       void Promise.resolve(call.execute(args)).then((value) => {
         let text: string;
