@@ -15,19 +15,16 @@
 #include <memory>
 
 #include "core/error.h"
+#include "core/fan_out.h"
 #include "ptc/evaluator.h"
 
 namespace ptc {
 
-struct FanOut {
+struct FanOut : Branches {
   size_t count = 0;
   const Node* itemsOf = nullptr;    // a map/filter node: branch i binds item i
   std::vector<const Node*> bodies;  // one for all branches, or one each
   std::vector<Value> inputs;        // likewise
-  size_t finished = 0;
-  size_t firstFailed = SIZE_MAX;  // the lowest index whose branch failed
-  bool fatal = false;             // a branch hit a limit: the run ends
-  coro::coroutine_handle<> waiter;
 };
 
 namespace {
@@ -39,15 +36,6 @@ struct Branch {
   std::optional<Value> value;
   std::optional<Error> error;
   std::optional<Task<bool>> task;
-};
-
-// Resumes the fan-out once a branch has finished since it last looked.
-struct BranchFinished {
-  FanOut& fan;
-  size_t seen;
-  bool await_ready() const noexcept { return fan.finished > seen; }
-  void await_suspend(coro::coroutine_handle<> h) noexcept { fan.waiter = h; }
-  void await_resume() const noexcept {}
 };
 
 Task<bool> runBranch(Branch& b, FanOut& fan, size_t index) {
@@ -63,33 +51,19 @@ Task<bool> runBranch(Branch& b, FanOut& fan, size_t index) {
   } catch (...) {
     b.error = currentError();
   }
-  if (b.error) {
-    fan.firstFailed = std::min(fan.firstFailed, index);
-    if (b.error->type != ErrorType::Execution) fan.fatal = true;
-  }
-  ++fan.finished;
-  if (auto w = std::exchange(fan.waiter, {})) readyCoroutines().push_back(w);
+  fan.ended(index, b.error.has_value(), b.error && b.error->type != ErrorType::Execution);
   co_return true;
 }
 
 }  // namespace
 
 Task<std::vector<Value>> Evaluator::fanOut(FanOut& fan) {
-  const size_t window = static_cast<size_t>(st_.core.maxConcurrency);
   std::vector<std::unique_ptr<Branch>> branches(fan.count);
-  size_t next = 0;
-  for (;;) {
-    while (next < fan.count && next - fan.finished < window && next < fan.firstFailed && !fan.fatal) {
-      auto& b = branches[next];
-      b = std::make_unique<Branch>(st_);
-      b->task.emplace(runBranch(*b, fan, next));
-      ++next;
-    }
-    if (fan.fatal) break;
-    if (fan.finished == next) break;
-    BranchFinished wait{fan, fan.finished};
-    co_await wait;
-  }
+  auto start = [&](size_t i) {
+    branches[i] = std::make_unique<Branch>(st_);
+    branches[i]->task.emplace(runBranch(*branches[i], fan, i));
+  };
+  const size_t next = co_await runBranches(fan, fan.count, static_cast<size_t>(st_.core.maxConcurrency), start);
   for (size_t i = 0; i < next; ++i)  // a limit first, then the first failure in item order
     if (fan.fatal && branches[i]->error && branches[i]->error->type != ErrorType::Execution)
       throw PtcError(*branches[i]->error);

@@ -26,7 +26,11 @@ export interface WorkflowOptions {
   maxHeapBytes?: number;
   /** Tool calls the run may make (default 1000); the next one ends it with an execution_error no on-error catches. */
   maxToolCalls?: number;
-  /** Tool calls outstanding at once (default 8); step functions call one at a time, so this bounds nothing yet. */
+  /**
+   * Tool calls outstanding at once (default 8): the iterations of a `for` whose
+   * body cannot return (no return, if, or on-error return in it) run
+   * concurrently; yields keep item order. 1: one call at a time.
+   */
   maxConcurrency?: number;
   /** Time limit of one tool call: past it the call fails, a failure on-error may catch (default: none). */
   toolTimeoutMs?: number;

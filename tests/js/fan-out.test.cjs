@@ -210,6 +210,31 @@ describe.each([
     expect(limited.error.message).toContain("limit of 2 tool calls (maxToolCalls)");
   });
 
+  test("step functions: a for loop's iterations run concurrently, with the same results as one at a time", async () => {
+    const source = `{"function": "f", "input": {"xs": "list number"}, "output": "list any",
+      "steps": [{"for": "x", "in": "$input.xs", "do": [
+        {"let": "y", "call": "t", "args": {"x": "$x"}, "on-error": {"continue": true}},
+        {"for": "z", "in": [1, 2], "do": [{"let": "w", "call": "t", "args": {"x": {"+": [100, "$x", "$z"]}}}, {"yield": "$w"}], "let": "inner"},
+        {"yield": {"$merge": [{"y": "$y"}, {"inner": "$inner"}]}}]}]}`;
+    const answer = ({ x }) => {
+      if (x === 7) throw new Error("seven");
+      return x * 10;
+    };
+    const input = { xs: range(12) };
+    const sequential = await rt.runWorkflow(source, {
+      input,
+      maxConcurrency: 1,
+      tools: { t: counting(randomDelay, answer) },
+    });
+    expect(sequential.ok).toBe(true);
+    for (const max of [2, 8]) {
+      const t = counting(randomDelay, answer);
+      const parallel = await rt.runWorkflow(source, { input, maxConcurrency: max, tools: { t } });
+      expect(parallel).toMatchObject({ ok: true, result: sequential.result });
+      expect(t.maxInFlight).toBe(max);
+    }
+  });
+
   test("trace: true returns each call with its path, args, outcome, duration and result size", async () => {
     const t = async ({ x }) => {
       if (x === 2) throw new Error("two is down");
