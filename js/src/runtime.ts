@@ -28,7 +28,7 @@ import { checkedError, repairHint } from "./format.js";
 import { languagePrompt, type PromptOptions } from "./prompt.js";
 import { programSchema, type JsonSchema, type SchemaOptions } from "./schema.js";
 import { RunObserver } from "./telemetry.js";
-import { awaitTool } from "./tools.js";
+import { awaitTool, RunEnd } from "./tools.js";
 import {
   checkWorkflowOptions,
   toWorkflowResult,
@@ -232,8 +232,8 @@ export class Runtime extends EngineHost implements PtcRuntime {
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = started + timeoutMs;
     const observer = RunObserver.start(kind, kind === "program" && options.trace === true);
-    const runEnded = new AbortController();
-    const bounds = { toolTimeoutMs: options.toolTimeoutMs, runEnded: runEnded.signal };
+    const runEnded = new RunEnd();
+    const bounds = { toolTimeoutMs: options.toolTimeoutMs, runEnded };
     this.inFlight++;
     try {
       let payloadMs = 0;
@@ -265,7 +265,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
       const result = convert(doneStatus(status), started, { toolMs, payloadMs });
       return observer ? observer.finish(result as R & { ok: boolean }) : result;
     } finally {
-      runEnded.abort();
+      runEnded.end();
       this.inFlight--;
       if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleWhenIdle();
     }

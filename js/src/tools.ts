@@ -50,12 +50,30 @@ export function toolResultText(value: unknown): string {
   }
 }
 
+/**
+ * The end of a run, which abandons its calls still out (their timers cleared).
+ * Not an AbortSignal: a fan-out has many calls out, and Node warns past ten
+ * listeners on one signal.
+ */
+export class RunEnd {
+  private readonly listeners = new Set<() => void>();
+  on(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+  off(listener: () => void): void {
+    this.listeners.delete(listener);
+  }
+  end(): void {
+    for (const listener of [...this.listeners]) listener();
+    this.listeners.clear();
+  }
+}
+
 /** What else bounds one call: its own time limit, and the end of its run. */
 export interface CallBounds {
   /** toolTimeoutMs: past it the call fails (a failure the program may catch). */
   toolTimeoutMs?: number;
-  /** Aborted when the run ends: a call still out then is abandoned, its timers cleared. */
-  runEnded?: AbortSignal;
+  runEnded?: RunEnd;
 }
 
 /**
@@ -84,7 +102,7 @@ export function awaitTool(
       settled = true;
       clearTimeout(timer);
       clearTimeout(callTimer);
-      bounds.runEnded?.removeEventListener("abort", onRunEnded);
+      bounds.runEnded?.off(onRunEnded);
       resolve(outcome);
       try {
         signal?.removeEventListener("abort", onAbort);
@@ -108,7 +126,7 @@ export function awaitTool(
       const { toolTimeoutMs } = bounds;
       if (toolTimeoutMs !== undefined && performance.now() + toolTimeoutMs < deadline)
         callTimer = setTimeout(() => settle({ kind: "callTimeout", toolTimeoutMs }), toolTimeoutMs);
-      bounds.runEnded?.addEventListener("abort", onRunEnded, { once: true });
+      bounds.runEnded?.on(onRunEnded);
       signal?.addEventListener("abort", onAbort, { once: true });
       void Promise.resolve(call.execute(args)).then((value) => {
         let text: string;

@@ -28,7 +28,7 @@ import {
 } from "./options.js";
 import { describeThrown } from "./describe.js";
 import { RunObserver } from "./telemetry.js";
-import { awaitTool } from "./tools.js";
+import { awaitTool, RunEnd } from "./tools.js";
 import type { JsonObject, ProgramInput, PtcError, RunOptions, RunResult, Tool, WasmModule } from "./types.js";
 import {
   checkWorkflowOptions,
@@ -77,8 +77,8 @@ interface PendingRun {
   pending?: number;
   later: number[];
   observer?: RunObserver;
-  /** Aborted when the run ends: calls still out are abandoned. */
-  ended: AbortController;
+  /** Calls still out when the run ends are abandoned. */
+  ended: RunEnd;
   /** When that message was sent. */
   sentAt: number;
   /** Aborted while the worker held it: settled already; its next step ends it in the worker. */
@@ -199,9 +199,9 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         sentAt: started,
         abandoned: false,
         observer: RunObserver.start(s.kind, s.trace),
-        ended: new AbortController(),
+        ended: new RunEnd(),
         resolve: (result: unknown) => {
-          run.ended.abort();
+          run.ended.end();
           resolve((run.observer ? run.observer.finish(result as Failed) : result) as R);
         },
       };
@@ -297,7 +297,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       path: call.path,
       args: JSON.parse(call.args) as JsonObject,
     };
-    const bounds = { toolTimeoutMs: s.toolTimeoutMs, runEnded: run.ended.signal };
+    const bounds = { toolTimeoutMs: s.toolTimeoutMs, runEnded: run.ended };
     const out = awaitTool(call.tool, s.tools[call.tool], parsed.args, run.deadline, s.timeoutMs, s.signal, bounds);
     void (run.observer ? run.observer.call(parsed, out) : out).then((o) => {
       run.toolsOut--;
