@@ -42,11 +42,16 @@ const mapCall = {
 const syncTool = { inc: ({ n }) => n + 1 };
 const asyncTool = { inc: async ({ n }) => n + 1 };
 const plainMs = await timeRun(mapPlain, { context: { xs: items } }, 15);
-const syncMs = await timeRun(mapCall, { context: { xs: items }, tools: syncTool, timeoutMs: 60000 }, 15);
-const asyncMs = await timeRun(mapCall, { context: { xs: items }, tools: asyncTool, timeoutMs: 60000 }, 15);
 console.log(`tool round trip (map over ${N} items, one call each, medians of 15 runs):`);
-console.log(`  synchronous tool: ${(((syncMs - plainMs) / N) * 1000).toFixed(1)} µs per call`);
-console.log(`  async tool:       ${(((asyncMs - plainMs) / N) * 1000).toFixed(1)} µs per call`);
+for (const maxConcurrency of [1, 8]) {
+  const at = { context: { xs: items }, timeoutMs: 60000, maxConcurrency, maxToolCalls: N };
+  const syncMs = await timeRun(mapCall, { ...at, tools: syncTool }, 15);
+  const asyncMs = await timeRun(mapCall, { ...at, tools: asyncTool }, 15);
+  console.log(
+    `  maxConcurrency ${maxConcurrency}: synchronous tool ${(((syncMs - plainMs) / N) * 1000).toFixed(1)} µs per call, ` +
+      `async tool ${(((asyncMs - plainMs) / N) * 1000).toFixed(1)} µs per call`,
+  );
+}
 
 // 2. No tax on tool-free work: the same 100k-row pipeline alone, and as the
 // body of a let whose value calls a tool (the pipeline itself calls none, so it
@@ -94,3 +99,45 @@ for (let i = 1; i <= 10000; i++) {
   if (i === 100) after100 = fresh.engineMemoryBytes;
 }
 console.log(`engine memory: ${after100} bytes after 100 runs, ${fresh.engineMemoryBytes} bytes after 10,000 runs`);
+
+// 4. Fan-out latency: 50 calls of a 100 ms tool in one map, one at a time and
+// concurrently (issue 16: at most 2x one call's latency x ceil(50 / maxConcurrency)).
+const CALLS = 50;
+const TOOL_MS = 100;
+const fanOut = {
+  program: {
+    op: "pipe",
+    steps: [
+      { op: "load", name: "ids" },
+      { op: "map", expr: { op: "call", tool: "slow" } },
+    ],
+  },
+};
+const slowTool = { slow: () => new Promise((resolve) => setTimeout(() => resolve(1), TOOL_MS)) };
+const worker = await createRuntime({ worker: true });
+console.log(`fan-out: ${CALLS} calls of a ${TOOL_MS} ms tool in one map (median of 3 runs):`);
+for (const [mode, rt] of [
+  ["in-process", ptc],
+  ["worker", worker],
+]) {
+  for (const maxConcurrency of [1, 8, 50]) {
+    const times = [];
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      const r = await rt.run(fanOut, {
+        context: { ids: Array.from({ length: CALLS }, (_, i) => i) },
+        tools: slowTool,
+        maxConcurrency,
+        timeoutMs: 60000,
+      });
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      times.push(performance.now() - t);
+    }
+    const rounds = Math.ceil(CALLS / maxConcurrency);
+    console.log(
+      `  ${mode}, maxConcurrency ${maxConcurrency}: ${median(times).toFixed(0)} ms ` +
+        `(${rounds} rounds; the target is at most ${2 * TOOL_MS * rounds} ms)`,
+    );
+  }
+}
+worker.close();

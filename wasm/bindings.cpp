@@ -50,11 +50,13 @@ std::string validateWorkflow(uintptr_t ptr, size_t len, std::string options) {
 std::string begin(int run, double spentMs, uintptr_t inputPtr, size_t inputLen, std::string memory) {
   return engine().begin(run, bytes(inputPtr, inputLen), memory, spentMs);
 }
-std::string resume(int run, uintptr_t resultPtr, size_t resultLen) {
-  return engine().resume(run, bytes(resultPtr, resultLen));
+std::string resume(int run, int call, uintptr_t resultPtr, size_t resultLen) {
+  return engine().resume(run, bytes(resultPtr, resultLen), call);
 }
-std::string fail(int run, std::string message) { return engine().fail(run, message); }
-std::string cancel(int run, std::string reason, std::string detail) { return engine().cancel(run, reason, detail); }
+std::string fail(int run, int call, std::string message) { return engine().fail(run, message, call); }
+std::string cancel(int run, int call, std::string reason, std::string detail) {
+  return engine().cancel(run, reason, detail, call);
+}
 std::string formatError(std::string error) { return engine().formatError(error); }
 std::string operations() { return engine().operations(); }
 std::string workflowLanguage() { return engine().workflowLanguage(); }

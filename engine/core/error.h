@@ -73,6 +73,7 @@ enum class ErrorCode {
   BadToolResult,
   NestingTooDeep,
   StepLimit,
+  ToolCallLimit,
   NoMatch,
   Aborted,
   Timeout,
@@ -130,6 +131,7 @@ inline const char* errorCodeName(ErrorCode c) {
     case ErrorCode::BadToolResult: return "bad_tool_result";
     case ErrorCode::NestingTooDeep: return "nesting_too_deep";
     case ErrorCode::StepLimit: return "step_limit";
+    case ErrorCode::ToolCallLimit: return "tool_call_limit";
     case ErrorCode::NoMatch: return "no_match";
     case ErrorCode::Aborted: return "aborted";
     case ErrorCode::Timeout: return "timeout";

@@ -8,7 +8,56 @@
 
 namespace ptc {
 
-RunBase::RunBase(const RunLimits& limits) : budget_(limits.maxHeapBytes) { core_.start(limits.timeoutMs); }
+RunBase::RunBase(const RunLimits& limits) : budget_(limits.maxHeapBytes) {
+  core_.start(limits.timeoutMs);
+  core_.maxToolCalls = limits.maxToolCalls;
+  core_.maxConcurrency = std::max(1, limits.maxConcurrency);
+}
+
+int RunCore::makeCall(ToolRequest request, coro::coroutine_handle<> waiter) {
+  int id = nextCallId++;
+  // Counted when made, so a call that times out still counts. One past the
+  // limit ends the run (see `stopped`): no try or on-error may catch it, or a
+  // program could call on forever.
+  if (++toolCalls > maxToolCalls && !stopped)
+    stopped = Error{ErrorType::Execution,
+                    ErrorCode::ToolCallLimit,
+                    "Tool '" + request.tool + "' was not called: the run reached its limit of " +
+                        std::to_string(maxToolCalls) +
+                        " tool calls (maxToolCalls). Call tools fewer times (e.g. one call for many items) or raise "
+                        "the limit",
+                    request.path,
+                    true,
+                    -1};
+  calls.emplace(id, PendingCall{std::move(request), waiter, std::nullopt, false});
+  if (!stopped) queued.push_back(id);
+  issueQueued();
+  return id;
+}
+
+void RunCore::issueQueued() {
+  while (issued < maxConcurrency && !queued.empty()) {
+    int id = queued.front();
+    queued.pop_front();
+    calls.at(id).issued = true;
+    ++issued;
+    fresh.push_back(id);
+  }
+}
+
+PendingCall* RunCore::find(int id) {
+  if (id == 0) {
+    PendingCall* only = nullptr;
+    for (auto& [_, call] : calls)
+      if (call.issued && !call.answer) {
+        if (only) return nullptr;
+        only = &call;
+      }
+    return only;
+  }
+  auto it = calls.find(id);
+  return it == calls.end() || !it->second.issued || it->second.answer ? nullptr : &it->second;
+}
 
 void RunBase::alreadySpent(double ms) {
   if (ms > 0) core_.deadline -= std::chrono::microseconds(static_cast<int64_t>(std::min(ms, 1e12) * 1000));
@@ -36,9 +85,10 @@ std::string RunBase::begin(std::string_view payloadJson, std::string_view memory
   });
 }
 
-std::string RunBase::resume(std::string_view toolResultJson) {
+std::string RunBase::resume(std::string_view toolResultJson, int callId) {
   return guarded([&] {
-    std::string tool = core_.pending ? core_.pending->tool : "";
+    PendingCall* call = core_.find(callId);
+    std::string tool = call ? call->request.tool : "";
     Value result;
     try {
       result = parseJson(toolResultJson, "the result of tool '" + tool + "'", [this] { core_.checkDeadline(); });
@@ -47,25 +97,25 @@ std::string RunBase::resume(std::string_view toolResultJson) {
       // The host's data, not the program: an execution error naming the tool.
       throw PtcError(ErrorType::Execution, ErrorCode::BadToolResult,
                      "Tool '" + tool + "' returned data the engine cannot read: " + e.error.message,
-                     core_.pending ? core_.pending->path : "");
+                     call ? call->request.path : "");
     }
-    return answerTool(ToolAnswer{false, std::move(result), ""});
+    return answerTool(callId, ToolAnswer{false, std::move(result), ""});
   });
 }
 
-std::string RunBase::fail(std::string_view toolErrorMessage) {
-  return guarded([&] { return answerTool(ToolAnswer{true, Value(), std::string(toolErrorMessage)}); });
+std::string RunBase::fail(std::string_view toolErrorMessage, int callId) {
+  return guarded([&] { return answerTool(callId, ToolAnswer{true, Value(), std::string(toolErrorMessage)}); });
 }
 
-std::string RunBase::cancel(CancelReason reason, std::string_view detail) {
-  Error error = cancelError(reason, detail);
+std::string RunBase::cancel(CancelReason reason, std::string_view detail, int callId) {
+  Error error = cancelError(reason, detail, callId);
   if (finished_) return doneError(error);
   cancelled_ = reason;
   BudgetScope scope(&budget_);
   return finishError(error);
 }
 
-Error RunBase::cancelError(CancelReason reason, std::string_view detail) const {
+Error RunBase::cancelError(CancelReason reason, std::string_view detail, int callId) {
   std::string suffix = detail.empty() ? "" : ": " + std::string(detail);
   switch (reason) {
     case CancelReason::Timeout:
@@ -78,9 +128,10 @@ Error RunBase::cancelError(CancelReason reason, std::string_view detail) const {
     case CancelReason::Abort:
       return Error{
           ErrorType::Execution, ErrorCode::Aborted, "The run was aborted by the caller" + suffix, "", false, -1};
-    case CancelReason::HostFault:
+    case CancelReason::HostFault: {
       // Like data the engine cannot read (resume): the host's fault, at the call.
-      if (!core_.pending)
+      const PendingCall* call = core_.find(callId);
+      if (!call)
         return Error{ErrorType::Execution,
                      ErrorCode::BadToolResult,
                      "A tool returned a value that is not JSON data" + suffix,
@@ -89,28 +140,39 @@ Error RunBase::cancelError(CancelReason reason, std::string_view detail) const {
                      -1};
       return Error{ErrorType::Execution,
                    ErrorCode::BadToolResult,
-                   "Tool '" + core_.pending->tool + "' returned a value that is not JSON data" + suffix,
-                   core_.pending->path,
+                   "Tool '" + call->request.tool + "' returned a value that is not JSON data" + suffix,
+                   call->request.path,
                    true,
                    -1};
+    }
   }
   return Error{};
 }
 
-std::string RunBase::answerTool(ToolAnswer answer) {
-  if (!core_.waiter) throw PtcError(ErrorType::Execution, ErrorCode::BadHostCall, "The run is not waiting for a tool");
+std::string RunBase::answerTool(int callId, ToolAnswer answer) {
+  PendingCall* call = core_.find(callId);
+  if (!call)
+    throw PtcError(ErrorType::Execution, ErrorCode::BadHostCall,
+                   callId == 0 ? "The run is not waiting for exactly one tool call"
+                               : "The run is not waiting for tool call " + std::to_string(callId));
   core_.checkDeadline();
-  core_.answer = std::move(answer);
-  auto waiter = core_.waiter;
-  core_.waiter = {};
-  waiter.resume();
+  call->answer = std::move(answer);
+  --core_.issued;
+  call->waiter.resume();
   return status();
 }
 
+// The calls issued since the last status, the run's end, or its stop.
 std::string RunBase::status() {
   drainReadyCoroutines();
+  if (core_.stopped) return finishError(*core_.stopped);
   if (task_->done()) return finishOk(task_->take());
-  return callStatusJson(*core_.pending);
+  core_.issueQueued();
+  std::vector<const ToolRequest*> fresh;
+  for (int id : core_.fresh) fresh.push_back(&core_.calls.at(id).request);
+  std::string out = callStatusJson(core_.fresh, fresh);
+  core_.fresh.clear();
+  return out;
 }
 
 std::string RunBase::finishOk(const Value& result) {

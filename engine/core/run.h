@@ -5,9 +5,12 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/coro.h"
 #include "core/deadline.h"
@@ -19,6 +22,8 @@ struct RunLimits {
   int64_t timeoutMs = 1000;
   uint64_t maxHeapBytes = 10 * 1024 * 1024;
   int maxDepth = 50;
+  int maxToolCalls = 1000;  // calls one run may make; the next one ends the run
+  int maxConcurrency = 1;   // tool calls outstanding at once (the package defaults to 8)
 };
 
 struct Node;
@@ -36,30 +41,52 @@ struct ToolAnswer {
   std::string message;
 };
 
-// The clock and the tool channel of one run.
-struct RunCore : Deadline {
-  int toolCalls = 0;
-
-  std::optional<ToolRequest> pending;  // the call the run is suspended on
+// One tool call of a run, from the moment it is made until its answer is taken.
+struct PendingCall {
+  ToolRequest request;
   coro::coroutine_handle<> waiter;
   std::optional<ToolAnswer> answer;
+  bool issued = false;  // told to the host (else queued behind maxConcurrency)
 };
 
-// Suspends a run on a tool call until the host answers it.
+// The clock and the tool channel of one run. Several calls may be outstanding
+// (independent items of a map, a list...): each has an id, the host answers
+// them in any order, and at most maxConcurrency are issued to it at once; the
+// others wait in the order they were made.
+struct RunCore : Deadline {
+  int toolCalls = 0;
+  int maxToolCalls = 1000;
+  int maxConcurrency = 1;
+
+  std::map<int, PendingCall> calls;  // made and not yet answered, by id
+  std::deque<int> queued;            // made, not issued yet (oldest first)
+  std::vector<int> fresh;            // issued since the host last heard
+  int issued = 0;                    // issued and not answered
+  int nextCallId = 1;
+  // Set when the run must end at once, whatever handlers enclose the point
+  // where it happened (maxToolCalls): the run's status is then this error.
+  std::optional<Error> stopped;
+
+  // Registers a call made by the coroutine `waiter`; returns its id.
+  int makeCall(ToolRequest request, coro::coroutine_handle<> waiter);
+  // Issues queued calls while fewer than maxConcurrency are outstanding.
+  void issueQueued();
+  // The call `id` (0: the only outstanding one), or nullptr.
+  PendingCall* find(int id);
+};
+
+// Suspends a coroutine on a tool call until the host answers it.
 struct ToolAwaiter {
   RunCore& core;
   ToolRequest request;
+  int id = 0;
 
   bool await_ready() const noexcept { return false; }
-  void await_suspend(coro::coroutine_handle<> h) {
-    core.pending = std::move(request);
-    core.waiter = h;
-    ++core.toolCalls;  // counted when made, so a call that times out still counts
-  }
+  void await_suspend(coro::coroutine_handle<> h) { id = core.makeCall(std::move(request), h); }
   ToolAnswer await_resume() {
-    core.pending.reset();
-    ToolAnswer a = std::move(*core.answer);
-    core.answer.reset();
+    auto it = core.calls.find(id);
+    ToolAnswer a = std::move(*it->second.answer);
+    core.calls.erase(it);
     return a;
   }
 };
@@ -79,14 +106,16 @@ class RunBase {
   RunBase(const RunBase&) = delete;
   RunBase& operator=(const RunBase&) = delete;
 
-  // Status texts: {"state":"call","tool":...,"args":...} while suspended on a
-  // tool; {"state":"done","ok":true,...} or {"state":"done","ok":false,"error":...}.
+  // Status texts: {"state":"call","calls":[{"id":..,"tool":..,"path":..,"args":..}]}
+  // while waiting on tools (the calls issued since the last status, maybe
+  // none); {"state":"done","ok":true,...} or {"state":"done","ok":false,"error":...}.
+  // callId 0 names the only outstanding call.
   std::string begin(std::string_view payloadJson, std::string_view memoryJson);
-  std::string resume(std::string_view toolResultJson);
-  std::string fail(std::string_view toolErrorMessage);
-  // Ends the run at once, the pending call unanswered: nothing of the program
-  // runs any more (no handler, no compensation).
-  std::string cancel(CancelReason reason, std::string_view detail);
+  std::string resume(std::string_view toolResultJson, int callId = 0);
+  std::string fail(std::string_view toolErrorMessage, int callId = 0);
+  // Ends the run at once, its calls unanswered: nothing of the program runs any
+  // more (no handler, no compensation). callId: the call a fault is about.
+  std::string cancel(CancelReason reason, std::string_view detail, int callId = 0);
   bool finished() const { return finished_; }
   // Time the host already spent on this run (turning its data into JSON)
   // counts toward the time limit: moves the deadline earlier.
@@ -110,8 +139,8 @@ class RunBase {
  private:
   template <class F>
   std::string guarded(F&& step);
-  std::string answerTool(ToolAnswer answer);
-  Error cancelError(CancelReason reason, std::string_view detail) const;
+  std::string answerTool(int callId, ToolAnswer answer);
+  Error cancelError(CancelReason reason, std::string_view detail, int callId);
   std::string status();
   std::string finishOk(const Value& result);
   std::string finishError(const Error& error);

@@ -219,19 +219,19 @@ std::string Engine::begin(int run, std::string_view inputJson, std::string_view 
   });
 }
 
-std::string Engine::resume(int run, std::string_view toolResultJson) {
-  return drive(run, [&](RunBase& r) { return r.resume(toolResultJson); });
+std::string Engine::resume(int run, std::string_view toolResultJson, int callId) {
+  return drive(run, [&](RunBase& r) { return r.resume(toolResultJson, callId); });
 }
 
-std::string Engine::fail(int run, std::string_view toolErrorMessage) {
-  return drive(run, [&](RunBase& r) { return r.fail(toolErrorMessage); });
+std::string Engine::fail(int run, std::string_view toolErrorMessage, int callId) {
+  return drive(run, [&](RunBase& r) { return r.fail(toolErrorMessage, callId); });
 }
 
-std::string Engine::cancel(int run, std::string_view reason, std::string_view detail) {
+std::string Engine::cancel(int run, std::string_view reason, std::string_view detail, int callId) {
   CancelReason why = reason == "timeout" ? CancelReason::Timeout
                      : reason == "fault" ? CancelReason::HostFault
                                          : CancelReason::Abort;
-  return drive(run, [&](RunBase& r) { return r.cancel(why, detail); });
+  return drive(run, [&](RunBase& r) { return r.cancel(why, detail, callId); });
 }
 
 std::string Engine::formatError(std::string_view errorJson) {

@@ -59,15 +59,16 @@ class Engine {
 
   // Hands the entry's input to a run started by startWorkflow; spentMs: as for runPrepared.
   std::string begin(int run, std::string_view inputJson, std::string_view memoryJson, double spentMs = 0);
-  // Answer the tool call a run (of either kind) waits on: its result as JSON
-  // text, or the message of its failure.
-  std::string resume(int run, std::string_view toolResultJson);
-  std::string fail(int run, std::string_view toolErrorMessage);
-  // Ends a run waiting on a tool. reason: "timeout" (the tool had not answered
-  // in time), "abort" (the caller's signal) or "fault" (the tool's result is not
-  // JSON data, e.g. a BigInt: an execution error naming the tool, at the call,
-  // that no on-error catches). detail: appended to the message.
-  std::string cancel(int run, std::string_view reason, std::string_view detail);
+  // Answer one tool call a run (of either kind) waits on, by the id its call
+  // status gave (0: the only outstanding call): its result as JSON text, or
+  // the message of its failure. Calls may be answered in any order.
+  std::string resume(int run, std::string_view toolResultJson, int callId = 0);
+  std::string fail(int run, std::string_view toolErrorMessage, int callId = 0);
+  // Ends a run waiting on tools. reason: "timeout" (a tool had not answered
+  // in time), "abort" (the caller's signal) or "fault" (the result of call
+  // `callId` is not JSON data, e.g. a BigInt: an execution error naming the
+  // tool, at the call, that no on-error catches). detail: appended to the message.
+  std::string cancel(int run, std::string_view reason, std::string_view detail, int callId = 0);
 
   std::string formatError(std::string_view errorJson);
   std::string operations();

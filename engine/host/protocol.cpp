@@ -29,6 +29,8 @@ EngineOptions parseEngineOptions(std::string_view optionsJson) {
   o.limits.maxHeapBytes =
       static_cast<uint64_t>(positiveInt(v, "maxHeapBytes", static_cast<int64_t>(o.limits.maxHeapBytes), 1LL << 40));
   o.limits.maxDepth = static_cast<int>(positiveInt(v, "maxDepth", o.limits.maxDepth, 500));
+  o.limits.maxToolCalls = static_cast<int>(positiveInt(v, "maxToolCalls", o.limits.maxToolCalls, 1LL << 30));
+  o.limits.maxConcurrency = static_cast<int>(positiveInt(v, "maxConcurrency", o.limits.maxConcurrency, 1024));
   o.compile.maxDepth = o.limits.maxDepth;
   if (const Value* entry = v.find("entry"); entry && entry->isString()) o.entry = entry->str();
   if (const Value* input = v.find("input")) o.inputJson = toJson(*input);
@@ -119,15 +121,21 @@ std::string preparedJson(int preparedId, const Program& program) {
   return out;
 }
 
-std::string callStatusJson(const ToolRequest& call) {
-  std::string out = "{\"state\":\"call\",\"tool\":";
-  ChargedText charged(out, "the args of tool '" + call.tool + "'");
-  appendJsonString(out, call.tool);
-  out += ",\"path\":";
-  appendJsonString(out, call.path);
-  out += ",\"args\":";
-  appendJson(out, call.args);
-  out += "}";
+std::string callStatusJson(const std::vector<int>& ids, const std::vector<const ToolRequest*>& calls) {
+  std::string out = "{\"state\":\"call\",\"calls\":[";
+  ChargedText charged(out, calls.size() == 1 ? "the args of tool '" + calls[0]->tool + "'" : "the args of tool calls");
+  for (size_t i = 0; i < calls.size(); ++i) {
+    out += i ? ",{\"id\":" : "{\"id\":";
+    out += std::to_string(ids[i]);
+    out += ",\"tool\":";
+    appendJsonString(out, calls[i]->tool);
+    out += ",\"path\":";
+    appendJsonString(out, calls[i]->path);
+    out += ",\"args\":";
+    appendJson(out, calls[i]->args);
+    out += "}";
+  }
+  out += "]}";
   return out;
 }
 

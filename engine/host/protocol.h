@@ -19,9 +19,9 @@ struct EngineOptions {
   std::string inputJson;  // step functions, validation only: the input to check
 };
 
-// {"timeoutMs":..,"maxHeapBytes":..,"maxDepth":..,"tools":[names],"entry":..,
-// "input":..} (all optional; "tools" present means the tool set is known).
-// Throws PtcError on bad options.
+// {"timeoutMs":..,"maxHeapBytes":..,"maxDepth":..,"maxToolCalls":..,
+// "maxConcurrency":..,"tools":[names],"entry":..,"input":..} (all optional; "tools" present means the tool set is
+// known). Throws PtcError on bad options.
 EngineOptions parseEngineOptions(std::string_view optionsJson);
 
 std::string errorJson(const Error& e);
@@ -34,7 +34,9 @@ std::string readyJson(int runId, const std::vector<std::string>& loads);
 std::string preparedJson(int preparedId, const Program& program);
 // The texts below that carry values are ChargedTexts (json.h): they count
 // toward the run's maxHeapBytes while written, and check its deadline.
-std::string callStatusJson(const ToolRequest& call);
+// {"state":"call","calls":[{"id":..,"tool":..,"path":..,"args":..}, ...]}: the
+// calls issued since the last status (none while the run waits on earlier ones).
+std::string callStatusJson(const std::vector<int>& ids, const std::vector<const ToolRequest*>& calls);
 // `metrics` is asked for once the values are written, so its peak includes them.
 std::string doneOkJson(const Value& result, const Value& delta, const Value& memory,
                        const std::function<std::string()>& metrics);

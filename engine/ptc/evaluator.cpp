@@ -335,6 +335,12 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       const bool keep = n.op == Op::Filter;
       const Array& items = expectList(n, in);
       Array out;
+      if (fansOut(items.size())) {
+        std::vector<Value> verdicts = co_await fanOutItems(n, items);
+        for (size_t i = 0; i < items.size(); ++i)
+          if (verdicts[i].truthy() == keep) out.push_back(items[i]);
+        co_return Value::array(std::move(out));
+      }
       for (const Value& item : items) {
         ItemScope scope(st_, n, item);
         if ((co_await evalAsync(*n.kids[0], item)).truthy() == keep) out.push_back(item);
@@ -346,10 +352,17 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       const Array& items = expectList(n, in);
       Array out;
       out.reserve(items.size());
-      for (const Value& item : items) {
-        ItemScope scope(st_, n, item);
-        if (n.op == Op::Map) out.push_back(co_await evalAsync(*n.kids[0], item));
-        else appendFlat(out, co_await evalAsync(*n.kids[0], item));
+      if (fansOut(items.size())) {
+        std::vector<Value> results = co_await fanOutItems(n, items);
+        for (Value& v : results)
+          if (n.op == Op::Map) out.push_back(std::move(v));
+          else appendFlat(out, std::move(v));
+      } else {
+        for (const Value& item : items) {
+          ItemScope scope(st_, n, item);
+          if (n.op == Op::Map) out.push_back(co_await evalAsync(*n.kids[0], item));
+          else appendFlat(out, co_await evalAsync(*n.kids[0], item));
+        }
       }
       co_return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
     }
@@ -448,7 +461,10 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Op::DatePart:
     case Op::DateTrunc: {
       std::vector<Value> args(n.kids.size());
-      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
+      size_t calling = std::count_if(n.kids.begin(), n.kids.end(), [](const auto& k) { return k->hasCall; });
+      if (fansOut(calling)) args = co_await fanOutOperands(n, in);  // e.g. a list of calls
+      else
+        for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
       if (n.op == Op::Call) {
         st_.core.checkDeadline();
         // A named awaiter, not a braced temporary: g++ 12 destroys such temporaries

@@ -26,6 +26,8 @@ struct RunState {
   std::vector<Value> mapItems;                           // items of the enclosing map iterations, innermost last
 };
 
+struct FanOut;
+
 class Evaluator {
  public:
   explicit Evaluator(RunState& state) : st_(state) {}
@@ -41,6 +43,11 @@ class Evaluator {
   Task<Value> caughtAsync(const Node& n, Value in, Error error);
   Value loop(const Node& n, const Value& in);
   Task<Value> loopAsync(const Node& n, Value in);
+  // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).
+  bool fansOut(size_t branches) const { return branches > 1 && st_.core.maxConcurrency > 1; }
+  Task<std::vector<Value>> fanOutItems(const Node& n, const Array& items);
+  Task<std::vector<Value>> fanOutOperands(const Node& n, const Value& in);
+  Task<std::vector<Value>> fanOut(FanOut& fan);
   // What an expression field of `n` is evaluated against: the current value,
   // except a comparison's `value`, which sees the item of the innermost map.
   const Value& operandInput(const Node& n, const Value& in) const {

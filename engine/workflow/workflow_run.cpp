@@ -1,5 +1,8 @@
 #include "workflow/workflow_run.h"
 
+#include <algorithm>
+#include <memory>
+
 #include "core/error.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
@@ -34,6 +37,21 @@ void bind(Frame& frame, const std::string& name, Value v) { frame.vars.emplace_b
 std::optional<std::string> matchKey(const Value& v) {
   if (v.isString() || v.isNumber() || v.isBool()) return textForm(v);
   return std::nullopt;
+}
+
+// Whether a loop's iterations may run concurrently: none can leave the
+// function (a return, an if, which returns, an on-error that returns), so
+// each iteration's only way out is its end, a continue or a failure.
+bool iterationsIndependent(const std::vector<Step>& body) {
+  return std::all_of(body.begin(), body.end(), [](const Step& s) {
+    switch (s.kind) {
+      case Step::Kind::Return:
+      case Step::Kind::If: return false;
+      case Step::Kind::Call: return !s.onError || !s.onError->hasReturn;
+      case Step::Kind::For: return iterationsIndependent(s.body);
+      default: return true;
+    }
+  });
 }
 
 }  // namespace
@@ -326,24 +344,78 @@ Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry)
     fault(ErrorCode::TypeMismatch, step.path + "/in",
           "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list));
   Array collected;
-  frame.loops.push_back(&collected);
-  for (const Value& item : list.items()) {
-    size_t mark = frame.vars.size();
-    bind(frame, step.var, item);
-    Flow flow = co_await runBlock(frame, step.body);
-    frame.vars.resize(mark);  // the iteration's bindings end with it
-    if (flow.kind == Flow::Kind::Continue || flow.kind == Flow::Kind::Next) continue;
+  if (list.items().size() > 1 && core_.maxConcurrency > 1 && iterationsIndependent(step.body)) {
+    Flow flow = co_await runIterationsConcurrently(frame, step, entry, list.items(), collected);
+    if (flow.kind == Flow::Kind::Fail) co_return flow;
+  } else {
+    frame.loops.push_back(&collected);
+    for (const Value& item : list.items()) {
+      size_t mark = frame.vars.size();
+      bind(frame, step.var, item);
+      Flow flow = co_await runBlock(frame, step.body);
+      frame.vars.resize(mark);  // the iteration's bindings end with it
+      if (flow.kind == Flow::Kind::Continue || flow.kind == Flow::Kind::Next) continue;
+      frame.loops.pop_back();
+      endTrace(entry, flow.kind == Flow::Kind::Fail ? "failure" : "value");
+      co_return flow;
+    }
     frame.loops.pop_back();
-    endTrace(entry, flow.kind == Flow::Kind::Fail ? "failure" : "value");
-    co_return flow;
   }
-  frame.loops.pop_back();
   Value result = Value::array(std::move(collected));
   trace_[entry].value = result;
   trace_[entry].hasValue = true;
   if (!step.let.empty()) bind(frame, step.let, result);
   else frame.lastForList = result;
   endTrace(entry, "value");
+  co_return Flow{};
+}
+
+// One iteration of a concurrent loop: a frame of its own (bindings, the list
+// its yields go to), so that iterations do not push on one another's stacks.
+struct WorkflowRun::Iteration {
+  Frame frame;
+  Array yielded;
+  Flow flow;
+  std::optional<Error> fault;
+  std::optional<Task<bool>> task;
+};
+
+Task<bool> WorkflowRun::runIteration(Iteration& it, const Step& step, Branches& fan, size_t index) {
+  try {
+    Flow flow = co_await runBlock(it.frame, step.body);
+    it.flow = std::move(flow);
+  } catch (...) {
+    it.fault = currentError();
+  }
+  fan.ended(index, it.fault || it.flow.kind == Flow::Kind::Fail, it.fault.has_value());
+  co_return true;
+}
+
+// Iterations run concurrently, at most maxConcurrency at once; their yields
+// join the list in item order. A failure of the first failing iteration in
+// item order is the loop's, as in a sequential run: once one fails no later
+// one starts, and those already started run to their end. A fault ends the run.
+Task<Flow> WorkflowRun::runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
+                                                  Array& collected) {
+  Branches fan;
+  std::vector<std::unique_ptr<Iteration>> its(items.size());
+  auto start = [&](size_t i) {
+    auto& it = its[i] = std::make_unique<Iteration>();
+    it->frame = frame;
+    it->frame.loops.push_back(&it->yielded);
+    bind(it->frame, step.var, items[i]);
+    it->task.emplace(runIteration(*it, step, fan, i));
+  };
+  const size_t started = co_await runBranches(fan, items.size(), static_cast<size_t>(core_.maxConcurrency), start);
+  for (size_t i = 0; i < started; ++i)
+    if (its[i]->fault) throw PtcError(*its[i]->fault);
+  for (size_t i = 0; i < started; ++i) {
+    if (its[i]->flow.kind == Flow::Kind::Fail) {
+      endTrace(entry, "failure");
+      co_return std::move(its[i]->flow);
+    }
+    collected.insert(collected.end(), its[i]->yielded.begin(), its[i]->yielded.end());
+  }
   co_return Flow{};
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/fan_out.h"
 #include "core/run.h"
 #include "workflow/workflow.h"
 
@@ -89,6 +90,11 @@ class WorkflowRun final : public RunBase {
   Task<Flow> runStep(Frame& frame, const Step& step);
   Task<Flow> runCallStep(Frame& frame, const Step& step, size_t entry);
   Task<Flow> runForStep(Frame& frame, const Step& step, size_t entry);
+  // Iterations that call tools, run concurrently (see runForStep).
+  struct Iteration;
+  Task<bool> runIteration(Iteration& it, const Step& step, Branches& fan, size_t index);
+  Task<Flow> runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
+                                       Array& collected);
   Task<CallResult> runCall(Frame& frame, const Call& call, const Value& args);
   Task<bool> runCompensations(Frame& frame, const std::vector<Call>& calls);
   Flow failedStep(size_t entry, Failure failure);

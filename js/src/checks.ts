@@ -13,17 +13,30 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 export const LIMIT_MAX = {
   timeoutMs: MAX_TIMEOUT_MS,
   maxHeapBytes: Number.MAX_SAFE_INTEGER,
+  maxResidentBytes: Number.MAX_SAFE_INTEGER,
   maxDepth: Number.MAX_SAFE_INTEGER,
+  /** Tool calls per run (the engine's own bound: 2^30). */
+  maxToolCalls: 2 ** 30,
+  /** Tool calls outstanding at once in one run. */
+  maxConcurrency: 1024,
+  /** Of one tool call. */
+  toolTimeoutMs: MAX_TIMEOUT_MS,
   /** Of one MCP message over stdio (mcp-stdio.ts): 1 GiB, past what Node can turn into one string. */
   maxMessageBytes: 2 ** 30,
 };
 export type LimitName = keyof typeof LIMIT_MAX;
 
+/** Limits that count things: whole numbers. */
+const COUNTS: ReadonlySet<LimitName> = new Set(["maxToolCalls", "maxConcurrency"]);
+
 /** What a limit's value must be: "a positive number of at most ...". */
-export const limitRule = (name: LimitName) => `a positive number of at most ${LIMIT_MAX[name]}`;
+export const limitRule = (name: LimitName) =>
+  `a positive ${COUNTS.has(name) ? "integer" : "number"} of at most ${LIMIT_MAX[name]}`;
 
 export function limitAccepts(name: LimitName, value: unknown): boolean {
-  return typeof value === "number" && value > 0 && value <= LIMIT_MAX[name];
+  return (
+    typeof value === "number" && value > 0 && value <= LIMIT_MAX[name] && (!COUNTS.has(name) || Number.isInteger(value))
+  );
 }
 
 function limitProblem(name: LimitName, value: unknown): string | undefined {
@@ -50,11 +63,15 @@ const OPTION_CHECKS: Record<string, OptionCheck> = {
   entry: (value) => (typeof value === "string" ? undefined : "must be a function name"),
   timeoutMs: limitOption("timeoutMs"),
   maxHeapBytes: limitOption("maxHeapBytes"),
-  maxResidentBytes: limitOption("maxHeapBytes"),
+  maxResidentBytes: limitOption("maxResidentBytes"),
   // Which runtime's load() made it is checked where the run starts (resident.ts).
   resident: (value) => (value !== null && typeof value === "object" ? undefined : "must be what load() returned"),
   maxDepth: limitOption("maxDepth"),
   maxMessageBytes: limitOption("maxMessageBytes"),
+  maxToolCalls: limitOption("maxToolCalls"),
+  maxConcurrency: limitOption("maxConcurrency"),
+  toolTimeoutMs: limitOption("toolTimeoutMs"),
+  trace: (value) => (typeof value === "boolean" ? undefined : "must be true or false"),
   signal: (value) => {
     const s = value as AbortSignal;
     return s && typeof s.aborted === "boolean" && typeof s.addEventListener === "function"
@@ -114,6 +131,10 @@ const RUN_OPTIONS = [
   "timeoutMs",
   "maxHeapBytes",
   "maxDepth",
+  "maxToolCalls",
+  "maxConcurrency",
+  "toolTimeoutMs",
+  "trace",
   "signal",
 ] as const;
 

@@ -35,7 +35,22 @@ export type ToolOutcome =
   // host that ends the run, which no on-error or compensate may catch.
   | { kind: "fault"; message: string }
   | { kind: "timeout"; timeoutMs: number }
+  // This call alone overstayed toolTimeoutMs: a failure of the call, which
+  // try / on-error may catch; the run goes on.
+  | { kind: "callTimeout"; toolTimeoutMs: number }
   | { kind: "abort"; reason: string };
+
+/**
+ * One tool call the engine issued. Several may be outstanding at once (a map
+ * over items that call a tool fans out); `id` names it for its answer, `path`
+ * is the JSON Pointer of the calling node (or step).
+ */
+export interface ToolCall {
+  id: number;
+  tool: string;
+  path: string;
+  args: JsonObject;
+}
 
 /** The JSON texts a run needs once the engine has said which context keys it loads. */
 export type Payload = { context: string; memory: string; rows?: Uint8Array } | { error: string };
@@ -46,7 +61,13 @@ export type Projections = Record<string, string[]>;
 
 export interface RunIo {
   payload(loads: string[], fields?: Projections): Payload | Promise<Payload>;
-  tool(name: string, args: JsonObject): Promise<ToolOutcome>;
+  tool(call: ToolCall): Promise<ToolOutcome>;
+  /**
+   * Told after each engine step that leaves the run waiting on tools, once the
+   * calls it issued (maybe none) were handed to `tool`: in worker mode, the
+   * one answer to the caller's message.
+   */
+  waiting?(): void;
   /** A resident context (resident.ts) the run loads keys from, besides what payload sends. */
   resident?: ResidentSpec;
 }
@@ -86,8 +107,8 @@ function lostMessage(toolCalls: number): string {
 /** The one clock of js/src (options.ts re-exports it). */
 export const now = () => performance.now();
 
-// The engine writes every status with its state first; only a run waiting on a
-// tool starts another way ({"run":N,"state":"call",...}).
+// The engine writes every status with its state first; only a run waiting on
+// tools starts another way ({"run":N,"state":"call","calls":[...]}).
 const DONE = '{"state":"done"';
 const isDone = (text: string) => text.startsWith(DONE);
 
@@ -96,7 +117,7 @@ export function doneStatus(text: string): DoneStatus {
   return JSON.parse(text) as DoneStatus;
 }
 
-type CallStatus = { state: "call"; tool: string; path: string; args: JsonObject; run?: number };
+type CallStatus = { state: "call"; calls: ToolCall[]; run?: number };
 
 type First = { run: number; status: CallStatus } | Driven;
 
@@ -196,7 +217,8 @@ export function driveRun(
   let toolCalls = 0;
   const counted: RunIo = {
     payload: io.payload,
-    tool: (name, args) => (toolCalls++, io.tool(name, args)),
+    tool: (call) => (toolCalls++, io.tool(call)),
+    waiting: io.waiting,
     resident: io.resident,
   };
   const broken = (e: unknown): Driven | Promise<Driven> => {
@@ -223,32 +245,68 @@ export function driveRun(
   }
 }
 
-async function answerCalls(engine: EngineInstance, run: number, first: CallStatus, io: RunIo): Promise<Driven> {
-  let toolMs = 0;
-  let status: CallStatus | string = first;
-  while (typeof status !== "string") {
-    const waitStarted = now();
-    // io.tool resolves whatever the tool does (tools.ts); were it to reject,
-    // the engine's run must still end, not stay open in the instance.
-    const outcome = await io
-      .tool(status.tool, status.args)
-      .catch((e: unknown): ToolOutcome => ({ kind: "failure", message: describeThrown(e) }));
-    toolMs += now() - waitStarted;
-    status = next(answer(engine, run, status.tool, outcome));
-  }
-  return { text: status, toolMs };
+/**
+ * Answers the run's tool calls until it is done. Every call the engine issues
+ * starts at once (the engine holds back those over maxConcurrency), and each
+ * answer goes to the engine as it comes, in whatever order: the engine keeps
+ * the program's order. Once the run is done, calls still out are ignored.
+ */
+function answerCalls(engine: EngineInstance, run: number, first: CallStatus, io: RunIo): Promise<Driven> {
+  return new Promise<Driven>((resolve, reject) => {
+    let toolMs = 0; // time during which at least one tool was out
+    let out = 0;
+    let busySince = 0;
+    let ended = false;
+    const step = (text: string) => {
+      if (isDone(text)) {
+        ended = true;
+        return resolve({ text, toolMs });
+      }
+      start((JSON.parse(text) as CallStatus).calls);
+    };
+    const start = (calls: ToolCall[]) => {
+      for (const call of calls) {
+        if (out++ === 0) busySince = now();
+        // io.tool resolves whatever the tool does (tools.ts); were it to reject,
+        // the engine's run must still end, not stay open in the instance.
+        void io
+          .tool(call)
+          .catch((e: unknown): ToolOutcome => ({ kind: "failure", message: describeThrown(e) }))
+          .then((outcome) => {
+            if (--out === 0) toolMs += now() - busySince;
+            if (ended) return;
+            try {
+              step(answer(engine, run, call, outcome));
+            } catch (e) {
+              ended = true;
+              reject(e); // the instance failed (EngineBrokenError): driveRun decides
+            }
+          });
+      }
+      io.waiting?.();
+    };
+    start(first.calls);
+  });
 }
-function answer(engine: EngineInstance, run: number, tool: string, outcome: ToolOutcome): string {
+
+function answer(engine: EngineInstance, run: number, call: ToolCall, outcome: ToolOutcome): string {
   switch (outcome.kind) {
     case "value":
-      return engine.resume(run, outcome.text);
+      return engine.resume(run, call.id, outcome.text);
     case "failure":
-      return engine.fail(run, outcome.message);
+      return engine.fail(run, call.id, outcome.message);
+    case "callTimeout":
+      return engine.fail(run, call.id, callTimeoutMessage(call, outcome.toolTimeoutMs));
     case "fault":
-      return engine.cancel(run, "fault", outcome.message);
+      return engine.cancel(run, "fault", outcome.message, call.id);
     case "timeout":
-      return engine.cancel(run, "timeout", `tool '${tool}' had not answered after ${outcome.timeoutMs} ms`);
+      return engine.cancel(run, "timeout", `tool '${call.tool}' had not answered after ${outcome.timeoutMs} ms`);
     case "abort":
       return engine.cancel(run, "abort", outcome.reason);
   }
+}
+
+/** What a call that overstayed toolTimeoutMs fails with (after "Tool 'x' failed: "). */
+export function callTimeoutMessage(call: ToolCall, toolTimeoutMs: number): string {
+  return `no answer within ${toolTimeoutMs} ms (toolTimeoutMs), so the call at ${call.path} was abandoned`;
 }

@@ -24,9 +24,9 @@ interface EmbindModule {
   startWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
   validateWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
   begin(run: number, spentMs: number, contextPtr: number, contextLen: number, memory: string): string;
-  resume(run: number, resultPtr: number, resultLen: number): string;
-  fail(run: number, message: string): string;
-  cancel(run: number, reason: string, detail: string): string;
+  resume(run: number, call: number, resultPtr: number, resultLen: number): string;
+  fail(run: number, call: number, message: string): string;
+  cancel(run: number, call: number, reason: string, detail: string): string;
   formatError(error: string): string;
   operations(): string;
   workflowLanguage(): string;
@@ -203,15 +203,15 @@ export class EngineInstance {
       this.withBytes(input, "", (ptr, len) => this.m.begin(run, spentMs, ptr, len, wellFormed(memory))),
     );
   }
-  resume(run: number, result: string): string {
-    return this.guard(() => this.withBytes(result, "", (ptr, len) => this.m.resume(run, ptr, len)));
+  resume(run: number, call: number, result: string): string {
+    return this.guard(() => this.withBytes(result, "", (ptr, len) => this.m.resume(run, call, ptr, len)));
   }
-  fail(run: number, message: string): string {
-    return this.guard(() => this.m.fail(run, wellFormed(message)));
+  fail(run: number, call: number, message: string): string {
+    return this.guard(() => this.m.fail(run, call, wellFormed(message)));
   }
   /** Ends a run waiting on a tool (engine/host/engine.h): timed out, aborted, or the tool's result is not JSON data. */
-  cancel(run: number, reason: "timeout" | "abort" | "fault", detail: string): string {
-    return this.guard(() => this.m.cancel(run, reason, wellFormed(detail)));
+  cancel(run: number, reason: "timeout" | "abort" | "fault", detail: string, call = 0): string {
+    return this.guard(() => this.m.cancel(run, call, reason, wellFormed(detail)));
   }
   formatError(error: string): string {
     return this.guard(() => this.m.formatError(wellFormed(error)));

@@ -170,6 +170,12 @@ export const ERROR_CODES = [
     "Build a flatter value.",
   ),
   c("step_limit", [E], "A step-function run would execute more than 100000 steps.", "Loop over fewer items."),
+  c(
+    "tool_call_limit",
+    [E],
+    "The run made more tool calls than `maxToolCalls` (no try or on-error catches it).",
+    "Call tools fewer times (one call for many items), or raise `maxToolCalls`.",
+  ),
   c("no_match", [E], 'A match step has no case for its subject and no "_" case.', 'Add a case or a "_" default.'),
   c("aborted", [E], "The caller aborted the run (its AbortSignal).", "Nothing to fix in the program."),
   c("timeout", ["timeout"], "The run exceeded `timeoutMs`.", "Do less work, or raise `timeoutMs`."),

@@ -12,3 +12,4 @@ export type { WorkflowPromptOptions } from "./workflow-prompt.js";
 export { approximateTokens } from "./prompt.js";
 export { isToolDescriptor } from "./descriptors.js";
 export { ERROR_CODES } from "./error-codes.js";
+export { useOpenTelemetry, type OpenTelemetryApi, type ToolCallTrace } from "./telemetry.js";

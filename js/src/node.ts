@@ -3,11 +3,23 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Runtime, WorkerRuntime } from "./index.js";
+import { MissingPeerError, loadPeers } from "./peers.js";
 import { createRuntimeOn, type Platform } from "./platform.js";
+import { findOpenTelemetryWith, type OpenTelemetryApi } from "./telemetry.js";
 import type { CreateRuntimeOptions } from "./types.js";
 import type { WorkerPort } from "./worker-protocol.js";
 
 export * from "./index.js";
+
+// Spans when @opentelemetry/api is installed, looked for on the first run only.
+findOpenTelemetryWith(() => {
+  try {
+    return loadPeers("tracing", ["@opentelemetry/api"], (require) => require("@opentelemetry/api") as OpenTelemetryApi);
+  } catch (e) {
+    if (e instanceof MissingPeerError) return undefined;
+    throw e;
+  }
+});
 
 const node: Platform = {
   async loadWasm(source) {

@@ -9,6 +9,8 @@ import type { ProgramInput, PtcError, RunOptions, RunResult, ValidateOptions } f
 export const DEFAULT_TIMEOUT_MS = 1000;
 export const DEFAULT_MAX_HEAP_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_DEPTH = 50;
+export const DEFAULT_MAX_TOOL_CALLS = 1000;
+export const DEFAULT_MAX_CONCURRENCY = 8;
 
 import { now } from "./driver.js";
 export { now }; // the one clock lives in driver.ts
@@ -33,7 +35,15 @@ export function programText(program: ProgramInput): string | (RunResult & { ok: 
 // The last options text and what it was made of: callers pass the same limits
 // and tools run after run, and the same text (the same string) lets the engine
 // find the program it prepared with them without building or hashing anew.
-let lastOptions = { timeoutMs: 0, maxHeapBytes: 0, maxDepth: 0, tools: [] as string[], json: "" };
+let lastOptions = {
+  timeoutMs: 0,
+  maxHeapBytes: 0,
+  maxDepth: 0,
+  maxToolCalls: 0,
+  maxConcurrency: 0,
+  tools: [] as string[],
+  json: "",
+};
 
 function sameNames(a: string[], b: string[]): boolean {
   if (a.length !== b.length) return false;
@@ -45,17 +55,21 @@ export function engineOptionsJson(options: RunOptions): string {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxHeapBytes = options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const maxToolCalls = options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
+  const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const tools = options.tools ? Object.keys(options.tools) : [];
   const last = lastOptions;
   if (
     last.timeoutMs === timeoutMs &&
     last.maxHeapBytes === maxHeapBytes &&
     last.maxDepth === maxDepth &&
+    last.maxToolCalls === maxToolCalls &&
+    last.maxConcurrency === maxConcurrency &&
     sameNames(last.tools, tools)
   )
     return last.json;
-  const json = JSON.stringify({ timeoutMs, maxHeapBytes, maxDepth, tools });
-  lastOptions = { timeoutMs, maxHeapBytes, maxDepth, tools, json };
+  const json = JSON.stringify({ timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, tools });
+  lastOptions = { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, tools, json };
   return json;
 }
 

@@ -7,6 +7,8 @@ import {
   type RunKind,
   type DoneStatus,
   type Payload,
+  type RunIo,
+  type ToolCall,
   type Projections,
   type Timings,
 } from "./driver.js";
@@ -28,7 +30,8 @@ import { languagePrompt, type PromptOptions } from "./prompt.js";
 import { programSchema, type JsonSchema, type SchemaOptions } from "./schema.js";
 import { workflowLanguagePrompt, type WorkflowPromptOptions } from "./workflow-prompt.js";
 import { workflowSchema } from "./workflow-schema.js";
-import { awaitTool } from "./tools.js";
+import { RunObserver } from "./telemetry.js";
+import { awaitTool, RunEnd } from "./tools.js";
 import {
   loadResult,
   residentOf,
@@ -49,7 +52,6 @@ import {
   type WorkflowResult,
 } from "./workflows.js";
 import type {
-  JsonObject,
   Tool,
   FunctionTool,
   FunctionToolOptions,
@@ -272,7 +274,13 @@ export class Runtime extends EngineHost implements PtcRuntime {
     kind: RunKind,
     text: string,
     engineOptions: string,
-    options: { tools?: Record<string, Tool>; timeoutMs?: number; signal?: AbortSignal },
+    options: {
+      tools?: Record<string, Tool>;
+      timeoutMs?: number;
+      toolTimeoutMs?: number;
+      signal?: AbortSignal;
+      trace?: boolean;
+    },
     payload: (loads: string[], fields?: Projections) => Payload,
     convert: (status: DoneStatus, started: number, timings: Timings) => R,
     resident?: ResidentSpec,
@@ -281,6 +289,9 @@ export class Runtime extends EngineHost implements PtcRuntime {
     const tools = options.tools ?? {};
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = started + timeoutMs;
+    const observer = RunObserver.start(kind, kind === "program" && options.trace === true);
+    const runEnded = new RunEnd();
+    const bounds = { toolTimeoutMs: options.toolTimeoutMs, runEnded };
     this.inFlight++;
     try {
       let payloadMs = 0;
@@ -292,16 +303,28 @@ export class Runtime extends EngineHost implements PtcRuntime {
           payloadMs += now() - t;
         }
       };
-      const io = {
+      const io: RunIo = {
         payload: timedPayload,
-        tool: (name: string, args: JsonObject) =>
-          awaitTool(name, tools[name], args, deadline, timeoutMs, options.signal),
+        tool: (call: ToolCall) => {
+          const outcome = awaitTool(
+            call.tool,
+            tools[call.tool],
+            call.args,
+            deadline,
+            timeoutMs,
+            options.signal,
+            bounds,
+          );
+          return observer ? observer.call(call, outcome) : outcome;
+        },
         resident,
       };
       const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, kind);
       const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;
-      return convert(doneStatus(status), started, { toolMs, payloadMs });
+      const result = convert(doneStatus(status), started, { toolMs, payloadMs });
+      return observer ? observer.finish(result as R & { ok: boolean }) : result;
     } finally {
+      runEnded.end();
       this.inFlight--;
       if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleWhenIdle();
     }

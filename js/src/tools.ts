@@ -51,9 +51,36 @@ export function toolResultText(value: unknown): string {
 }
 
 /**
+ * The end of a run, which abandons its calls still out (their timers cleared).
+ * Not an AbortSignal: a fan-out has many calls out, and Node warns past ten
+ * listeners on one signal.
+ */
+export class RunEnd {
+  private readonly listeners = new Set<() => void>();
+  on(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+  off(listener: () => void): void {
+    this.listeners.delete(listener);
+  }
+  end(): void {
+    for (const listener of [...this.listeners]) listener();
+    this.listeners.clear();
+  }
+}
+
+/** What else bounds one call: its own time limit, and the end of its run. */
+export interface CallBounds {
+  /** toolTimeoutMs: past it the call fails (a failure the program may catch). */
+  toolTimeoutMs?: number;
+  runEnded?: RunEnd;
+}
+
+/**
  * Calls one tool (a function, or a descriptor whose args are checked against
- * its parameters first) and waits for it, but never past the deadline or an
- * abort: a tool still pending then is abandoned (its later result is ignored).
+ * its parameters first) and waits for it, but never past the deadline, its
+ * toolTimeoutMs or an abort: a tool still pending then is abandoned (its later
+ * result is ignored).
  */
 export function awaitTool(
   name: string,
@@ -62,15 +89,20 @@ export function awaitTool(
   deadline: number,
   timeoutMs: number,
   signal: AbortSignal | undefined,
+  bounds: CallBounds = {},
 ): Promise<ToolOutcome> {
   return new Promise((resolve) => {
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let callTimer: ReturnType<typeof setTimeout> | undefined;
     const onAbort = () => settle({ kind: "abort", reason: describeThrown(signal?.reason) });
+    const onRunEnded = () => settle({ kind: "abort", reason: "the run ended" });
     const settle = (outcome: ToolOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(callTimer);
+      bounds.runEnded?.off(onRunEnded);
       resolve(outcome);
       try {
         signal?.removeEventListener("abort", onAbort);
@@ -91,6 +123,10 @@ export function awaitTool(
       }
       if ("problem" in call) return settle({ kind: "failure", message: call.problem });
       timer = setTimeout(() => settle({ kind: "timeout", timeoutMs }), Math.max(0, deadline - performance.now()));
+      const { toolTimeoutMs } = bounds;
+      if (toolTimeoutMs !== undefined && performance.now() + toolTimeoutMs < deadline)
+        callTimer = setTimeout(() => settle({ kind: "callTimeout", toolTimeoutMs }), toolTimeoutMs);
+      bounds.runEnded?.on(onRunEnded);
       signal?.addEventListener("abort", onAbort, { once: true });
       void Promise.resolve(call.execute(args)).then((value) => {
         let text: string;

@@ -1,5 +1,6 @@
 import type { ErrorCode } from "./error-codes.js";
 import type { ResidentContext } from "./resident.js";
+import type { ToolCallTrace } from "./telemetry.js";
 
 /** The five error types of the language spec. */
 export type ErrorType = "parse_error" | "validation_error" | "execution_error" | "timeout" | "memory_exceeded";
@@ -75,6 +76,18 @@ export interface RunOptions {
   maxHeapBytes?: number;
   /** Deepest nesting of operations a program may have (default 50). */
   maxDepth?: number;
+  /** Tool calls the run may make (default 1000); the next one ends the run with an execution_error no try catches. */
+  maxToolCalls?: number;
+  /**
+   * Tool calls outstanding at once (default 8): the items of a map (flat_map,
+   * filter, reject) and the operands of an op such as list or object that call
+   * tools run concurrently; results keep item order. 1: one call at a time.
+   */
+  maxConcurrency?: number;
+  /** Time limit of one tool call: past it the call fails, a failure try may catch (default: none). */
+  toolTimeoutMs?: number;
+  /** Return every tool call (path, args, outcome, duration, result size) as `trace` in the result (default false). */
+  trace?: boolean;
   /** Aborts the run (while computing or waiting on a tool). */
   signal?: AbortSignal;
 }
@@ -100,6 +113,8 @@ export interface RunMetrics {
 export interface RunSuccess {
   ok: true;
   result: JsonValue;
+  /** With `trace: true`: the run's tool calls, in the order they were made. */
+  trace?: ToolCallTrace[];
   /** What this run added to memory (the memory contract). */
   memoryDelta: JsonObject;
   /** The memory passed in, merged with memoryDelta: pass it to the next turn. */
@@ -110,6 +125,8 @@ export interface RunSuccess {
 export interface RunFailure {
   ok: false;
   error: PtcError;
+  /** With `trace: true`: the run's tool calls, in the order they were made. */
+  trace?: ToolCallTrace[];
   metrics?: RunMetrics;
 }
 

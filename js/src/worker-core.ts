@@ -5,7 +5,7 @@ import { driveRun, failedRun, type RunKind, type Driven } from "./driver.js";
 import { describeThrown } from "./describe.js";
 import { EngineInstance } from "./engine.js";
 import type { ResidentSpec } from "./resident.js";
-import type { FromWorker, ToWorker } from "./worker-protocol.js";
+import type { CrossingCall, FromWorker, ToWorker } from "./worker-protocol.js";
 
 export function serveEngine(post: (message: FromWorker) => void): (message: ToWorker) => void {
   let module: WebAssembly.Module | undefined;
@@ -42,6 +42,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
   ): Promise<void> {
     let done: Driven;
     const spentMs = Math.max(0, performance.timeOrigin + performance.now() - submittedAt);
+    let issued: CrossingCall[] = [];
     try {
       done = await driveRun(
         current,
@@ -49,7 +50,15 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         engineOptions,
         {
           payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
-          tool: (tool, args) => ask(`${id}:outcome`, { type: "call", id, tool, args: JSON.stringify(args) }),
+          tool: (call) =>
+            new Promise((resolve) => {
+              answers.set(`${id}:${call.id}`, resolve as (value: never) => void);
+              issued.push({ id: call.id, tool: call.tool, path: call.path, args: JSON.stringify(call.args) });
+            }),
+          waiting: () => {
+            post({ type: "calls", id, calls: issued });
+            issued = [];
+          },
           resident: resident === undefined ? undefined : residents.get(resident),
         },
         kind,
@@ -58,6 +67,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     } catch (e) {
       done = failedRun("engine_crashed", `The engine worker failed while running this program: ${describeThrown(e)}`);
     }
+    for (const key of answers.keys()) if (key.startsWith(`${id}:`)) answers.delete(key); // calls still out
     post({ type: "done", id, status: done.text, toolMs: done.toolMs });
   }
 
@@ -99,7 +109,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
       case "payload":
         return reply(`${message.id}:payload`, message.payload);
       case "outcome":
-        return reply(`${message.id}:outcome`, message.outcome);
+        return reply(`${message.id}:${message.call}`, message.outcome);
       case "liveRuns?": // tests of leaks
         return post({ type: "liveRuns", count: engine && !engine.broken ? engine.liveRuns() : 0 });
       case "trap":

@@ -5,6 +5,14 @@
 // JSON.parse reads any depth.
 import type { RunKind, Payload, Projections, ToolOutcome } from "./driver.js";
 import type { ResidentSpec } from "./resident.js";
+
+/** A tool call as it crosses: its args as JSON text. */
+export interface CrossingCall {
+  id: number;
+  tool: string;
+  path: string;
+  args: string;
+}
 import type { WasmModule } from "./types.js";
 
 export type ToWorker =
@@ -27,16 +35,18 @@ export type ToWorker =
   | { type: "resident"; spec: ResidentSpec; answer: boolean }
   | { type: "unresident"; id: number }
   | { type: "payload"; id: number; payload: Payload }
-  | { type: "outcome"; id: number; outcome: ToolOutcome }
+  | { type: "outcome"; id: number; call: number; outcome: ToolOutcome }
   | { type: "liveRuns?" }
   // Tests of trap recovery: the worker's engine instance traps.
   | { type: "trap" };
 
 // Each run, payload and outcome message gets exactly one answer (payload?,
-// call or done), in the order they were sent.
+// calls or done), in the order they were sent; "calls" lists the tool calls
+// the run issued meanwhile (maybe none: it waits on calls still out). An
+// outcome that arrives once its run is done gets none.
 export type FromWorker =
   | { type: "payload?"; id: number; loads: string[]; fields?: Projections }
-  | { type: "call"; id: number; tool: string; args: string }
+  | { type: "calls"; id: number; calls: CrossingCall[] }
   | { type: "done"; id: number; status: string; toolMs: number }
   | { type: "liveRuns"; count: number }
   | { type: "resident"; id: number; status: string };

@@ -12,6 +12,8 @@ import {
   type Payload,
   type Projections,
   type Timings,
+  type ToolCall,
+  type ToolOutcome,
 } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
 import { checkLoadOptions, checkRunOptions } from "./checks.js";
@@ -26,7 +28,6 @@ import {
   toRunResult,
 } from "./options.js";
 import { describeThrown } from "./describe.js";
-import { awaitTool } from "./tools.js";
 import {
   loadResult,
   residentOf,
@@ -36,6 +37,8 @@ import {
   type LoadResult,
   type ResidentSpec,
 } from "./resident.js";
+import { RunObserver } from "./telemetry.js";
+import { awaitTool, RunEnd } from "./tools.js";
 import type { JsonObject, ProgramInput, PtcError, RunOptions, RunResult, Tool, WasmModule } from "./types.js";
 import {
   checkWorkflowOptions,
@@ -45,7 +48,7 @@ import {
   type WorkflowOptions,
   type WorkflowResult,
 } from "./workflows.js";
-import type { FromWorker, ToWorker, WorkerPort } from "./worker-protocol.js";
+import type { CrossingCall, FromWorker, ToWorker, WorkerPort } from "./worker-protocol.js";
 
 type Failed = { ok: false; error: PtcError };
 
@@ -54,6 +57,8 @@ interface Submission<R> {
   text: string;
   engineOptions: string;
   timeoutMs: number;
+  toolTimeoutMs?: number;
+  trace: boolean;
   tools: Record<string, Tool>;
   signal?: AbortSignal;
   payload(loads: string[], fields?: Projections): Payload;
@@ -73,12 +78,18 @@ interface PendingRun {
   toolCalls: number;
   /** Started again on a fresh worker once already (never twice). */
   retried: boolean;
-  waitingOnTool: boolean;
+  /** Tool calls out (running here). */
+  toolsOut: number;
   /**
-   * The order of the message the worker has not answered yet for this run
-   * (undefined while the caller holds the run: waiting on a tool).
+   * The order of the oldest message the worker has not answered yet for this
+   * run (undefined while the caller holds the run: waiting on tools), and of
+   * the later ones (outcomes of calls that ended together).
    */
   pending?: number;
+  later: number[];
+  observer?: RunObserver;
+  /** Calls still out when the run ends are abandoned. */
+  ended: RunEnd;
   /** When that message was sent. */
   sentAt: number;
   /** Aborted while the worker held it: settled already; its next step ends it in the worker. */
@@ -124,6 +135,8 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       text,
       engineOptions: engineOptionsJson(options),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      toolTimeoutMs: options.toolTimeoutMs,
+      trace: options.trace === true,
       tools: options.tools ?? {},
       signal: options.signal,
       payload: (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
@@ -178,6 +191,8 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       text: source,
       engineOptions: workflowEngineOptions(options),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      toolTimeoutMs: options.toolTimeoutMs,
+      trace: false,
       tools: options.tools ?? {},
       signal: options.signal,
       payload: () => workflowPayload(options),
@@ -230,10 +245,16 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         payloadMs: 0,
         toolCalls: 0,
         retried: false,
-        waitingOnTool: false,
+        toolsOut: 0,
+        later: [],
         sentAt: started,
         abandoned: false,
-        resolve: resolve as (result: unknown) => void,
+        observer: RunObserver.start(s.kind, s.trace),
+        ended: new RunEnd(),
+        resolve: (result: unknown) => {
+          run.ended.end();
+          resolve((run.observer ? run.observer.finish(result as Failed) : result) as R);
+        },
       };
       this.runs.set(run.id, run);
       this.armWatchdog(run, s.timeoutMs + graceMs(s.timeoutMs));
@@ -267,9 +288,18 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   // before the next: the run with the oldest unanswered message is the one it
   // is computing (or about to).
   private request(run: PendingRun, message: ToWorker): void {
-    run.pending = ++this.sent;
-    run.sentAt = now();
+    const order = ++this.sent;
+    if (run.pending === undefined) {
+      run.pending = order;
+      run.sentAt = now();
+    } else run.later.push(order);
     run.port.post(message);
+  }
+
+  // The worker answered the oldest message of the run.
+  private answered(run: PendingRun): void {
+    run.pending = run.later.shift();
+    if (run.pending !== undefined) run.sentAt = now();
   }
 
   private workerPort(): WorkerPort {
@@ -299,7 +329,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (port === this.port) this.lastAnswerAt = now();
     const run = this.runs.get(message.id);
     if (!run || run.port !== port) return;
-    run.pending = undefined;
+    this.answered(run);
     switch (message.type) {
       case "payload?":
         return this.request(run, {
@@ -307,22 +337,9 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
           id: run.id,
           payload: run.abandoned ? { error: ABANDONED } : this.payload(run, message),
         });
-      case "call": {
-        run.toolCalls++;
-        if (run.abandoned)
-          return this.request(run, { type: "outcome", id: run.id, outcome: { kind: "abort", reason: "" } });
-        const s = run.submission;
-        run.waitingOnTool = true;
-        const args = JSON.parse(message.args) as JsonObject;
-        void awaitTool(message.tool, s.tools[message.tool], args, run.deadline, s.timeoutMs, s.signal).then(
-          (outcome) => {
-            run.waitingOnTool = false;
-            if (this.runs.get(run.id) === run && run.port === port)
-              this.request(run, { type: "outcome", id: run.id, outcome });
-          },
-        );
+      case "calls":
+        for (const call of message.calls) this.callTool(run, port, call);
         return;
-      }
       case "done": {
         this.forget(run);
         if (run.abandoned) return;
@@ -330,6 +347,27 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         return run.resolve(run.submission.convert(doneStatus(message.status), run.started, timings));
       }
     }
+  }
+
+  // Runs one tool call here and sends its outcome to the worker.
+  private callTool(run: PendingRun, port: WorkerPort, call: CrossingCall): void {
+    run.toolCalls++;
+    const outcome = (o: ToolOutcome) => ({ type: "outcome" as const, id: run.id, call: call.id, outcome: o });
+    if (run.abandoned) return this.request(run, outcome({ kind: "abort", reason: "" }));
+    const s = run.submission;
+    run.toolsOut++;
+    const parsed: ToolCall = {
+      id: call.id,
+      tool: call.tool,
+      path: call.path,
+      args: JSON.parse(call.args) as JsonObject,
+    };
+    const bounds = { toolTimeoutMs: s.toolTimeoutMs, runEnded: run.ended };
+    const out = awaitTool(call.tool, s.tools[call.tool], parsed.args, run.deadline, s.timeoutMs, s.signal, bounds);
+    void (run.observer ? run.observer.call(parsed, out) : out).then((o) => {
+      run.toolsOut--;
+      if (this.runs.get(run.id) === run && run.port === port) this.request(run, outcome(o));
+    });
   }
 
   private payload(run: PendingRun, message: { loads: string[]; fields?: Projections }): Payload {
@@ -384,7 +422,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   // Otherwise the caller has its answer at once; the worker ends the run at its
   // next step, and is terminated only if it keeps computing it.
   private abort(run: PendingRun): void {
-    if (this.runs.get(run.id) !== run || run.waitingOnTool || run.abandoned) return;
+    if (this.runs.get(run.id) !== run || run.toolsOut > 0 || run.abandoned) return;
     run.abandoned = true;
     run.deadline = now();
     run.resolve(abortedResult(run.submission.signal as AbortSignal));
@@ -411,6 +449,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     for (const run of [...this.runs.values()]) {
       if (run.port !== port) continue;
       run.pending = undefined;
+      run.later = [];
       if (run.abandoned || run === culprit?.run) {
         this.forget(run);
         if (!run.abandoned) run.resolve(culprit?.result);

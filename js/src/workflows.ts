@@ -4,7 +4,13 @@
 import type { DoneStatus, Payload, Timings } from "./driver.js";
 import { describeThrown } from "./describe.js";
 import { checkedOptions } from "./checks.js";
-import { DEFAULT_MAX_HEAP_BYTES, DEFAULT_TIMEOUT_MS, now } from "./options.js";
+import {
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_MAX_HEAP_BYTES,
+  DEFAULT_MAX_TOOL_CALLS,
+  DEFAULT_TIMEOUT_MS,
+  now,
+} from "./options.js";
 import type { JsonObject, JsonValue, PtcError, RunMetrics, Tool } from "./types.js";
 
 export interface WorkflowOptions {
@@ -18,6 +24,16 @@ export interface WorkflowOptions {
   timeoutMs?: number;
   /** Bytes of values the run may hold, with the JSON text it writes for you (default 10 MiB). */
   maxHeapBytes?: number;
+  /** Tool calls the run may make (default 1000); the next one ends it with an execution_error no on-error catches. */
+  maxToolCalls?: number;
+  /**
+   * Tool calls outstanding at once (default 8): the iterations of a `for` whose
+   * body cannot return (no return, if, or on-error return in it) run
+   * concurrently; yields keep item order. 1: one call at a time.
+   */
+  maxConcurrency?: number;
+  /** Time limit of one tool call: past it the call fails, a failure on-error may catch (default: none). */
+  toolTimeoutMs?: number;
   signal?: AbortSignal;
 }
 
@@ -47,7 +63,17 @@ export type WorkflowResult =
   | { ok: true; result: JsonValue; trace: TraceEntry[]; metrics: RunMetrics }
   | { ok: false; error: PtcError; trace?: TraceEntry[]; metrics?: RunMetrics };
 
-const WORKFLOW_OPTIONS = ["entry", "input", "tools", "timeoutMs", "maxHeapBytes", "signal"] as const;
+const WORKFLOW_OPTIONS = [
+  "entry",
+  "input",
+  "tools",
+  "timeoutMs",
+  "maxHeapBytes",
+  "maxToolCalls",
+  "maxConcurrency",
+  "toolTimeoutMs",
+  "signal",
+] as const;
 
 /** The options of runWorkflow(), checked as run()'s are (checks.ts); throws TypeError. */
 export function checkWorkflowOptions(options: WorkflowOptions): WorkflowOptions {
@@ -58,6 +84,8 @@ export function workflowEngineOptions(options: WorkflowOptions): string {
   return JSON.stringify({
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxHeapBytes: options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES,
+    maxToolCalls: options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS,
+    maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
     tools: Object.keys(options.tools ?? {}),
     ...(options.entry ? { entry: options.entry } : {}),
   });

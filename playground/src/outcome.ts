@@ -8,7 +8,7 @@ import { ERROR_TITLES } from "./errors.js";
 import { exampleById } from "./examples.js";
 import { formatBytes, formatMs } from "./format.js";
 import { byteOffsetToIndex, tokenEnd } from "./positions.js";
-import type { PtcError, RunSuccess } from "./ptc.js";
+import type { PtcError, RunSuccess, TraceEntry } from "./ptc.js";
 import { $, el, escapeHtml, showJson, summarize } from "./render.js";
 import { dialect, state, views } from "./state.js";
 import type { StepFunctionsFile } from "./step-functions.js";
@@ -75,7 +75,8 @@ export function showOutcome(
   calls: CallRecord[],
   file: StepFunctionsFile | null,
 ): void {
-  const trace = "trace" in r ? r.trace : undefined;
+  // A step-function trace (a PTC-JSON run asked for its tool calls has another).
+  const trace = d.parts.trace && "trace" in r ? (r.trace as TraceEntry[] | undefined) : undefined;
   if (!r.ok) {
     showFailure(r.error, program, calls, "program", r.metrics?.durationMs);
     if (d.parts.trace) showTrace(trace, r.error, file);

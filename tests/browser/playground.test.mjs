@@ -549,7 +549,7 @@ describe("measurements", () => {
     // Budgets: the page's code (CodeMirror with its history, search and key bindings,
     // both dialects' UI and examples) and everything with the engine.
     assert.ok(pageGz < 180_000, `the page's code is ${pageGz} B gzip`);
-    assert.ok(gz < 450_000, `the page transfers ${gz} B gzip`);
+    assert.ok(gz < 455_000, `the page transfers ${gz} B gzip`); // 450 KB before parallel calls and spans
     assert.ok(first.median < 2000);
     assert.ok(sf.median < 2000);
   });

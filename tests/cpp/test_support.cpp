@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -121,22 +122,29 @@ namespace {
 // what the package's host does for a JS tool: {"returnsNonJson": kind} (the
 // result cannot become JSON), {"hangs": true} (still pending at the time
 // limit), {"aborts": reason} (the caller's signal fires meanwhile).
-std::string answer(Engine& engine, int run, const Value& mock, const Value& args) {
-  if (mock.find("throws")) return engine.fail(run, mock.field("throws").str());
-  if (mock.field("echo").truthy()) return engine.resume(run, toJson(args));
-  if (const Value* kind = mock.find("returnsNonJson")) return engine.cancel(run, "fault", "a " + kind->str());
-  if (mock.field("hangs").truthy()) return engine.cancel(run, "timeout", "the tool had not answered");
-  if (const Value* reason = mock.find("aborts")) return engine.cancel(run, "abort", reason->str());
-  return engine.resume(run, toJson(mock.field("returns")));
+std::string answer(Engine& engine, int run, int id, const Value& mock, const Value& args) {
+  if (mock.find("throws")) return engine.fail(run, mock.field("throws").str(), id);
+  if (mock.field("echo").truthy()) return engine.resume(run, toJson(args), id);
+  if (const Value* kind = mock.find("returnsNonJson")) return engine.cancel(run, "fault", "a " + kind->str(), id);
+  if (mock.field("hangs").truthy()) return engine.cancel(run, "timeout", "the tool had not answered", id);
+  if (const Value* reason = mock.find("aborts")) return engine.cancel(run, "abort", reason->str(), id);
+  return engine.resume(run, toJson(mock.field("returns")), id);
 }
 
 }  // namespace
 
+// Answers the calls in the order they were issued (several may be
+// outstanding when the run fans out).
 Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, Array& calls) {
   std::map<std::string, size_t> callsOf;  // for "sequence" mocks
+  std::deque<Value> outstanding;
   while (status.field("state").str() == "call") {
-    std::string tool = status.field("tool").str();
-    Value args = status.field("args");
+    for (const Value& c : status.field("calls").items()) outstanding.push_back(c);
+    if (outstanding.empty()) break;  // a run waiting with nothing to answer: a bug the test shows
+    Value call = outstanding.front();
+    outstanding.pop_front();
+    std::string tool = call.field("tool").str();
+    Value args = call.field("args");
     calls.push_back(Value::object({{Value::string("tool"), Value::string(tool)}, {Value::string("args"), args}}));
     Value mock = mocks.field(tool);
     if (const Value* seq = mock.find("sequence")) {
@@ -144,7 +152,8 @@ Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, 
       const Array& steps = seq->items();
       mock = steps.empty() ? Value() : steps[std::min(n, steps.size() - 1)];
     }
-    status = parseJson(answer(engine, run, mock, args), "status");
+    int id = static_cast<int>(call.field("id").asInt());
+    status = parseJson(answer(engine, run, id, mock, args), "status");
   }
   return status;
 }

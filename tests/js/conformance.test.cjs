@@ -16,6 +16,7 @@ async function runCase(c, calls) {
   if (c.validateOnly) return ptc.validate(program, c.options ?? {});
   const controller = new AbortController();
   return ptc.run(program, {
+    maxConcurrency: 1, // the corpus answers calls one at a time, as the native runner does
     ...(c.options ?? {}),
     context: c.context ?? {},
     memory: c.memory ?? {},

@@ -99,7 +99,11 @@ describe("timeoutMs across tool awaits", () => {
       },
     };
     const started = performance.now();
-    const r = await rt.run(program, { timeoutMs: 200, tools: { a: tool("a"), b: tool("b"), c: tool("c") } });
+    const r = await rt.run(program, {
+      timeoutMs: 200,
+      maxConcurrency: 1, // one call after another: only their sum overstays the limit
+      tools: { a: tool("a"), b: tool("b"), c: tool("c") },
+    });
     expect(r.error?.type).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(2500);
     // Each call alone fits in 200 ms, so only a shared limit stops the run, and
@@ -373,6 +377,7 @@ describe("AbortSignal", () => {
       },
       {
         signal: controller.signal,
+        maxConcurrency: 1, // calls in program order, one at a time
         tools: {
           a: async () => (calls.push("a"), [1]),
           b: () => {

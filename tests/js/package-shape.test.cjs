@@ -13,7 +13,12 @@ test("the core install pulls no other package: every peer is optional, and teste
     expect({ name, optional: pkg.peerDependenciesMeta[name]?.optional }).toEqual({ name, optional: true });
     expect(pkg.devDependencies[name]).toBeDefined();
   }
-  expect(Object.keys(pkg.peerDependencies).sort()).toEqual(["@modelcontextprotocol/sdk", "ai", "zod"]);
+  expect(Object.keys(pkg.peerDependencies).sort()).toEqual([
+    "@modelcontextprotocol/sdk",
+    "@opentelemetry/api",
+    "ai",
+    "zod",
+  ]);
 });
 
 test("every export branch names its types first: .d.mts for import (and browsers), .d.cts for require", () => {

@@ -288,6 +288,7 @@ describe("failures", () => {
         },
       },
       {
+        maxConcurrency: 1, // calls in program order, one at a time
         tools: {
           a: () => (calls.push("a"), [1]),
           b: async () => {
@@ -327,7 +328,7 @@ describe("order and count of calls", () => {
     return { a: make("a"), b: make("b"), c: make("c") };
   }
 
-  test("tools run one at a time in program order (concat lists), with random delays", async () => {
+  test("with maxConcurrency 1, tools run one at a time in program order (concat lists), with random delays", async () => {
     for (let round = 0; round < 5; round++) {
       const log = [];
       const lists = [];
@@ -337,7 +338,7 @@ describe("order and count of calls", () => {
         lists.push({ op: "call", tool: name, args: { i } });
         want.push(`start ${name}:{"i":${i}}`, `end ${name}:{"i":${i}}`);
       }
-      const r = await rt.run({ program: { op: "concat", lists } }, { tools: loggingTools(log) });
+      const r = await rt.run({ program: { op: "concat", lists } }, { tools: loggingTools(log), maxConcurrency: 1 });
       expect(r).toMatchObject({ ok: true, result: ["a0", "b1", "c2", "a3", "b4", "c5"] });
       expect(log).toEqual(want);
       expect(r.metrics.toolCalls).toBe(6);

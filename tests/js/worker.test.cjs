@@ -118,7 +118,11 @@ test("step-function files run in the worker too", async () => {
     output: "list number",
     steps: [{ for: "x", in: "$input.xs", do: [{ let: "d", call: "double", args: { n: "$x" } }, { yield: "$d" }] }],
   });
-  const r = await w.runWorkflow(source, { input: { xs: [1, 2] }, tools: { double: async ({ n }) => n * 2 } });
+  const r = await w.runWorkflow(source, {
+    input: { xs: [1, 2] },
+    maxConcurrency: 1, // iterations one after another: a trace in step order
+    tools: { double: async ({ n }) => n * 2 },
+  });
   expect(r).toMatchObject({ ok: true, result: [2, 4] });
   expect(r.trace.map((t) => t.kind)).toEqual(["for", "call", "yield", "call", "yield"]);
 });

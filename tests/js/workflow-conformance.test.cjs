@@ -31,6 +31,7 @@ for (const { file, path: filePath, cases } of files) {
           const got = c.validateOnly
             ? ptc.validateWorkflow(sourceOf(c), { tools, entry: c.entry, input: c.input })
             : await ptc.runWorkflow(sourceOf(c), {
+                maxConcurrency: 1, // the corpus answers calls one at a time, as the native runner does
                 ...(c.options ?? {}),
                 entry: c.entry,
                 input: c.input ?? {},
