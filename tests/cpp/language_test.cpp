@@ -25,10 +25,12 @@ std::string salesContext(int rows) {
 }
 
 Value run(ptc::Engine& engine, const std::string& steps, const std::string& context) {
-  // Loaded rows alone take some 10 MB here: the limit leaves room for them.
+  // Loaded rows alone take some 10 MB here: the limit leaves room for them. The
+  // time limit is generous: sizes are measured here, and ASan on a loaded machine
+  // can take seconds.
   Value prepared =
       status(engine.prepare(R"({"program":{"op":"pipe","steps":[{"op":"load","name":"rows"},)" + steps + "]}}",
-                            R"({"maxHeapBytes":33554432})"));
+                            R"({"maxHeapBytes":33554432,"timeoutMs":60000})"));
   EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
   return status(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, "{}"));
 }
