@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { generateRows } from "./data.mjs";
 import { createPeers, LimitError, plainJs, ptcRun } from "./peers.mjs";
+import { measureWorkloads, reportWorkloads, workloadTargets } from "./workloads.mjs";
 
 const QUICK = process.argv.includes("--quick");
 const HERE = fileURLToPath(new URL(".", import.meta.url));
@@ -376,6 +377,8 @@ for (const { n, rounds } of SIZES) {
   res.rows = null; // let the rows go before the next size is generated
   sizeResults.push(res);
 }
+// W3 (join) and GROUP (group-by): bench/workloads.mjs.
+const workloads = await measureWorkloads(ptc, { quick: QUICK, progress });
 const engineMemoryAfter = ptc.engineMemoryBytes;
 
 // ----------------------------------------------------------------- report --
@@ -411,6 +414,9 @@ for (const { n, results } of sizeResults) {
   });
   say(line);
 }
+say();
+
+reportWorkloads(workloads, say);
 say();
 
 say("TINY CALL: 10 rows, warm; median over batches of calls (µs per call)");
@@ -522,6 +528,8 @@ targets.push([
   sizes.totalGz < 300_000 ? "PASS" : "MISS",
   `${(sizes.totalGz / 1000).toFixed(1)} KB`,
 ]);
+
+targets.push(...workloadTargets(workloads));
 
 say("TARGETS (measured, not asserted: a MISS does not fail the run)");
 say(line);
