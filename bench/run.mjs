@@ -21,6 +21,7 @@ import { gzipSync } from "node:zlib";
 import { generateRows } from "./data.mjs";
 import { createPeers, LimitError, plainJs, ptcRun } from "./peers.mjs";
 import { printDiff, printSummary, saveRun } from "./summary.mjs";
+import { measureWorkloads, reportWorkloads, workloadTargets } from "./workloads.mjs";
 
 const { values: ARGS } = parseArgs({
   options: {
@@ -620,6 +621,25 @@ async function workloadSize() {
   };
 }
 
+// W3 (join) and GROUP (group-by), from bench/workloads.mjs: ptc-wasm, plain JS,
+// JSONata, quickjs and Monty on the same questions.
+async function plannedWorkload(id) {
+  const { ptc } = await peersOnce();
+  const measured = await measureWorkloads(ptc, { quick: QUICK, progress, only: [id] });
+  reportWorkloads(measured, say);
+  say();
+  return {
+    lines: measured.map(({ workload, results }) => ({
+      id: workload,
+      label: workload,
+      unit: "ms",
+      cells: Object.fromEntries(results.filter((r) => !r.skipped).map((r) => [r.name, r.medianMs])),
+    })),
+    targets: workloadTargets(measured),
+    detail: measured,
+  };
+}
+
 const verdict = (ok) => (ok ? "PASS" : "MISS");
 const ratioDetail = (a, b) => `${fmtTime(a)} vs ${fmtTime(b)} (ratio ${fmtRatio(a / b)})`;
 
@@ -629,6 +649,8 @@ const WORKLOADS = {
   W5: workloadW5,
   W4: workloadW4,
   W1: workloadW1,
+  W3: () => plannedWorkload("W3"),
+  GROUP: () => plannedWorkload("GROUP"),
   SIZE: workloadSize,
 };
 

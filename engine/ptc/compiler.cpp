@@ -8,6 +8,7 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/suggest.h"
+#include "ptc/planner.h"
 #include "ptc/program.h"
 #include "ptc/projection.h"
 
@@ -60,6 +61,7 @@ class Compiler {
   std::shared_ptr<const Program> compile(const Value& program) {
     auto result = std::make_shared<Program>();
     result->root = expression(program, "/program", 1);
+    planQueries(*result->root);
     result->loads = std::move(loads_);
     result->projections = projectedLoads(*result->root);
     result->hasCall = result->root->hasCall;

@@ -16,7 +16,11 @@ namespace {
 class Bindings {
  public:
   explicit Bindings(RunState& st) : st_(st), mark_(st.bindings.size()) {}
-  ~Bindings() { st_.bindings.resize(mark_); }
+  ~Bindings() {
+    // No index keeps a list alive after its variable is gone.
+    if (!st_.joins.empty()) st_.joins.forget(st_.bindings, mark_, st_.context, st_.memory);
+    st_.bindings.resize(mark_);
+  }
   Bindings(const Bindings&) = delete;
   Bindings& operator=(const Bindings&) = delete;
   void add(const Value* name, Value v) { st_.bindings.emplace_back(name, std::move(v)); }
@@ -202,6 +206,8 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     }
     case Op::Filter:
     case Op::Reject: {
+      if (n.plan)
+        if (std::optional<Value> planned = plannedFilter(n, in)) return std::move(*planned);
       const bool keep = n.op == Op::Filter;
       const Array& items = expectList(n, in);
       Array out;

@@ -6,12 +6,14 @@
 // result arrives. Many runs can be suspended at once, each owning its frames.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/coro.h"
 #include "core/run.h"
 #include "core/value.h"
+#include "ptc/planner.h"
 #include "ptc/program.h"
 
 namespace ptc {
@@ -24,6 +26,7 @@ struct RunState {
   Value memory;                                          // object
   std::vector<std::pair<const Value*, Value>> bindings;  // let scopes, innermost last
   std::vector<Value> mapItems;                           // items of the enclosing map iterations, innermost last
+  JoinIndexes joins;                                     // planned filters' indexes (planner.h)
 };
 
 struct FanOut;
@@ -42,6 +45,7 @@ class Evaluator {
   Value caught(const Node& n, const Value& in, const Error& error);
   Task<Value> caughtAsync(const Node& n, Value in, Error error);
   Value loop(const Node& n, const Value& in);
+  std::optional<Value> plannedFilter(const Node& n, const Value& in);  // planner.cpp; nullopt: run it plainly
   Task<Value> loopAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).
   bool fansOut(size_t branches) const { return branches > 1 && st_.core.maxConcurrency > 1; }

@@ -88,6 +88,10 @@ class Groups {
   };
   std::unordered_map<Value, size_t, KeyHash, KeyEq> index_;
   std::vector<Group> groups_;
+  // Texts seen as keys, by identity: rows that crossed as a row block share
+  // one value per distinct text, so most keys are found here without hashing.
+  static constexpr size_t kRecent = 16;
+  std::vector<std::pair<Value, size_t>> recent_;
 };
 // {"key": k, <agg name>: <value>...} for group_by with aggs (names in n.keys).
 Value groupObject(const Node& n, const Value& key, const Value* aggs, size_t count);

@@ -9,7 +9,14 @@
 namespace ptc {
 
 void Groups::add(Value key, const Value& item) {
+  if (key.isString())
+    for (const auto& [seen, group] : recent_)
+      if (seen.sameHeap(key)) {  // the same text value: equal, so the same group
+        groups_[group].items.push_back(item);
+        return;
+      }
   auto [it, fresh] = index_.try_emplace(key, groups_.size());
+  if (key.isString() && recent_.size() < kRecent) recent_.emplace_back(key, it->second);
   if (fresh) groups_.push_back(Group{std::move(key), {}});
   groups_[it->second].items.push_back(item);
 }

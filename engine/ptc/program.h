@@ -36,6 +36,7 @@ struct Node {
   std::vector<int8_t> slots;
   // sort_by: the keys in order, each a field (None: the item itself) and descending.
   std::vector<std::pair<Value, bool>> sortKeys;
+  uint8_t plan = 0;  // filter: how it may run faster with the same result (planner.h)
 };
 
 struct Program {

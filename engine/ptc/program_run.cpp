@@ -59,6 +59,7 @@ std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string
 
 std::string ProgramRun::doneOk(const Value& result) {
   state_.context = Value();  // what the result does not hold is let go before it is written
+  state_.joins.clear();
   // The memory contract (spec 5.11) applies to the final value however it was built.
   Value returned = result;
   Members delta;

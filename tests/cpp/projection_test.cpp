@@ -66,6 +66,25 @@ TEST(Projection, FieldsReadBeforeTheRowsAreGone) {
        R"({"program":{"op":"add","left":)" + pipeOp(kLoad + R"(,{"op":"sum","field":"a"})") + R"(,"right":)" +
            pipeOp(kLoad + R"(,{"op":"max","field":"b"})") + "}}",
        "rows:a,b,;"},
+      {"group_by a field with aggregates of fields",
+       pipe(
+           kLoad +
+           R"(,{"op":"group_by","field":"category","aggs":{"total":{"op":"sum","field":"amount"},"n":{"op":"count"},"top":{"op":"pipe","steps":[{"op":"max_by","field":"amount"},{"op":"get","field":"id"}]}}})"),
+       "rows:amount,category,id,;"},
+      {"group_by a key built from a field",
+       pipe(kLoad + R"(,{"op":"group_by","key":{"op":"get","field":"k"},"aggs":{"n":{"op":"count"}}})"), "rows:k,;"},
+      {"sort_by several keys",
+       pipe(kLoad +
+            R"(,{"op":"sort_by","by":["a",{"field":"b","order":"desc"}]},{"op":"first"},{"op":"get","field":"c"})"),
+       "rows:a,b,c,;"},
+      {"a join: per order, the user whose id is the order's user_id",
+       R"({"program":{"op":"pipe","steps":[{"op":"load","name":"orders"},{"op":"map","expr":{"id":{"op":"get","field":"order_id"},"name":{"op":"pipe","steps":[{"op":"load","name":"users"},{"op":"filter","where":{"op":"eq","field":"id","value":{"op":"get","field":"user_id"}}},{"op":"first"},{"op":"get","field":"name"}]}}}]}})",
+       "orders:order_id,user_id,;users:id,name,;"},
+      {"an as variable read through fields",
+       pipe(
+           kLoad +
+           R"(,{"op":"filter","as":"r","where":{"op":"gt","field":"a","value":{"op":"var","name":"r","field":"b"}}},{"op":"count"})"),
+       "rows:a,b,;"},
   };
   for (const Case& c : cases) EXPECT_EQ(projectionsOf(c.program), c.projections) << c.what;
 }
@@ -80,6 +99,25 @@ TEST(Projection, NothingWhenARowOrAWholeItemCanBeSeen) {
        pipe(kLoad +
             R"(,{"op":"filter","where":{"op":"eq","field":"a","value":{"op":"get","field":"b"}}},{"op":"count"})"),
        ""},
+      {"a join whose value reads deeper into the order",
+       R"({"program":{"op":"pipe","steps":[{"op":"load","name":"orders"},{"op":"map","expr":{"op":"pipe","steps":[{"op":"load","name":"users"},{"op":"filter","where":{"op":"eq","field":"id","value":{"op":"get","path":["user","id"]}}},{"op":"count"}]}}]}})",
+       ""},
+      {"a comparison value reading the row outside any map",
+       pipe(kLoad +
+            R"(,{"op":"filter","where":{"op":"eq","field":"a","value":{"op":"get","field":"b"}}},{"op":"count"})"),
+       ""},
+      {"group_by without aggs holds the rows", pipe(kLoad + R"(,{"op":"group_by","field":"a"})"), ""},
+      {"group_by with an aggregate that returns a row",
+       pipe(kLoad + R"(,{"op":"group_by","field":"a","aggs":{"top":{"op":"first"}}})"), ""},
+      {"group_by an aggregate sum of whole items",
+       pipe(kLoad + R"(,{"op":"group_by","field":"a","aggs":{"s":{"op":"sum"}}})"), ""},
+      {"an as variable read whole",
+       pipe(
+           kLoad +
+           R"(,{"op":"filter","as":"r","where":{"op":"eq","field":"a","value":{"op":"var","name":"r"}}},{"op":"count"})"),
+       ""},
+      {"sort_by several keys, one the item itself",
+       pipe(kLoad + R"(,{"op":"sort_by","by":["a"]},{"op":"sort_by"},{"op":"first"},{"op":"get","field":"c"})"), ""},
       {"distinct compares whole rows", pipe(kLoad + R"(,{"op":"distinct"},{"op":"count"})"), ""},
       {"sum without a field", pipe(kLoad + R"(,{"op":"sum"})"), ""},
       {"sort_by without a field", pipe(kLoad + R"(,{"op":"sort_by"},{"op":"take","count":1},{"op":"count"})"), ""},

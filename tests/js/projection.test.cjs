@@ -40,6 +40,31 @@ test("fields the program does not read are never serialised", async () => {
   expect(touched.count).toBe(0);
 });
 
+test("group_by with aggregates, sort_by keys and as variables read only their fields", async () => {
+  const touched = { count: 0 };
+  const rows = [
+    rowWithWatchedField({ category: "travel", amount: 5, id: 1 }, touched),
+    rowWithWatchedField({ category: "food", amount: 7, id: 2 }, touched),
+    rowWithWatchedField({ category: "travel", amount: 1.5, id: 3 }, touched),
+  ];
+  const grouped = pipe({
+    op: "group_by",
+    field: "category",
+    aggs: { total: { op: "sum", field: "amount" }, count: { op: "count" } },
+  });
+  expect((await rt.run(grouped, { context: { rows } })).result).toEqual([
+    { key: "travel", total: 6.5, count: 2 },
+    { key: "food", total: 7, count: 1 },
+  ]);
+  const sorted = pipe(
+    { op: "filter", as: "r", where: { op: "gt", field: "amount", value: { op: "var", name: "r", field: "id" } } },
+    { op: "sort_by", by: [{ field: "category", order: "desc" }, "id"] },
+    { op: "map", expr: { op: "get", field: "id" } },
+  );
+  expect((await rt.run(sorted, { context: { rows } })).result).toEqual([1, 2]);
+  expect(touched.count).toBe(0);
+});
+
 test("a program that returns rows gets them whole", async () => {
   const touched = { count: 0 };
   const rows = [rowWithWatchedField({ category: "travel", amount: 5 }, touched)];

@@ -1,0 +1,193 @@
+// Query planning for filters (planner.h): the compile-time marks, and the
+// evaluator's planned filter, which gives the result of the plain one.
+#include "ptc/planner.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ptc/evaluator.h"
+#include "ptc/ops.h"
+
+namespace ptc {
+
+namespace {
+
+// Lists shorter than this are scanned: an index would not pay for itself.
+constexpr size_t kIndexFrom = 16;
+
+bool mentionsVar(const Node& n, const std::string& name) {
+  if (n.op == Op::Var && n.name.str() == name) return true;
+  return std::any_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return mentionsVar(*k, name); });
+}
+
+// Whether an expression may read the value it is evaluated against
+// (conservative: true unless it plainly does not).
+bool readsItsInput(const Node& n) {
+  if (n.op == Op::Literal || n.op == Op::Var || n.op == Op::Load) return false;
+  if (n.op == Op::Pipe) return !n.kids.empty() && readsItsInput(*n.kids[0]);  // later steps read earlier ones
+  return true;
+}
+
+bool isComparison(Op op) {
+  return op == Op::Eq || op == Op::Neq || op == Op::Gt || op == Op::Gte || op == Op::Lt || op == Op::Lte ||
+         op == Op::Contains || op == Op::In || op == Op::StartsWith || op == Op::EndsWith;
+}
+
+// A step whose value is the same list for as long as the variables in scope
+// are: a loaded context value, or a variable read whole.
+bool stableListStep(const Node* step) {
+  if (!step) return false;
+  return step->op == Op::Load || (step->op == Op::Var && !step->usesPath && step->field.isNone());
+}
+
+void planFilter(Node& filter, const Node* before, const Node* after) {
+  if (filter.op != Op::Filter || filter.hasCall) return;
+  const Node& cmp = *filter.kids[0];
+  if (!isComparison(cmp.op) || cmp.kids.size() != 1 || !cmp.valueSeesMapItem) return;
+  const Node& value = *cmp.kids[0];
+  // `value` must not see the filter's own item: not through its `as` variable ...
+  if (filter.name.isString() && mentionsVar(value, filter.name.str())) return;
+  filter.plan = kPlanHoist;
+  // ... nor as its input, which it is outside a map (inside one it sees the map's item).
+  if (readsItsInput(value)) filter.plan |= kPlanValueReadsIn;
+  // Equality cannot fail on an object's field, so the items after the first
+  // match need only a look at their kind.
+  if (after && after->op == Op::First && (cmp.op == Op::Eq || cmp.op == Op::Neq)) filter.plan |= kPlanFirst;
+  if (cmp.op == Op::Eq && !cmp.field.isNone() && stableListStep(before)) filter.plan |= kPlanIndex;
+}
+
+}  // namespace
+
+namespace {
+
+// `before` and `after`: the neighbouring steps when n is a step of a pipe.
+void plan(Node& n, const Node* before, const Node* after) {
+  planFilter(n, before, after);
+  const bool pipe = n.op == Op::Pipe;
+  for (size_t i = 0; i < n.kids.size(); ++i)
+    plan(*n.kids[i], pipe && i > 0 ? n.kids[i - 1].get() : nullptr,
+         pipe && i + 1 < n.kids.size() ? n.kids[i + 1].get() : nullptr);
+}
+
+}  // namespace
+
+void planQueries(Node& root) { plan(root, nullptr, nullptr); }
+
+bool indexableKey(const Value& v) {
+  switch (v.kind()) {
+    case Kind::None:
+    case Kind::Null:
+    case Kind::Bool:
+    case Kind::String: return true;
+    case Kind::Int: return v.asInt() >= -(int64_t{1} << 53) && v.asInt() <= (int64_t{1} << 53);
+    case Kind::Double: return std::isfinite(v.asDouble());
+    case Kind::Array:
+    case Kind::Object: return false;
+  }
+  return false;
+}
+
+namespace {
+
+bool heldBy(const Value& list, const Value& object) {
+  return std::any_of(object.members().begin(), object.members().end(),
+                     [&](const Member& m) { return m.value.sameHeap(list); });
+}
+
+}  // namespace
+
+void JoinIndexes::forget(const std::vector<std::pair<const Value*, Value>>& bindings, size_t from, const Value& context,
+                         const Value& memory) {
+  for (size_t b = from; b < bindings.size(); ++b) {
+    const Value& v = bindings[b].second;
+    if (!v.isArray()) continue;
+    for (auto& [node, slot] : slots_) {
+      if (!slot.index || !slot.index->list.sameHeap(v)) continue;
+      bool kept = heldBy(v, context) || heldBy(v, memory) ||
+                  std::any_of(bindings.begin(), bindings.begin() + static_cast<std::ptrdiff_t>(from),
+                              [&](const auto& outer) { return outer.second.sameHeap(v); });
+      if (!kept) slot.index.reset();
+    }
+  }
+}
+
+namespace {
+
+// The field values of a list's items, in order, read as the filter reads them
+// (so the first item it cannot read raises the same error); nullopt when one
+// of them cannot be indexed exactly.
+std::unique_ptr<JoinIndexes::Index> buildIndex(RunCore& core, const Node& cmp, const Value& list) {
+  const Array& items = list.items();
+  std::vector<Value> keys;
+  keys.reserve(items.size());
+  bool exact = true;
+  for (const Value& item : items) {
+    core.tick();
+    keys.push_back(readField(cmp, item));
+    exact = exact && indexableKey(keys.back());
+  }
+  if (!exact) return nullptr;
+  auto index = std::make_unique<JoinIndexes::Index>();
+  index->list = list;
+  index->next.assign(items.size(), JoinIndexes::kEnd);
+  index->heads.reserve(items.size());
+  for (size_t i = items.size(); i-- > 0;) {  // backwards: each head ends up the first position
+    auto [it, fresh] = index->heads.try_emplace(std::move(keys[i]), static_cast<uint32_t>(i));
+    if (!fresh) {
+      index->next[i] = it->second;
+      it->second = static_cast<uint32_t>(i);
+    }
+  }
+  return index;
+}
+
+Value probe(const JoinIndexes::Index& index, const Value& key, bool firstOnly) {
+  const Array& items = index.list.items();
+  Array out;
+  auto it = index.heads.find(key);
+  if (it != index.heads.end())
+    for (uint32_t p = it->second; p != JoinIndexes::kEnd; p = index.next[p]) {
+      out.push_back(items[p]);
+      if (firstOnly) break;
+    }
+  return Value::array(std::move(out));
+}
+
+}  // namespace
+
+std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
+  const Array& items = expectList(n, in);
+  if (items.empty() || ((n.plan & kPlanValueReadsIn) && st_.mapItems.empty())) return std::nullopt;
+  const Node& cmp = *n.kids[0];
+  // Evaluated where the plain filter evaluates it for the first item, and
+  // before that item's field is read, as there.
+  tick();
+  const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, items[0]));
+  const bool firstOnly = n.plan & kPlanFirst;
+
+  if ((n.plan & kPlanIndex) && items.size() >= kIndexFrom && indexableKey(rhs)) {
+    JoinIndexes::Slot& slot = st_.joins.slot(n);
+    if (!(slot.index && slot.index->list.sameHeap(in)) && slot.seen == &items && slot.refused != &items) {
+      slot.index = buildIndex(st_.core, cmp, in);
+      if (!slot.index) slot.refused = &items;
+    }
+    slot.seen = &items;
+    if (slot.index && slot.index->list.sameHeap(in)) return probe(*slot.index, rhs, firstOnly);
+  }
+
+  Array out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    tick();
+    if (!applyOp(cmp, items[i], &rhs, 1).truthy()) continue;
+    out.push_back(items[i]);
+    if (!firstOnly) continue;
+    // What the plain filter would still raise: a field read of an item that is no object.
+    if (!cmp.field.isNone())
+      for (size_t j = i + 1; j < items.size(); ++j)
+        if (!items[j].isObject() && !items[j].isNull()) readField(cmp, items[j]);
+    break;
+  }
+  return Value::array(std::move(out));
+}
+
+}  // namespace ptc
