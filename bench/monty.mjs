@@ -24,8 +24,13 @@ export const MONTY_W1 = "sum(r['amount'] for r in rows if r['category'] == 'trav
  * W3: the join (orders × users): each order's user name, found by the first
  * user whose id equals the order's userId.
  */
-export const MONTY_W3 =
-  "[{'order_id': o['order_id'], 'name': next((u['name'] for u in users if u['id'] == o['user_id']), None)} for o in orders]";
+export const MONTY_W3 = `
+def name_of(user_id):
+    for u in users:
+        if u['id'] == user_id:
+            return u['name']
+    return None
+[{'order_id': o['order_id'], 'name': name_of(o['user_id'])} for o in orders]`;
 
 /** Group-by: total and count of amount per category. */
 export const MONTY_GROUP_BY = `

@@ -197,6 +197,14 @@ async function measure(workload, engines, ctx, expected, same, rounds) {
 
 // Monty (bench/monty.mjs) where its binary loads: the same questions in Python,
 // its answers reshaped into the JS ones' shape (outside Python, on the clock).
+// Monty hands Python dicts back as Maps.
+const fromPython = (v) =>
+  v instanceof Map
+    ? Object.fromEntries([...v].map(([k, x]) => [k, fromPython(x)]))
+    : Array.isArray(v)
+      ? v.map(fromPython)
+      : v;
+
 async function montyEngines() {
   const monty = await loadMonty();
   if (!monty.ok) return { join: () => ({ skip: monty.reason }), group: { name: "monty", skip: monty.reason } };
@@ -206,13 +214,13 @@ async function montyEngines() {
   return {
     join: (n) => ({
       name: "monty",
-      run: (ctx) => join(ctx, limits),
+      run: (ctx) => fromPython(join(ctx, limits)),
       skip: n > 1000 ? "quadratic in Python: minutes at this size" : null,
     }),
     group: {
       name: "monty",
       run: ({ rows }) =>
-        Object.entries(group(rows, limits)).map(([key, g]) => ({ key, total: g.total, count: g.count })),
+        Object.entries(fromPython(group(rows, limits))).map(([key, g]) => ({ key, total: g.total, count: g.count })),
     },
   };
 }
