@@ -11,6 +11,7 @@
 namespace ptc::workflow {
 
 // {"tools":[{"name","calls":[{"path","function","count","bounded","caught"?}]}],
+// a call's count being per call of the function it is written in;
 //  "input":[first field of each $input reference], "depth","nodes"}
 std::string analyzeWorkflow(const Workflow& wf);
 

@@ -145,7 +145,7 @@ export interface AnalysisCall {
   count: string;
   bounded: boolean;
   caught?: true;
-  /** Step functions: the function the call is written in. */
+  /** Step functions: the function the call is written in; its count is per call of that function. */
   function?: string;
 }
 

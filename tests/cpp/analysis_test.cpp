@@ -46,6 +46,26 @@ TEST(Analysis, VarsNoLetBindsAreMemoryReadsAndTheFinalObjectsKeysAreWrites) {
       R"({"tools":[],"context":[],"memory":{"reads":["count"],"writes":["count"],"writesUnknown":false},"depth":4,"nodes":7})");
 }
 
+TEST(Analysis, NestedRepeatsAreJoinedOutermostFirst) {
+  std::string a = analysisOf(R"({"program": {"op": "pipe", "steps": [{"op": "load", "name": "teams"},
+      {"op": "map", "expr": {"op": "pipe", "steps": [{"op": "get", "field": "members"},
+        {"op": "map", "expr": {"op": "loop", "init": {"op": "call", "tool": "ping"}, "while": {"op": "get", "field": "more"},
+          "next": {"op": "call", "tool": "ping"}, "max": 3}}]}}]}})");
+  EXPECT_NE(
+      a.find(R"({"name":"ping","calls":[{"path":"/program/steps/1/expr/steps/1/expr/init",)"
+             R"("count":"per item of /program/steps/0, per item of /program/steps/1/expr/steps/0","bounded":false},)"
+             R"({"path":"/program/steps/1/expr/steps/1/expr/next","count":"per item of /program/steps/0, )"
+             R"(per item of /program/steps/1/expr/steps/0, at most 3 times","bounded":false}]})"),
+      std::string::npos)
+      << a;
+}
+
+TEST(Analysis, BothBranchesOfAnIfMayWrite) {
+  std::string a = analysisOf(R"({"program": {"op": "if", "condition": {"op": "var", "name": "first"},
+      "then": {"a": 1, "result": 0}, "else": {"op": "literal", "value": {"b": 2}}}})");
+  EXPECT_NE(a.find(R"("memory":{"reads":["first"],"writes":["a","b"],"writesUnknown":false})"), std::string::npos) << a;
+}
+
 TEST(Analysis, AFinalValueFromAToolMayWriteAnyKey) {
   std::string a = analysisOf(R"({"program": {"op": "call", "tool": "t"}})");
   EXPECT_NE(a.find(R"("memory":{"reads":[],"writes":[],"writesUnknown":true})"), std::string::npos) << a;
