@@ -47,6 +47,12 @@ std::string startWorkflow(uintptr_t ptr, size_t len, std::string options) {
 std::string validateWorkflow(uintptr_t ptr, size_t len, std::string options) {
   return engine().validateWorkflow(bytes(ptr, len), options);
 }
+std::string analyze(uintptr_t ptr, size_t len, std::string options) {
+  return engine().analyze(bytes(ptr, len), options);
+}
+std::string analyzeWorkflow(uintptr_t ptr, size_t len, std::string options) {
+  return engine().analyzeWorkflow(bytes(ptr, len), options);
+}
 std::string begin(int run, double spentMs, uintptr_t inputPtr, size_t inputLen, std::string memory) {
   return engine().begin(run, bytes(inputPtr, inputLen), memory, spentMs);
 }
@@ -77,6 +83,8 @@ EMSCRIPTEN_BINDINGS(ptc_engine) {
   emscripten::function("residentBytes", &residentBytes);
   emscripten::function("startWorkflow", &startWorkflow);
   emscripten::function("validateWorkflow", &validateWorkflow);
+  emscripten::function("analyze", &analyze);
+  emscripten::function("analyzeWorkflow", &analyzeWorkflow);
   emscripten::function("begin", &begin);
   emscripten::function("resume", &resume);
   emscripten::function("fail", &fail);

@@ -7,6 +7,8 @@
 #include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "ptc/analysis.h"
+#include "workflow/workflow_analysis.h"
 #include "workflow/workflow_compiler.h"
 #include "workflow/workflow_run.h"
 #include "workflow/workflow_step_table.h"
@@ -94,6 +96,14 @@ std::string Engine::validate(std::string_view programJson, std::string_view opti
   try {
     compile(programJson, parseEngineOptions(optionsJson));
     return validOkJson();
+  } catch (...) {
+    return validErrorJson(currentError());
+  }
+}
+
+std::string Engine::analyze(std::string_view programJson, std::string_view optionsJson) {
+  try {
+    return "{\"ok\":true,\"analysis\":" + analyzeProgram(*compile(programJson, parseEngineOptions(optionsJson))) + "}";
   } catch (...) {
     return validErrorJson(currentError());
   }
@@ -190,15 +200,29 @@ std::string Engine::startWorkflow(std::string_view source, std::string_view opti
   }
 }
 
+std::shared_ptr<const workflow::Workflow> Engine::verifyWorkflow(std::string_view source,
+                                                                 std::string_view optionsJson) {
+  EngineOptions options = parseEngineOptions(optionsJson);
+  auto wf = compileWorkflow(source, options);
+  if (!options.inputJson.empty()) {
+    BudgetScope noBudget(nullptr);
+    workflow::checkEntryInput(*wf, parseJson(options.inputJson, "input"));
+  }
+  return wf;
+}
+
 std::string Engine::validateWorkflow(std::string_view source, std::string_view optionsJson) {
   try {
-    EngineOptions options = parseEngineOptions(optionsJson);
-    auto wf = compileWorkflow(source, options);
-    if (!options.inputJson.empty()) {
-      BudgetScope noBudget(nullptr);
-      workflow::checkEntryInput(*wf, parseJson(options.inputJson, "input"));
-    }
+    verifyWorkflow(source, optionsJson);
     return validOkJson();
+  } catch (...) {
+    return validErrorJson(currentError());
+  }
+}
+
+std::string Engine::analyzeWorkflow(std::string_view source, std::string_view optionsJson) {
+  try {
+    return "{\"ok\":true,\"analysis\":" + workflow::analyzeWorkflow(*verifyWorkflow(source, optionsJson)) + "}";
   } catch (...) {
     return validErrorJson(currentError());
   }

@@ -56,6 +56,10 @@ class Engine {
   // the entry's input as its payload.
   std::string startWorkflow(std::string_view source, std::string_view optionsJson);
   std::string validateWorkflow(std::string_view source, std::string_view optionsJson);
+  // Preflight analysis without running (ptc/analysis.h, workflow/workflow_analysis.h):
+  // {"ok":true,"analysis":{...}}, or the error validate would give.
+  std::string analyze(std::string_view programJson, std::string_view optionsJson);
+  std::string analyzeWorkflow(std::string_view source, std::string_view optionsJson);
 
   // Hands the entry's input to a run started by startWorkflow; spentMs: as for runPrepared.
   std::string begin(int run, std::string_view inputJson, std::string_view memoryJson, double spentMs = 0);
@@ -85,6 +89,8 @@ class Engine {
                                          double* spentMs = nullptr);
   std::shared_ptr<const workflow::Workflow> compileWorkflow(std::string_view source, const EngineOptions& options,
                                                             double* spentMs = nullptr);
+  // validateWorkflow's checks (the entry's input too, when the options carry one).
+  std::shared_ptr<const workflow::Workflow> verifyWorkflow(std::string_view source, std::string_view optionsJson);
   std::string registerRun(std::unique_ptr<RunBase> run, const std::vector<std::string>& loads);
   std::string drive(int run, const std::function<std::string(RunBase&)>& step);
 

@@ -23,6 +23,8 @@ interface EmbindModule {
   residentBytes(): number;
   startWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
   validateWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
+  analyze(programPtr: number, programLen: number, options: string): string;
+  analyzeWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
   begin(run: number, spentMs: number, contextPtr: number, contextLen: number, memory: string): string;
   resume(run: number, call: number, resultPtr: number, resultLen: number): string;
   fail(run: number, call: number, message: string): string;
@@ -195,6 +197,14 @@ export class EngineInstance {
   validateWorkflow(source: string, options: string): string {
     return this.guard(() =>
       this.withBytes(source, "", (ptr, len) => this.m.validateWorkflow(ptr, len, wellFormed(options))),
+    );
+  }
+  analyze(program: string, options: string): string {
+    return this.guard(() => this.withBytes(program, "", (ptr, len) => this.m.analyze(ptr, len, wellFormed(options))));
+  }
+  analyzeWorkflow(source: string, options: string): string {
+    return this.guard(() =>
+      this.withBytes(source, "", (ptr, len) => this.m.analyzeWorkflow(ptr, len, wellFormed(options))),
     );
   }
   /** Hands a started step-function run its input; spentMs as for runPrepared. */

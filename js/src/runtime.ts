@@ -57,12 +57,15 @@ import type {
   FunctionToolOptions,
   Operation,
   ProgramInput,
+  AnalyzeResult,
   FormattableError,
+  ProgramAnalysis,
   RunOptions,
   RunResult,
   ValidateOptions,
   ValidateResult,
   WasmModule,
+  WorkflowAnalysis,
   WorkflowLanguage,
 } from "./types.js";
 
@@ -78,6 +81,9 @@ export interface PtcRuntime {
   runWorkflow(source: string, options?: WorkflowOptions): Promise<WorkflowResult>;
   validate(program: ProgramInput, options?: ValidateOptions): ValidateResult;
   validateWorkflow(source: string, options?: ValidateWorkflowOptions): ValidateResult;
+  /** What a program may do (tools, context, memory), without running it; errors as validate. */
+  analyze(program: ProgramInput, options?: ValidateOptions): AnalyzeResult<ProgramAnalysis>;
+  analyzeWorkflow(source: string, options?: ValidateWorkflowOptions): AnalyzeResult<WorkflowAnalysis>;
   formatError(error: FormattableError, program?: ProgramInput): string;
   operations(): Operation[];
   schema(options?: SchemaOptions): JsonSchema;
@@ -121,6 +127,24 @@ export class EngineHost {
     const text = programText(program);
     if (typeof text !== "string") return text;
     return JSON.parse(this.healthyEngine().validate(text, validateOptionsJson(options))) as ValidateResult;
+  }
+
+  /** The tools a program may call (with how often), the context and memory it reads and writes; runs nothing. */
+  analyze(program: ProgramInput, options: ValidateOptions = {}): AnalyzeResult<ProgramAnalysis> {
+    checkValidateOptions(options);
+    const text = programText(program);
+    if (typeof text !== "string") return text;
+    return JSON.parse(
+      this.healthyEngine().analyze(text, validateOptionsJson(options)),
+    ) as AnalyzeResult<ProgramAnalysis>;
+  }
+
+  /** The tools a step-function file may call (with how often) and the input fields it reads; runs nothing. */
+  analyzeWorkflow(source: string, options: ValidateWorkflowOptions = {}): AnalyzeResult<WorkflowAnalysis> {
+    if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    return JSON.parse(
+      this.healthyEngine().analyzeWorkflow(source, validateWorkflowOptions(options)),
+    ) as AnalyzeResult<WorkflowAnalysis>;
   }
 
   /**

@@ -133,6 +133,54 @@ export interface RunFailure {
 export type RunResult = RunSuccess | RunFailure;
 export type ValidateResult = { ok: true } | { ok: false; error: PtcError };
 
+/**
+ * One place a program may call a tool. count: "once", or how often it may run:
+ * "per item of <JSON Pointer of the list>" inside map/filter/flat_map (or a
+ * step-function for), "at most N times" inside a loop; nested ones are joined
+ * with ", ", outermost first. bounded: false when it runs per item of a list.
+ * caught: inside a try's expr (PTC-JSON) or a call step with on-error.
+ */
+export interface AnalysisCall {
+  path: string;
+  count: string;
+  bounded: boolean;
+  caught?: true;
+  /** Step functions: the function the call is written in; its count is per call of that function. */
+  function?: string;
+}
+
+export interface AnalysisTool {
+  name: string;
+  calls: AnalysisCall[];
+}
+
+/** What a PTC-JSON program may do, found without running it (runtime.analyze). */
+export interface ProgramAnalysis {
+  tools: AnalysisTool[];
+  /** Context keys it loads; fields: the only fields of their items it reads, when that is known. */
+  context: { key: string; fields?: string[] }[];
+  /**
+   * Memory keys it reads (var names no let/as binds) and may write (the keys
+   * of its final object but "result"); writesUnknown: its final value may be
+   * an object whose keys are known only when it runs.
+   */
+  memory: { reads: string[]; writes: string[]; writesUnknown: boolean };
+  depth: number;
+  nodes: number;
+}
+
+/** What a step-function file may do, found without running it (runtime.analyzeWorkflow). */
+export interface WorkflowAnalysis {
+  tools: AnalysisTool[];
+  /** The fields of $input it reads. */
+  input: string[];
+  /** Steps nested in for bodies (1: none) and the number of steps. */
+  depth: number;
+  nodes: number;
+}
+
+export type AnalyzeResult<A> = { ok: true; analysis: A } | { ok: false; error: PtcError };
+
 /** A program: JSON text, or an already-parsed {"program": {...}} object. */
 export type ProgramInput = string | { program: unknown; [key: string]: unknown };
 
