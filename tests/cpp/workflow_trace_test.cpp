@@ -78,15 +78,18 @@ TEST(WorkflowTrace, TheDeadlinePassingBetweenStepsEndsTheOpenStepsAsTimeout) {
   const ptc::Array& trace = done.field("trace").items();
   ASSERT_GE(trace.size(), 3u);
   EXPECT_EQ(trace[0].field("outcome").str(), "value") << "the let ended before the limit";
-  // The limit strikes as a step is about to start: the two loops it is inside
-  // end as timeouts, every step that ended before keeps its outcome.
+  // The limit strikes as a step is about to start: the loops it is inside end as
+  // timeouts (both, or only the outer one when it strikes as an inner loop is
+  // about to start), every step that ended before keeps its outcome.
   std::vector<std::string> timedOut;
   for (const Value& t : trace)
     if (t.field("outcome").str() == "timeout") {
       timedOut.push_back(t.field("path").str());
       EXPECT_EQ(t.field("error").str(), done.field("error").field("message").str());
     }
-  EXPECT_EQ(timedOut, (std::vector<std::string>{"/0/steps/1", "/0/steps/1/do/0"}));
+  const std::vector<std::string> both{"/0/steps/1", "/0/steps/1/do/0"};
+  const std::vector<std::string> outer{"/0/steps/1"};
+  EXPECT_TRUE(timedOut == both || timedOut == outer) << ::testing::PrintToString(timedOut);
 }
 
 TEST(WorkflowTrace, AHostFaultIsAFailureOfTheCallNamingTheTool) {
