@@ -172,6 +172,8 @@ test("rows with the same keys as the row before still have hidden and inherited 
     [[{ amount: 5 }, hiddenCategory, plain(3)], 3],
     // Past a few changes of key list the rows are checked field by field.
     [[...Array.from({ length: 12 }, (_, i) => ({ category: "travel", amount: 1, [`k${i}`]: i })), hidden], 12],
+    // Rows wider than the compared key lists are checked field by field.
+    [[Object.assign(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i])), plain(1)), hidden], 1],
     // Same keys, another order: both fields are still read.
     [[plain(1), { amount: 2, category: "travel" }, plain(4)], 7],
   ];
