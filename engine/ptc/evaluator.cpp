@@ -81,19 +81,53 @@ Value Evaluator::lookupVar(const Value& name) const {
   return st_.memory.field(name.str());
 }
 
+namespace {
+
+// group_by's result with the aggs folded item by item; nullopt when one meets
+// what only its run over a list reports.
+template <typename KeyOf, typename Tick>
+std::optional<Value> groupByFolding(const Node& n, const Array& items, KeyOf& keyOf, size_t firstAgg, Tick tick) {
+  Groups groups;
+  GroupFolds folds(n, firstAgg);
+  for (const Value& item : items) {
+    tick();
+    if (!folds.add(groups.indexOf(keyOf(item)), item)) return std::nullopt;
+  }
+  Array out;
+  out.reserve(groups.size());
+  Operands aggs(n.keys.size());
+  for (size_t i = 0; i < groups.size(); ++i) {
+    tick();
+    if (!folds.results(i, aggs.data())) return std::nullopt;
+    out.push_back(groupObject(n, groups.all()[i].key, aggs.data(), aggs.size()));
+  }
+  return Value::array(std::move(out));
+}
+
+}  // namespace
+
 // Groups in first-seen order by a field or the `key` expression (kids[0] when
-// there are more kids than aggs); each group's aggs see its items.
+// there are more kids than aggs); each group's aggs see its items. Plain
+// aggregates (GroupFolds) are folded while grouping instead; should one meet
+// anything but the plain case, the lists are built and the aggs run on them, so
+// errors are those (and in that order) of the aggs over lists.
 Value Evaluator::groupBy(const Node& n, const Array& items) {
   const bool byKey = n.kids.size() > n.keys.size();
+  auto keyOf = [&](const Value& item) {
+    if (!byKey) return readField(n, item);
+    ItemScope scope(st_, n, item);
+    return evalSync(*n.kids[0], item);
+  };
+  const size_t firstAgg = byKey ? 1 : 0;
+  if (!n.keys.empty() && std::all_of(n.kids.begin() + static_cast<std::ptrdiff_t>(firstAgg), n.kids.end(),
+                                     [](const auto& agg) { return GroupFolds::canFold(*agg); })) {
+    if (std::optional<Value> folded = groupByFolding(n, items, keyOf, firstAgg, [this] { tick(); }))
+      return *std::move(folded);
+  }
   Groups groups;
-  for (size_t i = 0; i < items.size(); ++i) {
+  for (const Value& item : items) {
     tick();
-    if (!byKey) {
-      groups.add(readField(n, items[i]), items[i]);
-      continue;
-    }
-    ItemScope scope(st_, n, items[i]);
-    groups.add(evalSync(*n.kids[0], items[i]), items[i]);
+    groups.add(keyOf(item), item);
   }
   if (n.keys.empty()) return groups.toList();
   // Every group's list is made (and charged to the budget) before any aggregate runs.
@@ -105,7 +139,7 @@ Value Evaluator::groupBy(const Node& n, const Array& items) {
   Operands aggs(n.keys.size());
   for (size_t i = 0; i < lists.size(); ++i) {
     tick();
-    for (size_t j = 0; j < n.keys.size(); ++j) aggs[j] = evalSync(*n.kids[(byKey ? 1 : 0) + j], lists[i]);
+    for (size_t j = 0; j < n.keys.size(); ++j) aggs[j] = evalSync(*n.kids[firstAgg + j], lists[i]);
     out.push_back(groupObject(n, groups.all()[i].key, aggs.data(), aggs.size()));
   }
   return Value::array(std::move(out));

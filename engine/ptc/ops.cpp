@@ -256,33 +256,6 @@ Value distinct(const Array& items) {
 
 // ---- aggregation ----
 
-// Adds numbers one at a time by the rule of 'add': integers stay exact
-// integers until a partial sum would overflow int64; from there on (or from
-// the first float) the sum is a float.
-class NumberSum {
- public:
-  void add(const Value& v) {
-    int64_t r = 0;
-    if (!isFloat_ && v.isInt() && !__builtin_add_overflow(int_, v.asInt(), &r)) {
-      int_ = r;
-      return;
-    }
-    if (!isFloat_) {
-      isFloat_ = true;
-      float_ = static_cast<double>(int_);
-    }
-    float_ += v.asDouble();
-  }
-  bool isFloat() const { return isFloat_; }
-  int64_t asInt() const { return int_; }
-  double asDouble() const { return isFloat_ ? float_ : static_cast<double>(int_); }
-
- private:
-  bool isFloat_ = false;
-  int64_t int_ = 0;
-  double float_ = 0;
-};
-
 Value sum(const Node& n, const Array& items) {
   NumberSum total;
   for (size_t i = 0; i < items.size(); ++i) {

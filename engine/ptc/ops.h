@@ -66,6 +66,33 @@ Value readVarValue(const Node& n, const Value& v);
 Value toNumber(const Node& n, const Value& v);
 Value toText(const Node& n, const Value& v);
 
+// Adds numbers one at a time by the rule of 'add': integers stay exact
+// integers until a partial sum would overflow int64; from there on (or from
+// the first float) the sum is a float.
+class NumberSum {
+ public:
+  void add(const Value& v) {
+    int64_t r = 0;
+    if (!isFloat_ && v.isInt() && !__builtin_add_overflow(int_, v.asInt(), &r)) {
+      int_ = r;
+      return;
+    }
+    if (!isFloat_) {
+      isFloat_ = true;
+      float_ = static_cast<double>(int_);
+    }
+    float_ += v.asDouble();
+  }
+  bool isFloat() const { return isFloat_; }
+  int64_t asInt() const { return int_; }
+  double asDouble() const { return isFloat_ ? float_ : static_cast<double>(int_); }
+
+ private:
+  bool isFloat_ = false;
+  int64_t int_ = 0;
+  double float_ = 0;
+};
+
 // group and reshape (ops_groups.cpp)
 // Items bucketed by key (structural equality), groups in first-seen order.
 class Groups {
@@ -74,7 +101,9 @@ class Groups {
     Value key;
     Array items;
   };
-  void add(Value key, const Value& item);
+  void add(Value key, const Value& item) { groups_[indexOf(std::move(key))].items.push_back(item); }
+  // The group of `key` (made empty when new), its items left to the caller.
+  size_t indexOf(Value key);
   size_t size() const { return groups_.size(); }
   std::vector<Group>& all() { return groups_; }
   Value toList();  // [{"key": k, "items": [...]}]
@@ -92,6 +121,28 @@ class Groups {
   // one value per distinct text, so most keys are found here without hashing.
   static constexpr size_t kRecent = 16;
   std::vector<std::pair<Value, size_t>> recent_;
+};
+// group_by's aggregates folded while grouping, when every one is count or
+// sum/avg/min/max of a field or of the items: no list per group is built.
+// add() or results() say false (and the caller builds the lists, to get the
+// errors exactly as the aggregates over lists give them) at anything but the
+// plain case: a value those ops would reject, a sum too large.
+class GroupFolds {
+ public:
+  static bool canFold(const Node& agg);
+  GroupFolds(const Node& n, size_t firstAgg) : n_(n), first_(firstAgg) {}
+  bool add(size_t group, const Value& item);
+  bool results(size_t group, Value* out) const;
+
+ private:
+  struct Fold {
+    NumberSum sum;
+    size_t count = 0;  // items (count), or numbers (avg)
+    Value best;        // min, max
+  };
+  const Node& n_;
+  size_t first_;             // the first agg among n_.kids
+  std::vector<Fold> folds_;  // group * aggs + agg
 };
 // {"key": k, <agg name>: <value>...} for group_by with aggs (names in n.keys).
 Value groupObject(const Node& n, const Value& key, const Value* aggs, size_t count);

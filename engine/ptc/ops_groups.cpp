@@ -1,6 +1,8 @@
 // Group and reshape: group_by's buckets and group objects, objects to and from
 // entries, flatten. The iterating parts (keys, aggregates, entry expressions)
 // run in the evaluator; these are the data parts.
+#include <cmath>
+
 #include "core/deadline.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
@@ -8,17 +10,70 @@
 
 namespace ptc {
 
-void Groups::add(Value key, const Value& item) {
+size_t Groups::indexOf(Value key) {
   if (key.isString())
     for (const auto& [seen, group] : recent_)
-      if (seen.sameHeap(key)) {  // the same text value: equal, so the same group
-        groups_[group].items.push_back(item);
-        return;
-      }
+      if (seen.sameHeap(key)) return group;  // the same text value: equal, so the same group
   auto [it, fresh] = index_.try_emplace(key, groups_.size());
   if (key.isString() && recent_.size() < kRecent) recent_.emplace_back(key, it->second);
   if (fresh) groups_.push_back(Group{std::move(key), {}});
-  groups_[it->second].items.push_back(item);
+  return it->second;
+}
+
+bool GroupFolds::canFold(const Node& agg) {
+  switch (agg.op) {
+    case Op::Count:
+    case Op::Sum:
+    case Op::Avg:
+    case Op::Min:
+    case Op::Max: return agg.kids.empty();
+    default: return false;
+  }
+}
+
+bool GroupFolds::add(size_t group, const Value& item) {
+  const size_t aggs = n_.keys.size();
+  if (folds_.size() < (group + 1) * aggs) folds_.resize((group + 1) * aggs);
+  for (size_t j = 0; j < aggs; ++j) {
+    const Node& agg = *n_.kids[first_ + j];
+    Fold& f = folds_[group * aggs + j];
+    if (agg.op == Op::Count) {
+      ++f.count;
+      continue;
+    }
+    // A field of a non-object item is an error of sum, min and max (itemValue).
+    if (!agg.field.isNone() && !item.isObject() && !item.isNull() && agg.op != Op::Avg) return false;
+    Value v = agg.field.isNone() ? item : item.field(agg.field.str());
+    if (agg.op == Op::Avg) {
+      if (v.isNumber()) f.sum.add(v), ++f.count;
+    } else if (v.isNull()) {
+      continue;  // skipped by sum, min and max
+    } else if (agg.op == Op::Sum) {
+      if (!v.isNumber()) return false;
+      f.sum.add(v);
+    } else {
+      if (!f.best.isNull() && v.isNumber() != f.best.isNumber() && (v.isString() || f.best.isString()))
+        return false;  // a number against a text: orderOf's error
+      int c = f.best.isNull() ? 0 : compare(v, f.best);
+      if (f.best.isNull() || (agg.op == Op::Max ? c > 0 : c < 0)) f.best = std::move(v);
+    }
+  }
+  return true;
+}
+
+bool GroupFolds::results(size_t group, Value* out) const {
+  for (size_t j = 0; j < n_.keys.size(); ++j) {
+    const Node& agg = *n_.kids[first_ + j];
+    const Fold& f = folds_[group * n_.keys.size() + j];
+    switch (agg.op) {
+      case Op::Count: out[j] = Value::integer(static_cast<int64_t>(f.count)); break;
+      case Op::Sum: out[j] = f.sum.isFloat() ? Value::number(f.sum.asDouble()) : Value::integer(f.sum.asInt()); break;
+      case Op::Avg: out[j] = f.count ? Value::number(f.sum.asDouble() / static_cast<double>(f.count)) : Value(); break;
+      default: out[j] = f.best;
+    }
+    if (out[j].isNumber() && !std::isfinite(out[j].asDouble())) return false;  // the ops' overflow error
+  }
+  return true;
 }
 
 Value Groups::toList() {

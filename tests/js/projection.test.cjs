@@ -159,6 +159,40 @@ test("values JSON has no word for read as JSON.stringify would write them", asyn
   expect(kinds.result).toBe(4);
 });
 
+test("rows with the same keys as the row before still have hidden and inherited fields checked", async () => {
+  // rows.ts checks a row's keys once per key list (Object.keys), not per field:
+  // a field outside the list may still be hidden or inherited in this row.
+  const plain = (amount) => ({ category: "travel", amount });
+  const hidden = Object.defineProperty({ category: "travel" }, "amount", { value: 100, enumerable: false });
+  const inherited = Object.assign(Object.create({ amount: 1000 }), { category: "travel" });
+  const hiddenCategory = Object.defineProperty({ amount: 10000 }, "category", { value: "travel", enumerable: false });
+  const cases = [
+    [[{ category: "travel" }, hidden, { category: "travel" }, plain(1)], 1],
+    [[{ category: "travel" }, inherited, plain(2)], 2],
+    [[{ amount: 5 }, hiddenCategory, plain(3)], 3],
+    // Past a few changes of key list the rows are checked field by field.
+    [[...Array.from({ length: 12 }, (_, i) => ({ category: "travel", amount: 1, [`k${i}`]: i })), hidden], 12],
+    // Rows wider than the compared key lists are checked field by field.
+    [[Object.assign(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`k${i}`, i])), plain(1)), hidden], 1],
+    // Same keys, another order: both fields are still read.
+    [[plain(1), { amount: 2, category: "travel" }, plain(4)], 7],
+  ];
+  for (const [rows, want] of cases) expect((await rt.run(sumTravel, { context: { rows } })).result).toBe(want);
+});
+
+test("a getter that deletes a later read field of its row leaves that field out, as JSON.stringify does", async () => {
+  const row = {
+    category: "travel",
+    get amount() {
+      delete this.tip;
+      return 2;
+    },
+    tip: 5,
+  };
+  const r = await rt.run(pipe({ op: "select", fields: ["amount", "tip"] }), { context: { rows: [row] } });
+  expect(r.result).toEqual(JSON.parse(JSON.stringify([{ amount: 2 }])));
+});
+
 test("a BigInt in a read field fails as JSON.stringify does", async () => {
   const r = await rt.run(sumTravel, { context: { rows: [{ category: "travel", amount: 10n }] } });
   expect(r.error).toMatchObject({ type: "execution_error", message: expect.stringContaining("BigInt") });
