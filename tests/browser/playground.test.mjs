@@ -550,10 +550,10 @@ describe("measurements", () => {
     // Budgets: the page's code (CodeMirror with its history, search and key bindings,
     // both dialects' UI and examples) and everything with the engine.
     assert.ok(pageGz < 180_000, `the page's code is ${pageGz} B gzip`);
-    // 450 KB before parallel calls and spans; 470 KB once step-function functions, error
-    // codes and resident data joined them (the engine is 236 KB of it: issue 15 tracks
-    // its size in npm run bench).
-    assert.ok(gz < 470_000, `the page transfers ${gz} B gzip`);
+    // 450 KB before parallel calls and spans; 480 KB once step-function functions,
+    // error codes, resident data, the join planner and preflight analysis joined
+    // them (the engine is 247 KB of it: issue 15 tracks its size in npm run bench).
+    assert.ok(gz < 480_000, `the page transfers ${gz} B gzip`);
     assert.ok(first.median < 2000);
     assert.ok(sf.median < 2000);
   });
