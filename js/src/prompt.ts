@@ -223,7 +223,7 @@ const INTRO_FULL = [
 const INTRO_COMPACT = [
   "# PTC-JSON",
   "",
-  "Write one PTC-JSON program instead of many tool calls; only its final value comes back to you. Return just " +
+  "One PTC-JSON program replaces many tool calls; only its final value comes back. Return just " +
     "what you need (aggregate, select, take).",
   "",
   '- A program is {"program": <expr>}. An operation is {"op": name, ...its fields (no others)}.',
@@ -238,7 +238,8 @@ const INTRO_COMPACT = [
   "- Comparisons read `field` of the current item (omit it: the item itself); an expression `value` sees the " +
     "innermost map's item: that joins lists.",
   "- Only null and false are falsy. Missing names give null. gt/lt with null are false; sum/min/max skip nulls; " +
-    "number vs text is an error (use to_number). Texts, ISO dates too, compare by code points. Dates are UTC.",
+    "number vs text is an error (use to_number). Texts (ISO dates too) compare by code points; dates are UTC. " +
+    "No regex, clock or randomness.",
   '- Memory: a final object\'s keys are stored for later programs (read with var); with a "result" key only ' +
     "result is returned.",
   "",

@@ -126,6 +126,11 @@ describe.each([
   });
 });
 
+test("both prompts say what is not available", () => {
+  expect(ptc.prompt()).toContain("Not available: regular expressions, a current date or time, randomness");
+  expect(ptc.prompt({ compact: true })).toContain("No regex, clock or randomness.");
+});
+
 test("sizes: the compact prompt stays under 2,500 tokens (characters / 4)", () => {
   const full = ptc.prompt();
   const compact = ptc.prompt({ compact: true });
