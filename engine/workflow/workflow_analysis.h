@@ -10,7 +10,7 @@
 
 namespace ptc::workflow {
 
-// {"tools":[{"name","calls":[{"path","function","count","bounded","caught"?}]}],
+// {"tools":[{"name","calls":[{"path","function","count","bounded","caught"?,"uncompensatedAfter"?}]}],
 // a call's count being per call of the function it is written in;
 //  "input":[first field of each $input reference], "depth","nodes"}
 std::string analyzeWorkflow(const Workflow& wf);

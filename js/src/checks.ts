@@ -3,8 +3,10 @@
 // flags. A wrong option is the caller's bug: a TypeError (a usage error in the
 // CLI), never a result.
 import { describeThrown } from "./describe.js";
+import { descriptorProblem } from "./descriptors.js";
 import type { LoadOptions } from "./resident.js";
 import type { RunOptions, ValidateOptions } from "./types.js";
+import type { ResumeOptions } from "./suspension.js";
 
 /** The longest timer JavaScript can set (longer ones fire at once). */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -49,6 +51,22 @@ export const isPlainObject = (value: unknown) => value !== null && typeof value 
 
 type OptionCheck = (value: unknown) => string | undefined;
 
+const booleanOption: OptionCheck = (value) => (typeof value === "boolean" ? undefined : "must be true or false");
+
+const JOURNAL_SHAPE =
+  "must be a journal: a list of { tool, path, args, value } or { tool, path, args, error } (a result's `journal`)";
+
+function isJournalEntry(entry: unknown): boolean {
+  if (!isPlainObject(entry)) return false;
+  const e = entry as Record<string, unknown>;
+  return (
+    typeof e.tool === "string" &&
+    typeof e.path === "string" &&
+    isPlainObject(e.args) &&
+    ("value" in e ? !("error" in e) : typeof e.error === "string")
+  );
+}
+
 const objectOption: OptionCheck = (value) => (isPlainObject(value) ? undefined : "must be an object");
 const limitOption =
   (name: LimitName): OptionCheck =>
@@ -58,7 +76,14 @@ const limitOption =
 const OPTION_CHECKS: Record<string, OptionCheck> = {
   context: objectOption,
   memory: objectOption,
-  tools: objectOption,
+  tools: (value) => {
+    if (!isPlainObject(value)) return "must be an object";
+    for (const [name, tool] of Object.entries(value as object)) {
+      const problem = descriptorProblem(tool);
+      if (problem) return `entry '${name}' ${problem}`;
+    }
+    return undefined;
+  },
   input: objectOption,
   entry: (value) => (typeof value === "string" ? undefined : "must be a function name"),
   timeoutMs: limitOption("timeoutMs"),
@@ -71,7 +96,11 @@ const OPTION_CHECKS: Record<string, OptionCheck> = {
   maxToolCalls: limitOption("maxToolCalls"),
   maxConcurrency: limitOption("maxConcurrency"),
   toolTimeoutMs: limitOption("toolTimeoutMs"),
-  trace: (value) => (typeof value === "boolean" ? undefined : "must be true or false"),
+  trace: booleanOption,
+  suspend: booleanOption,
+  journal: booleanOption,
+  replay: (value) => (Array.isArray(value) && value.every(isJournalEntry) ? undefined : JOURNAL_SHAPE),
+  results: (value) => (isPlainObject(value) ? undefined : "must be an object of results by pending call id"),
   signal: (value) => {
     const s = value as AbortSignal;
     return s && typeof s.aborted === "boolean" && typeof s.addEventListener === "function"
@@ -136,11 +165,31 @@ const RUN_OPTIONS = [
   "toolTimeoutMs",
   "trace",
   "signal",
+  "suspend",
+  "journal",
+  "replay",
 ] as const;
 
 /** The options of run(), checked; see checkedOptions. */
 export function checkRunOptions(options: RunOptions): RunOptions {
   return checkedOptions(options, RUN_OPTIONS);
+}
+
+/** The options of resume(); see checkedOptions. */
+export function checkResumeOptions(options: ResumeOptions): ResumeOptions {
+  return checkedOptions(options, [
+    "results",
+    "tools",
+    "context",
+    "resident",
+    "timeoutMs",
+    "toolTimeoutMs",
+    "maxConcurrency",
+    "trace",
+    "journal",
+    "suspend",
+    "signal",
+  ]);
 }
 
 /** The options of load(); see checkedOptions. */

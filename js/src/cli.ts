@@ -7,6 +7,7 @@ import { limitAccepts, limitRule, type LimitName } from "./checks.js";
 import { describeThrown } from "./describe.js";
 import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
 import type { Runtime } from "./runtime.js";
+import { VERSION } from "./version.js";
 import type { ProgramInput, RunOptions, Tool } from "./types.js";
 
 const USAGE = `Usage: ptc-wasm <command> [options]
@@ -56,8 +57,6 @@ Examples:
   ptc-wasm prompt --compact --tools ./tools.mjs
   ptc-wasm mcp --tools ./tools.mjs --context data.json
 `;
-
-const VERSION = "0.1.0";
 
 class UsageError extends Error {}
 

@@ -5,8 +5,41 @@
 import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
 import type { JsonObject, Tool, ToolDescriptor, ToolFunction } from "./types.js";
 
+/** A descriptor: an object with an execute function, or a deferred tool ({ defer: true }, run by the host). */
 export function isToolDescriptor(tool: unknown): tool is ToolDescriptor {
-  return typeof tool === "object" && tool !== null && typeof (tool as ToolDescriptor).execute === "function";
+  if (typeof tool !== "object" || tool === null) return false;
+  const d = tool as ToolDescriptor;
+  return typeof d.execute === "function" || d.defer === true;
+}
+
+/**
+ * What a descriptor declares about its calls, read once; undefined for a plain
+ * function, or for a descriptor whose getters throw (its calls then fail,
+ * saying the descriptor could not be read).
+ */
+export function declarations(tool: unknown): Pick<ToolDescriptor, "effect" | "approval" | "defer"> | undefined {
+  try {
+    if (!isToolDescriptor(tool)) return undefined;
+    return { effect: tool.effect, approval: tool.approval, defer: tool.defer };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a descriptor's effect, approval or defer cannot be used, or undefined.
+ * A misspelt effect must not quietly make a write tool a read one.
+ */
+export function descriptorProblem(tool: unknown): string | undefined {
+  const declared = declarations(tool);
+  if (!declared) return undefined;
+  const { effect, approval, defer } = declared;
+  if (effect !== undefined && effect !== "read" && effect !== "write")
+    return `has effect ${JSON.stringify(effect) ?? String(effect)}: it must be "read" or "write"`;
+  if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function")
+    return "has an approval that is neither true/false nor a function of the call's args";
+  if (defer !== undefined && typeof defer !== "boolean") return "has a defer that is not true or false";
+  return undefined;
 }
 
 /** A tool as the prompt describes it. */
@@ -139,6 +172,10 @@ export function prepareCall(
   if (typeof tool === "function") return { execute: tool };
   if (!isToolDescriptor(tool))
     return { problem: `'${name}' is not a function or a tool descriptor {description, parameters, execute}` };
+  if (typeof tool.execute !== "function")
+    return {
+      problem: `'${name}' is deferred (the host runs it): resume the run with { value } or { error } for this call, not { approved: true }`,
+    };
   if (tool.parameters && typeof tool.parameters === "object") {
     let problem: string | undefined;
     try {

@@ -5,7 +5,7 @@
 import { describeThrown } from "./describe.js";
 import { EngineBrokenError, type EngineInstance, type PreparedProgram } from "./engine.js";
 import type { ResidentSpec } from "./resident.js";
-import type { JsonObject, JsonValue, PtcError } from "./types.js";
+import type { ErrorCode, JsonObject, JsonValue, PtcError } from "./types.js";
 
 export interface EngineMetrics {
   memoryBytes: number;
@@ -38,7 +38,14 @@ export type ToolOutcome =
   // This call alone overstayed toolTimeoutMs: a failure of the call, which
   // try / on-error may catch; the run goes on.
   | { kind: "callTimeout"; toolTimeoutMs: number }
-  | { kind: "abort"; reason: string };
+  | { kind: "abort"; reason: string }
+  // The host holds the call (an approval, a deferred tool, a run asked to
+  // suspend): it is not answered, and once every call still out is held the
+  // run stops there, suspended (journal.ts, suspension.ts).
+  | { kind: "hold" }
+  // The run ends now with this execution_error, which nothing catches (a
+  // replayed run asks what its recording does not hold).
+  | { kind: "end"; code: ErrorCode; message: string; path: string };
 
 /**
  * One tool call the engine issued. Several may be outstanding at once (a map
@@ -111,6 +118,13 @@ export const now = () => performance.now();
 // tools starts another way ({"run":N,"state":"call","calls":[...]}).
 const DONE = '{"state":"done"';
 const isDone = (text: string) => text.startsWith(DONE);
+
+/**
+ * What a run that stopped at held calls resolves to instead of a done status,
+ * {"state":"suspended","metrics":{...}}: the gate has the rest.
+ */
+const SUSPENDED = '{"state":"suspended"';
+export const isSuspended = (text: string) => text.startsWith(SUSPENDED);
 
 /** The done status in a Driven's text. */
 export function doneStatus(text: string): DoneStatus {
@@ -249,44 +263,75 @@ export function driveRun(
  * Answers the run's tool calls until it is done. Every call the engine issues
  * starts at once (the engine holds back those over maxConcurrency), and each
  * answer goes to the engine as it comes, in whatever order: the engine keeps
- * the program's order. Once the run is done, calls still out are ignored.
+ * the program's order. Once the run is done, calls still out are ignored. A
+ * held call is not answered: once all calls out are held, the run stops
+ * (SUSPENDED) and the engine forgets it.
  */
 function answerCalls(engine: EngineInstance, run: number, first: CallStatus, io: RunIo): Promise<Driven> {
   return new Promise<Driven>((resolve, reject) => {
     let toolMs = 0; // time during which at least one tool was out
-    let out = 0;
+    let out = 0; // calls not answered yet, held ones included
+    let held = 0;
     let busySince = 0;
     let ended = false;
+    const end = (text: string) => {
+      ended = true;
+      resolve({ text, toolMs });
+    };
     const step = (text: string) => {
-      if (isDone(text)) {
-        ended = true;
-        return resolve({ text, toolMs });
-      }
+      if (isDone(text)) return end(text);
       start((JSON.parse(text) as CallStatus).calls);
+    };
+    // True when the run stopped: every call still out is held.
+    const stoppedAllHeld = () => {
+      if (ended || held === 0 || held !== out) return false;
+      const { metrics } = JSON.parse(engine.cancel(run, "abort", "suspended")) as DoneStatus;
+      end(JSON.stringify({ state: "suspended", metrics }));
+      return true;
+    };
+    // After each engine step (or held call) the run waits on its calls, or stops.
+    const waitOrStop = () => {
+      if (!stoppedAllHeld()) io.waiting?.();
     };
     const start = (calls: ToolCall[]) => {
       for (const call of calls) {
-        if (out++ === 0) busySince = now();
+        if (out++ - held === 0) busySince = now();
         // io.tool resolves whatever the tool does (tools.ts); were it to reject,
         // the engine's run must still end, not stay open in the instance.
         void io
           .tool(call)
           .catch((e: unknown): ToolOutcome => ({ kind: "failure", message: describeThrown(e) }))
           .then((outcome) => {
-            if (--out === 0) toolMs += now() - busySince;
+            if (outcome.kind === "hold") held++;
+            else --out;
+            if (out - held === 0) toolMs += now() - busySince;
             if (ended) return;
             try {
-              step(answer(engine, run, call, outcome));
+              if (outcome.kind === "end") end(endedRun(engine, run, outcome));
+              else if (outcome.kind === "hold") waitOrStop();
+              else step(answer(engine, run, call, outcome));
             } catch (e) {
               ended = true;
               reject(e); // the instance failed (EngineBrokenError): driveRun decides
             }
           });
       }
-      io.waiting?.();
+      waitOrStop();
     };
     start(first.calls);
   });
+}
+
+// The engine ends the run (as aborted, which frees it and gives its metrics);
+// the error is the host's.
+function endedRun(
+  engine: EngineInstance,
+  run: number,
+  end: { code: ErrorCode; message: string; path: string },
+): string {
+  const done = JSON.parse(engine.cancel(run, "abort", end.message)) as DoneStatus & { ok: false };
+  done.error = { type: "execution_error", code: end.code, message: end.message, path: end.path };
+  return JSON.stringify(done);
 }
 
 function answer(engine: EngineInstance, run: number, call: ToolCall, outcome: ToolOutcome): string {
@@ -303,6 +348,9 @@ function answer(engine: EngineInstance, run: number, call: ToolCall, outcome: To
       return engine.cancel(run, "timeout", `tool '${call.tool}' had not answered after ${outcome.timeoutMs} ms`);
     case "abort":
       return engine.cancel(run, "abort", outcome.reason);
+    case "hold":
+    case "end":
+      throw new Error(`ptc-wasm: a ${outcome.kind} outcome is not an answer`); // answerCalls handles both
   }
 }
 

@@ -213,6 +213,34 @@ export const ERROR_CODES = [
     when: "The run was given a resident context (`runtime.load`) that was closed.",
     fix: "Load the data again with `runtime.load` and pass the new resident context.",
   },
+  {
+    code: "suspended",
+    types: [E],
+    source: "package",
+    when: 'The run stopped at tool calls held for the host (an approval, a deferred tool, `suspend: true`); the result has `status: "suspended"`, `pending` and `state`.',
+    fix: "Decide the pending calls and call `runtime.resume(state, { results, tools })`.",
+  },
+  {
+    code: "replay_missing",
+    types: [E],
+    source: "package",
+    when: "A run replaying a recording (`replay`) made a tool call the recording does not hold (no try or on-error catches it).",
+    fix: "Record the run again with the tool, or replay a program that asks what was recorded.",
+  },
+  {
+    code: "bad_state",
+    types: [E],
+    source: "package",
+    when: "`resume` got a state that is not a suspended run's, was written by another ptc-wasm version, or whose program was changed.",
+    fix: "Pass the `state` of a suspended result unchanged, to the same version; else run the program again.",
+  },
+  {
+    code: "bad_resume",
+    types: [E],
+    source: "package",
+    when: "`resume` got results for calls that are not pending, results of the wrong shape, or a context other than the run's.",
+    fix: "Answer the state's `pending` ids with `{ value }`, `{ error }` or `{ approved }`, and pass the same context.",
+  },
 ] as const satisfies readonly ErrorCodeInfo[];
 
 /** The code of an error: see docs/errors.md. */

@@ -51,13 +51,23 @@ function sameNames(a: string[], b: string[]): boolean {
   return true;
 }
 
+/**
+ * The tools a run may call: those given, and those of the recording it replays
+ * (their calls are answered from it, so they need no function).
+ */
+export function toolNames(options: { tools?: object; replay?: { tool: string }[] }): string[] {
+  const names = options.tools ? Object.keys(options.tools) : [];
+  if (!options.replay) return names;
+  return [...new Set([...names, ...options.replay.map((entry) => entry.tool)])];
+}
+
 export function engineOptionsJson(options: RunOptions): string {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxHeapBytes = options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   const maxToolCalls = options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
-  const tools = options.tools ? Object.keys(options.tools) : [];
+  const tools = toolNames(options);
   const last = lastOptions;
   if (
     last.timeoutMs === timeoutMs &&

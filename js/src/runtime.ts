@@ -2,7 +2,6 @@
 // runs tool callbacks with the deadline and abort signal. Language semantics
 // live in the engine; nothing here interprets a program.
 import {
-  doneStatus,
   driveRun,
   type RunKind,
   type DoneStatus,
@@ -13,7 +12,18 @@ import {
   type Timings,
 } from "./driver.js";
 import { EngineInstance } from "./engine.js";
-import { checkLoadOptions, checkRunOptions, checkValidateOptions } from "./checks.js";
+import { checkLoadOptions, checkResumeOptions, checkRunOptions, checkValidateOptions } from "./checks.js";
+import { ToolGate, type ResumeSeed } from "./journal.js";
+import { compensationWarnings, effectOf, withEffects } from "./effects.js";
+import {
+  finishedRun,
+  programBase,
+  resumption,
+  workflowBase,
+  type ResumeOptions,
+  type StateBase,
+  type SuspendedState,
+} from "./suspension.js";
 import {
   abortedResult,
   DEFAULT_TIMEOUT_MS,
@@ -79,6 +89,14 @@ export interface PtcRuntime {
    */
   load(context: Record<string, unknown>, options?: LoadOptions): Promise<LoadResult>;
   runWorkflow(source: string, options?: WorkflowOptions): Promise<WorkflowResult>;
+  /**
+   * Continues a suspended run on this runtime (any runtime, any process): the
+   * `state` of a { status: "suspended" } result, maybe through JSON, and the
+   * pending calls' results by id. Resolves as run() (or runWorkflow()) does.
+   */
+  resume(state: SuspendedState<"program">, options?: ResumeOptions): Promise<RunResult>;
+  resume(state: SuspendedState<"workflow">, options?: ResumeOptions): Promise<WorkflowResult>;
+  resume(state: SuspendedState, options?: ResumeOptions): Promise<RunResult | WorkflowResult>;
   validate(program: ProgramInput, options?: ValidateOptions): ValidateResult;
   validateWorkflow(source: string, options?: ValidateWorkflowOptions): ValidateResult;
   /** What a program may do (tools, context, memory), without running it; errors as validate. */
@@ -134,17 +152,19 @@ export class EngineHost {
     checkValidateOptions(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
-    return JSON.parse(
+    const result = JSON.parse(
       this.healthyEngine().analyze(text, validateOptionsJson(options)),
     ) as AnalyzeResult<ProgramAnalysis>;
+    return withEffects(result, options.tools);
   }
 
   /** The tools a step-function file may call (with how often) and the input fields it reads; runs nothing. */
   analyzeWorkflow(source: string, options: ValidateWorkflowOptions = {}): AnalyzeResult<WorkflowAnalysis> {
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
-    return JSON.parse(
+    const result = JSON.parse(
       this.healthyEngine().analyzeWorkflow(source, validateWorkflowOptions(options)),
     ) as AnalyzeResult<WorkflowAnalysis>;
+    return withEffects(result, options.tools);
   }
 
   /**
@@ -185,9 +205,11 @@ export class EngineHost {
   /** Verifies a step-function file without running it (tools, entry and input optional). */
   validateWorkflow(source: string, options: ValidateWorkflowOptions = {}): ValidateResult {
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
-    return JSON.parse(
+    const valid = JSON.parse(
       this.healthyEngine().validateWorkflow(source, validateWorkflowOptions(options)),
     ) as ValidateResult;
+    if (!valid.ok || !Object.values(options.tools ?? {}).some((tool) => effectOf(tool) === "write")) return valid;
+    return compensationWarnings(valid, this.analyzeWorkflow(source, options), options.tools);
   }
 
   /** The engine's operation table: every op with its fields, description and example. */
@@ -247,9 +269,25 @@ export class Runtime extends EngineHost implements PtcRuntime {
     options = checkRunOptions(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
+    return this.runProgram(text, options);
+  }
+
+  /** Continues a suspended run (`state` of a { status: "suspended" } result) with its pending calls' results. */
+  resume(state: SuspendedState<"program">, options?: ResumeOptions): Promise<RunResult>;
+  resume(state: SuspendedState<"workflow">, options?: ResumeOptions): Promise<WorkflowResult>;
+  resume(state: SuspendedState, options?: ResumeOptions): Promise<RunResult | WorkflowResult>;
+  async resume(state: SuspendedState, options: ResumeOptions = {}): Promise<RunResult | WorkflowResult> {
+    const r = resumption(state, checkResumeOptions(options));
+    if (!("seed" in r)) return r;
+    if (r.kind === "program") return this.runProgram(r.source, checkRunOptions(r.options), r.seed);
+    return this.runSteps(r.source, checkWorkflowOptions(r.options), r.seed);
+  }
+
+  private async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
     if (options.signal?.aborted) return abortedResult(options.signal);
     const resident = residentOf(options, this);
     if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
+    const gate = ToolGate.create(options, seed);
     return this.drive(
       "program",
       text,
@@ -258,6 +296,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
       (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
       toRunResult,
       resident?.spec,
+      gate && { gate, base: programBase(text, options) },
     );
   }
 
@@ -283,7 +322,12 @@ export class Runtime extends EngineHost implements PtcRuntime {
   async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
     options = checkWorkflowOptions(options);
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    return this.runSteps(source, options);
+  }
+
+  private async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
     if (options.signal?.aborted) return abortedResult(options.signal) as WorkflowResult;
+    const gate = ToolGate.create(options, seed);
     return this.drive(
       "workflow",
       source,
@@ -291,10 +335,12 @@ export class Runtime extends EngineHost implements PtcRuntime {
       options,
       () => workflowPayload(options),
       toWorkflowResult,
+      undefined,
+      gate && { gate, base: workflowBase(source, options) },
     );
   }
 
-  private async drive<R>(
+  private async drive<R extends object>(
     kind: RunKind,
     text: string,
     engineOptions: string,
@@ -304,10 +350,12 @@ export class Runtime extends EngineHost implements PtcRuntime {
       toolTimeoutMs?: number;
       signal?: AbortSignal;
       trace?: boolean;
+      journal?: boolean;
     },
     payload: (loads: string[], fields?: Projections) => Payload,
     convert: (status: DoneStatus, started: number, timings: Timings) => R,
     resident?: ResidentSpec,
+    gated?: { gate: ToolGate; base: StateBase },
   ): Promise<R> {
     const started = now();
     const tools = options.tools ?? {};
@@ -320,6 +368,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     try {
       let payloadMs = 0;
       const timedPayload = (loads: string[], fields?: Projections) => {
+        if (gated) gated.base.loads = loads;
         const t = now();
         try {
           return payload(loads, fields);
@@ -330,22 +379,18 @@ export class Runtime extends EngineHost implements PtcRuntime {
       const io: RunIo = {
         payload: timedPayload,
         tool: (call: ToolCall) => {
-          const outcome = awaitTool(
-            call.tool,
-            tools[call.tool],
-            call.args,
-            deadline,
-            timeoutMs,
-            options.signal,
-            bounds,
-          );
+          const live = () =>
+            awaitTool(call.tool, tools[call.tool], call.args, deadline, timeoutMs, options.signal, bounds);
+          const outcome = gated ? gated.gate.call(call, live) : live();
           return observer ? observer.call(call, outcome) : outcome;
         },
         resident,
       };
       const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, kind);
       const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;
-      const result = convert(doneStatus(status), started, { toolMs, payloadMs });
+      const timings = { toolMs, payloadMs };
+      // R (RunResult, WorkflowResult) has the suspended result of its kind.
+      const result = finishedRun(status, convert, started, timings, gated?.gate, gated?.base, options.journal) as R;
       return observer ? observer.finish(result as R & { ok: boolean }) : result;
     } finally {
       runEnded.end();

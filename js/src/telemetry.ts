@@ -19,9 +19,10 @@ export interface ToolCallTrace {
    * value: the tool answered; failure: it threw, or overstayed toolTimeoutMs
    * (`error` says which); fault: its result is not JSON data; timeout: the run's
    * time limit struck while it was out; abort: the caller's signal; abandoned:
-   * the run ended (another call's error) while it was out.
+   * the run ended (another call's error) while it was out; suspended: held for
+   * the host (an approval, a deferred tool, `suspend`), the run stopped there.
    */
-  outcome: "value" | "failure" | "fault" | "timeout" | "abort" | "abandoned";
+  outcome: "value" | "failure" | "fault" | "timeout" | "abort" | "abandoned" | "suspended";
   /** From the call's start (when the engine issued it) to its answer. */
   durationMs: number;
   /** Characters of the result's JSON text (outcome value). */
@@ -86,6 +87,8 @@ const TRACE_OUTCOME: Record<ToolOutcome["kind"], ToolCallTrace["outcome"]> = {
   fault: "fault",
   timeout: "timeout",
   abort: "abort",
+  hold: "suspended",
+  end: "failure",
 };
 
 function outcomeError(outcome: ToolOutcome): string | undefined {
@@ -101,6 +104,10 @@ function outcomeError(outcome: ToolOutcome): string | undefined {
       return `the run's time limit (${outcome.timeoutMs} ms) struck while the call was out`;
     case "abort":
       return outcome.reason;
+    case "end":
+      return outcome.message;
+    case "hold":
+      return undefined;
   }
 }
 

@@ -1,6 +1,11 @@
 import type { ErrorCode } from "./error-codes.js";
 import type { ResidentContext } from "./resident.js";
 import type { ToolCallTrace } from "./telemetry.js";
+import type { JournalEntry } from "./journal.js";
+import type { RunSuspended } from "./suspension.js";
+
+export type { CallResult, JournalEntry, PendingCall, PendingReason } from "./journal.js";
+export type { ResumeOptions, RunSuspended, SuspendedState } from "./suspension.js";
 
 /** The five error types of the language spec. */
 export type ErrorType = "parse_error" | "validation_error" | "execution_error" | "timeout" | "memory_exceeded";
@@ -51,11 +56,34 @@ export interface ToolDescriptor<Args extends object = ToolArgs> {
   description?: string;
   /** JSON Schema (draft 2020-12) of the args object. */
   parameters?: Record<string, unknown>;
+  /** Runs the call; may be left out only when `defer` is true. */
   execute: ToolFunction<Args>;
+  /**
+   * What the tool does to the world (default "read"). Calls of "write" tools
+   * never run at the same time as each other (reads still fan out); analyze()
+   * reports each tool's effect.
+   */
+  effect?: "read" | "write";
+  /**
+   * Ask before each call: true, or a function of the call's args deciding per
+   * call. Such a call is not run: the run stops there, suspended, and
+   * runtime.resume() approves or denies it.
+   */
+  approval?: boolean | ApprovalCheck<Args>;
+  /** The host runs this tool itself: every call suspends the run, and resume() gives its result. */
+  defer?: boolean;
 }
 
+/** Decides per call whether a person must approve it (a method's type, as ToolFunction, for narrower args). */
+export type ApprovalCheck<Args extends object = ToolArgs> = {
+  bivarianceHack(args: Args): boolean | Promise<boolean>;
+}["bivarianceHack"];
+
+/** A tool the host runs itself (`defer: true`): no `execute`. */
+export type DeferredToolDescriptor = Omit<ToolDescriptor, "execute" | "defer"> & { defer: true; execute?: undefined };
+
 /** A plain function or a descriptor. */
-export type Tool<Args extends object = ToolArgs> = ToolFunction<Args> | ToolDescriptor<Args>;
+export type Tool<Args extends object = ToolArgs> = ToolFunction<Args> | ToolDescriptor<Args> | DeferredToolDescriptor;
 
 export interface RunOptions {
   /** Data the program reads with {"op": "load", "name": ...}. */
@@ -90,6 +118,19 @@ export interface RunOptions {
   trace?: boolean;
   /** Aborts the run (while computing or waiting on a tool). */
   signal?: AbortSignal;
+  /**
+   * Stop at every tool call instead of running it: the result is
+   * { status: "suspended", pending, state }, and runtime.resume() continues
+   * with the calls' results (a host that runs tools elsewhere).
+   */
+  suspend?: boolean;
+  /** Return the run's tool I/O as `journal` in the result, for `replay` (default false). */
+  journal?: boolean;
+  /**
+   * Answer tool calls from this recording (a result's `journal`) instead of the
+   * tools: a call it does not hold ends the run (replay_missing).
+   */
+  replay?: JournalEntry[];
 }
 
 export interface ValidateOptions {
@@ -112,9 +153,12 @@ export interface RunMetrics {
 
 export interface RunSuccess {
   ok: true;
+  status?: undefined;
   result: JsonValue;
   /** With `trace: true`: the run's tool calls, in the order they were made. */
   trace?: ToolCallTrace[];
+  /** With `journal: true`: every answered tool call (args and answer), for `replay`. */
+  journal?: JournalEntry[];
   /** What this run added to memory (the memory contract). */
   memoryDelta: JsonObject;
   /** The memory passed in, merged with memoryDelta: pass it to the next turn. */
@@ -127,11 +171,23 @@ export interface RunFailure {
   error: PtcError;
   /** With `trace: true`: the run's tool calls, in the order they were made. */
   trace?: ToolCallTrace[];
+  /** With `journal: true`: every answered tool call (args and answer), for `replay`. */
+  journal?: JournalEntry[];
   metrics?: RunMetrics;
+  status?: undefined;
 }
 
-export type RunResult = RunSuccess | RunFailure;
-export type ValidateResult = { ok: true } | { ok: false; error: PtcError };
+export type RunResult = RunSuccess | RunFailure | RunSuspended<"program">;
+export type ValidateResult = { ok: true; warnings?: ValidationWarning[] } | { ok: false; error: PtcError };
+
+/** What validateWorkflow() reports of a valid file: a write tool's call that nothing rolls back. */
+export interface ValidationWarning {
+  code: "write_not_compensated";
+  /** JSON Pointer of the write call's step. */
+  path: string;
+  tool: string;
+  message: string;
+}
 
 /**
  * One place a program may call a tool. count: "once", or how often it may run:
@@ -147,11 +203,23 @@ export interface AnalysisCall {
   caught?: true;
   /** Step functions: the function the call is written in; its count is per call of that function. */
   function?: string;
+  /**
+   * Step functions: the first later call step that may fail without running a
+   * compensation (no on-error, or one without compensate), leaving this call's
+   * effect standing.
+   */
+  uncompensatedAfter?: string;
 }
 
 export interface AnalysisTool {
   name: string;
   calls: AnalysisCall[];
+  /** When the tools given are an object of tools: what the tool's descriptor declares ("read" by default). */
+  effect?: "read" | "write";
+  /** It asks before each call (its descriptor's `approval`): a run stops there, suspended. */
+  approval?: true;
+  /** The host runs it (`defer: true`): every call suspends the run. */
+  deferred?: true;
 }
 
 /** What a PTC-JSON program may do, found without running it (runtime.analyze). */

@@ -5,7 +5,6 @@
 // gets its timeout (or abort), runs that called no tool yet start again on a
 // fresh worker, and the others fail saying why: nothing is lost silently.
 import {
-  doneStatus,
   failedRun,
   type RunKind,
   type DoneStatus,
@@ -16,7 +15,17 @@ import {
   type ToolOutcome,
 } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
-import { checkLoadOptions, checkRunOptions } from "./checks.js";
+import { checkLoadOptions, checkResumeOptions, checkRunOptions } from "./checks.js";
+import { ToolGate, type ResumeSeed } from "./journal.js";
+import {
+  finishedRun,
+  programBase,
+  resumption,
+  workflowBase,
+  type ResumeOptions,
+  type StateBase,
+  type SuspendedState,
+} from "./suspension.js";
 import {
   abortedResult,
   DEFAULT_TIMEOUT_MS,
@@ -52,7 +61,7 @@ import type { CrossingCall, FromWorker, ToWorker, WorkerPort } from "./worker-pr
 
 type Failed = { ok: false; error: PtcError };
 
-interface Submission<R> {
+interface Submission<R extends object> {
   kind: RunKind;
   text: string;
   engineOptions: string;
@@ -64,12 +73,15 @@ interface Submission<R> {
   payload(loads: string[], fields?: Projections): Payload;
   convert(status: DoneStatus, started: number, timings: Timings): R;
   resident?: ResidentSpec;
+  /** Journal, replay, holds and effects (journal.ts), when the run uses any of them. */
+  gated?: { gate: ToolGate; base: StateBase };
+  journal?: boolean;
 }
 
 /** One run as the caller's side tracks it, whatever its dialect. */
 interface PendingRun {
   id: number;
-  submission: Submission<unknown>;
+  submission: Submission<object>;
   port: WorkerPort;
   started: number;
   /** When the run must be done: its time limit, or the moment it was aborted. */
@@ -127,9 +139,24 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     options = checkRunOptions(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
+    return this.runProgram(text, options);
+  }
+
+  resume(state: SuspendedState<"program">, options?: ResumeOptions): Promise<RunResult>;
+  resume(state: SuspendedState<"workflow">, options?: ResumeOptions): Promise<WorkflowResult>;
+  resume(state: SuspendedState, options?: ResumeOptions): Promise<RunResult | WorkflowResult>;
+  async resume(state: SuspendedState, options: ResumeOptions = {}): Promise<RunResult | WorkflowResult> {
+    const r = resumption(state, checkResumeOptions(options));
+    if (!("seed" in r)) return r;
+    if (r.kind === "program") return this.runProgram(r.source, checkRunOptions(r.options), r.seed);
+    return this.runSteps(r.source, checkWorkflowOptions(r.options), r.seed);
+  }
+
+  private async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
     if (options.signal?.aborted) return abortedResult(options.signal);
     const resident = residentOf(options, this);
     if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
+    const gate = ToolGate.create(options, seed);
     return this.submit<RunResult>({
       kind: "program",
       text,
@@ -142,6 +169,8 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       payload: (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
       convert: toRunResult,
       resident: resident?.spec,
+      gated: gate && { gate, base: programBase(text, options) },
+      journal: options.journal,
     });
   }
 
@@ -185,7 +214,12 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
     options = checkWorkflowOptions(options);
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    return this.runSteps(source, options);
+  }
+
+  private async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
     if (options.signal?.aborted) return abortedResult(options.signal) as Failed;
+    const gate = ToolGate.create(options, seed);
     return this.submit<WorkflowResult>({
       kind: "workflow",
       text: source,
@@ -197,6 +231,8 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       signal: options.signal,
       payload: () => workflowPayload(options),
       convert: toWorkflowResult,
+      gated: gate && { gate, base: workflowBase(source, options) },
+      journal: options.journal,
     });
   }
 
@@ -233,12 +269,12 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     this.workerPort().post({ type: "trap" });
   }
 
-  private submit<R>(s: Submission<R>): Promise<R> {
+  private submit<R extends object>(s: Submission<R>): Promise<R> {
     const started = now();
     return new Promise<R>((resolve) => {
       const run: PendingRun = {
         id: ++this.nextId,
-        submission: s as Submission<unknown>,
+        submission: s as Submission<object>,
         port: undefined as unknown as WorkerPort, // set by start
         started,
         deadline: started + s.timeoutMs,
@@ -344,7 +380,9 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         this.forget(run);
         if (run.abandoned) return;
         const timings = { toolMs: message.toolMs, payloadMs: run.payloadMs };
-        return run.resolve(run.submission.convert(doneStatus(message.status), run.started, timings));
+        const s = run.submission;
+        const { gate, base } = s.gated ?? {};
+        return run.resolve(finishedRun(message.status, s.convert, run.started, timings, gate, base, s.journal));
       }
     }
   }
@@ -363,7 +401,9 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       args: JSON.parse(call.args) as JsonObject,
     };
     const bounds = { toolTimeoutMs: s.toolTimeoutMs, runEnded: run.ended };
-    const out = awaitTool(call.tool, s.tools[call.tool], parsed.args, run.deadline, s.timeoutMs, s.signal, bounds);
+    const live = () =>
+      awaitTool(call.tool, s.tools[call.tool], parsed.args, run.deadline, s.timeoutMs, s.signal, bounds);
+    const out = s.gated ? s.gated.gate.call(parsed, live) : live();
     void (run.observer ? run.observer.call(parsed, out) : out).then((o) => {
       run.toolsOut--;
       if (this.runs.get(run.id) === run && run.port === port) this.request(run, outcome(o));
@@ -371,6 +411,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   }
 
   private payload(run: PendingRun, message: { loads: string[]; fields?: Projections }): Payload {
+    if (run.submission.gated) run.submission.gated.base.loads = message.loads;
     const t = now();
     const payload = run.submission.payload(message.loads, message.fields);
     // Row blocks are a view of a buffer the next payload reuses: post a copy

@@ -10,8 +10,11 @@ import {
   DEFAULT_MAX_TOOL_CALLS,
   DEFAULT_TIMEOUT_MS,
   now,
+  toolNames,
 } from "./options.js";
 import type { JsonObject, JsonValue, PtcError, RunMetrics, Tool } from "./types.js";
+import type { JournalEntry } from "./journal.js";
+import type { RunSuspended } from "./suspension.js";
 
 export interface WorkflowOptions {
   /** The function to run; default: the last function of the file. */
@@ -35,6 +38,12 @@ export interface WorkflowOptions {
   /** Time limit of one tool call: past it the call fails, a failure on-error may catch (default: none). */
   toolTimeoutMs?: number;
   signal?: AbortSignal;
+  /** Stop at every tool call instead of running it (see RunOptions.suspend). */
+  suspend?: boolean;
+  /** Return the run's tool I/O as `journal` in the result, for `replay`. */
+  journal?: boolean;
+  /** Answer tool calls from this recording; a call it does not hold ends the run (replay_missing). */
+  replay?: JournalEntry[];
 }
 
 export interface ValidateWorkflowOptions {
@@ -60,8 +69,23 @@ export interface TraceEntry {
 }
 
 export type WorkflowResult =
-  | { ok: true; result: JsonValue; trace: TraceEntry[]; metrics: RunMetrics }
-  | { ok: false; error: PtcError; trace?: TraceEntry[]; metrics?: RunMetrics };
+  | {
+      ok: true;
+      status?: undefined;
+      result: JsonValue;
+      trace: TraceEntry[];
+      journal?: JournalEntry[];
+      metrics: RunMetrics;
+    }
+  | {
+      ok: false;
+      error: PtcError;
+      trace?: TraceEntry[];
+      journal?: JournalEntry[];
+      metrics?: RunMetrics;
+      status?: undefined;
+    }
+  | RunSuspended<"workflow">;
 
 const WORKFLOW_OPTIONS = [
   "entry",
@@ -73,6 +97,9 @@ const WORKFLOW_OPTIONS = [
   "maxConcurrency",
   "toolTimeoutMs",
   "signal",
+  "suspend",
+  "journal",
+  "replay",
 ] as const;
 
 /** The options of runWorkflow(), checked as run()'s are (checks.ts); throws TypeError. */
@@ -86,7 +113,7 @@ export function workflowEngineOptions(options: WorkflowOptions): string {
     maxHeapBytes: options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES,
     maxToolCalls: options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS,
     maxConcurrency: options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY,
-    tools: Object.keys(options.tools ?? {}),
+    tools: toolNames(options),
     ...(options.entry ? { entry: options.entry } : {}),
   });
 }

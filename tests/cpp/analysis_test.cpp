@@ -100,6 +100,34 @@ TEST(WorkflowAnalysis, ForStepsCallTheirToolsPerItemOfTheirList) {
       R"("input":["orders","user"],"depth":2,"nodes":3})");
 }
 
+// What a write left standing if a later step fails: the first later call step
+// (a for's body counts right after the for) whose failure stops the function
+// without compensating: no on-error, or one that returns without compensate.
+TEST(WorkflowAnalysis, ACallNamesTheFirstLaterStepThatMayFailWithoutCompensating) {
+  ptc::Engine engine;
+  std::string source =
+      R"({"function": "main", "output": "any", "steps": [
+      {"let": "r", "call": "reserve"},
+      {"call": "charge", "on-error": {"compensate": [{"call": "release", "args": {"id": "$r"}}], "return": 0}},
+      {"for": "x", "in": [1, 2], "do": [{"call": "log", "on-error": {"continue": true}}, {"call": "audit"}]},
+      {"call": "notify", "on-error": {"return": 1}},
+      {"return": 2}]})";
+  Value status = ptc::parseJson(engine.analyzeWorkflow(source, "{}"), "status");
+  ASSERT_TRUE(status.field("ok").asBool()) << ptc::toJson(status);
+  auto site = [&](const char* tool) {
+    for (const Value& t : status.field("analysis").field("tools").items())
+      if (t.field("name").str() == tool) return t.field("calls").items()[0];
+    ADD_FAILURE() << tool;
+    return Value();
+  };
+  EXPECT_EQ(site("reserve").field("uncompensatedAfter").str(), "/0/steps/2/do/1");  // log's failure goes on
+  EXPECT_EQ(site("charge").field("uncompensatedAfter").str(), "/0/steps/2/do/1");
+  EXPECT_EQ(site("log").field("uncompensatedAfter").str(), "/0/steps/2/do/1");
+  EXPECT_EQ(site("audit").field("uncompensatedAfter").str(), "/0/steps/3");  // a return without compensate
+  EXPECT_TRUE(site("notify").field("uncompensatedAfter").isNull());          // nothing after it may fail
+  EXPECT_TRUE(site("release").field("uncompensatedAfter").isNull());         // a compensation is not a step
+}
+
 TEST(WorkflowAnalysis, AnInvalidFileGivesTheErrorValidateWorkflowGives) {
   ptc::Engine engine;
   const char* source = R"({"function": "main", "output": "any", "steps": [{"call": "nope"}]})";

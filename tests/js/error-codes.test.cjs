@@ -29,6 +29,10 @@ const NOT_FROM_A_CASE = {
   not_json: "data the package cannot send: below",
   engine_crashed: "a trapped engine instance: isolation.test.cjs",
   resident_closed: "a run given a closed resident context: resident.test.cjs",
+  suspended: "a run stopped at held calls: suspend.test.cjs",
+  replay_missing: "a replayed run asking what was not recorded: suspend.test.cjs",
+  bad_state: "resume given a state that does not fit: suspend.test.cjs",
+  bad_resume: "resume given results or context that do not fit: suspend.test.cjs",
 };
 
 test("the table names the engine's codes, in the engine's order, then the package's", () => {
@@ -38,6 +42,10 @@ test("the table names the engine's codes, in the engine's order, then the packag
     "not_json",
     "engine_crashed",
     "resident_closed",
+    "suspended",
+    "replay_missing",
+    "bad_state",
+    "bad_resume",
   ]);
   for (const e of ERROR_CODES) {
     expect(e.code).toMatch(/^[a-z]+(_[a-z]+)*$/);
