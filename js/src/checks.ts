@@ -100,6 +100,7 @@ const OPTION_CHECKS: Record<string, OptionCheck> = {
   suspend: booleanOption,
   journal: booleanOption,
   replay: (value) => (Array.isArray(value) && value.every(isJournalEntry) ? undefined : JOURNAL_SHAPE),
+  approve: (value) => (typeof value === "function" ? undefined : "must be a function deciding a held call"),
   results: (value) => (isPlainObject(value) ? undefined : "must be an object of results by pending call id"),
   signal: (value) => {
     const s = value as AbortSignal;

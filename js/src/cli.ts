@@ -8,7 +8,8 @@ import { describeThrown } from "./describe.js";
 import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
 import type { Runtime } from "./runtime.js";
 import { VERSION } from "./version.js";
-import type { ProgramInput, RunOptions, Tool } from "./types.js";
+import type { CallResult, JournalEntry, ProgramInput, RunOptions, RunResult, SuspendedState, Tool } from "./types.js";
+import type { WorkflowResult } from "./workflows.js";
 
 const USAGE = `Usage: ptc-wasm <command> [options]
 
@@ -17,6 +18,8 @@ agents write) in the ptc-wasm sandbox.
 
 Commands:
   run <program.json | ->       Run a program; prints its result as JSON on stdout.
+  resume <state.json | ->      Continue a suspended run (see --state-out) with its pending calls'
+                               results (--results); prints as run does.
   validate <program.json | ->  Check a program without running it; prints "ok".
   schema                       Print the JSON Schema (draft 2020-12) of a program.
   prompt                       Print the system prompt that teaches a model the language.
@@ -36,7 +39,16 @@ Options:
   --max-message-bytes <n>
                          Bytes of one MCP message the server reads (default 10485760);
                          a longer one gets a JSON-RPC error, the server stays up (mcp)
-  --full                 Print the whole run result {result, memoryDelta, memory, metrics} (run);
+  --max-tool-calls <n>   Tool calls a run may make (default 1000) (run, resume, mcp)
+  --max-concurrency <n>  Tool calls out at once (default 8) (run, resume, mcp)
+  --tool-timeout <ms>    Time limit of one tool call (default: none) (run, resume, mcp)
+  --journal <file>       Write the run's tool I/O (the journal) to a file, for --replay (run, resume)
+  --replay <file | ->    Answer tool calls from a journal instead of the tools (run)
+  --state-out <file>     When the run stops at calls needing approval, write its state to
+                         a file for 'resume' (run, resume)
+  --results <file | ->   The pending calls' results by id: {"call-1": {"approved": true}, ...},
+                         or {"value": ...}, {"error": "..."}, {"approved": false, "reason": "..."} (resume)
+  --full                 Print the whole run result {result, memoryDelta, memory, metrics} (run, resume);
                          a failed run prints {ok: false, error: {type, code, message, ...}} too
   --compact              The compact prompt, for small context windows (prompt)
   --workflow             Of step functions, the second dialect, instead of PTC-JSON (schema, prompt)
@@ -49,13 +61,17 @@ A program file holds {"program": {"op": ...}}.
 Exit codes: 0 success; 1 the program failed (parse, validation or execution
 error, timeout, memory exceeded: the formatted error is printed on stderr);
 2 bad usage (unknown command or option, missing or unreadable file, 'mcp'
-without its optional dependencies); 3 an internal failure of ptc-wasm itself.
+without its optional dependencies); 3 an internal failure of ptc-wasm itself;
+4 the run is suspended at calls needing approval (they are listed on stderr,
+the state is written to --state-out).
 
 Examples:
   ptc-wasm run program.json --context data.json
   echo '{"program": {"op": "add", "left": 1, "right": 2}}' | ptc-wasm run -
   ptc-wasm prompt --compact --tools ./tools.mjs
   ptc-wasm mcp --tools ./tools.mjs --context data.json
+  ptc-wasm run refunds.json --tools ./tools.mjs --state-out state.json   # exit 4: suspended
+  ptc-wasm resume state.json --results approvals.json --tools ./tools.mjs
 `;
 
 class UsageError extends Error {}
@@ -75,17 +91,59 @@ const VALUED = new Set([
   "--max-heap",
   "--max-depth",
   "--max-message-bytes",
+  "--max-tool-calls",
+  "--max-concurrency",
+  "--tool-timeout",
+  "--journal",
+  "--replay",
+  "--state-out",
+  "--results",
 ]);
 const FLAGS = new Set(["--full", "--compact", "--workflow", "--help", "--version"]);
+const TOOL_LIMITS = ["--max-tool-calls", "--max-concurrency", "--tool-timeout"];
 const ALLOWED: Record<string, string[]> = {
-  run: ["--context", "--memory", "--memory-out", "--tools", "--timeout", "--max-heap", "--max-depth", "--full"],
+  run: [
+    "--context",
+    "--memory",
+    "--memory-out",
+    "--tools",
+    "--timeout",
+    "--max-heap",
+    "--max-depth",
+    "--full",
+    ...TOOL_LIMITS,
+    "--journal",
+    "--replay",
+    "--state-out",
+  ],
+  resume: [
+    "--results",
+    "--context",
+    "--memory-out",
+    "--tools",
+    "--timeout",
+    "--full",
+    "--max-concurrency",
+    "--tool-timeout",
+    "--journal",
+    "--state-out",
+  ],
   validate: ["--tools", "--max-depth"],
   schema: ["--tools", "--workflow"],
   prompt: ["--tools", "--context", "--compact", "--workflow"],
-  mcp: ["--tools", "--context", "--memory", "--timeout", "--max-heap", "--max-depth", "--max-message-bytes"],
+  mcp: [
+    "--tools",
+    "--context",
+    "--memory",
+    "--timeout",
+    "--max-heap",
+    "--max-depth",
+    "--max-message-bytes",
+    ...TOOL_LIMITS,
+  ],
   help: [],
 };
-const ARITY: Record<string, number> = { run: 1, validate: 1, schema: 0, prompt: 0, mcp: 0, help: 0 };
+const ARITY: Record<string, number> = { run: 1, resume: 1, validate: 1, schema: 0, prompt: 0, mcp: 0, help: 0 };
 
 function parse(argv: string[]): Parsed {
   const positional: string[] = [];
@@ -175,6 +233,51 @@ function write(stream: NodeJS.WriteStream, text: string): void {
   stream.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
+async function readJournal(file: string): Promise<JournalEntry[]> {
+  const text = await readInput(file, "journal");
+  try {
+    const value: unknown = JSON.parse(text);
+    if (Array.isArray(value)) return value as JournalEntry[]; // the runtime checks each entry
+  } catch (e) {
+    throw new UsageError(`the journal file '${file}' is not JSON: ${(e as Error).message}`);
+  }
+  throw new UsageError(`the journal file '${file}' must hold a JSON list (what --journal writes)`);
+}
+
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+// What run and resume print and write, and their exit code.
+async function report(
+  runtime: Runtime,
+  r: RunResult | WorkflowResult,
+  options: Parsed["options"],
+  program?: ProgramInput,
+): Promise<number> {
+  const full = options.has("--full");
+  if (options.has("--journal") && r.journal) await writeFile(options.get("--journal") as string, json(r.journal));
+  if (r.status === "suspended") {
+    if (options.has("--state-out")) await writeFile(options.get("--state-out") as string, json(r.state));
+    if (full) write(process.stdout, JSON.stringify(r, null, 2));
+    const calls = r.pending.map((p) => `  ${p.id}: ${p.tool} ${JSON.stringify(p.args)} at ${p.path} (${p.reason})`);
+    const next = options.has("--state-out")
+      ? `resume with: ptc-wasm resume ${options.get("--state-out") as string} --results <file> (and the same --tools, --context)`
+      : "pass --state-out <file> to keep the state and resume it";
+    write(
+      process.stderr,
+      `The run is suspended at ${r.pending.length} call(s) needing a decision:\n${calls.join("\n")}\n${next}`,
+    );
+    return 4;
+  }
+  if (!r.ok) {
+    if (full) write(process.stdout, JSON.stringify(r, null, 2)); // {ok, error: {type, code, ...}}
+    return (write(process.stderr, runtime.formatError(r.error, program)), 1);
+  }
+  if (options.has("--memory-out") && "memory" in r)
+    await writeFile(options.get("--memory-out") as string, json(r.memory));
+  write(process.stdout, JSON.stringify(full ? r : r.result, null, 2));
+  return 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const { command, positional, options } = parse(argv);
   if (options.has("--version")) return (write(process.stdout, VERSION), 0);
@@ -190,7 +293,13 @@ async function main(argv: string[]): Promise<number> {
       ARITY[command] ? `'${command}' takes one program file (or - for standard input)` : `'${command}' takes no file`,
     );
 
-  const fromStdin = [...positional, options.get("--context"), options.get("--memory")].filter((v) => v === "-");
+  const fromStdin = [
+    ...positional,
+    options.get("--context"),
+    options.get("--memory"),
+    options.get("--replay"),
+    options.get("--results"),
+  ].filter((v) => v === "-");
   if (fromStdin.length > 1) throw new UsageError("standard input (-) can be read only once");
 
   const tools = options.has("--tools") ? await loadTools(options.get("--tools") as string) : undefined;
@@ -202,6 +311,9 @@ async function main(argv: string[]): Promise<number> {
     timeoutMs: limitFlag(options, "--timeout", "timeoutMs"),
     maxHeapBytes: limitFlag(options, "--max-heap", "maxHeapBytes"),
     maxDepth: limitFlag(options, "--max-depth", "maxDepth"),
+    maxToolCalls: limitFlag(options, "--max-tool-calls", "maxToolCalls"),
+    maxConcurrency: limitFlag(options, "--max-concurrency", "maxConcurrency"),
+    toolTimeoutMs: limitFlag(options, "--tool-timeout", "toolTimeoutMs"),
   };
   const maxMessageBytes = limitFlag(options, "--max-message-bytes", "maxMessageBytes");
   const runtime: Runtime = await createRuntime();
@@ -234,16 +346,25 @@ async function main(argv: string[]): Promise<number> {
     }
     case "run": {
       const program: ProgramInput = await readInput(positional[0]!, "program");
-      const runOptions: RunOptions = { context, memory, tools, ...limits };
-      const r = await runtime.run(program, runOptions);
-      if (!r.ok) {
-        if (options.has("--full")) write(process.stdout, JSON.stringify(r, null, 2)); // {ok, error: {type, code, ...}}
-        return (write(process.stderr, runtime.formatError(r.error, program)), 1);
-      }
-      if (options.has("--memory-out"))
-        await writeFile(options.get("--memory-out") as string, `${JSON.stringify(r.memory, null, 2)}\n`);
-      write(process.stdout, JSON.stringify(options.has("--full") ? r : r.result, null, 2));
-      return 0;
+      const replay = options.has("--replay") ? await readJournal(options.get("--replay") as string) : undefined;
+      const journal = options.has("--journal");
+      const runOptions: RunOptions = { context, memory, tools, ...limits, ...(replay ? { replay } : {}), journal };
+      return report(runtime, await runtime.run(program, runOptions), options, program);
+    }
+    case "resume": {
+      const state = await readObject(positional[0]!, "state");
+      const results = options.has("--results") ? await readObject(options.get("--results") as string, "results") : {};
+      const { timeoutMs, maxConcurrency, toolTimeoutMs } = limits;
+      const resumed = await runtime.resume(state as unknown as SuspendedState, {
+        results: results as Record<string, CallResult>,
+        tools,
+        context,
+        timeoutMs,
+        maxConcurrency,
+        toolTimeoutMs,
+        journal: options.has("--journal"),
+      });
+      return report(runtime, resumed, options);
     }
     case "mcp": {
       const { serveStdio } = await import("./mcp.js");

@@ -3,7 +3,8 @@
 //   run_workflow({functions, input?, entry?})  runs a step-function file; the description is its compact prompt
 //   describe_language({compact?, language?})  the full prompt of PTC-JSON (or of step functions)
 // Results are JSON text content; a failed program is an isError result whose text
-// is the formatted error. Memory carries over between run_program calls. Over
+// is the formatted error. Memory carries over between run_program calls. A call
+// of a tool that needs approval is put to the client's user (elicitation). Over
 // stdio, a message longer than maxMessageBytes gets a JSON-RPC error (mcp-stdio.ts).
 //
 // The MCP SDK and zod are optional peer dependencies: loaded on first use, with
@@ -13,7 +14,8 @@ import { checkedOptions } from "./checks.js";
 import { StdioTransport } from "./mcp-stdio.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "./runtime.js";
-import { ProgramSession, runWorkflowFor, storedNote, type SessionOptions } from "./session.js";
+import { ProgramSession, runWorkflowFor, storedNote, type ApproveCall, type SessionOptions } from "./session.js";
+import { VERSION } from "./version.js";
 
 export interface PtcMcpServerOptions extends SessionOptions {
   /** Server name reported to clients (default "ptc-wasm"). */
@@ -48,9 +50,9 @@ function mcpPeers(): McpPeers {
 /** An McpServer with run_program, run_workflow and describe_language; connect it to any transport. */
 export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): McpServer {
   const { McpServer, z } = mcpPeers();
-  const session = new ProgramSession(runtime, options);
+  const server = new McpServer({ name: options.name ?? "ptc-wasm", version: options.version ?? VERSION });
+  const session = new ProgramSession(runtime, { ...options, approve: options.approve ?? askTheUser(server) });
   const tools = options.tools ?? {};
-  const server = new McpServer({ name: options.name ?? "ptc-wasm", version: options.version ?? "0.1.0" });
   // The session's context stays in the engine while the server is connected.
   const onclose = server.server.onclose;
   server.server.onclose = () => {
@@ -156,6 +158,39 @@ function registerRunWorkflow(server: McpServer, runtime: PtcRuntime, session: Pr
       return { content: [{ type: "text" as const, text: JSON.stringify(outcome.result) }] };
     },
   );
+}
+
+const shown = (args: unknown) => {
+  const text = JSON.stringify(args);
+  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+};
+
+/**
+ * The default approver of an MCP session: asks the client's user through
+ * elicitation (a form with "allow" and a reason), where the client can; a
+ * client that cannot, or a user who declines or cancels, denies the call.
+ */
+function askTheUser(server: McpServer): ApproveCall {
+  return async (call) => {
+    if (!server.server.getClientCapabilities()?.elicitation)
+      return { approved: false, reason: "the MCP client cannot ask its user (it does not support elicitation)" };
+    const what = call.reason === "deferred" ? "wants the host to run" : "asks to call";
+    const answer = await server.server.elicitInput({
+      message: `A program ${what} the tool '${call.tool}' with ${shown(call.args)} (at ${call.path}). Allow it?`,
+      requestedSchema: {
+        type: "object",
+        properties: {
+          allow: { type: "boolean", title: `Allow '${call.tool}'` },
+          reason: { type: "string", title: "Why not (optional)" },
+        },
+        required: ["allow"],
+      },
+    });
+    if (answer.action !== "accept") return { approved: false, reason: `the user chose to ${answer.action}` };
+    if (answer.content?.allow === true) return { approved: true };
+    const reason = answer.content?.reason;
+    return { approved: false, reason: typeof reason === "string" && reason ? reason : "the user said no" };
+  };
 }
 
 /** Serves run_program, run_workflow and describe_language over stdio until the input ends. */

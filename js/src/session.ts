@@ -3,9 +3,20 @@
 // context, keeps the memory between programs (the memory contract) and turns a
 // failure into the formatted message a model can act on.
 import { checkedOptions } from "./checks.js";
+import { describeThrown } from "./describe.js";
+import type { CallResult, PendingCall } from "./journal.js";
 import type { ResidentContext } from "./resident.js";
 import type { PtcRuntime } from "./runtime.js";
-import type { JsonObject, JsonValue, ProgramInput, PtcError, Tool } from "./types.js";
+import type { ResumeOptions } from "./suspension.js";
+import type { JsonObject, JsonValue, ProgramInput, PtcError, RunResult, Tool } from "./types.js";
+import type { WorkflowResult } from "./workflows.js";
+
+/**
+ * What decides a call held for approval (a tool with `approval`, or a
+ * deferred one) in a session: true runs it, false denies it, or any result
+ * resume() takes ({ value }, { error }, { approved, reason }).
+ */
+export type ApproveCall = (call: PendingCall) => boolean | CallResult | Promise<boolean | CallResult>;
 
 export interface SessionOptions {
   /** Tools programs may call: functions or descriptors {description, parameters, execute}. */
@@ -19,6 +30,16 @@ export interface SessionOptions {
   maxDepth?: number;
   /** Bytes the session's context may take in the engine, where it is loaded once (default 64 MiB). */
   maxResidentBytes?: number;
+  maxToolCalls?: number;
+  maxConcurrency?: number;
+  toolTimeoutMs?: number;
+  /**
+   * Decides the calls that need approval (tools with `approval`, deferred
+   * tools) while a program runs; the run waits for it, then goes on. Without
+   * it such calls are denied, a failure the program can handle. The MCP
+   * server asks its client's user (elicitation) when the client can.
+   */
+  approve?: ApproveCall;
 }
 
 export type SessionOutcome =
@@ -50,7 +71,45 @@ const SESSION_OPTIONS = [
   "maxHeapBytes",
   "maxDepth",
   "maxResidentBytes",
+  "maxToolCalls",
+  "maxConcurrency",
+  "toolTimeoutMs",
+  "approve",
 ] as const;
+
+const NO_APPROVER = "this session has no one to approve it (its host gave no approve function)";
+
+// What the session's approve function says of a held call, as resume() takes it.
+async function decide(approve: ApproveCall | undefined, call: PendingCall): Promise<CallResult> {
+  if (!approve) return { approved: false, reason: NO_APPROVER };
+  try {
+    const said = await approve(call);
+    if (said === true) return { approved: true };
+    if (said === false) return { approved: false };
+    return said;
+  } catch (e) {
+    return { approved: false, reason: `asking for approval failed (${describeThrown(e)})` };
+  }
+}
+
+/**
+ * Runs a program (or step-function file) to its end: each time it stops at
+ * held calls, the session's approve function decides them and it resumes.
+ */
+export async function settled<R extends RunResult | WorkflowResult>(
+  runtime: PtcRuntime,
+  first: R,
+  approve: ApproveCall | undefined,
+  options: ResumeOptions,
+): Promise<R> {
+  let r: RunResult | WorkflowResult = first;
+  while (r.status === "suspended") {
+    const results: Record<string, CallResult> = {};
+    for (const call of r.pending) results[call.id] = await decide(approve, call);
+    r = await runtime.resume(r.state, { ...options, results });
+  }
+  return r as R;
+}
 
 export class ProgramSession {
   memory: JsonObject;
@@ -85,19 +144,27 @@ export class ProgramSession {
     this.resident = Promise.resolve(undefined);
   }
 
+  /** The limits every run of the session gets. */
+  get limits() {
+    const { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs } = this.options;
+    return { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs };
+  }
+
   async run(program: unknown, context?: Record<string, unknown>): Promise<SessionOutcome> {
-    const { tools, timeoutMs, maxHeapBytes, maxDepth } = this.options;
     const input = programFrom(program);
     const resident = await this.residentContext();
-    const r = await this.runtime.run(input, {
-      context: resident ? (context ?? {}) : { ...(this.options.context ?? {}), ...(context ?? {}) },
+    const tools = this.options.tools ?? {};
+    const runContext = resident ? (context ?? {}) : { ...(this.options.context ?? {}), ...(context ?? {}) };
+    const first = await this.runtime.run(input, {
+      context: runContext,
       resident,
       memory: this.memory,
-      tools: tools ?? {},
-      timeoutMs,
-      maxHeapBytes,
-      maxDepth,
+      tools,
+      ...this.limits,
     });
+    const { timeoutMs, maxConcurrency, toolTimeoutMs } = this.limits;
+    const resumeOptions = { tools, context: runContext, resident, timeoutMs, maxConcurrency, toolTimeoutMs };
+    const r = await settled(this.runtime, first, this.options.approve, resumeOptions);
     if (!r.ok) return { ok: false, error: r.error, message: this.runtime.formatError(r.error, input) };
     this.memory = r.memory;
     return { ok: true, result: r.result, stored: Object.keys(r.memoryDelta) };
@@ -142,7 +209,8 @@ export function workflowFrom(given: unknown): { source: string; input: Record<st
 
 /** Runs a step-function file as a model sends it, with a session's tools and limits (no memory: workflows keep none). */
 export async function runWorkflowFor(session: ProgramSession, given: unknown): Promise<SessionOutcome> {
-  const { tools, timeoutMs, maxHeapBytes } = session.options;
+  const { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs } = session.limits;
+  const tools = session.options.tools ?? {};
   const { source, input, entry } = workflowFrom(given);
   if (typeof input !== "object" || Array.isArray(input)) {
     const error: PtcError = {
@@ -152,7 +220,10 @@ export async function runWorkflowFor(session: ProgramSession, given: unknown): P
     };
     return { ok: false, error, message: session.runtime.formatError(error) };
   }
-  const r = await session.runtime.runWorkflow(source, { input, entry, tools: tools ?? {}, timeoutMs, maxHeapBytes });
+  const limits = { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs };
+  const first = await session.runtime.runWorkflow(source, { input, entry, tools, ...limits });
+  const resumeOptions = { tools, timeoutMs, maxConcurrency, toolTimeoutMs };
+  const r = await settled(session.runtime, first, session.options.approve, resumeOptions);
   if (!r.ok) return { ok: false, error: r.error, message: session.runtime.formatError(r.error) };
   return { ok: true, result: r.result, stored: [] };
 }
