@@ -9,7 +9,7 @@
 // and the first new call runs for real. The gate sits on the caller's side,
 // where the tools are, in both modes; a run that uses none of this has no gate
 // and pays nothing.
-import { describeThrown } from "./describe.js";
+import { withinRun, type RunBounds } from "./tools.js";
 import { declarations } from "./descriptors.js";
 import { effectOf } from "./effects.js";
 import { callTimeoutMessage, type ToolCall, type ToolOutcome } from "./driver.js";
@@ -100,6 +100,8 @@ export class ToolGate {
   private readonly decisions: Map<string, CallResult[]>;
   private readonly replaying: boolean;
   private writes: Promise<unknown> = Promise.resolve();
+  /** The run's deadline and signal, which bound an approval check (set when the run starts). */
+  bounds: RunBounds = { deadline: Infinity, timeoutMs: 0 };
 
   private constructor(
     private readonly tools: Record<string, Tool>,
@@ -145,12 +147,9 @@ export class ToolGate {
     const decision = this.decisions.get(key)?.shift();
     if (decision && !("approved" in decision && decision.approved)) return this.record(call, decisionOutcome(decision));
     if (!decision) {
-      let reason: PendingReason | undefined;
-      try {
-        reason = await this.holdReason(call);
-      } catch (e) {
-        return { kind: "failure", message: `its approval check threw (${describeThrown(e)}), so it was not run` };
-      }
+      const held = await this.holdReason(call);
+      if ("outcome" in held) return held.outcome;
+      const reason = held.value;
       if (reason) {
         this.pending.push({ id: `call-${call.id}`, tool: call.tool, path: call.path, args: call.args, reason });
         return { kind: "hold" };
@@ -169,13 +168,19 @@ export class ToolGate {
       : `it holds ${calls} other unanswered call${calls === 1 ? "" : "s"} of '${tool}'`;
   }
 
-  private async holdReason(call: ToolCall): Promise<PendingReason | undefined> {
+  // Why the call is held, if it is. An approval function is the host's code:
+  // it may throw, or never answer (the run's deadline and signal still hold).
+  private holdReason(call: ToolCall): Promise<{ value: PendingReason | undefined } | { outcome: ToolOutcome }> {
     const d = declarations(this.tools[call.tool]);
-    if (d?.defer === true) return "deferred";
     const approval = d?.approval;
-    if (approval === true) return "approval";
-    if (typeof approval === "function" && (await approval(call.args)) === true) return "approval";
-    return this.suspendAll ? "suspend" : undefined;
+    const otherwise = this.suspendAll ? "suspend" : undefined;
+    if (d?.defer === true) return Promise.resolve({ value: "deferred" });
+    if (approval === true) return Promise.resolve({ value: "approval" });
+    if (typeof approval !== "function") return Promise.resolve({ value: otherwise });
+    const asked = new Promise<unknown>((resolve) => resolve(approval(call.args)));
+    return withinRun(asked, this.bounds).then((r) =>
+      "outcome" in r ? r : { value: r.value === true ? "approval" : otherwise },
+    );
   }
 
   // Write tools run one at a time, in the order their calls came; reads overlap freely.

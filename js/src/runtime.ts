@@ -364,6 +364,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     const observer = RunObserver.start(kind, kind === "program" && options.trace === true);
     const runEnded = new RunEnd();
     const bounds = { toolTimeoutMs: options.toolTimeoutMs, runEnded };
+    if (gated) gated.gate.bounds = { deadline, timeoutMs, signal: options.signal };
     this.inFlight++;
     try {
       let payloadMs = 0;

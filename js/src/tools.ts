@@ -142,3 +142,43 @@ export function awaitTool(
     }
   });
 }
+
+/** What bounds any wait of a run on the host: its deadline and abort signal. */
+export interface RunBounds {
+  deadline: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Waits for a host promise other than a tool's (an approval check) within the
+ * run's bounds: its value, or the timeout / abort outcome that came first.
+ */
+export function withinRun<T>(promise: Promise<T>, bounds: RunBounds): Promise<{ value: T } | { outcome: ToolOutcome }> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (r: { value: T } | { outcome: ToolOutcome }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      bounds.signal?.removeEventListener("abort", onAbort);
+      resolve(r);
+    };
+    const onAbort = () => settle({ outcome: { kind: "abort", reason: describeThrown(bounds.signal?.reason) } });
+    const timer = Number.isFinite(bounds.deadline)
+      ? setTimeout(
+          () => settle({ outcome: { kind: "timeout", timeoutMs: bounds.timeoutMs } }),
+          Math.max(0, bounds.deadline - performance.now()),
+        )
+      : undefined;
+    if (bounds.signal?.aborted) return onAbort();
+    bounds.signal?.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => settle({ value }),
+      (e: unknown) =>
+        settle({
+          outcome: { kind: "failure", message: `its approval check threw (${describeThrown(e)}), so it was not run` },
+        }),
+    );
+  });
+}

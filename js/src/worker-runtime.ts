@@ -293,6 +293,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         },
       };
       this.runs.set(run.id, run);
+      if (s.gated) s.gated.gate.bounds = { deadline: run.deadline, timeoutMs: s.timeoutMs, signal: s.signal };
       this.armWatchdog(run, s.timeoutMs + graceMs(s.timeoutMs));
       if (s.signal) {
         run.onAbort = () => this.abort(run);

@@ -318,6 +318,16 @@ describe.each([
     expect(r.result[0].error.message).toContain("its approval check threw (policy service down), so it was not run");
   });
 
+  test("an approval check that never answers is bounded by the run's time limit and its signal", async () => {
+    const tools = { refund: { approval: () => new Promise(() => {}), execute: () => 1 } };
+    const timedOut = await rt.run(refunds, { context: { orders }, tools, timeoutMs: 100 });
+    expect(timedOut.error).toMatchObject({ type: "timeout" });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new Error("user left")), 20);
+    const aborted = await rt.run(refunds, { context: { orders }, tools, signal: controller.signal });
+    expect(aborted.error).toMatchObject({ code: "aborted", message: expect.stringContaining("user left") });
+  });
+
   test("step functions suspend and resume too; a denial reaches on-error", async () => {
     const source = JSON.stringify({
       function: "main",
