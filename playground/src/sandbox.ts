@@ -9,14 +9,32 @@
 //
 // The frame evaluates a tools text only when the page asks, and the page asks
 // only for tools the visitor typed or trusted (consent.ts holds a shared link's).
+//
+// A tool is a function, or a descriptor as the package takes it:
+// `{ effect: "write", approval: true | (args) => boolean, execute: async (args) => value }`.
+// Its `execute` and its approval check both run in the frame; the page learns
+// only which tools write and which ask first.
 
 export interface ToolInfo {
   /** Calls of this tool earlier in the same run (0, 1, 2, ...). */
   call: number;
 }
 
+/** What a descriptor declares: it writes, it asks first (always, or when its check says so). */
+export interface ToolTraits {
+  write?: boolean;
+  approval?: "always" | "check";
+}
+
 export type CompiledTools =
-  | { ok: true; names: string[]; call(name: string, args: Record<string, unknown>, info: ToolInfo): Promise<unknown> }
+  | {
+      ok: true;
+      names: string[];
+      traits: Record<string, ToolTraits>;
+      call(name: string, args: Record<string, unknown>, info: ToolInfo): Promise<unknown>;
+      /** Runs a tool's approval check (in the frame): whether this call needs asking. */
+      needsApproval(name: string, args: Record<string, unknown>): Promise<boolean>;
+    }
   | { ok: false; message: string };
 
 /** What a tool threw, as it crosses back: an Error's message, or the thrown value as text. */
@@ -28,7 +46,7 @@ interface Thrown {
 /** What the frame posts. */
 type FrameMessage =
   | { kind: "ready" }
-  | { kind: "compiled"; id: number; ok: true; names: string[] }
+  | { kind: "compiled"; id: number; ok: true; names: string[]; traits: Record<string, ToolTraits> }
   | { kind: "compiled"; id: number; ok: false; message: string }
   | { kind: "result"; id: number; ok: true; value: unknown }
   | { kind: "result"; id: number; ok: false; error: Thrown };
@@ -41,8 +59,10 @@ type Reply = Exclude<FrameMessage, { kind: "ready" }> | { kind: "unavailable"; m
  * (`frameMain.toString()`), so it must use nothing from outside its own body.
  */
 function frameMain(): void {
+  type Fn = (args: unknown, info?: unknown) => unknown;
+  type Entry = { execute: Fn; approval?: boolean | Fn };
   /** Evaluated tool sets by id; the page asks for a new set when the text changes. */
-  const sets = new Map<number, Record<string, (args: unknown, info: unknown) => unknown>>();
+  const sets = new Map<number, Record<string, Entry>>();
   const send = (message: unknown) => parent.postMessage(message, "*");
   const text = (get: () => unknown, fallback: string): string => {
     try {
@@ -69,11 +89,26 @@ function frameMain(): void {
     try {
       // The text is an object literal's body; a trailing newline keeps a final `// comment` harmless.
       const value: unknown = new Function(`"use strict";\nreturn ({\n${source}\n});`)();
-      const tools: Record<string, (args: unknown, info: unknown) => unknown> = {};
+      const tools: Record<string, Entry> = {};
+      const traits: Record<string, ToolTraits> = {};
       const bad: string[] = [];
-      for (const [name, fn] of Object.entries(value as Record<string, unknown>)) {
-        if (typeof fn === "function") tools[name] = fn as (args: unknown, info: unknown) => unknown;
-        else bad.push(name);
+      for (const [name, t] of Object.entries(value as Record<string, unknown>)) {
+        const d = t as { execute?: unknown; approval?: unknown; effect?: unknown } | null;
+        const approval = typeof d?.approval;
+        if (typeof t === "function") tools[name] = { execute: t as Fn };
+        else if (
+          d &&
+          typeof d === "object" &&
+          typeof d.execute === "function" &&
+          ["undefined", "boolean", "function"].includes(approval) &&
+          [undefined, "read", "write"].includes(d.effect as string | undefined)
+        ) {
+          tools[name] = { execute: d.execute as Fn, approval: d.approval as Entry["approval"] };
+          traits[name] = {
+            write: d.effect === "write" || undefined,
+            approval: d.approval === true ? "always" : typeof d.approval === "function" ? "check" : undefined,
+          };
+        } else bad.push(name);
       }
       if (bad.length) {
         const list = bad.map((b) => `'${b}'`).join(", ");
@@ -81,23 +116,29 @@ function frameMain(): void {
           kind: "compiled",
           id,
           ok: false,
-          message: `Tools: ${list} ${bad.length === 1 ? "is" : "are"} not a function`,
+          message: `Tools: ${list} ${bad.length === 1 ? "is" : "are"} not a function or a descriptor { execute, effect?, approval? }`,
         });
         return;
       }
       sets.set(id, tools);
       for (const old of sets.keys()) if (sets.size > 4 && old !== id) sets.delete(old);
-      send({ kind: "compiled", id, ok: true, names: Object.keys(tools) });
+      send({ kind: "compiled", id, ok: true, names: Object.keys(tools), traits });
     } catch (e) {
       const name = text(() => (e as Error).name, "Error");
       send({ kind: "compiled", id, ok: false, message: `Tools: ${name}: ${thrown(e).message}` });
     }
   };
-  const call = async (id: number, set: number, name: string, args: unknown, info: unknown) => {
+  // `approve`: the answer is whether the call needs asking (the descriptor's approval check).
+  const call = async (id: number, set: number, name: string, args: unknown, info: unknown, approve: boolean) => {
     try {
-      const fn = sets.get(set)?.[name];
-      if (!fn) throw new Error(`the tools were edited while this run waited (no '${name}' in them any more)`);
-      const value = await fn(args, info);
+      const tool = sets.get(set)?.[name];
+      if (!tool) throw new Error(`the tools were edited while this run waited (no '${name}' in them any more)`);
+      const check = tool.approval;
+      const value = approve
+        ? typeof check === "function"
+          ? (await check(args)) === true
+          : check === true
+        : await tool.execute(args, info);
       try {
         send({ kind: "result", id, ok: true, value });
       } catch (e) {
@@ -117,7 +158,8 @@ function frameMain(): void {
     if (event.source !== parent) return;
     const m = event.data;
     if (m?.kind === "compile") compile(m.id, m.source);
-    else if (m?.kind === "call") void call(m.id, m.set, m.name, m.args, m.info);
+    else if (m?.kind === "call" || m?.kind === "approve")
+      void call(m.id, m.set, m.name, m.args, m.info, m.kind === "approve");
   });
   send({ kind: "ready" });
 }
@@ -221,9 +263,9 @@ export function createToolSandbox(host: HTMLElement = document.body): ToolSandbo
   };
 
   const callIn =
-    (owner: ReturnType<typeof openFrame>, set: number) =>
-    async (name: string, args: Record<string, unknown>, info: ToolInfo) => {
-      const reply = await owner.ask({ kind: "call", set, name, args, info });
+    (owner: ReturnType<typeof openFrame>, set: number, kind: "call" | "approve") =>
+    async (name: string, args: Record<string, unknown>, info?: ToolInfo) => {
+      const reply = await owner.ask({ kind, set, name, args, info });
       if (reply?.kind === "unavailable") throw new Error(reply.message);
       if (reply?.kind !== "result") throw new Error("the mock tools' sandbox answered out of turn");
       if (reply.ok) return reply.value;
@@ -250,7 +292,14 @@ export function createToolSandbox(host: HTMLElement = document.body): ToolSandbo
     if (!reply.ok) return { ok: false, message: String(reply.message) };
     const names = Array.isArray(reply.names) ? reply.names.map(String) : [];
     lastNames = names;
-    return { ok: true, names, call: callIn(owner, reply.id) };
+    const traits = reply.traits && typeof reply.traits === "object" ? reply.traits : {};
+    return {
+      ok: true,
+      names,
+      traits,
+      call: callIn(owner, reply.id, "call"),
+      needsApproval: async (name, args) => (await callIn(owner, reply.id, "approve")(name, args)) === true,
+    };
   };
 
   return {
