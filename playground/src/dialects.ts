@@ -10,7 +10,17 @@ import { errorLine } from "./errors.js";
 import type { DialectId } from "./examples.js";
 import { formatJson } from "./format.js";
 import { resolvePointer } from "./positions.js";
-import type { Operation, PtcError, PtcRuntime, RunResult, WorkflowResult } from "./ptc.js";
+import type {
+  CallResult,
+  JournalEntry,
+  Operation,
+  PtcError,
+  PtcRuntime,
+  RunResult,
+  RunSuspended,
+  Tool,
+  WorkflowResult,
+} from "./ptc.js";
 import { formatStepFunctions, parseStepFunctions, resolveStepFunctionsPointer } from "./step-functions.js";
 
 export interface RunInputs {
@@ -19,12 +29,17 @@ export interface RunInputs {
   memory: Record<string, unknown>;
   /** Step functions: the function to run (default: the last of the file). */
   entry?: string;
-  tools: Record<string, (args: Record<string, unknown>) => unknown>;
+  tools: Record<string, Tool>;
   timeoutMs: number;
   signal: AbortSignal;
+  /** Answer the calls from this recording instead of the tools (replay). */
+  replay?: JournalEntry[];
 }
 
 export type Outcome = RunResult | WorkflowResult;
+
+/** A run stopped at calls that wait for a decision (approvals). */
+export type Suspended = RunSuspended;
 
 /** What completion may offer, read when it is asked. */
 export interface CompletionHints {
@@ -62,6 +77,8 @@ export interface Dialect {
   dataShape: string;
   parts: DialectParts;
   run(runtime: PtcRuntime, source: string, inputs: RunInputs): Promise<Outcome>;
+  /** Continues a suspended run with the decisions on its pending calls. */
+  resume(runtime: PtcRuntime, s: Suspended, results: Record<string, CallResult>, inputs: RunInputs): Promise<Outcome>;
   /** Completion in the program editor. */
   completion(hints: CompletionHints): CompletionSource;
   /** The program laid out again; null while it does not parse. */
@@ -86,6 +103,7 @@ const ptcJson: Dialect = {
   dataLabel: "Context (JSON): data the program reads with load",
   dataShape: '{"name": data, …}',
   parts: { toolCalls: true, memory: true, entry: false, trace: false, reference: true },
+  // The trace draws the timeline; the journal is what "Replay recorded tool results" replays.
   run: (runtime, source, o) =>
     runtime.run(source, {
       context: o.data,
@@ -93,6 +111,19 @@ const ptcJson: Dialect = {
       tools: o.tools,
       timeoutMs: o.timeoutMs,
       signal: o.signal,
+      trace: true,
+      journal: true,
+      replay: o.replay,
+    }),
+  resume: (runtime, s, results, o) =>
+    runtime.resume(s.state, {
+      results,
+      context: o.data,
+      tools: o.tools,
+      timeoutMs: o.timeoutMs,
+      signal: o.signal,
+      trace: true,
+      journal: true,
     }),
   completion: (hints) => ptcCompletionSource(hints),
   format(source) {
@@ -127,6 +158,8 @@ const stepFunctions: Dialect = {
       timeoutMs: o.timeoutMs,
       signal: o.signal,
     }),
+  resume: (runtime, s, results, o) =>
+    runtime.resume(s.state, { results, tools: o.tools, timeoutMs: o.timeoutMs, signal: o.signal }),
   completion: (hints) => stepFunctionCompletionSource(hints),
   format(source) {
     const file = parseStepFunctions(source);

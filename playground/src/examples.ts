@@ -71,6 +71,80 @@ const stepFunctionExamples: Example[] = stepFunctionFiles.map((w) => ({
   entry: w.entry,
 }));
 
-export const examples: Example[] = [...ptcExamples, ...stepFunctionExamples];
+/** The playground's own PTC-JSON examples: a call that asks first, a fan-out to watch in the timeline. */
+const runExamples: Example[] = [
+  {
+    id: "approval",
+    title: "Refunds over 100 need approval",
+    program: {
+      op: "pipe",
+      steps: [
+        { op: "load", name: "orders" },
+        {
+          op: "map",
+          expr: {
+            op: "try",
+            expr: {
+              op: "call",
+              tool: "refund",
+              args: { id: { op: "get", field: "id" }, amount: { op: "get", field: "amount" } },
+            },
+            catch: { op: "var", name: "error", field: "message" },
+          },
+        },
+      ],
+    },
+    context: {
+      orders: [
+        { id: "A-1001", amount: 20 },
+        { id: "A-1002", amount: 900 },
+        { id: "A-1003", amount: 45 },
+      ],
+    },
+    tools: [
+      '// A tool may be a descriptor, as the package takes it. effect "write": its calls never',
+      "// overlap. approval (true, or a check of the args): the run stops at the call until you",
+      "// approve or deny it in the result panel; a denial is an error the program's try catches.",
+      "refund: {",
+      '  effect: "write",',
+      "  approval: ({ amount }) => amount > 100,",
+      "  execute: async ({ id, amount }) => ({ id, refunded: amount }),",
+      "},",
+      "",
+    ],
+  },
+  {
+    id: "fan-out",
+    title: "A slow lookup per item, in parallel",
+    program: {
+      op: "pipe",
+      steps: [
+        { op: "load", name: "skus" },
+        { op: "map", as: "sku", expr: { op: "call", tool: "price", args: { sku: { op: "var", name: "sku" } } } },
+        { op: "sum", field: "price" },
+      ],
+    },
+    context: { skus: ["A", "B", "C", "D", "E", "F"] },
+    tools: [
+      "// Each call takes 120 ms; the map's calls overlap (see the timeline).",
+      "price: async ({ sku }) => {",
+      "  await new Promise((resolve) => setTimeout(resolve, 120));",
+      "  return { sku, price: sku.charCodeAt(0) - 60 };",
+      "},",
+      "",
+    ],
+  },
+].map((e) => ({
+  id: e.id,
+  title: e.title,
+  label: e.title,
+  group: "Approvals, fan-out, replay",
+  dialect: "ptc-json",
+  turns: [{ program: formatJson({ program: e.program }) }],
+  context: formatJson(e.context),
+  tools: e.tools.join("\n"),
+}));
+
+export const examples: Example[] = [...ptcExamples, ...runExamples, ...stepFunctionExamples];
 
 export const exampleById = (id: string | undefined) => examples.find((e) => e.id === id);

@@ -20,7 +20,7 @@ import { renderMemory, renderTurn, selectErrorInProgram, setStatus, showNotice }
 import { loadEngine, type Engine } from "./ptc.js";
 import { renderReference } from "./reference.js";
 import { $, escapeHtml } from "./render.js";
-import { mockToolNames, prepareTools, runNow, scheduleRun, trustTools } from "./run.js";
+import { mockToolNames, prepareTools, runNow, scheduleRun, setReplay, trustTools } from "./run.js";
 import {
   clearMemory,
   fillExampleSelect,
@@ -66,6 +66,7 @@ function setupControls(): void {
   $("next-turn").addEventListener("click", nextTurn);
   for (const button of document.querySelectorAll(".trust-tools")) button.addEventListener("click", trustTools);
   $("reset-memory").addEventListener("click", clearMemory);
+  $("replay-toggle").addEventListener("change", () => setReplay($<HTMLInputElement>("replay-toggle").checked));
   $("format-program").addEventListener("click", () => {
     const formatted = dialect().format(textOf(views.program));
     if (formatted !== null) setText(views.program, formatted);

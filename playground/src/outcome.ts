@@ -22,6 +22,9 @@ export interface CallRecord {
   result?: unknown;
   error?: string;
   ms?: number;
+  /** The leg of the run it was made in (a resumed run has more than one), and when, in ms since that leg started. */
+  leg: number;
+  at: number;
 }
 
 export type InputProblem = { where: "context" | "tools"; message: string };
@@ -148,6 +151,23 @@ export function showFailure(
   renderCalls(calls);
   ($("next-turn") as HTMLButtonElement).disabled = true;
   announceOutcome(`${source}:${error.type}:${error.path ?? ""}`, `${title}: ${formatted}`);
+}
+
+/** A run that stopped at calls waiting for a decision (approvals.ts lists them): no result yet. */
+export function showSuspended(pending: number, calls: CallRecord[]): void {
+  errorRange = null;
+  mark(views.program, []);
+  document.body.dataset.status = "suspended";
+  delete document.body.dataset.errorType;
+  setStatus(
+    "held",
+    `<span class="badge warn">suspended</span> <span>${pending} call${pending === 1 ? "" : "s"} to decide</span>`,
+  );
+  $("error-box").hidden = true;
+  $("stale-note").hidden = true;
+  $("result").textContent = "";
+  renderCalls(calls);
+  ($("next-turn") as HTMLButtonElement).disabled = true;
 }
 
 /** "Show in program": selects the range the error on screen names. */

@@ -7,6 +7,8 @@ import type * as Browser from "../../dist/types/browser.mjs";
 import type { PtcRuntime, RunResult } from "../../dist/types/browser.mjs";
 
 export type {
+  CallResult,
+  JournalEntry,
   JsonObject,
   JsonValue,
   Operation,
@@ -16,6 +18,9 @@ export type {
   RunOptions,
   RunResult,
   RunSuccess,
+  RunSuspended,
+  Tool,
+  ToolCallTrace,
   TraceEntry,
   WorkflowResult,
 } from "../../dist/types/browser.mjs";

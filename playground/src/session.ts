@@ -9,7 +9,7 @@ import { formatJson } from "./format.js";
 import { setDialect } from "./layout.js";
 import { renderMemory, renderTurn, showNotice } from "./outcome.js";
 import { el, $ } from "./render.js";
-import { runNow } from "./run.js";
+import { resetReplay, runNow } from "./run.js";
 import { decodeSession, encodeSession, type Session } from "./share.js";
 import { dialect, state, views } from "./state.js";
 import { currentEntry } from "./trace-panel.js";
@@ -92,6 +92,7 @@ function loadExample(ex: Example): void {
   state.turn = 1;
   state.memoryIn = {};
   state.lastGood = null;
+  resetReplay();
   setText(views.program, ex.turns[0].program);
   setText(views.context, ex.context);
   setText(views.tools, ex.tools);
@@ -109,6 +110,7 @@ function applySession(s: Session): void {
   holdLinkTools(s.tools);
   adopt(s);
   state.lastGood = null;
+  resetReplay();
   setText(views.program, s.program);
   setText(views.context, s.context);
   setText(views.tools, s.tools);
