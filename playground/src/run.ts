@@ -251,6 +251,11 @@ async function runLeg(run: Run, start: (inputs: RunInputs) => Promise<Outcome>):
   renderReplay();
   if ("status" in result && result.status === "suspended") {
     showSuspended(result.pending.length, run.calls);
+    if (d.parts.trace) {
+      // A suspended step-function run has no trace (yet): none rather than the last run's.
+      showTrace([], undefined, run.file);
+      $("trace-empty").textContent = "The trace shows once the run ends.";
+    }
     showPending(result, (results) => {
       if (!isCurrent() || !state.runtime) return; // edited since: that run replaces this one
       const runtime = state.runtime;
@@ -291,7 +296,7 @@ function renderReplay(): void {
   $("replay-note").textContent = recording
     ? `Replaying ${results}: the mock tools do not run; a call not recorded ends the run.`
     : n
-      ? `On: later runs get the last run's ${results}.`
+      ? `Turning this on answers later runs with the last run's ${results}.`
       : "";
 }
 

@@ -109,6 +109,25 @@ describe("approvals", () => {
     await context.close();
   });
 
+  test("step functions: a denied charge reaches the step's on-error, which compensates", async () => {
+    const { page, context, errors } = await openExample("checkout");
+    const tools = (await page.evaluate(() => window.__playground.views.tools.state.doc.toString())).replace(
+      /charge: async \(args\) => ([^\n]*),\n/,
+      'charge: { effect: "write", approval: true, execute: async (args) => $1 },\n',
+    );
+    assert.match(tools, /approval: true/);
+    await nextRun(page, () => setEditor(page, "tools", tools));
+    assert.equal(await status(page), "suspended");
+    assert.match(await page.locator("#pending-list").innerText(), /charge[\s\S]*at \/0\/steps\/1/);
+    assert.match(await page.locator("#trace-empty").innerText(), /once the run ends/);
+    await page.getByRole("textbox", { name: /Reason for denying charge/ }).fill("card on hold");
+    await nextRun(page, () => page.getByRole("button", { name: /^Deny charge/ }).click());
+    assert.match(await resultText(page), /"error": "Payment failed: .*denied: card on hold"/);
+    assert.ok((await page.locator("#trace > li").count()) > 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   test("a descriptor that is not one is a Tools error", async () => {
     const { page, context } = await openExample("approval");
     await nextRun(page, () => setEditor(page, "tools", `refund: { approval: "yes", execute: async () => 1 },\n`));
@@ -181,14 +200,20 @@ describe("timeline", () => {
     await context.close();
   });
 
-  test("on a phone (390 px) the timeline fits", async () => {
+  test("on a phone (390 px) the timeline and the pending calls fit", async () => {
     const { page, context } = await openExample("fan-out", { width: 390, height: 844 });
-    const overflow = await page.evaluate(() =>
-      Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth),
-    );
-    assert.equal(overflow, 0);
+    const overflow = () =>
+      page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth));
+    assert.equal(await overflow(), 0);
     await page.locator("#timeline").scrollIntoViewIfNeeded();
     await shot(page, "timeline-phone");
+    // The pending calls and their buttons fit too.
+    await nextRun(page, () => page.selectOption("#example-select", "approval"));
+    const approve = page.getByRole("button", { name: /^Approve refund/ });
+    await approve.scrollIntoViewIfNeeded();
+    assert.ok(await approve.isVisible());
+    assert.equal(await overflow(), 0);
+    await shot(page, "approval-phone");
     await context.close();
   });
 });
