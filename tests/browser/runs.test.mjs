@@ -109,6 +109,31 @@ describe("approvals", () => {
     await context.close();
   });
 
+  test("a call that needs an approved call's answer: the resumed run stops again, then ends", async () => {
+    const { page, context } = await openExample("approval");
+    await nextRun(page, () =>
+      setEditor(page, "tools", "refund: { approval: true, execute: async (args) => ({ ...args, done: true }) },\n"),
+    );
+    const chained = {
+      program: {
+        op: "pipe",
+        steps: [
+          { op: "call", tool: "refund", args: { id: 1 } },
+          { op: "call", tool: "refund", args: { id: { op: "get", field: "id" }, again: true } },
+        ],
+      },
+    };
+    await nextRun(page, () => setEditor(page, "program", JSON.stringify(chained)));
+    assert.match(await page.locator("#pending-list").innerText(), /\{"id":1\}/);
+    await nextRun(page, () => page.getByRole("button", { name: /^Approve refund/ }).click());
+    assert.equal(await status(page), "suspended", "the second call asks too");
+    assert.match(await page.locator("#pending-list").innerText(), /\{"id":1,"again":true\}/);
+    await nextRun(page, () => page.getByRole("button", { name: /^Approve refund/ }).click());
+    assert.deepEqual(JSON.parse(await resultText(page)), { id: 1, again: true, done: true });
+    assert.equal(await page.locator("#calls > li").count(), 2);
+    await context.close();
+  });
+
   test("step functions: a denied charge reaches the step's on-error, which compensates", async () => {
     const { page, context, errors } = await openExample("checkout");
     const tools = (await page.evaluate(() => window.__playground.views.tools.state.doc.toString())).replace(
