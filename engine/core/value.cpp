@@ -12,24 +12,16 @@
 
 namespace ptc {
 
+namespace detail {
+const std::string kEmptyString;
+const Array kEmptyArray;
+}  // namespace detail
+
 namespace {
 
-struct StringBlock final : HeapBlock {
-  std::string s;
-};
-struct ArrayBlock final : HeapBlock {
-  Array items;
-};
-// Its members follow it in the same allocation, and for a wide object (at
-// least Value::kIndexFrom members) then its key index: the members' positions
-// in key order, filled on first use.
-struct alignas(Member) ObjectBlock final : HeapBlock {
-  uint32_t count = 0;
-  bool indexed = false;  // the key index has been filled
-  Member* members() { return reinterpret_cast<Member*>(reinterpret_cast<char*>(this) + sizeof(ObjectBlock)); }
-  bool wide() const { return count >= Value::kIndexFrom; }
-  uint32_t* index() { return reinterpret_cast<uint32_t*>(members() + count); }
-};
+using detail::ArrayBlock;
+using detail::ObjectBlock;
+using detail::StringBlock;
 
 uint64_t objectBytes(size_t n) {
   return sizeof(ObjectBlock) + n * sizeof(Member) + (n >= Value::kIndexFrom ? n * sizeof(uint32_t) : 0);
@@ -83,9 +75,6 @@ void freeObject(ObjectBlock* block) {
   block->~ObjectBlock();
   ::operator delete(block);
 }
-
-const std::string kEmptyString;
-const Array kEmptyArray;
 
 // The height of a list or object holding values of these heights.
 template <class It, class Get>
@@ -153,29 +142,19 @@ void Value::retain() const {
 
 void Value::release() {
   if (tag_.kind >= Kind::String) {
-    HeapBlock* b = u_.h;
-    if (--b->refs == 0) {
-      if (b->budget) b->budget->release(b->bytes);
-      // No virtual destructor (it would cost a pointer per block): the kind says which block it is.
-      if (tag_.kind == Kind::String) delete static_cast<StringBlock*>(b);
-      else if (tag_.kind == Kind::Array) delete static_cast<ArrayBlock*>(b);
-      else freeObject(static_cast<ObjectBlock*>(b));
-    }
+    if (--u_.h->refs == 0) destroy();
     tag_.kind = Kind::Null;
     tag_.height = 0;
   }
 }
 
-const std::string& Value::str() const {
-  return tag_.kind == Kind::String ? static_cast<StringBlock*>(u_.h)->s : kEmptyString;
-}
-const Array& Value::items() const {
-  return tag_.kind == Kind::Array ? static_cast<ArrayBlock*>(u_.h)->items : kEmptyArray;
-}
-MemberSpan Value::members() const {
-  if (tag_.kind != Kind::Object) return MemberSpan(nullptr, 0);
-  auto* block = static_cast<ObjectBlock*>(u_.h);
-  return MemberSpan(block->members(), block->count);
+void Value::destroy() {
+  HeapBlock* b = u_.h;
+  if (b->budget) b->budget->release(b->bytes);
+  // No virtual destructor (it would cost a pointer per block): the kind says which block it is.
+  if (tag_.kind == Kind::String) delete static_cast<StringBlock*>(b);
+  else if (tag_.kind == Kind::Array) delete static_cast<ArrayBlock*>(b);
+  else freeObject(static_cast<ObjectBlock*>(b));
 }
 
 const uint32_t* Value::keyIndex() const {
@@ -184,19 +163,24 @@ const uint32_t* Value::keyIndex() const {
   return block->wide() ? keyIndexOf(block) : nullptr;
 }
 
-const Value* Value::find(std::string_view key) const {
-  if (tag_.kind != Kind::Object) return nullptr;
+int64_t Value::position(std::string_view key) const {
+  if (tag_.kind != Kind::Object) return -1;
   MemberSpan all = members();
   if (const uint32_t* index = keyIndex()) {
     const uint32_t* at = std::lower_bound(index, index + all.size(), key,
                                           [&all](uint32_t i, std::string_view k) { return all[i].key.str() < k; });
-    return at != index + all.size() && all[*at].key.str() == key ? &all[*at].value : nullptr;
+    return at != index + all.size() && all[*at].key.str() == key ? static_cast<int64_t>(*at) : -1;
   }
-  for (const Member& m : all) {
-    const std::string& k = m.key.str();
-    if (k.size() == key.size() && std::memcmp(k.data(), key.data(), key.size()) == 0) return &m.value;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const std::string& k = all[i].key.str();
+    if (k.size() == key.size() && std::memcmp(k.data(), key.data(), key.size()) == 0) return static_cast<int64_t>(i);
   }
-  return nullptr;
+  return -1;
+}
+
+const Value* Value::find(std::string_view key) const {
+  const int64_t at = position(key);
+  return at < 0 ? nullptr : &members()[static_cast<size_t>(at)].value;
 }
 
 Value Value::field(std::string_view key) const {
@@ -259,15 +243,16 @@ bool equalObjects(const Value& a, const Value& b) {
   if (x.size() != y.size()) return false;
   for (size_t i = 0; i < x.size(); ++i)
     if (x[i].key.str() != y[i].key.str()) return false;
-  for (size_t i = 0; i < x.size(); ++i)
+  for (size_t i = 0; i < x.size(); ++i) {
+    tickDeadline();
     if (!equals(x[i].value, y[i].value)) return false;
+  }
   return true;
 }
 
 }  // namespace
 
 bool equals(const Value& a, const Value& b) {
-  tickDeadline();
   if (a.sameHeap(b)) return true;
   if (a.isNumber() && b.isNumber()) {
     if (a.isInt() && b.isInt()) return a.asInt() == b.asInt();
@@ -284,8 +269,10 @@ bool equals(const Value& a, const Value& b) {
       const Array& x = a.items();
       const Array& y = b.items();
       if (x.size() != y.size()) return false;
-      for (size_t i = 0; i < x.size(); ++i)
+      for (size_t i = 0; i < x.size(); ++i) {
+        tickDeadline();  // a walk of a whole value counts its steps; comparing two scalars does not
         if (!equals(x[i], y[i])) return false;
+      }
       return true;
     }
     case Kind::Object: return a.members().size() == b.members().size() && equalObjects(a, b);

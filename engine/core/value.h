@@ -141,9 +141,9 @@ class Value {
   bool asBool() const { return u_.b; }
   int64_t asInt() const { return u_.i; }
   double asDouble() const { return tag_.kind == Kind::Int ? static_cast<double>(u_.i) : u_.d; }
-  const std::string& str() const;
-  const Array& items() const;
-  MemberSpan members() const;  // empty unless an object
+  inline const std::string& str() const;
+  inline const Array& items() const;
+  inline MemberSpan members() const;  // empty unless an object
   // Levels of lists and objects: 0 for a scalar, 1 for [] or {"a": 1}, 2 for [[]].
   int height() const { return tag_.height; }
 
@@ -155,6 +155,10 @@ class Value {
   // Field of an object, or nullptr when missing or this is not an object.
   // Wide objects find it by binary search in their sorted key index.
   const Value* find(std::string_view key) const;
+  // find(key.str()), trying the member at `hint` first and leaving there the
+  // position found: rows of one list share their key order (and, parsed, their
+  // key strings), so a field read per row becomes one comparison.
+  inline const Value* find(const Value& key, uint32_t& hint) const;
   // Field of an object; null when missing or this is not an object.
   Value field(std::string_view key) const;
 
@@ -170,7 +174,11 @@ class Value {
 
  private:
   void retain() const;
+  // Out of line: a Value dies in many places, and inlining this in all of them
+  // costs more wasm than the call it saves.
   void release();
+  void destroy();                                // frees the block of the last reference
+  int64_t position(std::string_view key) const;  // of the member with this key in an object, or -1
   HeapBlock* block() const { return u_.h; }
 
   // The kind, and the height of a list or object, in one word that copies as
@@ -211,6 +219,54 @@ class MemberSpan {
   const Member* first_;
   size_t n_;
 };
+
+// The heap blocks behind strings, lists and objects, here so that reading
+// them inlines: every field read of every row goes through them.
+namespace detail {
+struct StringBlock final : HeapBlock {
+  std::string s;
+};
+struct ArrayBlock final : HeapBlock {
+  Array items;
+};
+// Its members follow it in the same allocation, and for a wide object (at
+// least Value::kIndexFrom members) then its key index: the members' positions
+// in key order, filled on first use.
+struct alignas(Member) ObjectBlock final : HeapBlock {
+  uint32_t count = 0;
+  bool indexed = false;  // the key index has been filled
+  Member* members() { return reinterpret_cast<Member*>(reinterpret_cast<char*>(this) + sizeof(ObjectBlock)); }
+  bool wide() const { return count >= Value::kIndexFrom; }
+  uint32_t* index() { return reinterpret_cast<uint32_t*>(members() + count); }
+};
+extern const std::string kEmptyString;
+extern const Array kEmptyArray;
+}  // namespace detail
+
+const std::string& Value::str() const {
+  return tag_.kind == Kind::String ? static_cast<detail::StringBlock*>(u_.h)->s : detail::kEmptyString;
+}
+const Array& Value::items() const {
+  return tag_.kind == Kind::Array ? static_cast<detail::ArrayBlock*>(u_.h)->items : detail::kEmptyArray;
+}
+MemberSpan Value::members() const {
+  if (tag_.kind != Kind::Object) return MemberSpan(nullptr, 0);
+  auto* block = static_cast<detail::ObjectBlock*>(u_.h);
+  return MemberSpan(block->members(), block->count);
+}
+
+const Value* Value::find(const Value& key, uint32_t& hint) const {
+  if (tag_.kind != Kind::Object) return nullptr;
+  MemberSpan all = members();
+  if (hint < all.size()) {
+    const Value& k = all[hint].key;
+    if (k.sameHeap(key) || k.str() == key.str()) return &all[hint].value;
+  }
+  const int64_t at = position(key.str());
+  if (at < 0) return nullptr;
+  hint = static_cast<uint32_t>(at);
+  return &all[static_cast<size_t>(at)].value;
+}
 
 // Builds an object from members added one at a time, where a repeated key
 // keeps its first position and takes the last value (merge, parsing, the

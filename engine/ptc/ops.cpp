@@ -18,7 +18,7 @@ namespace {
 const char* opName(const Node& n) { return specOf(n.op).name; }
 
 // The value a comparison or aggregate looks at: the item's field, or the item.
-Value subject(const Node& n, const Value& item) { return n.field.isNone() ? item : item.field(n.field.str()); }
+Value subject(const Node& n, const Value& item) { return n.field.isNone() ? item : fieldOf(n, item); }
 
 Value number(const Node& n, double d) {
   if (!std::isfinite(d))
@@ -304,7 +304,7 @@ Value extremeBy(const Node& n, const Array& items, bool wantMax) {
   Value bestKey;
   for (const Value& item : items) {
     tickDeadline();
-    Value key = item.field(n.field.str());
+    Value key = fieldOf(n, item);
     if (key.isNull()) continue;
     int c = bestItem ? orderOf(n, key, bestKey) : 0;
     if (!bestItem || (wantMax ? c > 0 : c < 0)) {
@@ -320,7 +320,7 @@ Value extremeBy(const Node& n, const Array& items, bool wantMax) {
 Value get(const Node& n, const Value& in) {
   Value result;
   if (!n.usesPath) {
-    result = in.field(n.field.str());
+    result = fieldOf(n, in);
   } else {
     result = in;
     for (const Value& key : n.keys) {
@@ -431,7 +431,7 @@ Value readVarValue(const Node& n, const Value& v) { return n.usesPath || !n.fiel
 
 Value readField(const Node& n, const Value& in) {
   if (n.field.isNone() || in.isNull()) return n.field.isNone() ? in : Value();
-  if (in.isObject()) return in.field(n.field.str());
+  if (in.isObject()) return fieldOf(n, in);
   throwExecution(ErrorCode::TypeMismatch, n,
                  quoted(n) + " reads field '" + n.field.str() + "', but the current value is a " + typeName(in) +
                      ", not an object. Omit 'field' to use the value itself");

@@ -31,6 +31,12 @@ std::string quoted(const Node& n);  // 'name' of the op
 // field: null when the value is null, an execution error when it is a number,
 // text, boolean or list (fail fast: reading a field of those is a mistake).
 Value readField(const Node& n, const Value& in);
+// The node's `field` of an object (null when missing or not an object), found
+// through the node's hint: a field read per row is one comparison.
+inline Value fieldOf(const Node& n, const Value& item) {
+  const Value* v = item.find(n.field, n.fieldHint);
+  return v ? *v : Value();
+}
 // The input of a value-level op: its `value` expression when given, else readField.
 inline Value valueInput(const Node& n, const Value& in, const Value* args) {
   return n.valueGiven ? args[0] : readField(n, in);

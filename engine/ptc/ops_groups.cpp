@@ -43,7 +43,7 @@ bool GroupFolds::add(size_t group, const Value& item) {
     }
     // A field of a non-object item is an error of sum, min and max (itemValue).
     if (!agg.field.isNone() && !item.isObject() && !item.isNull() && agg.op != Op::Avg) return false;
-    Value v = agg.field.isNone() ? item : item.field(agg.field.str());
+    Value v = agg.field.isNone() ? item : fieldOf(agg, item);
     if (agg.op == Op::Avg) {
       if (v.isNumber()) f.sum.add(v), ++f.count;
     } else if (v.isNull()) {

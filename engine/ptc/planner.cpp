@@ -175,10 +175,20 @@ std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
     if (slot.index && slot.index->list.sameHeap(in)) return probe(*slot.index, rhs, firstOnly);
   }
 
+  // Equality on a field of an object item needs no operation dispatch: the
+  // field's value (no copy) against the hoisted value, as comparison() does.
+  const bool fieldEquality = (cmp.op == Op::Eq || cmp.op == Op::Neq) && !cmp.field.isNone();
+  const bool wantEqual = cmp.op == Op::Eq;
+  const Value null;
   Array out;
   for (size_t i = 0; i < items.size(); ++i) {
     tick();
-    if (!applyOp(cmp, items[i], &rhs, 1).truthy()) continue;
+    if (fieldEquality && items[i].isObject()) {
+      const Value* lhs = items[i].find(cmp.field, cmp.fieldHint);
+      if (equals(lhs ? *lhs : null, rhs) != wantEqual) continue;
+    } else if (!applyOp(cmp, items[i], &rhs, 1).truthy()) {
+      continue;
+    }
     out.push_back(items[i]);
     if (!firstOnly) continue;
     // What the plain filter would still raise: a field read of an item that is no object.

@@ -37,6 +37,9 @@ struct Node {
   // sort_by: the keys in order, each a field (None: the item itself) and descending.
   std::vector<std::pair<Value, bool>> sortKeys;
   uint8_t plan = 0;  // filter: how it may run faster with the same result (planner.h)
+  // Where `field` was found in the last object read (Value::find's hint): a
+  // cache that changes no result, so evaluation of a const Node may update it.
+  mutable uint32_t fieldHint = 0;
 };
 
 struct Program {

@@ -552,8 +552,9 @@ describe("measurements", () => {
     assert.ok(pageGz < 180_000, `the page's code is ${pageGz} B gzip`);
     // 450 KB before parallel calls and spans; 480 KB once step-function functions,
     // error codes, resident data, the join planner and preflight analysis joined
-    // them (the engine is 247 KB of it: issue 15 tracks its size in npm run bench).
-    assert.ok(gz < 480_000, `the page transfers ${gz} B gzip`);
+    // them; 476 KB since the engine links at -O2 (239 KB of it; issue 15 tracks
+    // its size in npm run bench) and the page shows approvals, a timeline and replay.
+    assert.ok(gz < 476_000, `the page transfers ${gz} B gzip`);
     assert.ok(first.median < 2000);
     assert.ok(sf.median < 2000);
   });
