@@ -27,10 +27,15 @@ export type DoneStatus =
 /** What a run runs: a PTC-JSON program or a step-functions file (a "workflow"). */
 export type RunKind = "program" | "workflow";
 
+/** Who answered a call that no tool ran. */
+export type AnswerSource = "recording" | "host";
+
 /** What became of one tool call. */
 export type ToolOutcome =
-  | { kind: "value"; text: string }
-  | { kind: "failure"; message: string }
+  // `from`: the answer came from a recording or the journal (replay, resume),
+  // or from the host's result for a held call; a live answer has none.
+  | { kind: "value"; text: string; from?: AnswerSource }
+  | { kind: "failure"; message: string; from?: AnswerSource }
   // The tool answered with something that is not JSON data: a fault of the
   // host that ends the run, which no on-error or compensate may catch.
   | { kind: "fault"; message: string }

@@ -89,7 +89,9 @@ function argsText(args: JsonObject): string {
 }
 
 const entryOutcome = (entry: JournalEntry): ToolOutcome =>
-  "value" in entry ? { kind: "value", text: JSON.stringify(entry.value) } : { kind: "failure", message: entry.error };
+  "value" in entry
+    ? { kind: "value", text: JSON.stringify(entry.value), from: "recording" }
+    : { kind: "failure", message: entry.error, from: "recording" };
 
 export class ToolGate {
   /** Every answered call of this run (replayed ones included), in the order the answers came. */
@@ -201,8 +203,8 @@ export class ToolGate {
 }
 
 function decisionOutcome(decision: CallResult): ToolOutcome {
-  if ("value" in decision) return { kind: "value", text: JSON.stringify(decision.value) };
-  if ("error" in decision) return { kind: "failure", message: decision.error };
+  if ("value" in decision) return { kind: "value", text: JSON.stringify(decision.value), from: "host" };
+  if ("error" in decision) return { kind: "failure", message: decision.error, from: "host" };
   const reason = "reason" in decision && decision.reason ? `: ${decision.reason}` : "";
-  return { kind: "failure", message: `the call was denied${reason}` };
+  return { kind: "failure", message: `the call was denied${reason}`, from: "host" };
 }

@@ -23,8 +23,15 @@ export interface ToolCallTrace {
    * the host (an approval, a deferred tool, `suspend`), the run stopped there.
    */
   outcome: "value" | "failure" | "fault" | "timeout" | "abort" | "abandoned" | "suspended";
+  /** When the engine issued the call, in ms since the run (or resumed leg) started. */
+  startMs: number;
   /** From the call's start (when the engine issued it) to its answer. */
   durationMs: number;
+  /**
+   * Who answered a call no tool ran: "recording" (a `replay`, or the journal
+   * of a resumed run), "host" (the result given to resume for a held call).
+   */
+  answeredBy?: "recording" | "host";
   /** Characters of the result's JSON text (outcome value). */
   resultSize?: number;
   error?: string;
@@ -118,6 +125,7 @@ export class RunObserver {
   private readonly calls: ToolCallTrace[] = [];
   private readonly span?: Span;
   private readonly context?: OtelContext;
+  private readonly started = performance.now();
   private ended = false;
 
   private constructor(
@@ -145,6 +153,7 @@ export class RunObserver {
       path: call.path,
       args: call.args,
       outcome: "abandoned",
+      startMs: started - this.started,
       durationMs: 0,
     };
     if (this.keepTrace) this.calls.push(entry);
@@ -171,8 +180,10 @@ export class RunObserver {
       const error = outcomeError(o);
       if (error !== undefined) entry.error = error;
       if (o.kind === "value") entry.resultSize = o.text.length;
+      if ((o.kind === "value" || o.kind === "failure") && o.from) entry.answeredBy = o.from;
       if (span) {
         span.setAttribute("ptc.tool.outcome", entry.outcome);
+        if (entry.answeredBy) span.setAttribute("ptc.tool.answered_by", entry.answeredBy);
         if (entry.resultSize !== undefined) span.setAttribute("ptc.tool.result_size", entry.resultSize);
         if (error !== undefined) span.setStatus({ code: SPAN_ERROR, message: error });
         span.end();

@@ -168,7 +168,7 @@ export async function runNow(): Promise<void> {
   showConsent(held);
   if (held) {
     hidePending();
-    renderTimeline(undefined, [], 0);
+    renderTimeline(undefined, 0);
     return showHeld();
   }
 
@@ -186,7 +186,7 @@ export async function runNow(): Promise<void> {
   if (problem) {
     const code = problem.where === "tools" ? "tool_failed" : "not_json";
     hidePending();
-    renderTimeline(undefined, [], 0);
+    renderTimeline(undefined, 0);
     showFailure({ type: "execution_error", code, message: problem.message }, program, [], problem.where);
     if (d.parts.trace) showTrace([]);
     state.runsDone++;
@@ -269,11 +269,7 @@ async function runLeg(run: Run, start: (inputs: RunInputs) => Promise<Outcome>):
   }
   if (d.parts.toolCalls) {
     const trace = "trace" in result ? (result.trace as ToolCallTrace[] | undefined) : undefined;
-    renderTimeline(
-      trace,
-      run.calls.filter((c) => c.leg === run.leg),
-      elapsed,
-    );
+    renderTimeline(trace, elapsed);
   }
   if (state.firstResultAt === null) {
     state.firstResultAt = performance.now();

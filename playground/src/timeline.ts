@@ -1,16 +1,10 @@
 // The timeline of a PTC-JSON run's tool calls: one bar per call of the run's
-// trace (`trace: true`), from when the engine issued it to its answer, on one
-// time axis, so the calls of a fan-out show as overlapping bars. Plain DOM.
-//
-// The trace gives each call's duration but not when it started; the page's own
-// tool wrappers know when each live call started and answered (run.ts). A
-// call's bar ends at its answer and is as long as the trace says; a call no
-// tool answered (replayed or answered from the journal on resume, held for a
-// decision, cut off) starts where the call before it started, since the engine
-// issues calls in the trace's order. A bar's word is the trace's outcome, or
-// "recorded" for a value that came from a recording.
+// trace (`trace: true`), from when the engine issued it (`startMs`) to its
+// answer, on one time axis, so the calls of a fan-out show as overlapping bars.
+// A call still out when the run ended reaches to the end. A bar's word is the
+// trace's outcome, or "recorded" for an answer from a recording (a replay, or
+// the journal of a resumed run). Plain DOM.
 import { formatMs } from "./format.js";
-import type { CallRecord } from "./outcome.js";
 import type { ToolCallTrace } from "./ptc.js";
 import { $, el } from "./render.js";
 
@@ -22,40 +16,20 @@ interface Bar {
   outcome: string;
 }
 
-/** Places the trace's calls on the time axis with the live calls' times (`calls`: this leg's, in call order). */
-function bars(trace: ToolCallTrace[], calls: CallRecord[], elapsed: number): Bar[] {
-  const live = calls.map((c) => ({ c, key: `${c.tool} ${JSON.stringify(c.args)}` }));
-  let previous = 0;
+function bars(trace: ToolCallTrace[], elapsed: number): Bar[] {
   return trace.map((entry) => {
-    const key = `${entry.tool} ${JSON.stringify(entry.args)}`;
-    const i = live.findIndex((l) => l.key === key);
-    const record = i >= 0 ? live.splice(i, 1)[0].c : undefined;
-    let start: number;
-    let end: number;
-    if (record?.ms !== undefined) {
-      end = record.at + record.ms;
-      start = Math.max(0, Math.min(record.at, end - entry.durationMs));
-    } else if (record) {
-      start = record.at; // still out when the run ended
-      end = Math.max(start, elapsed);
-    } else {
-      start = previous;
-      end = start + entry.durationMs;
-    }
-    start = Math.max(start, previous); // issued in the trace's order
-    end = Math.max(start, end);
-    previous = start;
-    // A value no live call gave came from a recording (replay, or the journal of a resumed run).
-    return { entry, start, end, outcome: !record && entry.outcome === "value" ? "recorded" : entry.outcome };
+    const start = Math.max(0, entry.startMs);
+    const end = entry.outcome === "abandoned" ? Math.max(start, elapsed) : start + entry.durationMs;
+    return { entry, start, end, outcome: entry.answeredBy === "recording" ? "recorded" : entry.outcome };
   });
 }
 
 /** Shows the timeline of a run's trace (hidden when the run made no call or has no trace). */
-export function renderTimeline(trace: ToolCallTrace[] | undefined, calls: CallRecord[], elapsed: number): void {
+export function renderTimeline(trace: ToolCallTrace[] | undefined, elapsed: number): void {
   const box = $("timeline");
   box.hidden = !trace?.length;
   if (!trace?.length) return;
-  const placed = bars(trace, calls, elapsed);
+  const placed = bars(trace, elapsed);
   const total = Math.max(elapsed, ...placed.map((b) => b.end), 1);
   const pct = (ms: number) => `${((ms / total) * 100).toFixed(2)}%`;
   $("timeline-span").textContent = `${trace.length} call${trace.length === 1 ? "" : "s"} in ${formatMs(total)}`;

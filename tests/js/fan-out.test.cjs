@@ -247,7 +247,7 @@ describe.each([
     });
     const r = await rt.run(program, { trace: true, tools: { t } });
     expect(r.ok).toBe(true);
-    expect(r.trace.map(({ durationMs: _, ...rest }) => rest)).toEqual([
+    expect(r.trace.map(({ durationMs: _, startMs: __, ...rest }) => rest)).toEqual([
       { id: 1, tool: "t", path: "/program/steps/1/expr/expr", args: { x: 0 }, outcome: "value", resultSize: 7 },
       { id: 2, tool: "t", path: "/program/steps/1/expr/expr", args: { x: 1 }, outcome: "value", resultSize: 7 },
       {
@@ -260,6 +260,7 @@ describe.each([
       },
     ]);
     for (const entry of r.trace) expect(entry.durationMs).toBeGreaterThanOrEqual(0);
+    for (const entry of r.trace) expect(entry.startMs).toBeGreaterThanOrEqual(0);
     const untraced = await rt.run(program, { tools: { t } });
     expect(untraced.trace).toBeUndefined();
   });

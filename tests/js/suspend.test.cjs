@@ -278,6 +278,25 @@ describe.each([
     expect(ran).toEqual([]);
   });
 
+  test("the trace says when each call started and who answered a call no tool ran", async () => {
+    const slow = async ({ x }) => (await sleep(20), x);
+    const fanOut = pipe(literal([1, 2, 3]), { op: "map", as: "x", expr: call("slow", { x: v("x") }) });
+    const live = await rt.run(fanOut, { tools: { slow }, trace: true, journal: true });
+    const starts = live.trace.map((e) => e.startMs);
+    expect(Math.max(...starts)).toBeLessThan(Math.min(...live.trace.map((e) => e.startMs + e.durationMs))); // they overlap
+    expect(live.trace.every((e) => e.answeredBy === undefined)).toBe(true);
+    const replayed = await rt.run(fanOut, { replay: live.journal, trace: true });
+    expect(replayed.trace.map((e) => e.answeredBy)).toEqual(["recording", "recording", "recording"]);
+    const held = await rt.run(refunds, { context: { orders }, tools: { refund: refundTool(true) }, trace: true });
+    const resumed = await rt.resume(viaJson(held.state), {
+      results: Object.fromEntries(held.pending.map((p) => [p.id, { approved: false }])),
+      tools: { refund: refundTool(true) },
+      context: { orders },
+      trace: true,
+    });
+    expect(resumed.trace.map((e) => e.answeredBy)).toEqual(["host", "host", "host", "host"]);
+  });
+
   test("a replayed program that asks what the recording does not hold ends with replay_missing at the call", async () => {
     const live = await rt.run(refunds, { context: { orders }, tools: { refund: async ({ id }) => id }, journal: true });
     // Another program over the same recording: it asks for amount 501, which was never asked.
