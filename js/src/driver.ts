@@ -290,8 +290,9 @@ function answerCalls(engine: EngineInstance, run: number, first: CallStatus, io:
     // True when the run stopped: every call still out is held.
     const stoppedAllHeld = () => {
       if (ended || held === 0 || held !== out) return false;
-      const { metrics } = JSON.parse(engine.cancel(run, "abort", "suspended")) as DoneStatus;
-      end(JSON.stringify({ state: "suspended", metrics }));
+      // A step-function run's trace so far goes with it: its steps held open show as "abort".
+      const { metrics, trace } = JSON.parse(engine.cancel(run, "abort", "suspended")) as DoneStatus;
+      end(JSON.stringify({ state: "suspended", metrics, ...(trace ? { trace } : {}) }));
       return true;
     };
     // After each engine step (or held call) the run waits on its calls, or stops.

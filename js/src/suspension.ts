@@ -24,6 +24,7 @@ import { VERSION } from "./version.js";
 import type { JsonObject, PtcError, RunMetrics, RunOptions, Tool } from "./types.js";
 import type { ResidentContext } from "./resident.js";
 import type { ToolCallTrace } from "./telemetry.js";
+import type { TraceEntry } from "./workflows.js";
 
 /** The `format` of a state this version writes and reads. */
 export const STATE_FORMAT = "ptc-wasm/suspended-run@1";
@@ -63,7 +64,8 @@ export interface RunSuspended<K extends RunKind = RunKind> {
   /** The held calls: decide each, then runtime.resume(state, { results: { [id]: ... } }). */
   pending: PendingCall[];
   state: SuspendedState<K>;
-  trace?: ToolCallTrace[];
+  /** PTC-JSON with `trace: true`: the calls so far; step functions: the steps so far. */
+  trace?: ToolCallTrace[] | TraceEntry[];
   journal?: JournalEntry[];
   metrics: RunMetrics;
 }
@@ -138,7 +140,7 @@ export function stateLimits(options: { maxHeapBytes?: number; maxDepth?: number;
 export function suspendedResult(
   base: StateBase,
   gate: ToolGate,
-  status: { metrics: DoneStatus["metrics"] },
+  status: { metrics: DoneStatus["metrics"]; trace?: unknown[] },
   started: number,
   timings: Timings,
   withJournal: boolean,
@@ -170,6 +172,7 @@ export function suspendedResult(
     pending: state.pending,
     state,
     ...(withJournal ? { journal: [...gate.journal] } : {}),
+    ...(status.trace ? { trace: suspendedTrace(status.trace) } : {}),
     metrics: {
       durationMs: now() - started,
       memoryBytes: status.metrics.memoryBytes,
@@ -177,6 +180,12 @@ export function suspendedResult(
       ...timings,
     },
   };
+}
+
+// A step-function trace so far: the steps the run stopped at (ended by the
+// engine as aborted) were held, not aborted.
+function suspendedTrace(trace: unknown[]): TraceEntry[] {
+  return (trace as TraceEntry[]).map((e) => (e.outcome === "abort" ? { ...e, outcome: "suspended" } : e));
 }
 
 type Refusal = { ok: false; error: PtcError };

@@ -63,7 +63,8 @@ export interface TraceEntry {
   tool?: string;
   args?: JsonObject;
   durationMs: number;
-  outcome: "value" | "failure" | "compensated" | "timeout" | "abort";
+  /** suspended: a call held for the host when the run stopped there (RunSuspended). */
+  outcome: "value" | "failure" | "compensated" | "timeout" | "abort" | "suspended";
   value?: JsonValue;
   error?: string;
 }

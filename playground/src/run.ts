@@ -22,7 +22,7 @@ import {
   type CallRecord,
   type InputProblem,
 } from "./outcome.js";
-import type { JournalEntry, Tool, ToolCallTrace } from "./ptc.js";
+import type { JournalEntry, Tool, ToolCallTrace, TraceEntry } from "./ptc.js";
 import { $ } from "./render.js";
 import { dialect, state, views } from "./state.js";
 import type { StepFunctionsFile } from "./step-functions.js";
@@ -251,11 +251,8 @@ async function runLeg(run: Run, start: (inputs: RunInputs) => Promise<Outcome>):
   renderReplay();
   if ("status" in result && result.status === "suspended") {
     showSuspended(result.pending.length, run.calls);
-    if (d.parts.trace) {
-      // A suspended step-function run has no trace (yet): none rather than the last run's.
-      showTrace([], undefined, run.file);
-      $("trace-empty").textContent = "The trace shows once the run ends.";
-    }
+    // A suspended step-function run's trace so far: its held step is "waiting for a decision".
+    if (d.parts.trace) showTrace((result.trace ?? []) as TraceEntry[], undefined, run.file);
     showPending(result, (results) => {
       if (!isCurrent() || !state.runtime) return; // edited since: that run replaces this one
       const runtime = state.runtime;

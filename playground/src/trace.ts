@@ -44,6 +44,7 @@ const OUTCOME_TEXT: Record<TraceEntry["outcome"], string> = {
   compensated: "compensated",
   timeout: "timed out",
   abort: "aborted",
+  suspended: "waiting for a decision",
 };
 
 /** What the source says about a step, to label its row (the variable it binds, the loop variable). */

@@ -144,7 +144,8 @@ describe("approvals", () => {
     await nextRun(page, () => setEditor(page, "tools", tools));
     assert.equal(await status(page), "suspended");
     assert.match(await page.locator("#pending-list").innerText(), /charge[\s\S]*at \/0\/steps\/1/);
-    assert.match(await page.locator("#trace-empty").innerText(), /once the run ends/);
+    // The trace so far: the reservation ran, the charge waits for a decision.
+    assert.match(await page.locator("#trace").innerText(), /reserve[\s\S]*charge[\s\S]*waiting for a decision/);
     await page.getByRole("textbox", { name: /Reason for denying charge/ }).fill("card on hold");
     await nextRun(page, () => page.getByRole("button", { name: /^Deny charge/ }).click());
     assert.match(await resultText(page), /"error": "Payment failed: .*denied: card on hold"/);

@@ -371,6 +371,10 @@ describe.each([
     };
     const r = await rt.runWorkflow(source, { input: { ids: [1, 2] }, tools });
     expect(r).toMatchObject({ status: "suspended", pending: [{ tool: "charge", path: "/0/steps/1", args: { r: 2 } }] });
+    expect(r.trace.map((e) => [e.path, e.outcome])).toEqual([
+      ["/0/steps/0", "value"],
+      ["/0/steps/1", "suspended"],
+    ]);
     const approved = await rt.resume(viaJson(r.state), { results: { [r.pending[0].id]: { approved: true } }, tools });
     expect(approved).toMatchObject({ ok: true, result: "charged" });
     const denied = await rt.resume(viaJson(r.state), { results: { [r.pending[0].id]: { approved: false } }, tools });
