@@ -6,11 +6,6 @@
 
 namespace ptc {
 
-Deadline*& Deadline::current() {
-  thread_local Deadline* deadline = nullptr;
-  return deadline;
-}
-
 void Deadline::checkDeadline() const {
   if (std::chrono::steady_clock::now() >= deadline)
     throw PtcError(ErrorType::Timeout, ErrorCode::Timeout,

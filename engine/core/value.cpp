@@ -136,16 +136,12 @@ Value Value::object(Member* first, size_t n) {
   return v;
 }
 
-void Value::retain() const {
-  if (tag_.kind >= Kind::String) ++u_.h->refs;
-}
+void Value::retainBlock() const { ++u_.h->refs; }
 
-void Value::release() {
-  if (tag_.kind >= Kind::String) {
-    if (--u_.h->refs == 0) destroy();
-    tag_.kind = Kind::Null;
-    tag_.height = 0;
-  }
+void Value::releaseBlock() {
+  if (--u_.h->refs == 0) destroy();
+  tag_.kind = Kind::Null;
+  tag_.height = 0;
 }
 
 void Value::destroy() {

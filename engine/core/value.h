@@ -173,11 +173,18 @@ class Value {
   }
 
  private:
-  void retain() const;
-  // Out of line: a Value dies in many places, and inlining this in all of them
-  // costs more wasm than the call it saves.
-  void release();
-  void destroy();                                // frees the block of the last reference
+  // Scalars have no block: the check is inline, the rest out of line (a Value
+  // is copied and destroyed in many places: inlining it all costs more wasm
+  // than the call saves).
+  void retain() const {
+    if (tag_.kind >= Kind::String) retainBlock();
+  }
+  void retainBlock() const;
+  void release() {
+    if (tag_.kind >= Kind::String) releaseBlock();
+  }
+  void releaseBlock();  // drops a reference to the block; frees it with the last
+  void destroy();
   int64_t position(std::string_view key) const;  // of the member with this key in an object, or -1
   HeapBlock* block() const { return u_.h; }
 

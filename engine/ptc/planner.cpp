@@ -141,6 +141,13 @@ std::unique_ptr<JoinIndexes::Index> buildIndex(RunCore& core, const Node& cmp, c
   return index;
 }
 
+// equals, with the common case of a field against a text inline: the filter's per-row work.
+inline bool fieldEquals(const Value& a, const Value& b) {
+  if (a.sameHeap(b)) return true;
+  if (a.isString() && b.isString()) return a.str() == b.str();
+  return equals(a, b);
+}
+
 Value probe(const JoinIndexes::Index& index, const Value& key, bool firstOnly) {
   const Array& items = index.list.items();
   Array out;
@@ -185,7 +192,7 @@ std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
     tick();
     if (fieldEquality && items[i].isObject()) {
       const Value* lhs = items[i].find(cmp.field, cmp.fieldHint);
-      if (equals(lhs ? *lhs : null, rhs) != wantEqual) continue;
+      if (fieldEquals(lhs ? *lhs : null, rhs) != wantEqual) continue;
     } else if (!applyOp(cmp, items[i], &rhs, 1).truthy()) {
       continue;
     }
