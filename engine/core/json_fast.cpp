@@ -360,4 +360,9 @@ bool parseJsonFast(std::string_view text, Value& out, const std::function<void()
   return FastParser(text, progress).parse(out);
 }
 
+bool readDecimal(std::string_view text, double& out) {
+  auto r = fast_float::from_chars(text.data(), text.data() + text.size(), out);
+  return r.ec == std::errc() && r.ptr == text.data() + text.size() && std::isfinite(out);
+}
+
 }  // namespace ptc

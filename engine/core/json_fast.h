@@ -18,4 +18,10 @@ namespace ptc {
 // `progress` is called every 4096 values; PtcErrors (memory, time) propagate.
 bool parseJsonFast(std::string_view text, Value& out, const std::function<void()>& progress);
 
+// The double a decimal text ([-]digits[.digits][e[+-]digits], also ".5" and
+// "5.") holds, exactly rounded as JSON numbers are read; false when the text is
+// not all such a number or its value is not finite. The one decimal reader of
+// the engine (libc's strtod would link a software long double).
+bool readDecimal(std::string_view text, double& out);
+
 }  // namespace ptc

@@ -9,6 +9,7 @@
 #include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/json_fast.h"
 #include "core/json_pointer.h"
 
 namespace ptc {
@@ -88,7 +89,8 @@ double roundDecimal(double x, int places) {
     }
     if (i < 0) kept.insert(kept.begin(), '1');
   }
-  double r = std::strtod(kept.c_str(), nullptr);
+  double r = 0;
+  readDecimal(kept, r);  // digits and a point: always a finite number
   return x < 0 ? -r : r;
 }
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "core/json.h"
+#include "core/json_fast.h"
 #include "core/json_pointer.h"
 #include "ptc/ops.h"
 
@@ -56,8 +57,8 @@ Value parseNumber(std::string_view text) {
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), i);
     if (ec == std::errc() && end == digits.data() + digits.size()) return Value::integer(i);
   }
-  double d = std::strtod(std::string(s).c_str(), nullptr);
-  return std::isfinite(d) ? Value::number(d) : Value::none();
+  double d = 0;
+  return readDecimal(s[0] == '+' ? s.substr(1) : s, d) ? Value::number(d) : Value::none();
 }
 
 }  // namespace
