@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <unordered_set>
 
 #include "core/deadline.h"
+#include "core/digits.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/json_fast.h"
@@ -66,31 +66,26 @@ Value arithmetic(const Node& n, const Value& a, const Value& b) {
   }
 }
 
-// Rounds the exact binary value of x to `places` decimals, half away from zero.
-// The exact decimal expansion of a double is finite (at most 1074 fraction
-// digits), so printing it in full and reading the next digit decides exactly.
+// Rounds the exact binary value of x to `places` decimals (0-15), half away
+// from zero. |x| = m / 2^shift exactly, with m < 2^53, so |x| * 10^places is
+// m * 10^places (below 2^103) shifted right: its integer part and the first
+// bit shifted out (the half) decide exactly; the rounded decimal is then read
+// back as the nearest double.
 double roundDecimal(double x, int places) {
-  static char buf[1500];
-  std::snprintf(buf, sizeof buf, "%.1100f", std::fabs(x));
-  std::string digits(buf);
-  size_t dot = digits.find('.');
-  std::string kept = digits.substr(0, dot + 1 + static_cast<size_t>(places));
-  bool up = digits[dot + 1 + static_cast<size_t>(places)] >= '5';
-  if (up) {
-    int i = static_cast<int>(kept.size()) - 1;
-    for (; i >= 0; --i) {
-      if (kept[static_cast<size_t>(i)] == '.') continue;
-      if (kept[static_cast<size_t>(i)] == '9') {
-        kept[static_cast<size_t>(i)] = '0';
-      } else {
-        ++kept[static_cast<size_t>(i)];
-        break;
-      }
-    }
-    if (i < 0) kept.insert(kept.begin(), '1');
-  }
+  int exponent = 0;
+  const double fraction = std::frexp(std::fabs(x), &exponent);  // |x| = fraction * 2^exponent
+  const auto m = static_cast<uint64_t>(std::ldexp(fraction, 53));
+  const int shift = 53 - exponent;
+  if (shift <= 0) return x;  // |x| >= 2^53: a whole number already
+  unsigned __int128 scaled = m;
+  for (int i = 0; i < places; ++i) scaled *= 10;
+  unsigned __int128 kept = 0;
+  // A shift of 128 or more leaves less than a half of scaled (below 2^103): 0.
+  if (shift < 128) kept = (scaled >> shift) + ((scaled >> (shift - 1)) & 1);
+  std::string digits = digitsOf(kept, static_cast<size_t>(places) + 1);
+  if (places > 0) digits.insert(digits.size() - static_cast<size_t>(places), ".");
   double r = 0;
-  readDecimal(kept, r);  // digits and a point: always a finite number
+  readDecimal(digits, r);  // digits and a point: always a finite number
   return x < 0 ? -r : r;
 }
 

@@ -4,6 +4,7 @@
 // given (a text stays a text, a number a number).
 #include <cmath>
 
+#include "core/digits.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "ptc/ops.h"
@@ -165,24 +166,15 @@ std::string isoText(double s, const std::string& format) {
   int64_t days = (total >= 0 ? total : total - (kDay - 1)) / kDay;
   int64_t rest = total - days * kDay;
   Civil c = civilFromDays(days);
-  char buf[40];
-  if (format == "month") {
-    std::snprintf(buf, sizeof buf, "%04lld-%02d", static_cast<long long>(c.year), c.month);
-  } else if (format == "date") {
-    std::snprintf(buf, sizeof buf, "%04lld-%02d-%02d", static_cast<long long>(c.year), c.month, c.day);
-  } else {
-    std::snprintf(buf, sizeof buf, "%04lld-%02d-%02dT%02lld:%02lld:%02lld", static_cast<long long>(c.year), c.month,
-                  c.day, static_cast<long long>(rest / 3600), static_cast<long long>(rest / 60 % 60),
-                  static_cast<long long>(rest % 60));
-    std::string out = buf;
-    int millis = static_cast<int>(std::lround((s - whole) * 1000));
-    if (millis > 0) {
-      std::snprintf(buf, sizeof buf, ".%03d", std::min(millis, 999));
-      out += buf;
-    }
-    return out + "Z";
-  }
-  return buf;
+  auto two = [](int64_t v) { return digitsOf(static_cast<uint64_t>(v), 2); };
+  std::string out = digitsOf(static_cast<uint64_t>(c.year), 4) + "-" + two(c.month);  // years 0000-9999
+  if (format == "month") return out;
+  out += "-" + two(c.day);
+  if (format == "date") return out;
+  out += "T" + two(rest / 3600) + ":" + two(rest / 60 % 60) + ":" + two(rest % 60);
+  int millis = static_cast<int>(std::lround((s - whole) * 1000));
+  if (millis > 0) out += "." + digitsOf(static_cast<uint64_t>(std::min(millis, 999)), 3);
+  return out + "Z";
 }
 
 // A date result in the kind of the input: text (date-only when asked and on a

@@ -2,8 +2,8 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 
+#include "core/digits.h"
 #include "core/json.h"
 
 namespace ptc::workflow {
@@ -68,10 +68,9 @@ std::string textForm(const Value& v) {
     case Kind::Int: return std::to_string(v.asInt());
     case Kind::Double: {
       double d = v.asDouble();
-      if (d == std::floor(d) && std::fabs(d) < 1e21) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.0f", d);
-        return buf;
+      if (d == std::floor(d) && std::fabs(d) < 1e21) {  // a whole number: its digits, as "%.0f" writes them
+        std::string digits = digitsOf(static_cast<unsigned __int128>(std::fabs(d)));
+        return d < 0 ? "-" + digits : digits;
       }
       std::string out;
       appendNumber(out, d);
