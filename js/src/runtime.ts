@@ -131,14 +131,51 @@ function deepFreeze<T>(value: T): T {
 const RECYCLE_ENGINE_BYTES = 256 * 1024 * 1024;
 const RECYCLE_IDLE_MS = 2000;
 
-/** Methods that need no run: served by a local engine instance in both modes. */
-export class EngineHost {
+/**
+ * What both modes share: the entry points of runs, checked here once and run
+ * by each mode's runProgram / runSteps, and the methods that need no run,
+ * served by a local engine instance.
+ */
+export abstract class EngineHost {
   private operationList?: Operation[];
   private workflowTable?: WorkflowLanguage;
   constructor(
     protected readonly wasmModule: WasmModule,
     protected engine = EngineInstance.create(wasmModule),
   ) {}
+
+  /** Runs a program. Never throws for a bad program: failures come back as { ok: false, error }. */
+  async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
+    options = checkRunOptions(options);
+    const text = programText(program);
+    if (typeof text !== "string") return text;
+    return this.runProgram(text, options);
+  }
+
+  /**
+   * Runs a step-function file (docs/step-functions.md): verified before anything
+   * runs, then executed step by step. Never throws for a bad file.
+   */
+  async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
+    options = checkWorkflowOptions(options);
+    if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    return this.runSteps(source, options);
+  }
+
+  /** Continues a suspended run (`state` of a { status: "suspended" } result) with its pending calls' results. */
+  resume(state: SuspendedState<"program">, options?: ResumeOptions): Promise<RunResult>;
+  resume(state: SuspendedState<"workflow">, options?: ResumeOptions): Promise<WorkflowResult>;
+  resume(state: SuspendedState, options?: ResumeOptions): Promise<RunResult | WorkflowResult>;
+  async resume(state: SuspendedState, options: ResumeOptions = {}): Promise<RunResult | WorkflowResult> {
+    const r = resumption(state, checkResumeOptions(options));
+    if (!("seed" in r)) return r;
+    if (r.kind === "program") return this.runProgram(r.source, checkRunOptions(r.options), r.seed);
+    return this.runSteps(r.source, checkWorkflowOptions(r.options), r.seed);
+  }
+
+  /** Runs checked options in this mode (in-process or in a worker); seed: the journal of a resumed run. */
+  protected abstract runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult>;
+  protected abstract runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult>;
 
   validate(program: ProgramInput, options: ValidateOptions = {}): ValidateResult {
     checkValidateOptions(options);
@@ -264,26 +301,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     (this.recycleTimer as { unref?: () => void }).unref?.();
   }
 
-  /** Runs a program. Never throws for a bad program: failures come back as { ok: false, error }. */
-  async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
-    options = checkRunOptions(options);
-    const text = programText(program);
-    if (typeof text !== "string") return text;
-    return this.runProgram(text, options);
-  }
-
-  /** Continues a suspended run (`state` of a { status: "suspended" } result) with its pending calls' results. */
-  resume(state: SuspendedState<"program">, options?: ResumeOptions): Promise<RunResult>;
-  resume(state: SuspendedState<"workflow">, options?: ResumeOptions): Promise<WorkflowResult>;
-  resume(state: SuspendedState, options?: ResumeOptions): Promise<RunResult | WorkflowResult>;
-  async resume(state: SuspendedState, options: ResumeOptions = {}): Promise<RunResult | WorkflowResult> {
-    const r = resumption(state, checkResumeOptions(options));
-    if (!("seed" in r)) return r;
-    if (r.kind === "program") return this.runProgram(r.source, checkRunOptions(r.options), r.seed);
-    return this.runSteps(r.source, checkWorkflowOptions(r.options), r.seed);
-  }
-
-  private async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
+  protected async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
     if (options.signal?.aborted) return abortedResult(options.signal);
     const resident = residentOf(options, this);
     if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
@@ -319,13 +337,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
    * Runs a step-function file (docs/step-functions.md): verified before anything
    * runs, then executed step by step. Never throws for a bad file.
    */
-  async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
-    options = checkWorkflowOptions(options);
-    if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
-    return this.runSteps(source, options);
-  }
-
-  private async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
+  protected async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
     if (options.signal?.aborted) return abortedResult(options.signal) as WorkflowResult;
     const gate = ToolGate.create(options, seed);
     return this.drive(

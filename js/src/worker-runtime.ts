@@ -15,17 +15,9 @@ import {
   type ToolOutcome,
 } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
-import { checkLoadOptions, checkResumeOptions, checkRunOptions } from "./checks.js";
+import { checkLoadOptions } from "./checks.js";
 import { ToolGate, type ResumeSeed } from "./journal.js";
-import {
-  finishedRun,
-  programBase,
-  resumption,
-  workflowBase,
-  type ResumeOptions,
-  type StateBase,
-  type SuspendedState,
-} from "./suspension.js";
+import { finishedRun, programBase, workflowBase, type StateBase } from "./suspension.js";
 import {
   abortedResult,
   DEFAULT_TIMEOUT_MS,
@@ -33,7 +25,6 @@ import {
   failure,
   now,
   payloadFor,
-  programText,
   toRunResult,
 } from "./options.js";
 import { describeThrown } from "./describe.js";
@@ -48,9 +39,8 @@ import {
 } from "./resident.js";
 import { RunObserver } from "./telemetry.js";
 import { awaitTool, RunEnd } from "./tools.js";
-import type { JsonObject, ProgramInput, PtcError, RunOptions, RunResult, Tool, WasmModule } from "./types.js";
+import type { JsonObject, PtcError, RunOptions, RunResult, Tool, WasmModule } from "./types.js";
 import {
-  checkWorkflowOptions,
   toWorkflowResult,
   workflowEngineOptions,
   workflowPayload,
@@ -135,24 +125,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     super(wasmModule);
   }
 
-  async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
-    options = checkRunOptions(options);
-    const text = programText(program);
-    if (typeof text !== "string") return text;
-    return this.runProgram(text, options);
-  }
-
-  resume(state: SuspendedState<"program">, options?: ResumeOptions): Promise<RunResult>;
-  resume(state: SuspendedState<"workflow">, options?: ResumeOptions): Promise<WorkflowResult>;
-  resume(state: SuspendedState, options?: ResumeOptions): Promise<RunResult | WorkflowResult>;
-  async resume(state: SuspendedState, options: ResumeOptions = {}): Promise<RunResult | WorkflowResult> {
-    const r = resumption(state, checkResumeOptions(options));
-    if (!("seed" in r)) return r;
-    if (r.kind === "program") return this.runProgram(r.source, checkRunOptions(r.options), r.seed);
-    return this.runSteps(r.source, checkWorkflowOptions(r.options), r.seed);
-  }
-
-  private async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
+  protected async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
     if (options.signal?.aborted) return abortedResult(options.signal);
     const resident = residentOf(options, this);
     if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
@@ -211,13 +184,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     port.post({ type: "resident", spec, answer });
   }
 
-  async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
-    options = checkWorkflowOptions(options);
-    if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
-    return this.runSteps(source, options);
-  }
-
-  private async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
+  protected async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
     if (options.signal?.aborted) return abortedResult(options.signal) as Failed;
     const gate = ToolGate.create(options, seed);
     return this.submit<WorkflowResult>({
