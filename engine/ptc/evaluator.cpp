@@ -235,7 +235,16 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Op::Pipe: {
       if (n.kids.empty()) return Value();
       Value current = in;
-      for (const auto& step : n.kids) current = evalSync(*step, current);
+      for (size_t i = 0; i < n.kids.size(); ++i) {
+        const Node& step = *n.kids[i];
+        if (step.plan & kPlanFold)
+          if (std::optional<Value> folded = foldedFilter(step, *n.kids[i + 1], current)) {
+            current = std::move(*folded);
+            ++i;  // the count or sum folded in
+            continue;
+          }
+        current = evalSync(step, current);
+      }
       return current;
     }
     case Op::Filter:

@@ -46,6 +46,8 @@ class Evaluator {
   Task<Value> caughtAsync(const Node& n, Value in, Error error);
   Value loop(const Node& n, const Value& in);
   std::optional<Value> plannedFilter(const Node& n, const Value& in);  // planner.cpp; nullopt: run it plainly
+  // A filter marked kPlanFold and the count or sum after it, in one pass (planner.cpp).
+  std::optional<Value> foldedFilter(const Node& n, const Node& agg, const Value& in);
   Task<Value> loopAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).
   bool fansOut(size_t branches) const { return branches > 1 && st_.core.maxConcurrency > 1; }

@@ -54,6 +54,8 @@ void planFilter(Node& filter, const Node* before, const Node* after) {
   // match need only a look at their kind.
   if (after && after->op == Op::First && (cmp.op == Op::Eq || cmp.op == Op::Neq)) filter.plan |= kPlanFirst;
   if (cmp.op == Op::Eq && !cmp.field.isNone() && stableListStep(before)) filter.plan |= kPlanIndex;
+  const bool foldable = after && ((after->op == Op::Count) || (after->op == Op::Sum && !after->field.isNone()));
+  if (foldable && (cmp.op == Op::Eq || cmp.op == Op::Neq) && !cmp.field.isNone()) filter.plan |= kPlanFold;
 }
 
 }  // namespace
@@ -161,6 +163,42 @@ Value probe(const JoinIndexes::Index& index, const Value& key, bool firstOnly) {
 }
 
 }  // namespace
+
+// Count or sum (of `agg`'s field) of the items the filter n keeps: its equality
+// on a field against the hoisted value, tested item by item as plannedFilter
+// does. nullopt at anything the plain steps treat otherwise (an item that is
+// not an object, a value to sum that is not a number), so they run instead.
+std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, const Value& in) {
+  if (!in.isArray() || in.items().empty() || ((n.plan & kPlanValueReadsIn) && st_.mapItems.empty()))
+    return std::nullopt;
+  // Inside a map the same list is filtered again and again (a join): its index pays more.
+  if ((n.plan & kPlanIndex) && !st_.mapItems.empty()) return std::nullopt;
+  const Array& items = in.items();
+  const Node& cmp = *n.kids[0];
+  tick();
+  const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, items[0]));
+  const bool wantEqual = cmp.op == Op::Eq;
+  const bool summing = agg.op == Op::Sum;
+  const Value null;
+  int64_t count = 0;
+  NumberSum total;
+  for (const Value& item : items) {
+    tick();
+    if (!item.isObject()) return std::nullopt;
+    const Value* lhs = item.find(cmp.field, cmp.fieldHint);
+    if (fieldEquals(lhs ? *lhs : null, rhs) != wantEqual) continue;
+    ++count;
+    if (!summing) continue;
+    const Value* v = item.find(agg.field, agg.fieldHint);
+    if (!v || v->isNull()) continue;  // sum skips nulls and missing values
+    if (!v->isNumber()) return std::nullopt;
+    total.add(*v);
+  }
+  if (!summing) return Value::integer(count);
+  if (!total.isFloat()) return Value::integer(total.asInt());
+  if (!std::isfinite(total.asDouble())) return std::nullopt;  // sum's overflow error
+  return Value::number(total.asDouble());
+}
 
 std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
   const Array& items = expectList(n, in);

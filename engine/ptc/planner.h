@@ -14,6 +14,10 @@
 //     the filter, not once per item;
 //   - first: the next pipe step is `first`, so only the first match is kept
 //     (the remaining items are still checked for what would raise an error);
+//   - fold: the next pipe step is `count` or `sum` of a field, so the matches
+//     are counted or summed as they are found, and no list of them is built
+//     (on anything but plain objects and numbers the plain filter runs, so
+//     errors are its errors);
 //   - index: the filtered list is a loaded context value or a variable, which
 //     stays the same list across the iterations around the filter: the second
 //     time the filter sees the same list it builds a hash index of the field's
@@ -37,6 +41,7 @@ enum PlanBits : uint8_t {
   kPlanFirst = 2,         // the next pipe step is `first`: keep the first match only
   kPlanIndex = 4,         // the list comes from a load or a var step: it may be indexed
   kPlanValueReadsIn = 8,  // `value` reads its input: hoist only inside a map (it then sees the map's item)
+  kPlanFold = 16,         // the next pipe step is count, or sum of a field: fold the matches, build no list
 };
 
 // Marks the filters of a compiled program (Node::plan).
