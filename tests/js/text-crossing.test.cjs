@@ -104,3 +104,19 @@ for (const worker of [false, true]) {
     );
   });
 }
+
+// Text crossing out: a run's status is read from wasm memory as UTF-8 (not
+// through Embind); one over 64 KB is released in the engine once read, and the
+// next run's status is whole.
+test("run statuses come back whole: non-ASCII text, one over 64 KB, then a small one", async () => {
+  const rt = await ptcWasm.createRuntime();
+  try {
+    const big = "é€😀x".repeat(30_000);
+    const literal = (value) => ({ program: { op: "literal", value } });
+    expect((await rt.run(literal(big))).result).toBe(big);
+    expect((await rt.run(literal("ü"))).result).toBe("ü");
+    expect((await rt.run(literal([1, "a"]))).result).toEqual([1, "a"]);
+  } finally {
+    rt.close();
+  }
+});
