@@ -460,7 +460,11 @@ async function workloadW1() {
   const sizeResults = [];
   let breakdown = null;
   for (const { n, rounds } of SIZES) {
-    const res = await measureSize(peers, n, rounds);
+    const res = await measureSize(
+      peers.filter((p) => !p.tinyOnly),
+      n,
+      rounds,
+    );
     if (n === BREAKDOWN_AT) {
       progress(`${fmtRows(n)} rows: ptc-wasm breakdown`);
       breakdown = await measureBreakdown(ptc, res.rows, QUICK ? 3 : 7);
@@ -509,6 +513,8 @@ async function workloadW4() {
     batches,
   );
   say("W4 TINY CALL: 10 rows, warm; median over batches of calls (µs per call)");
+  say('ptc-wasm gets the program as JSON text; "ptc (object)" as an object, which the package turns into');
+  say("text on every call (it may have changed since the last). Not a peer; see bench/README.md.");
   say(line);
   say(
     `${pad("engine", 14)}${lpad("median", 12)}${lpad("min", 12)}${lpad("batches", 9)}${lpad("calls/batch", 13)}${lpad("ptc/peer", 11)}`,
