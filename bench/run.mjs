@@ -486,6 +486,17 @@ async function workloadW1() {
       else targets.push([label, verdict(p.medianMs < q.medianMs), ratioDetail(p.medianMs, q.medianMs)]);
     }
   }
+  // Issue 15 target 6: at 1M rows, ptc-wasm (rows crossing the boundary) at
+  // most JMESPath's time (which reads the host's objects in place).
+  const at1M = sizeResults.find((r) => r.n === 1_000_000)?.results;
+  const p1M = at1M?.find((r) => r.name === "ptc-wasm");
+  const j1M = at1M?.find((r) => r.name === "JMESPath");
+  if (p1M && j1M) {
+    const label = "W1 1M ≤ 1.0× JMESPath";
+    if (p1M.skipped) targets.push([label, "MISS", `ptc-wasm could not run: ${p1M.skipped}`]);
+    else if (j1M.skipped) targets.push([label, "N/A ", "JMESPath could not run"]);
+    else targets.push([label, verdict(p1M.medianMs <= j1M.medianMs), ratioDetail(p1M.medianMs, j1M.medianMs)]);
+  }
   const at100k = sizeResults.find((r) => r.n === 100_000)?.results;
   const resident = at100k?.find((r) => r.name === "ptc resident");
   const js = at100k?.find((r) => r.name === "plain JS");
@@ -548,7 +559,7 @@ async function workloadW4() {
 }
 
 // The peers that have a cold-start child (bench/coldstart-child.mjs).
-const COLD_PEERS = ["ptc-wasm", "JSONata", "json-logic", "quickjs", "monty"];
+const COLD_PEERS = ["ptc-wasm", "JMESPath", "JSONata", "json-logic", "quickjs", "monty"];
 
 async function workloadW5() {
   const samples = QUICK ? 3 : 7;
