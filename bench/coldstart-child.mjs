@@ -4,7 +4,7 @@
 // parent adds the wall time of the whole process (Node's own startup and exit
 // included).
 //
-//   node bench/coldstart-child.mjs [ptc-wasm|JSONata|json-logic|quickjs|monty]
+//   node bench/coldstart-child.mjs [ptc-wasm|JMESPath|JSONata|json-logic|quickjs|monty]
 //
 // The data and programs are built before the clock starts: they are the
 // caller's, not the engine's, cost. "create" is what an engine needs once
@@ -25,6 +25,11 @@ const PEERS = {
       const r = await ptc.run(program, { context: { rows } });
       return r.ok ? r.result : r.error;
     },
+  },
+  JMESPath: {
+    load: () => import("jmespath"),
+    create: (m) => m.default, // nothing to prepare: search() parses the expression each call
+    run: (jmespath) => jmespath.search({ rows }, "sum(rows[?category=='travel'].amount)"),
   },
   JSONata: {
     load: () => import("jsonata"),

@@ -60,6 +60,14 @@ export const PTC_PROGRAM = {
 };
 
 /**
+ * The program as JSON text, made once: as a model writes it and an agent
+ * passes it on. What the ptc-wasm peer runs (an object would be turned into
+ * text on every call, since it may have changed; "ptc (object)" in W4 shows
+ * what that costs).
+ */
+export const PTC_PROGRAM_TEXT = JSON.stringify(PTC_PROGRAM);
+
+/**
  * The same question, written so that the engine cannot prove the program reads
  * only two fields (the compared value is a pipe, not a constant): the rows
  * cross whole, as JSON. Shows what projection (docs/semantics.md) is worth.

@@ -9,9 +9,10 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const DEFAULT_OUT = resolve(ROOT, "build/bench/latest.json");
 
 // Columns in this order when present; any other peer comes after them. "ptc
-// (whole)" is a variant shown in W1's own section, not a column here.
+// (whole)" and "ptc (object)" are variants shown in their workload's own
+// section, not columns here.
 const COLUMN_ORDER = ["plain JS", "JMESPath", "json-logic", "JSONata", "quickjs", "monty", "ptc-wasm", "ptc resident"];
-const NOT_A_COLUMN = new Set(["ptc (whole)"]);
+const NOT_A_COLUMN = new Set(["ptc (whole)", "ptc (object)"]);
 const BASELINE = "plain JS";
 
 function compactTime(ms) {

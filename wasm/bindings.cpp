@@ -3,6 +3,7 @@
 // side filled with TextEncoder, which is far faster than Embind's std::string
 // marshalling for megabytes. No language logic lives here.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 
 #include <cstdint>
 #include <string>
@@ -28,12 +29,10 @@ std::string validate(uintptr_t ptr, size_t len, std::string options) {
 std::string prepare(uintptr_t ptr, size_t len, std::string options) {
   return engine().prepare(bytes(ptr, len), options);
 }
-// The context, the memory and the row blocks arrive in one buffer, one after another.
-std::string runPrepared(int prepared, double spentMs, uintptr_t ptr, size_t contextLen, size_t memoryLen,
-                        size_t rowsLen, int resident) {
-  return engine().runPrepared(prepared, bytes(ptr, contextLen), bytes(ptr + contextLen, memoryLen), spentMs,
-                              bytes(ptr + contextLen + memoryLen, rowsLen), resident);
-}
+// The status of the last ptcRunPrepared call, kept until the next one (or
+// ptcReleaseStatus): the JS side reads {pointer, length} from statusSlot.
+std::string lastStatus;
+uint32_t statusSlot[2];
 // Limits arrive as doubles: JS numbers, exact up to 2^53.
 std::string loadResident(uintptr_t ptr, size_t len, double maxBytes, double timeoutMs) {
   return engine().loadResident(bytes(ptr, len), static_cast<uint64_t>(maxBytes), static_cast<int64_t>(timeoutMs));
@@ -73,10 +72,28 @@ void debugTrap() { __builtin_trap(); }
 
 }  // namespace
 
+// The call made on every run of a prepared program is a plain wasm export, not
+// an Embind function: Embind's generic invoker (no eval, DYNAMIC_EXECUTION=0)
+// and its std::string result (copied into a fresh buffer, then decoded) cost
+// about a microsecond per call, a tenth of a tiny run. The context, the memory
+// and the row blocks arrive in one buffer, one after another; the status stays
+// in wasm memory, where statusSlot says, for the JS side to decode.
+extern "C" {
+EMSCRIPTEN_KEEPALIVE uintptr_t ptcStatusSlot() { return reinterpret_cast<uintptr_t>(statusSlot); }
+EMSCRIPTEN_KEEPALIVE void ptcRunPrepared(int prepared, double spentMs, uintptr_t ptr, size_t contextLen,
+                                         size_t memoryLen, size_t rowsLen, int resident) {
+  lastStatus = engine().runPrepared(prepared, bytes(ptr, contextLen), bytes(ptr + contextLen, memoryLen), spentMs,
+                                    bytes(ptr + contextLen + memoryLen, rowsLen), resident);
+  statusSlot[0] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(lastStatus.data()));
+  statusSlot[1] = static_cast<uint32_t>(lastStatus.size());
+}
+// A big status is let go once read, rather than held until the next run.
+EMSCRIPTEN_KEEPALIVE void ptcReleaseStatus() { std::string().swap(lastStatus); }
+}
+
 EMSCRIPTEN_BINDINGS(ptc_engine) {
   emscripten::function("validate", &validate);
   emscripten::function("prepare", &prepare);
-  emscripten::function("runPrepared", &runPrepared);
   emscripten::function("release", &release);
   emscripten::function("loadResident", &loadResident);
   emscripten::function("releaseResident", &releaseResident);

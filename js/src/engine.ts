@@ -8,7 +8,8 @@ import type { WasmModule } from "./types.js";
 interface EmbindModule {
   validate(programPtr: number, programLen: number, options: string): string;
   prepare(programPtr: number, programLen: number, options: string): string;
-  runPrepared(
+  // Plain wasm exports (wasm/bindings.cpp), not Embind: the call of every run.
+  _ptcRunPrepared(
     prepared: number,
     spentMs: number,
     ptr: number,
@@ -16,7 +17,9 @@ interface EmbindModule {
     memoryLen: number,
     rowsLen: number,
     resident: number,
-  ): string;
+  ): void;
+  _ptcStatusSlot(): number;
+  _ptcReleaseStatus(): void;
   release(prepared: number): void;
   loadResident(ptr: number, len: number, maxBytes: number, timeoutMs: number): string;
   releaseResident(id: number): void;
@@ -37,9 +40,14 @@ interface EmbindModule {
   _malloc(size: number): number;
   _free(ptr: number): void;
   HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// A status text longer than this is released in the engine once read.
+const KEEP_STATUS_BYTES = 64 * 1024;
 
 // Writes an ASCII text a byte per character at `at`; -1 (with some bytes
 // written) when it is not ASCII. Short texts are copied in a loop, which beats
@@ -93,7 +101,12 @@ export class EngineInstance {
   // Resident contexts loaded into this instance: spec id → the engine's id.
   private readonly residents = new Map<number, number>();
 
-  private constructor(private readonly m: EmbindModule) {}
+  // Where ptcRunPrepared leaves its status: {pointer, length}, as u32 indexes.
+  private readonly statusAt: number;
+
+  private constructor(private readonly m: EmbindModule) {
+    this.statusAt = m._ptcStatusSlot() >>> 2;
+  }
 
   // Instantiates synchronously from an already compiled module, so a trapped
   // instance can be replaced on the spot. With MODULARIZE the object passed to
@@ -153,11 +166,23 @@ export class EngineInstance {
       this.withBytes(
         context,
         memory,
-        (ptr, contextLen, memoryLen) =>
-          this.m.runPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen, rows?.length ?? 0, resident),
+        (ptr, contextLen, memoryLen) => {
+          this.m._ptcRunPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen, rows?.length ?? 0, resident);
+          return this.lastStatus();
+        },
         rows,
       ),
     );
+  }
+
+  // The status the last ptcRunPrepared left in wasm memory, as text (UTF-8).
+  private lastStatus(): string {
+    const slot = this.m.HEAPU32; // read after the call: growth replaces the views
+    const ptr = slot[this.statusAt] as number;
+    const len = slot[this.statusAt + 1] as number;
+    const text = decoder.decode(this.m.HEAPU8.subarray(ptr, ptr + len));
+    if (len > KEEP_STATUS_BYTES) this.m._ptcReleaseStatus();
+    return text;
   }
   /**
    * Loads a resident context (resident.ts) into this instance: its status

@@ -380,18 +380,18 @@ export class Runtime extends EngineHost implements PtcRuntime {
     this.inFlight++;
     try {
       let payloadMs = 0;
-      const timedPayload = (loads: string[], fields?: Projections) => {
-        if (gated) gated.base.loads = loads;
-        const t = now();
-        try {
-          return payload(loads, fields);
-        } finally {
-          payloadMs += now() - t;
-        }
-      };
+      // Methods, not named arrows: see driveRun (driver.ts).
       const io: RunIo = {
-        payload: timedPayload,
-        tool: (call: ToolCall) => {
+        payload(loads: string[], fields?: Projections) {
+          if (gated) gated.base.loads = loads;
+          const t = now();
+          try {
+            return payload(loads, fields);
+          } finally {
+            payloadMs += now() - t;
+          }
+        },
+        tool(call: ToolCall) {
           const live = () =>
             awaitTool(call.tool, tools[call.tool], call.args, deadline, timeoutMs, options.signal, bounds);
           const outcome = gated ? gated.gate.call(call, live) : live();

@@ -2,8 +2,8 @@
 // run (in both modes): the opt-in `trace` of a PTC-JSON run's result, and
 // OpenTelemetry spans — one span per run, a child span per tool call, the same
 // shape for both dialects — when @opentelemetry/api is there (an optional
-// peer: the Node entry looks for it once; elsewhere pass it to
-// useOpenTelemetry). Without either, a run pays nothing here.
+// peer: the Node entry loads it once a tracer provider is registered; elsewhere
+// pass it to useOpenTelemetry). Without either, a run pays nothing here.
 import type { ToolCall, ToolOutcome } from "./driver.js";
 import type { JsonObject, PtcError } from "./types.js";
 
@@ -76,8 +76,18 @@ export function findOpenTelemetryWith(source: () => OpenTelemetryApi | undefined
   otelSource = source;
 }
 
+// Where @opentelemetry/api 1.x keeps what the application registered. Until a
+// tracer provider is registered there, every span it would make is a no-op:
+// the module is not loaded (a require of ~10 ms, in the first run's time) and
+// no run makes an observer, until one is. Looked at again on every run, so a
+// provider registered later is picked up from the next run on.
+const OTEL_GLOBAL = Symbol.for("opentelemetry.js.api.1");
+const tracerRegistered = () =>
+  (globalThis as { [OTEL_GLOBAL]?: { trace?: unknown } })[OTEL_GLOBAL]?.trace !== undefined;
+
 function openTelemetry(): OpenTelemetryApi | null {
   if (otel === undefined) {
+    if (!tracerRegistered()) return null;
     try {
       otel = otelSource?.() ?? null;
     } catch {

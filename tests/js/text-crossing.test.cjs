@@ -104,3 +104,37 @@ for (const worker of [false, true]) {
     );
   });
 }
+
+// Text crossing out: a run's status is read from wasm memory as UTF-8 (not
+// through Embind); one over 64 KB is released in the engine once read, and the
+// next run's status is whole.
+test("run statuses come back whole: non-ASCII text, one over 64 KB, then a small one", async () => {
+  const rt = await ptcWasm.createRuntime();
+  try {
+    const big = "é€😀x".repeat(30_000);
+    const literal = (value) => ({ program: { op: "literal", value } });
+    expect((await rt.run(literal(big))).result).toBe(big);
+    expect((await rt.run(literal("ü"))).result).toBe("ü");
+    expect((await rt.run(literal([1, "a"]))).result).toEqual([1, "a"]);
+  } finally {
+    rt.close();
+  }
+});
+
+// The done status of a run that keeps no memory is read without parsing all of
+// it (driver.ts): a result that holds the status's own wording stays a result.
+test("a result holding the text of a done status is read as the result", async () => {
+  const rt = await ptcWasm.createRuntime();
+  try {
+    const tail = ',"memoryDelta":{},"memory":{},"metrics":{"memoryBytes":1,"toolCalls":0}}';
+    for (const value of [tail, `{"state":"done","ok":true,"result":${tail}`, [tail, { x: tail }], 0, -1.5e300, null]) {
+      const r = await rt.run({ program: { op: "literal", value } });
+      expect(r).toMatchObject({ ok: true, result: value, memoryDelta: {}, memory: {} });
+      expect(r.metrics.memoryBytes).toBeGreaterThan(0);
+    }
+    const kept = await rt.run({ program: { op: "literal", value: { result: 1, n: tail } } });
+    expect(kept).toMatchObject({ ok: true, result: 1, memoryDelta: { n: tail }, memory: { n: tail } });
+  } finally {
+    rt.close();
+  }
+});
