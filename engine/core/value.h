@@ -167,6 +167,9 @@ class Value {
   // block); nullptr for smaller objects and other values.
   const uint32_t* keyIndex() const;
   static constexpr size_t kIndexFrom = 9;
+  // What tells a list, object or string from others as long as it lives (its
+  // block), for caches of derived data; nullptr for the other kinds.
+  const void* identity() const { return tag_.kind >= Kind::String ? u_.h : nullptr; }
   // The same list, object or string (not just an equal one).
   bool sameHeap(const Value& o) const {
     return tag_.kind >= Kind::String && tag_.kind == o.tag_.kind && u_.h == o.u_.h;

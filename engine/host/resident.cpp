@@ -18,6 +18,7 @@ std::shared_ptr<const Resident> loadResident(std::string_view contextJson, uint6
       throw PtcError(ErrorType::Parse, ErrorCode::NotAnObject,
                      std::string("The resident context must be a JSON object, got ") + typeName(context));
     resident->context = std::move(context);
+    resident->columns = std::make_unique<ColumnCache>(resident->context, &resident->budget);
   } catch (const PtcError& e) {
     if (e.error.type == ErrorType::MemoryExceeded)
       throw PtcError(ErrorType::MemoryExceeded, ErrorCode::MemoryExceeded,

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/columns.h"
 #include "core/value.h"
 
 namespace ptc {
@@ -18,6 +19,9 @@ struct Resident {
   explicit Resident(uint64_t limit) : budget(limit) {}
   Budget budget;  // first: the values below are charged to it, so it is destroyed after them
   Value context;  // an object
+  // Columns of its lists, built as runs scan them (columns.h): a cache, so
+  // runs holding a const Resident may fill it; charged to `budget`.
+  mutable std::unique_ptr<ColumnCache> columns;
 };
 
 // Parses a context object under its own budget of `maxBytes` and deadline of

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/columns.h"
 #include "core/coro.h"
 #include "core/run.h"
 #include "core/value.h"
@@ -27,6 +28,7 @@ struct RunState {
   std::vector<std::pair<const Value*, Value>> bindings;  // let scopes, innermost last
   std::vector<Value> mapItems;                           // items of the enclosing map iterations, innermost last
   JoinIndexes joins;                                     // planned filters' indexes (planner.h)
+  ColumnCache* columns = nullptr;                        // of the resident context's lists, when the run has one
 };
 
 struct FanOut;

@@ -150,6 +150,14 @@ inline bool fieldEquals(const Value& a, const Value& b) {
   return equals(a, b);
 }
 
+// What a folded count or sum gives; nullopt where sum raises its overflow error.
+std::optional<Value> foldResult(bool summing, int64_t count, const NumberSum& total) {
+  if (!summing) return Value::integer(count);
+  if (!total.isFloat()) return Value::integer(total.asInt());
+  if (!std::isfinite(total.asDouble())) return std::nullopt;
+  return Value::number(total.asDouble());
+}
+
 Value probe(const JoinIndexes::Index& index, const Value& key, bool firstOnly) {
   const Array& items = index.list.items();
   Array out;
@@ -179,9 +187,25 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
   const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, items[0]));
   const bool wantEqual = cmp.op == Op::Eq;
   const bool summing = agg.op == Op::Sum;
-  const Value null;
   int64_t count = 0;
   NumberSum total;
+  // Data that stays in the engine is read by columns: contiguous, no row visited.
+  const Array* keys = st_.columns ? st_.columns->column(in, cmp.field) : nullptr;
+  const Array* addends = keys && summing ? st_.columns->column(in, agg.field) : nullptr;
+  if (keys && (addends || !summing)) {
+    for (size_t i = 0; i < items.size(); ++i) {
+      tick();
+      if (fieldEquals((*keys)[i], rhs) != wantEqual) continue;
+      ++count;
+      if (!summing) continue;
+      const Value& v = (*addends)[i];
+      if (v.isNull()) continue;  // sum skips nulls and missing values
+      if (!v.isNumber()) return std::nullopt;
+      total.add(v);
+    }
+    return foldResult(summing, count, total);
+  }
+  const Value null;
   for (const Value& item : items) {
     tick();
     if (!item.isObject()) return std::nullopt;
@@ -194,10 +218,7 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
     if (!v->isNumber()) return std::nullopt;
     total.add(*v);
   }
-  if (!summing) return Value::integer(count);
-  if (!total.isFloat()) return Value::integer(total.asInt());
-  if (!std::isfinite(total.asDouble())) return std::nullopt;  // sum's overflow error
-  return Value::number(total.asDouble());
+  return foldResult(summing, count, total);
 }
 
 std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
@@ -224,11 +245,15 @@ std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
   // field's value (no copy) against the hoisted value, as comparison() does.
   const bool fieldEquality = (cmp.op == Op::Eq || cmp.op == Op::Neq) && !cmp.field.isNone();
   const bool wantEqual = cmp.op == Op::Eq;
+  // Data that stays in the engine is read by columns (its items are all objects).
+  const Array* keys = fieldEquality && st_.columns ? st_.columns->column(in, cmp.field) : nullptr;
   const Value null;
   Array out;
   for (size_t i = 0; i < items.size(); ++i) {
     tick();
-    if (fieldEquality && items[i].isObject()) {
+    if (keys) {
+      if (fieldEquals((*keys)[i], rhs) != wantEqual) continue;
+    } else if (fieldEquality && items[i].isObject()) {
       const Value* lhs = items[i].find(cmp.field, cmp.fieldHint);
       if (fieldEquals(lhs ? *lhs : null, rhs) != wantEqual) continue;
     } else if (!applyOp(cmp, items[i], &rhs, 1).truthy()) {

@@ -48,7 +48,10 @@ std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string
     Members members(known.begin(), known.end());
     if (!rowBlocks_.empty()) appendRowBlocks(rowBlocks_, members, checkDeadline);
     rowBlocks_ = {};
-    if (resident_) addResident(members, resident_->context);
+    if (resident_) {
+      addResident(members, resident_->context);
+      state_.columns = resident_->columns.get();
+    }
     state_.context = Value::object(std::move(members));
   }
   state_.memory = parseObject(memoryJson, "memory", checkDeadline);

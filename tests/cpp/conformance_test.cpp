@@ -57,6 +57,51 @@ std::vector<Case> allCases() {
 INSTANTIATE_TEST_SUITE_P(Cases, Conformance, ::testing::ValuesIn(allCases()),
                          [](const ::testing::TestParamInfo<Case>& info) { return info.param.testName; });
 
+// The same cases with their context loaded as a resident context (runs read it
+// where it stays, through the column cache of host/resident.h after the first
+// run), run twice: the same answers. Cases about the run's memory limit are
+// left out (resident data is charged to its own budget, not the run's).
+bool residentApplies(const Value& c) {
+  return !c.field("validateOnly").truthy() && c.field("context").isObject() &&
+         !c.field("options").find("maxHeapBytes") && !c.field("source").isString();
+}
+
+class ResidentConformance : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ResidentConformance, Case) {
+  ptc::testing::CaseTrace trace(GetParam());
+  const Value& c = GetParam().data;
+  ptc::Engine engine;
+  Value loaded = ptc::parseJson(engine.loadResident(ptc::toJson(c.field("context")), 1u << 30, 10000), "status");
+  ASSERT_EQ(loaded.field("state").str(), "resident") << ptc::toJson(loaded);
+  const int resident = static_cast<int>(loaded.field("id").asInt());
+  Value prepared = ptc::parseJson(engine.prepare(ptc::toJson(c.field("program")), optionsFor(c)), "status");
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    ptc::Array calls;
+    Value status = prepared;
+    if (prepared.field("state").str() == "prepared") {
+      int id = static_cast<int>(prepared.field("id").asInt());
+      status = ptc::parseJson(engine.runPrepared(id, "{}", textOr(c.field("memory"), "{}"), 0, {}, resident), "status");
+      if (status.field("state").str() == "call")
+        status = ptc::testing::driveWithMocks(engine, static_cast<int>(status.field("run").asInt()), status,
+                                              c.field("tools"), calls);
+    }
+    SCOPED_TRACE("status: " + ptc::toJson(status));
+    ptc::testing::checkExpectation(status, c.field("expect"), calls);
+  }
+}
+
+std::vector<Case> residentCases() {
+  std::vector<Case> cases;
+  for (const Case& c : allCases())
+    if (residentApplies(c.data)) cases.push_back(c);
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ResidentConformance, ::testing::ValuesIn(residentCases()),
+                         [](const ::testing::TestParamInfo<Case>& info) { return info.param.testName; });
+
 TEST(ConformanceFiles, ThereAreCases) { EXPECT_GT(allCases().size(), 100u); }
 
 // A failing case prints file:line of its opening brace: braces and brackets in

@@ -98,3 +98,42 @@ TEST(Resident, ARunWaitingOnAToolKeepsItAfterRelease) {
 }
 
 }  // namespace
+
+namespace {
+
+// Scans of resident lists read columns (core/columns.h), built on the first
+// run that filters on a field and kept with the resident, charged to it.
+TEST(ResidentColumns, AreBuiltOnceChargedToTheResidentAndAnswerAsTheRowsDo) {
+  ptc::Engine engine;
+  int data = loaded(engine, kRows);
+  const uint64_t before = engine.residentBytes();
+  int program = prepared(engine, kSumTravel);
+  Value first = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  const uint64_t after = engine.residentBytes();
+  EXPECT_EQ(after - before, 2 * 3 * sizeof(Value));  // category and amount, 3 rows
+  Value second = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  EXPECT_EQ(first.field("result").asDouble(), 7);
+  EXPECT_EQ(second.field("result").asDouble(), 7);
+  EXPECT_EQ(engine.residentBytes(), after);  // built once
+}
+
+TEST(ResidentColumns, AResidentWithNoRoomForThemStillAnswers) {
+  ptc::Engine engine;
+  Value probe = status(engine.loadResident(kRows, 1 << 20, 1000));
+  const auto bytes = static_cast<uint64_t>(probe.field("bytes").asInt());
+  int data = loaded(engine, kRows, bytes + sizeof(Value));  // no room for a 3-row column
+  int program = prepared(engine, kSumTravel);
+  Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  EXPECT_EQ(done.field("result").asDouble(), 7) << ptc::toJson(done);
+}
+
+TEST(ResidentColumns, AListWithAnItemThatIsNoObjectGivesTheFiltersError) {
+  ptc::Engine engine;
+  int data = loaded(engine, R"({"rows":[{"category":"travel","amount":2},3]})");
+  int program = prepared(engine, kSumTravel);
+  Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  EXPECT_EQ(done.field("error").field("code").str(), "type_mismatch") << ptc::toJson(done);
+  EXPECT_EQ(done.field("error").field("path").str(), "/program/steps/1/where");
+}
+
+}  // namespace
