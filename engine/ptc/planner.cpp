@@ -190,6 +190,7 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
   int64_t count = 0;
   NumberSum total;
   // Data that stays in the engine is read by columns: contiguous, no row visited.
+  // (A loop of its own: choosing column or row on every item cost a third of its time.)
   const Array* keys = st_.columns ? st_.columns->column(in, cmp.field) : nullptr;
   const Array* addends = keys && summing ? st_.columns->column(in, agg.field) : nullptr;
   if (keys && (addends || !summing)) {
