@@ -39,7 +39,7 @@ Options:
   --max-message-bytes <n>
                          Bytes of one MCP message the server reads (default 10485760);
                          a longer one gets a JSON-RPC error, the server stays up (mcp)
-  --max-tool-calls <n>   Tool calls a run may make (default 1000) (run, resume, mcp)
+  --max-tool-calls <n>   Tool calls a run may make (default 1000; a resumed run keeps its own) (run, mcp)
   --max-concurrency <n>  Tool calls out at once (default 8) (run, resume, mcp)
   --tool-timeout <ms>    Time limit of one tool call (default: none) (run, resume, mcp)
   --journal <file>       Write the run's tool I/O (the journal) to a file, for --replay (run, resume)
