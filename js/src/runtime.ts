@@ -13,15 +13,14 @@ import {
 } from "./driver.js";
 import { EngineInstance } from "./engine.js";
 import { checkLoadOptions, checkResumeOptions, checkRunOptions, checkValidateOptions } from "./checks.js";
-import { ToolGate, type ResumeSeed } from "./journal.js";
+import type { ResumeSeed } from "./journal.js";
 import { compensationWarnings, effectOf, withEffects } from "./effects.js";
 import {
   finishedRun,
-  programBase,
+  gatedRun,
+  type Gated,
   resumption,
-  workflowBase,
   type ResumeOptions,
-  type StateBase,
   type SuspendedState,
 } from "./suspension.js";
 import {
@@ -305,7 +304,6 @@ export class Runtime extends EngineHost implements PtcRuntime {
     if (options.signal?.aborted) return abortedResult(options.signal);
     const resident = residentOf(options, this);
     if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
-    const gate = ToolGate.create(options, seed);
     return this.drive(
       "program",
       text,
@@ -314,7 +312,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
       (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
       toRunResult,
       resident?.spec,
-      gate && { gate, base: programBase(text, options) },
+      gatedRun("program", text, options, seed),
     );
   }
 
@@ -339,7 +337,6 @@ export class Runtime extends EngineHost implements PtcRuntime {
    */
   protected async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
     if (options.signal?.aborted) return abortedResult(options.signal) as WorkflowResult;
-    const gate = ToolGate.create(options, seed);
     return this.drive(
       "workflow",
       source,
@@ -348,7 +345,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
       () => workflowPayload(options),
       toWorkflowResult,
       undefined,
-      gate && { gate, base: workflowBase(source, options) },
+      gatedRun("workflow", source, options, seed),
     );
   }
 
@@ -367,7 +364,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     payload: (loads: string[], fields?: Projections) => Payload,
     convert: (status: DoneStatus, started: number, timings: Timings) => R,
     resident?: ResidentSpec,
-    gated?: { gate: ToolGate; base: StateBase },
+    gated?: Gated,
   ): Promise<R> {
     const started = now();
     const tools = options.tools ?? {};
@@ -403,7 +400,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
       const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;
       const timings = { toolMs, payloadMs };
       // R (RunResult, WorkflowResult) has the suspended result of its kind.
-      const result = finishedRun(status, convert, started, timings, gated?.gate, gated?.base, options.journal) as R;
+      const result = finishedRun(status, convert, started, timings, gated, options.journal) as R;
       return observer ? observer.finish(result as R & { ok: boolean }) : result;
     } finally {
       runEnded.end();

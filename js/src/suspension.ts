@@ -10,14 +10,7 @@
 import { doneStatus, isSuspended, type DoneStatus, type RunKind, type Timings } from "./driver.js";
 import { isPlainObject } from "./checks.js";
 import { describeThrown } from "./describe.js";
-import {
-  callKey,
-  type CallResult,
-  type JournalEntry,
-  type PendingCall,
-  type ResumeSeed,
-  type ToolGate,
-} from "./journal.js";
+import { callKey, ToolGate, type CallResult, type JournalEntry, type PendingCall, type ResumeSeed } from "./journal.js";
 import { now } from "./options.js";
 import { toolResultText } from "./tools.js";
 import { VERSION } from "./version.js";
@@ -297,19 +290,36 @@ export function finishedRun<R extends object>(
   convert: (status: DoneStatus, started: number, timings: Timings) => R,
   started: number,
   timings: Timings,
-  gate?: ToolGate,
-  base?: StateBase,
+  gated?: Gated,
   withJournal = false,
 ): R | RunSuspended {
-  if (gate && base && isSuspended(text))
-    return suspendedResult(base, gate, JSON.parse(text) as DoneStatus, started, timings, withJournal);
+  if (gated && isSuspended(text))
+    return suspendedResult(gated.base, gated.gate, JSON.parse(text) as DoneStatus, started, timings, withJournal);
   const result = convert(doneStatus(text), started, timings);
-  if (gate && withJournal) (result as { journal?: JournalEntry[] }).journal = [...gate.journal];
+  if (gated && withJournal) (result as { journal?: JournalEntry[] }).journal = [...gated.gate.journal];
   return result;
 }
 
+/** A run's gate (journal.ts) and what it keeps to write its state, when the run needs one. */
+export interface Gated {
+  gate: ToolGate;
+  base: StateBase;
+}
+
+/** The gate of a run about to start (both modes), or undefined when it needs none. */
+export function gatedRun(
+  kind: RunKind,
+  source: string,
+  options: RunOptions & { entry?: string; input?: unknown },
+  seed?: ResumeSeed,
+): Gated | undefined {
+  const gate = ToolGate.create(options, seed);
+  if (!gate) return undefined;
+  return { gate, base: kind === "program" ? programBase(source, options) : workflowBase(source, options) };
+}
+
 /** What a PTC-JSON run that may suspend keeps for its state. */
-export const programBase = (source: string, options: RunOptions): StateBase => ({
+const programBase = (source: string, options: RunOptions): StateBase => ({
   kind: "program",
   source,
   limits: stateLimits(options),
@@ -318,7 +328,7 @@ export const programBase = (source: string, options: RunOptions): StateBase => (
 });
 
 /** What a step-function run that may suspend keeps for its state. */
-export const workflowBase = (
+const workflowBase = (
   source: string,
   options: { entry?: string; input?: unknown; maxHeapBytes?: number; maxToolCalls?: number },
 ): StateBase => ({

@@ -16,8 +16,8 @@ import {
 } from "./driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
 import { checkLoadOptions } from "./checks.js";
-import { ToolGate, type ResumeSeed } from "./journal.js";
-import { finishedRun, programBase, workflowBase, type StateBase } from "./suspension.js";
+import type { ResumeSeed } from "./journal.js";
+import { finishedRun, gatedRun, type Gated } from "./suspension.js";
 import {
   abortedResult,
   DEFAULT_TIMEOUT_MS,
@@ -64,7 +64,7 @@ interface Submission<R extends object> {
   convert(status: DoneStatus, started: number, timings: Timings): R;
   resident?: ResidentSpec;
   /** Journal, replay, holds and effects (journal.ts), when the run uses any of them. */
-  gated?: { gate: ToolGate; base: StateBase };
+  gated?: Gated;
   journal?: boolean;
 }
 
@@ -129,7 +129,6 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (options.signal?.aborted) return abortedResult(options.signal);
     const resident = residentOf(options, this);
     if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
-    const gate = ToolGate.create(options, seed);
     return this.submit<RunResult>({
       kind: "program",
       text,
@@ -142,7 +141,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       payload: (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
       convert: toRunResult,
       resident: resident?.spec,
-      gated: gate && { gate, base: programBase(text, options) },
+      gated: gatedRun("program", text, options, seed),
       journal: options.journal,
     });
   }
@@ -186,7 +185,6 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
 
   protected async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
     if (options.signal?.aborted) return abortedResult(options.signal) as Failed;
-    const gate = ToolGate.create(options, seed);
     return this.submit<WorkflowResult>({
       kind: "workflow",
       text: source,
@@ -198,7 +196,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       signal: options.signal,
       payload: () => workflowPayload(options),
       convert: toWorkflowResult,
-      gated: gate && { gate, base: workflowBase(source, options) },
+      gated: gatedRun("workflow", source, options, seed),
       journal: options.journal,
     });
   }
@@ -349,8 +347,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         if (run.abandoned) return;
         const timings = { toolMs: message.toolMs, payloadMs: run.payloadMs };
         const s = run.submission;
-        const { gate, base } = s.gated ?? {};
-        return run.resolve(finishedRun(message.status, s.convert, run.started, timings, gate, base, s.journal));
+        return run.resolve(finishedRun(message.status, s.convert, run.started, timings, s.gated, s.journal));
       }
     }
   }
