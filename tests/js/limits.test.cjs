@@ -142,8 +142,9 @@ describe("timeoutMs across tool awaits", () => {
 });
 
 describe("timeoutMs during evaluation", () => {
-  const rows = Array.from({ length: 6000 }, (_, i) => ({ id: i, group: i % 7 }));
-  // For each of 6,000 rows, filter the 6,000 rows: 36 million comparisons.
+  const rows = Array.from({ length: 30000 }, (_, i) => ({ id: i, group: i % 7 }));
+  // For each of 30,000 rows, filter the 30,000 rows: 900 million comparisons, far
+  // past the limit however fast the engine gets (36 million took about a second).
   const runaway = {
     program: {
       op: "pipe",
