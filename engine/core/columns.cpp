@@ -43,4 +43,68 @@ const Array* ColumnCache::column(const Value& list, const Value& field) {
   return &columns_.back()->values;
 }
 
+ColumnarList::ColumnarList(size_t size, std::vector<Value> fields, std::vector<Array> columns,
+                           std::vector<std::vector<bool>> absent, Budget* budget)
+    : size_(size),
+      fields_(std::move(fields)),
+      columns_(std::move(columns)),
+      absent_(std::move(absent)),
+      budget_(budget) {
+  // At least a Value an item, as the list of rows will hold: a block of many
+  // items without fields (a program that only counts them) costs no bytes to
+  // send, but its rows are refused here if they cannot fit.
+  const uint64_t bytes = static_cast<uint64_t>(size_) * std::max<size_t>(fields_.size(), 1) * sizeof(Value);
+  if (budget_) budget_->charge(bytes);  // may throw: then nothing was charged
+  charged_ = bytes;
+}
+
+ColumnarList::~ColumnarList() { releaseColumns(); }
+
+void ColumnarList::releaseColumns() {
+  columns_.clear();
+  columns_.shrink_to_fit();
+  if (budget_) budget_->release(charged_);
+  charged_ = 0;
+}
+
+const Array* ColumnarList::column(const Value& field) const {
+  if (!field.isString()) return nullptr;
+  for (size_t f = 0; f < columns_.size(); ++f)
+    if (fields_[f].str() == field.str()) return &columns_[f];
+  return nullptr;
+}
+
+const Value& ColumnarList::rows() {
+  if (!rows_.isNull()) return rows_;
+  Array items;
+  items.reserve(size_);
+  Members members;
+  for (size_t i = 0; i < size_; ++i) {
+    tickDeadline();
+    members.clear();  // reused from row to row: the object takes the members, not the vector
+    for (size_t f = 0; f < fields_.size(); ++f)
+      if (absent_[f].empty() || !absent_[f][i]) members.push_back(Member{fields_[f], columns_[f][i]});
+    items.push_back(Value::object(members.data(), members.size()));
+  }
+  rows_ = Value::array(std::move(items));
+  releaseColumns();
+  return rows_;
+}
+
+ColumnarList* ColumnarLists::find(std::string_view key) const {
+  for (const Entry& e : lists_)
+    if (e.key.str() == key) return e.list.get();
+  return nullptr;
+}
+
+bool ColumnarLists::holds(const Value& list) const {
+  return std::any_of(lists_.begin(), lists_.end(), [&](const Entry& e) { return e.list->holds(list); });
+}
+
+std::vector<Value> ColumnarLists::keys() const {
+  std::vector<Value> out;
+  for (const Entry& e : lists_) out.push_back(e.key);
+  return out;
+}
+
 }  // namespace ptc

@@ -45,4 +45,60 @@ class ColumnCache {
   std::vector<std::unique_ptr<Entry>> columns_;  // by pointer: a column handed out stays where it is
 };
 
+// A list of objects that crossed as columns (host/row_block.h): for each field
+// the program reads, the value of every item there. A fold over a field (a
+// filter's count or sum, group_by's aggregates) reads the columns and never
+// builds a row; anything else asks for rows(), which builds the list of
+// objects once and lets the columns go (their bytes go back to the budget).
+class ColumnarList {
+ public:
+  // `absent[f]` is empty when every item has field f, else says which lack it.
+  // The columns' bytes are charged to `budget` (nullable), which must outlive it.
+  ColumnarList(size_t size, std::vector<Value> fields, std::vector<Array> columns,
+               std::vector<std::vector<bool>> absent, Budget* budget);
+  ~ColumnarList();
+  ColumnarList(const ColumnarList&) = delete;
+  ColumnarList& operator=(const ColumnarList&) = delete;
+
+  size_t size() const { return size_; }
+  // The values of `field` item by item (null where an item has none); nullptr
+  // once the rows are built, or when `field` is not one of the columns.
+  const Array* column(const Value& field) const;
+  // The list of objects (each with the fields it has, in column order).
+  const Value& rows();
+  // Whether `list` is this list's rows.
+  bool holds(const Value& list) const { return rows_.sameHeap(list); }
+
+ private:
+  void releaseColumns();
+
+  size_t size_;
+  std::vector<Value> fields_;
+  std::vector<Array> columns_;
+  std::vector<std::vector<bool>> absent_;
+  Budget* budget_;
+  uint64_t charged_ = 0;
+  Value rows_;  // null until built
+};
+
+// A run's lists that crossed as columns, by context key.
+class ColumnarLists {
+ public:
+  ColumnarLists() = default;
+  ColumnarLists(ColumnarLists&&) = default;
+  ColumnarLists& operator=(ColumnarLists&&) = default;
+  void add(Value key, std::unique_ptr<ColumnarList> list) { lists_.push_back({std::move(key), std::move(list)}); }
+  bool empty() const { return lists_.empty(); }
+  ColumnarList* find(std::string_view key) const;
+  bool holds(const Value& list) const;
+  std::vector<Value> keys() const;
+
+ private:
+  struct Entry {
+    Value key;
+    std::unique_ptr<ColumnarList> list;
+  };
+  std::vector<Entry> lists_;
+};
+
 }  // namespace ptc

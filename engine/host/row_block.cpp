@@ -17,50 +17,66 @@ class BlockReader {
 
   bool done() const { return at_ == data_.size(); }
 
-  Member block() {
-    Value key = Value::string(std::string(bytes(u32())));
-    uint32_t itemCount = u32();
-    uint32_t fieldCount = u32();
+  void block(ColumnarLists& lists) {
+    Value key = text();
+    const uint32_t itemCount = u32();
+    const uint32_t fieldCount = u32();
+    if (fieldCount > (data_.size() - at_) / 4) malformed();  // each name takes at least its length
     std::vector<Value> fields;
     fields.reserve(fieldCount);
-    for (uint32_t i = 0; i < fieldCount; ++i) fields.push_back(Value::string(std::string(bytes(u32()))));
-    strings_.clear();
-    Array items;
-    items.reserve(itemCount);
-    for (uint32_t i = 0; i < itemCount; ++i) {
-      if (progress_ && (i & 4095) == 4095) progress_();
-      items.push_back(item(fields));
+    for (uint32_t f = 0; f < fieldCount; ++f) fields.push_back(text());
+    skip((8 - at_ % 8) % 8);
+    const uint64_t cells = static_cast<uint64_t>(itemCount) * fieldCount;
+    if (cells > (data_.size() - at_) / 9) malformed();
+    const size_t cellsAt = at_;
+    const size_t tagsAt = cellsAt + 8 * cells;
+    at_ = tagsAt + cells;
+    const std::vector<Value> strings = stringTable();
+    std::vector<Array> columns(fieldCount);
+    std::vector<std::vector<bool>> absent(fieldCount);
+    for (uint32_t f = 0; f < fieldCount; ++f) {
+      Array& column = columns[f];
+      column.reserve(itemCount);
+      for (uint32_t i = 0; i < itemCount; ++i) {
+        if (progress_ && (i & 4095) == 4095) progress_();
+        const size_t cell = static_cast<size_t>(f) * itemCount + i;
+        const auto tag = static_cast<uint8_t>(data_[tagsAt + cell]);
+        if (tag == static_cast<uint8_t>(RowTag::Absent)) {
+          if (absent[f].empty()) absent[f].resize(itemCount);
+          absent[f][i] = true;
+          column.emplace_back();
+          continue;
+        }
+        column.push_back(value(tag, cellsAt + 8 * cell, strings));
+      }
     }
-    return Member{std::move(key), Value::array(std::move(items))};
+    lists.add(std::move(key), std::make_unique<ColumnarList>(itemCount, std::move(fields), std::move(columns),
+                                                             std::move(absent), Budget::current()));
   }
 
  private:
-  Value item(const std::vector<Value>& fields) {
-    RowTag t = tag();
-    if (t != RowTag::Object) return value(t);
-    members_.clear();  // reused from row to row: the object takes the members, not the vector
-    for (const Value& field : fields) {
-      RowTag ft = tag();
-      if (ft != RowTag::Absent) members_.push_back(Member{field, value(ft)});
-    }
-    return Value::object(members_.data(), members_.size());
-  }
-
-  Value value(RowTag t) {
-    switch (t) {
+  Value value(uint8_t tag, size_t cellAt, const std::vector<Value>& strings) const {
+    switch (static_cast<RowTag>(tag)) {
       case RowTag::Null: return Value();
       case RowTag::False: return Value::boolean(false);
       case RowTag::True: return Value::boolean(true);
-      case RowTag::Number: return number(f64());
-      case RowTag::NewString: strings_.push_back(Value::string(std::string(bytes(u32())))); return strings_.back();
-      case RowTag::StringRef: {
-        uint32_t index = u32();
-        if (index >= strings_.size()) malformed();
-        return strings_[index];
+      case RowTag::Number: return number(f64(cellAt));
+      case RowTag::String: {
+        const double index = f64(cellAt);
+        if (!(index >= 0 && index < static_cast<double>(strings.size())) || std::trunc(index) != index) malformed();
+        return strings[static_cast<size_t>(index)];
       }
-      case RowTag::PlainString: return Value::string(std::string(bytes(u32())));
       default: malformed();
     }
+  }
+
+  std::vector<Value> stringTable() {
+    const uint32_t count = u32();
+    if (count > (data_.size() - at_) / 4) malformed();  // each takes at least its length
+    std::vector<Value> strings;
+    strings.reserve(count);
+    for (uint32_t s = 0; s < count; ++s) strings.push_back(text());
+    return strings;
   }
 
   // As the JSON text of the number would parse: integers below 2^63 in
@@ -70,32 +86,29 @@ class BlockReader {
     return Value::number(d);
   }
 
-  RowTag tag() {
-    need(1);
-    uint8_t t = static_cast<uint8_t>(data_[at_++]);
-    if (t > static_cast<uint8_t>(RowTag::PlainString)) malformed();
-    return static_cast<RowTag>(t);
+  double f64(size_t at) const {
+    double v;
+    std::memcpy(&v, data_.data() + at, 8);  // the layout is little-endian, as wasm and x86 are
+    if (!std::isfinite(v)) malformed();
+    return v;
   }
   uint32_t u32() {
     need(4);
     uint32_t v;
-    std::memcpy(&v, data_.data() + at_, 4);  // the layout is little-endian, as wasm and x86 are
+    std::memcpy(&v, data_.data() + at_, 4);
     at_ += 4;
     return v;
   }
-  double f64() {
-    need(8);
-    double v;
-    std::memcpy(&v, data_.data() + at_, 8);
-    at_ += 8;
-    if (!std::isfinite(v)) malformed();
-    return v;
-  }
-  std::string_view bytes(uint32_t n) {
+  Value text() {
+    const uint32_t n = u32();
     need(n);
-    std::string_view s = data_.substr(at_, n);
+    Value s = Value::string(std::string(data_.substr(at_, n)));
     at_ += n;
     return s;
+  }
+  void skip(size_t n) {
+    need(n);
+    at_ += n;
   }
   void need(size_t n) const {
     if (data_.size() - at_ < n) malformed();
@@ -108,15 +121,13 @@ class BlockReader {
   std::string_view data_;
   size_t at_ = 0;
   const std::function<void()>& progress_;
-  std::vector<Value> strings_;
-  Members members_;
 };
 
 }  // namespace
 
-void appendRowBlocks(std::string_view blocks, Members& context, const std::function<void()>& progress) {
+void readRowBlocks(std::string_view blocks, ColumnarLists& lists, const std::function<void()>& progress) {
   BlockReader reader(blocks, progress);
-  while (!reader.done()) context.push_back(reader.block());
+  while (!reader.done()) reader.block(lists);
 }
 
 }  // namespace ptc

@@ -1,34 +1,39 @@
 // Projected rows in binary: when a program reads only some fields of a loaded
-// list (projection.h), the package sends that list as a compact block instead
-// of JSON text: no JSON.stringify in JavaScript, no number or string parsing
-// here. The package writes it in js/src/rows.ts; both sides follow this layout
-// (little-endian; u32 = 4 bytes, f64 = 8 bytes, no alignment):
+// list of objects (projection.h), the package sends that list as columns
+// instead of JSON text: no JSON.stringify in JavaScript, no number or string
+// parsing here, and a fold over a field reads its column without building the
+// rows (core/columns.h). The package writes it in js/src/rows.ts; both sides
+// follow this layout (little-endian; u32 = 4 bytes, f64 = 8 bytes):
 //
-//   block    = u32 keyLength, key (UTF-8)   the context key
+//   block    = u32 keyLength, key (UTF-8)     the context key
 //              u32 itemCount, u32 fieldCount
 //              fieldCount × (u32 length, name)
-//              itemCount × item
-//   item     = value | Object (fieldCount × (value | Absent))
-//   value    = Null | False | True | Number f64 | NewString (u32 length, UTF-8)
-//              | StringRef u32 | PlainString (u32 length, UTF-8)
+//              zero bytes up to a multiple of 8 from the start of the blocks
+//              cells: fieldCount × itemCount × f64, column after column
+//              tags:  fieldCount × itemCount × u8, column after column
+//              u32 stringCount, stringCount × (u32 length, UTF-8)
+//   tag      = Null | False | True | Number | String | Absent
 //
-// NewString strings are numbered in order of appearance; StringRef repeats
-// one. A Number that is an integer below 2^63 in magnitude becomes an integer
-// value, as its JSON text would. Any number of blocks follow one another.
+// A Number cell holds the number (finite), a String cell the position of its
+// text in the block's strings; the other cells hold nothing that is read. An
+// Absent field is one the item does not have. A Number that is an integer
+// below 2^63 in magnitude becomes an integer value, as its JSON text would.
+// Any number of blocks follow one another.
 #pragma once
 
 #include <functional>
 #include <string_view>
 
-#include "core/value.h"
+#include "core/columns.h"
 
 namespace ptc {
 
-enum class RowTag : uint8_t { Null, False, True, Number, NewString, StringRef, Object, Absent, PlainString };
+enum class RowTag : uint8_t { Null, False, True, Number, String, Absent };
 
-// Decodes the blocks and appends one member per block (key → list) to
-// `context`. Throws PtcError(parse_error) on a malformed block (a host bug);
-// `progress` is called every 4096 items.
-void appendRowBlocks(std::string_view blocks, Members& context, const std::function<void()>& progress);
+// Decodes the blocks into `lists`, one per block. Throws
+// PtcError(parse_error, bad_row_block) on a malformed block (a host bug), and
+// memory_exceeded when the columns do not fit the current budget; `progress`
+// is called every 4096 items.
+void readRowBlocks(std::string_view blocks, ColumnarLists& lists, const std::function<void()>& progress);
 
 }  // namespace ptc

@@ -18,18 +18,19 @@ Value Evaluator::lookupVar(const Value& name) const {
   return st_.memory.field(name.str());
 }
 
+// A context key; one that crossed as columns becomes its list of rows here.
+Value Evaluator::loadContext(const Value& key) {
+  if (st_.columnar)
+    if (ColumnarList* list = st_.columnar->find(key.str())) return list->rows();
+  return st_.context.field(key.str());
+}
+
 namespace {
 
-// group_by's result with the aggs folded item by item; nullopt when one meets
-// what only its run over a list reports.
-template <typename KeyOf, typename Tick>
-std::optional<Value> groupByFolding(const Node& n, const Array& items, KeyOf& keyOf, size_t firstAgg, Tick tick) {
-  Groups groups;
-  GroupFolds folds(n, firstAgg);
-  for (const Value& item : items) {
-    tick();
-    if (!folds.add(groups.indexOf(keyOf(item)), item)) return std::nullopt;
-  }
+// The groups' objects from their folded aggs; nullopt when an agg's result is
+// what only its run over a list reports (an overflow).
+template <typename Tick>
+std::optional<Value> foldedGroups(const Node& n, Groups& groups, const GroupFolds& folds, Tick tick) {
   Array out;
   out.reserve(groups.size());
   Operands aggs(n.keys.size());
@@ -41,7 +42,42 @@ std::optional<Value> groupByFolding(const Node& n, const Array& items, KeyOf& ke
   return Value::array(std::move(out));
 }
 
+// group_by's result with the aggs folded item by item; nullopt when one meets
+// what only its run over a list reports.
+template <typename KeyOf, typename Tick>
+std::optional<Value> groupByFolding(const Node& n, const Array& items, KeyOf& keyOf, size_t firstAgg, Tick tick) {
+  Groups groups;
+  GroupFolds folds(n, firstAgg);
+  for (const Value& item : items) {
+    tick();
+    if (!folds.add(groups.indexOf(keyOf(item)), item)) return std::nullopt;
+  }
+  return foldedGroups(n, groups, folds, tick);
+}
+
 }  // namespace
+
+// group_by a field with folded aggregates of fields (or count), read from the
+// columns: the same groups, in the same order, as groupBy over its rows.
+std::optional<Value> Evaluator::groupByColumns(const Node& n, const ColumnarList& list) {
+  if (n.kids.size() > n.keys.size() || n.keys.empty() || n.field.isNone()) return std::nullopt;
+  const Array* keys = list.column(n.field);
+  if (!keys) return std::nullopt;
+  std::vector<const Array*> aggColumns;
+  for (const auto& agg : n.kids) {
+    if (!GroupFolds::canFold(*agg)) return std::nullopt;
+    const Array* column = agg->op == Op::Count ? nullptr : list.column(agg->field);
+    if (agg->op != Op::Count && !column) return std::nullopt;  // the items themselves, or a field never sent
+    aggColumns.push_back(column);
+  }
+  Groups groups;
+  GroupFolds folds(n, 0);
+  for (size_t i = 0; i < list.size(); ++i) {
+    tick();
+    if (!folds.addRow(groups.indexOf((*keys)[i]), aggColumns.data(), i)) return std::nullopt;
+  }
+  return foldedGroups(n, groups, folds, [this] { tick(); });
+}
 
 // Groups in first-seen order by a field or the `key` expression (kids[0] when
 // there are more kids than aggs); each group's aggs see its items. Plain
@@ -127,7 +163,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
   switch (n.op) {
     case Op::Literal: return n.data;
     case Op::Var: return readVarValue(n, lookupVar(n.name));
-    case Op::Load: return st_.context.field(n.name.str());
+    case Op::Load: return loadContext(n.name);
     case Op::Let: {
       Bindings scope(st_);
       for (size_t i = 0; i < n.keys.size(); ++i) scope.add(&n.keys[i], evalSync(*n.kids[i], in));
@@ -138,6 +174,14 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       Value current = in;
       for (size_t i = 0; i < n.kids.size(); ++i) {
         const Node& step = *n.kids[i];
+        if (step.op == Op::Load && st_.columnar && i + 1 < n.kids.size())
+          if (ColumnarList* list = st_.columnar->find(step.name.str())) {
+            tick();
+            if (std::optional<Value> folded = foldedColumns(n, i, *list)) {
+              current = std::move(*folded);
+              continue;
+            }
+          }
         if (step.plan & kPlanFold)
           if (std::optional<Value> folded = foldedFilter(step, *n.kids[i + 1], current)) {
             current = std::move(*folded);

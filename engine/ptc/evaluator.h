@@ -29,6 +29,7 @@ struct RunState {
   std::vector<Value> mapItems;                           // items of the enclosing map iterations, innermost last
   JoinIndexes joins;                                     // planned filters' indexes (planner.h)
   ColumnCache* columns = nullptr;                        // of the resident context's lists, when the run has one
+  ColumnarLists* columnar = nullptr;                     // context keys that crossed as columns, when any did
 };
 
 struct FanOut;
@@ -50,6 +51,12 @@ class Evaluator {
   std::optional<Value> plannedFilter(const Node& n, const Value& in);  // planner.cpp; nullopt: run it plainly
   // A filter marked kPlanFold and the count or sum after it, in one pass (planner.cpp).
   std::optional<Value> foldedFilter(const Node& n, const Node& agg, const Value& in);
+  // The same fold, or group_by's folded aggregates, over a list that crossed
+  // as columns, read without building its rows (planner.cpp). Pipe steps
+  // [i+1..] after a load of it; on success `i` moves past the steps folded in.
+  std::optional<Value> foldedColumns(const Node& pipe, size_t& i, ColumnarList& list);
+  std::optional<Value> groupByColumns(const Node& n, const ColumnarList& list);
+  Value loadContext(const Value& key);
   Task<Value> loopAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).
   bool fansOut(size_t branches) const { return branches > 1 && st_.core.maxConcurrency > 1; }

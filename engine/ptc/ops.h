@@ -138,6 +138,9 @@ class GroupFolds {
   static bool canFold(const Node& agg);
   GroupFolds(const Node& n, size_t firstAgg) : n_(n), first_(firstAgg) {}
   bool add(size_t group, const Value& item);
+  // The same for row `row` of a list that crossed as columns: columns[j] holds
+  // agg j's field (nullptr for count).
+  bool addRow(size_t group, const Array* const* columns, size_t row);
   bool results(size_t group, Value* out) const;
 
  private:
@@ -146,6 +149,8 @@ class GroupFolds {
     size_t count = 0;  // items (count), or numbers (avg)
     Value best;        // min, max
   };
+  Fold* groupFolds(size_t group);
+  static bool fold(Fold& f, const Node& agg, Value v);
   const Node& n_;
   size_t first_;             // the first agg among n_.kids
   std::vector<Fold> folds_;  // group * aggs + agg

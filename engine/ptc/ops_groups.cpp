@@ -31,32 +31,51 @@ bool GroupFolds::canFold(const Node& agg) {
   }
 }
 
-bool GroupFolds::add(size_t group, const Value& item) {
+GroupFolds::Fold* GroupFolds::groupFolds(size_t group) {
   const size_t aggs = n_.keys.size();
   if (folds_.size() < (group + 1) * aggs) folds_.resize((group + 1) * aggs);
-  for (size_t j = 0; j < aggs; ++j) {
+  return &folds_[group * aggs];
+}
+
+bool GroupFolds::add(size_t group, const Value& item) {
+  Fold* folds = groupFolds(group);
+  for (size_t j = 0; j < n_.keys.size(); ++j) {
     const Node& agg = *n_.kids[first_ + j];
-    Fold& f = folds_[group * aggs + j];
     if (agg.op == Op::Count) {
-      ++f.count;
+      ++folds[j].count;
       continue;
     }
     // A field of a non-object item is an error of sum, min and max (itemValue).
     if (!agg.field.isNone() && !item.isObject() && !item.isNull() && agg.op != Op::Avg) return false;
-    Value v = agg.field.isNone() ? item : fieldOf(agg, item);
-    if (agg.op == Op::Avg) {
-      if (v.isNumber()) f.sum.add(v), ++f.count;
-    } else if (v.isNull()) {
-      continue;  // skipped by sum, min and max
-    } else if (agg.op == Op::Sum) {
-      if (!v.isNumber()) return false;
-      f.sum.add(v);
-    } else {
-      if (!f.best.isNull() && v.isNumber() != f.best.isNumber() && (v.isString() || f.best.isString()))
-        return false;  // a number against a text: orderOf's error
-      int c = f.best.isNull() ? 0 : compare(v, f.best);
-      if (f.best.isNull() || (agg.op == Op::Max ? c > 0 : c < 0)) f.best = std::move(v);
-    }
+    if (!fold(folds[j], agg, agg.field.isNone() ? item : fieldOf(agg, item))) return false;
+  }
+  return true;
+}
+
+bool GroupFolds::addRow(size_t group, const Array* const* columns, size_t row) {
+  Fold* folds = groupFolds(group);
+  for (size_t j = 0; j < n_.keys.size(); ++j) {
+    const Node& agg = *n_.kids[first_ + j];
+    if (agg.op == Op::Count) ++folds[j].count;
+    else if (!fold(folds[j], agg, (*columns[j])[row])) return false;
+  }
+  return true;
+}
+
+// One value into one agg's fold; false where the agg over a list would fail.
+bool GroupFolds::fold(Fold& f, const Node& agg, Value v) {
+  if (agg.op == Op::Avg) {
+    if (v.isNumber()) f.sum.add(v), ++f.count;
+  } else if (v.isNull()) {
+    // skipped by sum, min and max
+  } else if (agg.op == Op::Sum) {
+    if (!v.isNumber()) return false;
+    f.sum.add(v);
+  } else {
+    if (!f.best.isNull() && v.isNumber() != f.best.isNumber() && (v.isString() || f.best.isString()))
+      return false;  // a number against a text: orderOf's error
+    int c = f.best.isNull() ? 0 : compare(v, f.best);
+    if (f.best.isNull() || (agg.op == Op::Max ? c > 0 : c < 0)) f.best = std::move(v);
   }
   return true;
 }

@@ -99,13 +99,13 @@ bool heldBy(const Value& list, const Value& object) {
 }  // namespace
 
 void JoinIndexes::forget(const std::vector<std::pair<const Value*, Value>>& bindings, size_t from, const Value& context,
-                         const Value& memory) {
+                         const ColumnarLists* columnar, const Value& memory) {
   for (size_t b = from; b < bindings.size(); ++b) {
     const Value& v = bindings[b].second;
     if (!v.isArray()) continue;
     for (auto& [node, slot] : slots_) {
       if (!slot.index || !slot.index->list.sameHeap(v)) continue;
-      bool kept = heldBy(v, context) || heldBy(v, memory) ||
+      bool kept = heldBy(v, context) || (columnar && columnar->holds(v)) || heldBy(v, memory) ||
                   std::any_of(bindings.begin(), bindings.begin() + static_cast<std::ptrdiff_t>(from),
                               [&](const auto& outer) { return outer.second.sameHeap(v); });
       if (!kept) slot.index.reset();
@@ -158,6 +158,34 @@ std::optional<Value> foldResult(bool summing, int64_t count, const NumberSum& to
   return Value::number(total.asDouble());
 }
 
+// Whether a filter marked kPlanFold folds where it is: outside a map its value
+// must not read the filter's input, and inside one an indexed filter (a join,
+// the same list filtered again and again) pays more with its index.
+bool foldsHere(const Node& filter, bool inMap) {
+  if (filter.plan & kPlanIndex) return !inMap;
+  return inMap || !(filter.plan & kPlanValueReadsIn);
+}
+
+// The count, or the sum of `addends` (nullptr: count), of the items whose key
+// column is (or, !wantEqual, is not) equal to rhs; nullopt at a value to sum
+// that is not a number, where sum raises its error.
+template <typename Tick>
+std::optional<Value> foldColumns(const Array& keys, const Array* addends, const Value& rhs, bool wantEqual, Tick tick) {
+  int64_t count = 0;
+  NumberSum total;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    tick();
+    if (fieldEquals(keys[i], rhs) != wantEqual) continue;
+    ++count;
+    if (!addends) continue;
+    const Value& v = (*addends)[i];
+    if (v.isNull()) continue;  // sum skips nulls and missing values
+    if (!v.isNumber()) return std::nullopt;
+    total.add(v);
+  }
+  return foldResult(addends != nullptr, count, total);
+}
+
 Value probe(const JoinIndexes::Index& index, const Value& key, bool firstOnly) {
   const Array& items = index.list.items();
   Array out;
@@ -177,35 +205,20 @@ Value probe(const JoinIndexes::Index& index, const Value& key, bool firstOnly) {
 // does. nullopt at anything the plain steps treat otherwise (an item that is
 // not an object, a value to sum that is not a number), so they run instead.
 std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, const Value& in) {
-  if (!in.isArray() || in.items().empty() || ((n.plan & kPlanValueReadsIn) && st_.mapItems.empty()))
-    return std::nullopt;
-  // Inside a map the same list is filtered again and again (a join): its index pays more.
-  if ((n.plan & kPlanIndex) && !st_.mapItems.empty()) return std::nullopt;
+  if (!in.isArray() || in.items().empty() || !foldsHere(n, !st_.mapItems.empty())) return std::nullopt;
   const Array& items = in.items();
   const Node& cmp = *n.kids[0];
   tick();
   const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, items[0]));
   const bool wantEqual = cmp.op == Op::Eq;
   const bool summing = agg.op == Op::Sum;
-  int64_t count = 0;
-  NumberSum total;
   // Data that stays in the engine is read by columns: contiguous, no row visited.
   // (A loop of its own: choosing column or row on every item cost a third of its time.)
   const Array* keys = st_.columns ? st_.columns->column(in, cmp.field) : nullptr;
   const Array* addends = keys && summing ? st_.columns->column(in, agg.field) : nullptr;
-  if (keys && (addends || !summing)) {
-    for (size_t i = 0; i < items.size(); ++i) {
-      tick();
-      if (fieldEquals((*keys)[i], rhs) != wantEqual) continue;
-      ++count;
-      if (!summing) continue;
-      const Value& v = (*addends)[i];
-      if (v.isNull()) continue;  // sum skips nulls and missing values
-      if (!v.isNumber()) return std::nullopt;
-      total.add(v);
-    }
-    return foldResult(summing, count, total);
-  }
+  if (keys && (addends || !summing)) return foldColumns(*keys, addends, rhs, wantEqual, [this] { tick(); });
+  int64_t count = 0;
+  NumberSum total;
   const Value null;
   for (const Value& item : items) {
     tick();
@@ -220,6 +233,32 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
     total.add(*v);
   }
   return foldResult(summing, count, total);
+}
+
+// After a load of a list that crossed as columns: a folded filter (as
+// foldedFilter) or group_by (groupByColumns) reading the columns, its rows
+// never built.
+std::optional<Value> Evaluator::foldedColumns(const Node& pipe, size_t& i, ColumnarList& list) {
+  const Node& next = *pipe.kids[i + 1];
+  if (next.op == Op::GroupBy) {
+    std::optional<Value> grouped = groupByColumns(next, list);
+    if (grouped) i += 1;
+    return grouped;
+  }
+  if (!(next.plan & kPlanFold) || list.size() == 0 || !foldsHere(next, !st_.mapItems.empty())) return std::nullopt;
+  const Node& agg = *pipe.kids[i + 2];
+  const Node& cmp = *next.kids[0];
+  const bool summing = agg.op == Op::Sum;
+  const Array* keys = list.column(cmp.field);
+  const Array* addends = summing ? list.column(agg.field) : nullptr;
+  if (!keys || (summing && !addends)) return std::nullopt;
+  tick();
+  // Its value does not read the filter's item (kPlanValueReadsIn is outside a
+  // map): the null stands in for the first row foldedFilter would pass.
+  const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, Value()));
+  std::optional<Value> folded = foldColumns(*keys, addends, rhs, cmp.op == Op::Eq, [this] { tick(); });
+  if (folded) i += 2;
+  return folded;
 }
 
 std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {

@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/columns.h"
 #include "core/value.h"
 #include "ptc/program.h"
 
@@ -91,9 +92,9 @@ class JoinIndexes {
   bool empty() const { return slots_.empty(); }
   // Drops the indexes of lists bound to bindings[from..] (variables going out
   // of scope) that nothing else the run keeps (an outer variable, the
-  // context, memory) still holds.
+  // context, the rows of a list that crossed as columns, memory) still holds.
   void forget(const std::vector<std::pair<const Value*, Value>>& bindings, size_t from, const Value& context,
-              const Value& memory);
+              const ColumnarLists* columnar, const Value& memory);
   void clear() { slots_.clear(); }
 
  private:

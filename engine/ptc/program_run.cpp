@@ -20,14 +20,14 @@ Value parseObject(std::string_view text, std::string_view what, const std::funct
   return v;
 }
 
-// The resident context's keys the run's own context does not have: shared, not
-// copied (a resident list is one reference more).
-void addResident(Members& members, const Value& resident) {
+// The resident context's keys the run's own context does not have (nor sent
+// as columns): shared, not copied (a resident list is one reference more).
+void addResident(Members& members, const ColumnarLists& columnar, const Value& resident) {
   size_t own = members.size();
   for (const Member& r : resident.members()) {
     bool shadowed = std::any_of(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(own),
                                 [&](const Member& m) { return m.key.str() == r.key.str(); });
-    if (!shadowed) members.push_back(r);
+    if (!shadowed && !columnar.find(r.key.str())) members.push_back(r);
   }
 }
 
@@ -46,10 +46,13 @@ std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string
   if (!rowBlocks_.empty() || resident_) {
     MemberSpan known = state_.context.members();
     Members members(known.begin(), known.end());
-    if (!rowBlocks_.empty()) appendRowBlocks(rowBlocks_, members, checkDeadline);
+    if (!rowBlocks_.empty()) {
+      readRowBlocks(rowBlocks_, columnar_, checkDeadline);
+      state_.columnar = &columnar_;
+    }
     rowBlocks_ = {};
     if (resident_) {
-      addResident(members, resident_->context);
+      addResident(members, columnar_, resident_->context);
       state_.columns = resident_->columns.get();
     }
     state_.context = Value::object(std::move(members));
@@ -62,6 +65,8 @@ std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string
 
 std::string ProgramRun::doneOk(const Value& result) {
   state_.context = Value();  // what the result does not hold is let go before it is written
+  state_.columnar = nullptr;
+  columnar_ = ColumnarLists();
   state_.joins.clear();
   // The memory contract (spec 5.11) applies to the final value however it was built.
   Value returned = result;

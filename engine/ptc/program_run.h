@@ -29,6 +29,7 @@ class ProgramRun final : public RunBase {
 
   // Before state_: destroyed after the run's values, some of which share its blocks.
   std::shared_ptr<const Resident> resident_;
+  ColumnarLists columnar_;  // context keys that crossed as columns (host/row_block.h)
   RunState state_;
   Evaluator evaluator_;
   std::shared_ptr<const Program> program_;

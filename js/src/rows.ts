@@ -1,38 +1,46 @@
-// Projected rows in binary (layout in engine/host/row_block.h): a loaded list that
-// the program reads only through some fields of its items crosses as a compact
-// block, written here in one pass, instead of as JSON text. The block must mean
-// exactly what JSON.stringify would have written for those fields; whenever it
-// could not (a list or item with toJSON, an item that is a list or a boxed
-// primitive, a field that is inherited, hidden or holds an object or a BigInt),
-// encoding gives up and the list crosses as JSON, whole.
+// Projected rows in binary (layout in engine/host/row_block.h): a loaded list of
+// objects that the program reads only through some fields crosses as columns,
+// one per field, written here in one pass over the rows, instead of as JSON
+// text. The engine can then fold over a column without building the rows. The
+// block must mean exactly what JSON.stringify would have written for those
+// fields; whenever it could not (a list or item with toJSON, an item that is
+// not a plain object, a field that is inherited, hidden or holds an object or
+// a BigInt), encoding gives up and the list crosses as JSON, whole.
 
 const enum Tag {
   Null,
   False,
   True,
   Number,
-  NewString,
-  StringRef,
-  Object,
+  String,
   Absent,
-  PlainString,
 }
 
-// Strings are numbered for reuse up to this many per payload; later new ones
-// are written in full each time.
+// Strings are numbered once (a repeated one is sent once) up to this many per
+// list; later new ones are sent again each time they occur.
 const MAX_NUMBERED_STRINGS = 65536;
 
-// The buffer starts small and is kept from payload to payload unless a big
-// payload grew it past KEEP_BUFFER_BYTES (the host gets that memory back).
+// The buffer starts small and is kept from payload to payload: allocating (and
+// zeroing, and later collecting) tens of megabytes for each run of a program on
+// a big list cost more than writing the list (measured: 75 ms of 130 at 1M
+// rows). Once past KEEP_BUFFER_BYTES, it is let go when a payload used less
+// than a quarter of it: the host gets the memory back once runs are small again.
 const INITIAL_BUFFER_BYTES = 4096;
 const KEEP_BUFFER_BYTES = 1 << 20;
 
-// Rows of one list usually share their keys; after this many rows whose keys
-// differ from the row before, the list is checked field by field instead.
+// Rows of one list usually have the read fields at the same places among their
+// keys; after this many rows where they moved (or one is missing), the list is
+// checked field by field instead.
 const MAX_KEY_LIST_CHANGES = 8;
 // Copying and comparing a wider row's keys costs more than the check per field
 // (measured: about even at 16 keys and 2 read fields, 3× slower at 30).
 const MAX_COMPARED_KEYS = 16;
+
+// Recently numbered strings, in a small table indexed by length and first
+// character: a row's text is mostly found there by identity, without hashing
+// it for the Map (measured: a quarter of the time of a list of rows with one text field).
+const RECENT_STRINGS = 64;
+const recentSlot = (s: string) => (s.length * 31 + s.charCodeAt(0)) & (RECENT_STRINGS - 1);
 
 const encoder = new TextEncoder();
 const isEnumerable = Object.prototype.propertyIsEnumerable;
@@ -46,17 +54,28 @@ export class RowBlockWriter {
   private buffer = new Uint8Array(INITIAL_BUFFER_BYTES);
   private view = new DataView(this.buffer.buffer);
   private at = 0;
-  private strings = new Map<string, number>();
-  // The last row's own enumerable keys (Object.keys) and, for each read field,
-  // whether it is among them: rows with the same keys need no check per field.
-  private lastKeys: string[] = [];
-  private lastOwn: boolean[] = [];
+  // The strings of the list being written, in the order of their numbers.
+  private strings: string[] = [];
+  private numbered = new Map<string, number>();
+  private recentStrings: (string | undefined)[] = new Array<string | undefined>(RECENT_STRINGS).fill(undefined);
+  private recentNumbers = new Uint32Array(RECENT_STRINGS);
+  // The cells of the list being written: f64 (a number, or a string's number)
+  // and a tag per cell, column after column.
+  private cells = new Float64Array(0);
+  private tags = new Uint8Array(0);
+  // Where each read field was among the last row's own enumerable keys
+  // (Object.keys), -1 when it was not: a row whose keys hold every read field
+  // at those places needs no other check.
+  private fieldPlaces: number[] = [];
+  private own: boolean[] = [];
+  private allOwn: boolean[] = [];
   private keyListChanges = 0;
 
-  /** Starts a payload. A buffer grown past 1 MiB by a big one is let go. */
+  /** Starts a payload. A buffer past 1 MiB that the last payload used less than a quarter of is let go. */
   reset(): void {
+    if (this.buffer.length > KEEP_BUFFER_BYTES && this.at < this.buffer.length / 4)
+      this.setBuffer(new Uint8Array(INITIAL_BUFFER_BYTES));
     this.at = 0;
-    if (this.buffer.length > KEEP_BUFFER_BYTES) this.setBuffer(new Uint8Array(INITIAL_BUFFER_BYTES));
   }
 
   /** The blocks written since reset(), valid until the next reset. */
@@ -68,25 +87,38 @@ export class RowBlockWriter {
   write(key: string, list: unknown, fields: string[]): boolean {
     if (!Array.isArray(list) || typeof (list as { toJSON?: unknown }).toJSON === "function") return false;
     const start = this.at;
-    this.strings.clear();
-    this.lastKeys = [];
-    this.lastOwn = fields.map(() => false);
-    this.keyListChanges = 0;
+    const count = list.length;
     this.text(key);
-    this.u32(list.length);
+    this.u32(count);
     this.u32(fields.length);
     for (const field of fields) this.text(field);
-    for (let i = 0; i < list.length; i++) {
-      if (!this.item(list[i], fields)) {
+    this.at += (8 - (this.at % 8)) % 8; // cells start 8-aligned in the buffer, as a Float64Array needs
+    const cellCount = count * fields.length;
+    this.ensure(9 * cellCount);
+    this.cells = new Float64Array(this.buffer.buffer, this.at, cellCount);
+    this.tags = new Uint8Array(this.buffer.buffer, this.at + 8 * cellCount, cellCount);
+    this.strings.length = 0;
+    this.numbered.clear();
+    this.recentStrings.fill(undefined);
+    this.fieldPlaces = fields.map(() => -1);
+    this.own = fields.map(() => false);
+    this.allOwn = fields.map(() => true);
+    this.keyListChanges = 0;
+    for (let i = 0; i < count; i++) {
+      if (!this.row(list[i], fields, i, count)) {
         this.at = start;
         return false;
       }
     }
+    this.at += 9 * cellCount;
+    this.u32(this.strings.length);
+    for (const s of this.strings) this.text(s);
     return true;
   }
 
-  private item(item: unknown, fields: string[]): boolean {
-    if (item === null || typeof item !== "object") return this.value(item, true);
+  // Row i's fields into cell i of each column.
+  private row(item: unknown, fields: string[], i: number, count: number): boolean {
+    if (item === null || typeof item !== "object") return false;
     // A plain object (the usual row) is neither a list nor boxed: one
     // prototype read instead of five checks.
     const plain = Object.getPrototypeOf(item) === Object.prototype;
@@ -95,15 +127,14 @@ export class RowBlockWriter {
       (!plain && (Array.isArray(item) || isBoxed(item)))
     )
       return false;
-    this.tag(Tag.Object);
     const row = item as Record<string, unknown>;
     const own = this.keyListChanges < MAX_KEY_LIST_CHANGES ? this.ownFields(row, fields) : undefined;
-    for (let i = 0; i < fields.length; i++) {
-      const key = fields[i] as string;
-      if (!(own ? own[i] : isEnumerable.call(row, key))) {
+    for (let f = 0, cell = i; f < fields.length; f++, cell += count) {
+      const key = fields[f] as string;
+      if (!(own ? own[f] : isEnumerable.call(row, key))) {
         if (key in row) return false; // inherited, or not enumerable: JSON.stringify would skip it
-        this.tag(Tag.Absent);
-      } else if (!this.value(row[key], false)) {
+        this.tags[cell] = Tag.Absent;
+      } else if (!this.cell(cell, row[key])) {
         return false;
       }
     }
@@ -112,72 +143,68 @@ export class RowBlockWriter {
 
   // Which fields are own enumerable keys of the row, as the keys JSON.stringify
   // would write (Object.keys reads no values, so runs no getter). One
-  // Object.keys and a comparison per row is cheaper than propertyIsEnumerable
-  // per field, and rows of one list mostly have the same keys.
+  // Object.keys and a look at the places the fields had in the row before is
+  // cheaper than propertyIsEnumerable per field; undefined when the list is to
+  // be checked field by field.
   private ownFields(row: object, fields: string[]): boolean[] | undefined {
     const keys = Object.keys(row);
-    const last = this.lastKeys;
-    if (keys.length === last.length) {
-      let i = 0;
-      while (i < keys.length && keys[i] === last[i]) i++;
-      if (i === keys.length) return this.lastOwn;
-    }
+    const places = this.fieldPlaces;
+    let f = 0;
+    while (f < fields.length && places[f]! >= 0 && keys[places[f]!] === fields[f]) f++;
+    if (f === fields.length) return this.allOwn;
     if (keys.length > MAX_COMPARED_KEYS) this.keyListChanges = MAX_KEY_LIST_CHANGES;
     if (++this.keyListChanges >= MAX_KEY_LIST_CHANGES) return undefined;
-    this.lastKeys = keys;
-    const own = this.lastOwn;
-    for (let i = 0; i < fields.length; i++) own[i] = keys.includes(fields[i] as string);
+    const own = this.own;
+    for (let i = 0; i < fields.length; i++) own[i] = (places[i] = keys.indexOf(fields[i] as string)) >= 0;
     return own;
   }
 
-  // What JSON.stringify writes for a value: in a list, undefined, functions
-  // and symbols become null; in an object, the key is left out.
-  private value(value: unknown, inList: boolean): boolean {
+  // What JSON.stringify writes for a field's value: undefined, functions and
+  // symbols leave the key out.
+  private cell(cell: number, value: unknown): boolean {
     switch (typeof value) {
       case "number":
         if (Number.isFinite(value)) {
-          this.tag(Tag.Number);
-          this.ensure(8);
-          this.view.setFloat64(this.at, value, true);
-          this.at += 8;
+          this.tags[cell] = Tag.Number;
+          this.cells[cell] = value;
         } else {
-          this.tag(Tag.Null); // as JSON.stringify writes NaN and Infinity
+          this.tags[cell] = Tag.Null; // as JSON.stringify writes NaN and Infinity
         }
         return true;
       case "string":
-        this.string(value);
+        this.tags[cell] = Tag.String;
+        this.cells[cell] = this.stringNumber(value);
         return true;
       case "boolean":
-        this.tag(value ? Tag.True : Tag.False);
+        this.tags[cell] = value ? Tag.True : Tag.False;
         return true;
       case "undefined":
       case "function":
       case "symbol":
-        this.tag(inList ? Tag.Null : Tag.Absent);
+        this.tags[cell] = Tag.Absent;
         return true;
       case "object":
         if (value !== null) return false; // would need the nested object's JSON
-        this.tag(Tag.Null);
+        this.tags[cell] = Tag.Null;
         return true;
       default:
         return false; // a BigInt: JSON.stringify throws, so the JSON path reports it
     }
   }
 
-  private string(value: string): void {
-    const known = this.strings.get(value);
-    if (known !== undefined) {
-      this.tag(Tag.StringRef);
-      this.u32(known);
-      return;
+  private stringNumber(value: string): number {
+    const slot = recentSlot(value);
+    if (this.recentStrings[slot] === value) return this.recentNumbers[slot]!;
+    let n = this.numbered.get(value);
+    if (n === undefined) {
+      n = this.strings.length;
+      this.strings.push(value);
+      if (n >= MAX_NUMBERED_STRINGS) return n;
+      this.numbered.set(value, n);
     }
-    if (this.strings.size < MAX_NUMBERED_STRINGS) {
-      this.strings.set(value, this.strings.size);
-      this.tag(Tag.NewString);
-    } else {
-      this.tag(Tag.PlainString);
-    }
-    this.text(value);
+    this.recentStrings[slot] = value;
+    this.recentNumbers[slot] = n;
+    return n;
   }
 
   // u32 length, then UTF-8. ASCII is copied a byte at a time; anything else
@@ -197,11 +224,6 @@ export class RowBlockWriter {
     if (i < n) at += encoder.encodeInto(value.slice(i), buffer.subarray(at)).written;
     this.view.setUint32(lengthAt, at - lengthAt - 4, true);
     this.at = at;
-  }
-
-  private tag(tag: Tag): void {
-    this.ensure(1);
-    this.buffer[this.at++] = tag;
   }
 
   private u32(value: number): void {

@@ -1,105 +1,111 @@
 // The binary form of projected rows (engine/host/row_block.h): what the package
-// writes in js/src/rows.ts must read back as the JSON of the same fields would.
+// writes in js/src/rows.ts must read back as the JSON of the same fields would,
+// and a run must give the same answers whether it folds over the columns or
+// builds the rows.
 #include <gtest/gtest.h>
 
-#include <cstring>
-#include <initializer_list>
+#include <limits>
 #include <string>
 
 #include "core/error.h"
 #include "core/json.h"
 #include "host/engine.h"
 #include "host/row_block.h"
+#include "row_block_writer.h"
 
 namespace {
 
 using ptc::RowTag;
 using ptc::Value;
+using ptc::testing::RowBlockWriter;
+using Cell = ptc::testing::RowCell;
 
-// Writes blocks as the package does.
-class Writer {
- public:
-  Writer& u32(uint32_t v) {
-    char b[4];
-    std::memcpy(b, &v, 4);
-    out.append(b, 4);
-    return *this;
-  }
-  Writer& text(const std::string& s) {
-    u32(static_cast<uint32_t>(s.size()));
-    out += s;
-    return *this;
-  }
-  Writer& tag(RowTag t) {
-    out.push_back(static_cast<char>(t));
-    return *this;
-  }
-  Writer& number(double d) {
-    tag(RowTag::Number);
-    char b[8];
-    std::memcpy(b, &d, 8);
-    out.append(b, 8);
-    return *this;
-  }
-  Writer& header(const std::string& key, uint32_t items, std::initializer_list<const char*> fields) {
-    text(key).u32(items).u32(static_cast<uint32_t>(fields.size()));
-    for (const char* f : fields) text(f);
-    return *this;
-  }
-  std::string out;
-};
+constexpr Cell kAbsent{RowTag::Absent};
+constexpr Cell kNull{RowTag::Null};
+Cell num(double d) { return {RowTag::Number, d}; }
+Cell str(double index) { return {RowTag::String, index}; }
 
+// The context the blocks make, each list's rows built.
 std::string decode(const std::string& blocks) {
+  ptc::ColumnarLists lists;
+  ptc::readRowBlocks(blocks, lists, {});
   ptc::Members context;
-  ptc::appendRowBlocks(blocks, context, {});
+  for (const Value& key : lists.keys()) context.push_back(ptc::Member{key, lists.find(key.str())->rows()});
   return ptc::toJson(Value::object(std::move(context)));
 }
 
 TEST(RowBlocks, ReadBackAsTheJsonOfTheSameFields) {
-  Writer w;
-  w.header("rows", 4, {"a", "b"});
-  w.tag(RowTag::Object).number(1).tag(RowTag::NewString).text("x");
-  w.tag(RowTag::Object).tag(RowTag::Absent).tag(RowTag::StringRef).u32(0);
-  w.tag(RowTag::Object).number(1.5).tag(RowTag::Null);
-  w.tag(RowTag::PlainString).text("an item that is not an object");
+  RowBlockWriter w;
+  w.block(
+      "rows", {"a", "b"},
+      {{num(1), str(0)}, {kAbsent, str(0)}, {num(1.5), kNull}, {{RowTag::True}, str(1)}, {{RowTag::False}, kAbsent}},
+      {"x", "ü ✓"});
   EXPECT_EQ(decode(w.out),
-            R"({"rows":[{"a":1,"b":"x"},{"b":"x"},{"a":1.5,"b":null},"an item that is not an object"]})");
+            R"({"rows":[{"a":1,"b":"x"},{"b":"x"},{"a":1.5,"b":null},{"a":true,"b":"ü ✓"},{"a":false}]})");
 }
 
 TEST(RowBlocks, NumbersBecomeIntegersExactlyWhereTheirJsonTextWould) {
-  Writer w;
-  w.header("n", 6, {});
-  w.number(3).number(-0.0).number(9007199254740994.0).number(9223372036854775808.0).number(1e21).number(0.1);
-  ptc::Members context;
-  ptc::appendRowBlocks(w.out, context, {});
-  const ptc::Array& items = context[0].value.items();
-  EXPECT_TRUE(items[0].isInt());
-  EXPECT_TRUE(items[1].isInt()) << "-0 is written 0";
-  EXPECT_TRUE(items[2].isInt());
-  EXPECT_EQ(items[2].asInt(), 9007199254740994);
-  EXPECT_FALSE(items[3].isInt()) << "2^63 overflows int64, as its digits would";
-  EXPECT_FALSE(items[4].isInt());
-  EXPECT_FALSE(items[5].isInt());
+  RowBlockWriter w;
+  w.block("n", {"v"},
+          {{num(3)}, {num(-0.0)}, {num(9007199254740994.0)}, {num(9223372036854775808.0)}, {num(1e21)}, {num(0.1)}},
+          {});
+  ptc::ColumnarLists lists;
+  ptc::readRowBlocks(w.out, lists, {});
+  const ptc::Array& items = lists.find("n")->rows().items();
+  auto v = [&](size_t i) { return *items[i].find("v"); };
+  EXPECT_TRUE(v(0).isInt());
+  EXPECT_TRUE(v(1).isInt()) << "-0 is written 0";
+  EXPECT_TRUE(v(2).isInt());
+  EXPECT_EQ(v(2).asInt(), 9007199254740994);
+  EXPECT_FALSE(v(3).isInt()) << "2^63 overflows int64, as its digits would";
+  EXPECT_FALSE(v(4).isInt());
+  EXPECT_FALSE(v(5).isInt());
 }
 
-TEST(RowBlocks, BooleansAndSeveralBlocks) {
-  Writer w;
-  w.header("a", 2, {}).tag(RowTag::True).tag(RowTag::False);
-  w.header("b", 0, {"x"});
-  EXPECT_EQ(decode(w.out), R"({"a":[true,false],"b":[]})");
+TEST(RowBlocks, SeveralBlocksEmptyListsAndRowsWithoutFields) {
+  RowBlockWriter w;
+  w.block("a", {}, {{}, {}}, {});
+  w.block("b", {"x"}, {}, {});
+  w.block("c", {"x"}, {{str(0)}}, {"after an empty one"});
+  EXPECT_EQ(decode(w.out), R"({"a":[{},{}],"b":[],"c":[{"x":"after an empty one"}]})");
+}
+
+TEST(RowBlocks, AColumnIsReadUntilTheRowsAreBuilt) {
+  RowBlockWriter w;
+  w.block("rows", {"a"}, {{num(1)}, {kAbsent}}, {});
+  ptc::ColumnarLists lists;
+  ptc::readRowBlocks(w.out, lists, {});
+  ptc::ColumnarList& list = *lists.find("rows");
+  const ptc::Array* column = list.column(Value::string("a"));
+  ASSERT_NE(column, nullptr);
+  EXPECT_EQ(ptc::toJson(Value::array(*column)), "[1,null]") << "an absent field reads as null";
+  EXPECT_EQ(list.column(Value::string("b")), nullptr);
+  const Value rows = list.rows();
+  EXPECT_TRUE(lists.holds(rows));
+  EXPECT_EQ(list.column(Value::string("a")), nullptr) << "the columns go once the rows are built";
+  EXPECT_TRUE(list.rows().sameHeap(rows)) << "built once";
 }
 
 TEST(RowBlocks, MalformedBlocksAreParseErrorsNotCrashes) {
-  Writer good;
-  good.header("rows", 1, {"a"}).tag(RowTag::Object).number(1);
+  RowBlockWriter good;
+  good.block("rows", {"a"}, {{num(1)}}, {});
+  auto one = [](Cell cell, std::vector<std::string> strings = {}) {
+    return RowBlockWriter().block("rows", {"a"}, {{cell}}, strings).out;
+  };
   std::string bad[] = {
-      good.out.substr(0, good.out.size() - 3),                              // cut inside a number
-      Writer().header("rows", 2, {"a"}).tag(RowTag::Object).number(1).out,  // one item short
-      Writer().header("rows", 1, {}).tag(static_cast<RowTag>(42)).out,      // no such tag
-      Writer().header("rows", 1, {}).tag(RowTag::StringRef).u32(0).out,     // a string never sent
-      Writer().header("rows", 1, {}).tag(RowTag::Absent).out,               // absent outside an object
-      Writer().header("rows", 1, {}).number(std::numeric_limits<double>::quiet_NaN()).out,
-      Writer().u32(1000).out,  // a key longer than the block
+      good.out.substr(0, good.out.size() - 3),                             // cut inside the string count
+      good.out.substr(0, 30),                                              // cut inside the cells
+      RowBlockWriter().header("rows", 2, {"a"}).f64(1).u8(3).u32(0).out,   // one item short
+      one({static_cast<RowTag>(42)}),                                      // no such tag
+      one(str(0)),                                                         // a string never sent
+      one(str(0.5), {"x"}),                                                // not a position
+      one(str(-1), {"x"}),                                                 // not a position
+      one(num(std::numeric_limits<double>::quiet_NaN())),                  // not a JSON number
+      one(num(std::numeric_limits<double>::infinity())),                   // not a JSON number
+      RowBlockWriter().u32(1000).out,                                      // a key longer than the block
+      RowBlockWriter().text("rows").u32(0xFFFFFFFF).u32(1).text("a").out,  // more cells than bytes
+      RowBlockWriter().text("rows").u32(1).u32(0xFFFFFFFF).out,            // more fields than bytes
+      RowBlockWriter().header("rows", 0, {}).u32(0xFFFFFFFF).out,          // more strings than bytes
   };
   for (const std::string& b : bad) {
     try {
@@ -107,8 +113,38 @@ TEST(RowBlocks, MalformedBlocksAreParseErrorsNotCrashes) {
       ADD_FAILURE() << "accepted a malformed block of " << b.size() << " bytes";
     } catch (const ptc::PtcError& e) {
       EXPECT_EQ(e.error.type, ptc::ErrorType::Parse);
+      EXPECT_EQ(e.error.code, ptc::ErrorCode::BadRowBlock);
     }
   }
+}
+
+// A run of `program` with `blocks` beside the JSON context.
+Value run(ptc::Engine& engine, const std::string& program, const std::string& blocks, const char* context = "{}") {
+  Value prepared = ptc::parseJson(engine.prepare(program, "{}"), "status");
+  EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
+  int id = static_cast<int>(prepared.field("id").asInt());
+  return ptc::parseJson(engine.runPrepared(id, context, "{}", 0, blocks), "status");
+}
+
+TEST(RowBlocks, ItemsWithoutFieldsCostNothingToSendButAreChargedToTheRun) {
+  ptc::Engine engine;
+  const std::string count = R"({"program":{"op":"pipe","steps":[{"op":"load","name":"rows"},{"op":"count"}]}})";
+  Value three = run(engine, count, RowBlockWriter().header("rows", 3, {}).u32(0).out);
+  EXPECT_EQ(ptc::toJson(three.field("result")), "3");
+  Value huge = run(engine, count, RowBlockWriter().header("rows", 0xFFFFFFFF, {}).u32(0).out);
+  EXPECT_EQ(huge.field("error").field("code").str(), "memory_exceeded") << ptc::toJson(huge);
+}
+
+std::string pipe(const std::string& steps) { return R"({"program":{"op":"pipe","steps":[)" + steps + "]}}"; }
+
+const char* kLoad = R"({"op":"load","name":"rows"})";
+
+// Rows {c, v}: c "t" or "u", v numbers, one row without v, one with null.
+std::string expenseRows() {
+  RowBlockWriter w;
+  w.block("rows", {"c", "v"},
+          {{str(0), num(2)}, {str(1), num(5)}, {str(0), num(0.5)}, {str(0), kAbsent}, {str(1), kNull}}, {"t", "u"});
+  return w.out;
 }
 
 TEST(RowBlocks, ARunSeesThemBesideTheJsonContext) {
@@ -118,17 +154,59 @@ TEST(RowBlocks, ARunSeesThemBesideTheJsonContext) {
                         R"("other":{"op":"load","name":"other"}}})";
   Value prepared = ptc::parseJson(engine.prepare(program, "{}"), "status");
   ASSERT_EQ(ptc::toJson(prepared.field("fields")), R"({"rows":["c","v"]})");
-  Writer w;
-  w.header("rows", 3, {"c", "v"});
-  w.tag(RowTag::Object).tag(RowTag::NewString).text("t").number(2);
-  w.tag(RowTag::Object).tag(RowTag::NewString).text("u").number(5);
-  w.tag(RowTag::Object).tag(RowTag::StringRef).u32(0).number(0.5);
-  int id = static_cast<int>(prepared.field("id").asInt());
-  Value done = ptc::parseJson(engine.runPrepared(id, R"({"other":[1]})", "{}", 0, w.out), "status");
+  Value done = run(engine, program, expenseRows(), R"({"other":[1]})");
   EXPECT_EQ(ptc::toJson(done.field("result")), R"({"sum":2.5,"other":[1]})");
-  Value broken = ptc::parseJson(engine.runPrepared(id, "{}", "{}", 0, w.out.substr(0, 20)), "status");
+  Value broken = run(engine, program, expenseRows().substr(0, 20));
   EXPECT_EQ(broken.field("error").field("type").str(), "parse_error");
   EXPECT_EQ(broken.field("error").field("code").str(), "bad_row_block");
+}
+
+// Folds read the columns; everything else builds the rows. Both give what the
+// same rows as JSON give.
+TEST(RowBlocks, FoldsOverColumnsAnswerAsTheRowsDo) {
+  const std::string json =
+      R"({"rows":[{"c":"t","v":2},{"c":"u","v":5},{"c":"t","v":0.5},{"c":"t"},{"c":"u","v":null}]})";
+  const std::string programs[] = {
+      pipe(std::string(kLoad) +
+           R"(,{"op":"filter","where":{"op":"eq","field":"c","value":"t"}},{"op":"sum","field":"v"})"),
+      pipe(std::string(kLoad) + R"(,{"op":"filter","where":{"op":"neq","field":"c","value":"t"}},{"op":"count"})"),
+      pipe(std::string(kLoad) +
+           R"(,{"op":"group_by","field":"c","aggs":{"n":{"op":"count"},"s":{"op":"sum","field":"v"},)"
+           R"("a":{"op":"avg","field":"v"},"lo":{"op":"min","field":"v"},"hi":{"op":"max","field":"v"}}})"),
+      pipe(std::string(kLoad) + R"(,{"op":"group_by","field":"v","aggs":{"n":{"op":"count"}}})"),
+      pipe(std::string(kLoad) + R"(,{"op":"group_by","field":"c"})"),  // no aggs: the groups hold rows
+      R"({"program":{"a":)" +
+          pipe(std::string(kLoad) +
+               R"(,{"op":"filter","where":{"op":"eq","field":"c","value":"u"}},{"op":"sum","field":"v"})") +
+          R"(,"b":)" + pipe(kLoad) + "}}",
+  };
+  for (const std::string& program : programs) {
+    SCOPED_TRACE(program);
+    ptc::Engine engine;
+    Value fromColumns = run(engine, program, expenseRows());
+    Value fromJson = run(engine, program, "", json.c_str());
+    ASSERT_EQ(fromColumns.field("state").str(), "done") << ptc::toJson(fromColumns);
+    EXPECT_EQ(ptc::toJson(fromColumns.field("result")), ptc::toJson(fromJson.field("result")));
+  }
+}
+
+TEST(RowBlocks, AFoldThatMeetsWhatItCannotFoldFailsAsTheRowsDo) {
+  RowBlockWriter w;
+  w.block("rows", {"c", "v"}, {{str(0), num(1)}, {str(0), str(1)}}, {"t", "ten"});
+  const std::string json = R"({"rows":[{"c":"t","v":1},{"c":"t","v":"ten"}]})";
+  const std::string programs[] = {
+      pipe(std::string(kLoad) +
+           R"(,{"op":"filter","where":{"op":"eq","field":"c","value":"t"}},{"op":"sum","field":"v"})"),
+      pipe(std::string(kLoad) + R"(,{"op":"group_by","field":"c","aggs":{"s":{"op":"sum","field":"v"}}})"),
+  };
+  for (const std::string& program : programs) {
+    SCOPED_TRACE(program);
+    ptc::Engine engine;
+    Value fromColumns = run(engine, program, w.out);
+    Value fromJson = run(engine, program, "", json.c_str());
+    EXPECT_EQ(fromColumns.field("ok").truthy(), false) << ptc::toJson(fromColumns);
+    EXPECT_EQ(ptc::toJson(fromColumns.field("error")), ptc::toJson(fromJson.field("error")));
+  }
 }
 
 }  // namespace

@@ -266,3 +266,50 @@ test("worker mode projects too", async () => {
     w.close();
   }
 });
+
+// The block buffer is kept from run to run (js/src/rows.ts): a small run after
+// a big one, and a big one after that, must read only their own rows.
+test("runs of different sizes one after another each read their own rows", async () => {
+  const rowsOf = (n, category) => Array.from({ length: n }, (_, i) => ({ category, amount: i % 10 }));
+  const sizes = [200_000, 3, 200_000, 0, 70_000, 1];
+  for (const [i, n] of sizes.entries()) {
+    const category = i % 2 ? "travel" : "food";
+    const rows = rowsOf(n, category);
+    const want = category === "travel" ? rows.reduce((s, r) => s + r.amount, 0) : 0;
+    const r = await rt.run(sumTravel, { context: { rows }, maxHeapBytes: 64 << 20 });
+    expect(r).toMatchObject({ ok: true, result: want });
+  }
+});
+
+test("texts cross intact: many distinct ones, and ones alike in length and first letter", async () => {
+  // Past 65536 distinct texts a list's new texts are sent each time; texts of
+  // one length and first letter share a slot of the recent-text table.
+  const rows = Array.from({ length: 70_000 }, (_, i) => ({ name: `n${i}`, tag: i % 2 ? "ab" : "ac" }));
+  rows.push({ name: "n0", tag: "ab" }, { name: "n69999", tag: "ad" });
+  const r = await rt.run(pipe({ op: "map", expr: { op: "get", field: "name" } }), {
+    context: { rows },
+    maxHeapBytes: 64 << 20,
+  });
+  expect(r.result).toEqual(rows.map((row) => row.name));
+  const tags = await rt.run(
+    pipe({ op: "group_by", field: "tag", aggs: { n: { op: "count" } } }, { op: "sort_by", field: "key" }),
+    { context: { rows } },
+  );
+  expect(tags.result).toEqual([
+    { key: "ab", n: 35_001 },
+    { key: "ac", n: 35_000 },
+    { key: "ad", n: 1 },
+  ]);
+});
+
+test("a list whose items are not all objects crosses as JSON and reads the same", async () => {
+  const rows = [{ category: "travel", amount: 2 }, null, { category: "travel", amount: 3 }];
+  expect((await rt.run(sumTravel, { context: { rows } })).result).toBe(5);
+  const grouped = await rt.run(pipe({ op: "group_by", field: "category", aggs: { n: { op: "count" } } }), {
+    context: { rows },
+  });
+  expect(grouped.result).toEqual([
+    { key: "travel", n: 2 },
+    { key: null, n: 1 },
+  ]);
+});
