@@ -1,6 +1,8 @@
 #include "core/columns.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_map>
 
 #include "core/deadline.h"
 
@@ -32,9 +34,20 @@ const Array* ColumnCache::column(const Value& list, const Value& field) {
   Array values;
   values.reserve(items.size());
   uint32_t hint = 0;
+  // Equal texts become one value in the column, as they are in a list that
+  // crossed as columns: group_by then finds most keys by identity, not by
+  // hashing. Up to kSharedTexts distinct ones: past that a column is mostly
+  // distinct texts, which sharing would not help.
+  constexpr size_t kSharedTexts = 4096;
+  std::unordered_map<std::string_view, Value> shared;
   for (const Value& item : items) {
     tickDeadline();
     const Value* v = item.find(field, hint);
+    if (v && v->isString()) {
+      auto known = shared.find(v->str());
+      if (known != shared.end()) v = &known->second;
+      else if (shared.size() < kSharedTexts) shared.emplace(v->str(), *v);
+    }
     values.push_back(v ? *v : Value());
   }
   if (budget_) budget_->charge(bytes);

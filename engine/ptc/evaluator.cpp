@@ -57,22 +57,24 @@ std::optional<Value> groupByFolding(const Node& n, const Array& items, KeyOf& ke
 
 }  // namespace
 
-// group_by a field with folded aggregates of fields (or count), read from the
-// columns: the same groups, in the same order, as groupBy over its rows.
-std::optional<Value> Evaluator::groupByColumns(const Node& n, const ColumnarList& list) {
+// group_by a field with folded aggregates of fields (or count) over `size`
+// objects, read from their columns: the same groups, in the same order, as
+// groupBy over the rows.
+std::optional<Value> Evaluator::groupByColumns(const Node& n, size_t size,
+                                               const std::function<const Array*(const Value& field)>& columnOf) {
   if (n.kids.size() > n.keys.size() || n.keys.empty() || n.field.isNone()) return std::nullopt;
-  const Array* keys = list.column(n.field);
-  if (!keys) return std::nullopt;
   std::vector<const Array*> aggColumns;
   for (const auto& agg : n.kids) {
-    if (!GroupFolds::canFold(*agg)) return std::nullopt;
-    const Array* column = agg->op == Op::Count ? nullptr : list.column(agg->field);
-    if (agg->op != Op::Count && !column) return std::nullopt;  // the items themselves, or a field never sent
-    aggColumns.push_back(column);
+    if (!GroupFolds::canFold(*agg) || (agg->op != Op::Count && agg->field.isNone())) return std::nullopt;
+    aggColumns.push_back(nullptr);  // count's; the others' once every agg is known to fold
   }
+  const Array* keys = columnOf(n.field);
+  if (!keys) return std::nullopt;
+  for (size_t j = 0; j < n.kids.size(); ++j)
+    if (n.kids[j]->op != Op::Count && !(aggColumns[j] = columnOf(n.kids[j]->field))) return std::nullopt;
   Groups groups;
   GroupFolds folds(n, 0);
-  for (size_t i = 0; i < list.size(); ++i) {
+  for (size_t i = 0; i < size; ++i) {
     tick();
     if (!folds.addRow(groups.indexOf((*keys)[i]), aggColumns.data(), i)) return std::nullopt;
   }
@@ -84,7 +86,13 @@ std::optional<Value> Evaluator::groupByColumns(const Node& n, const ColumnarList
 // aggregates (GroupFolds) are folded while grouping instead; should one meet
 // anything but the plain case, the lists are built and the aggs run on them, so
 // errors are those (and in that order) of the aggs over lists.
-Value Evaluator::groupBy(const Node& n, const Array& items) {
+Value Evaluator::groupBy(const Node& n, const Value& list) {
+  const Array& items = list.items();
+  // Data that stays in the engine is read by columns.
+  if (st_.columns)
+    if (std::optional<Value> folded =
+            groupByColumns(n, items.size(), [&](const Value& field) { return st_.columns->column(list, field); }))
+      return *std::move(folded);
   const bool byKey = n.kids.size() > n.keys.size();
   auto keyOf = [&](const Value& item) {
     if (!byKey) return readField(n, item);
@@ -218,7 +226,11 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
     }
     // Ops that nest what they are given: a value too deep is refused at their node.
-    case Op::GroupBy: return locatedAt(n.path, [&] { return groupBy(n, expectList(n, in)); });
+    case Op::GroupBy:
+      return locatedAt(n.path, [&] {
+        expectList(n, in);
+        return groupBy(n, in);
+      });
     case Op::FromEntries: return locatedAt(n.path, [&] { return fromEntries(n, expectList(n, in)); });
     case Op::Try: try { return evalSync(*n.kids[0], in);
       } catch (const PtcError& e) {

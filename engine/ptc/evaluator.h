@@ -6,6 +6,7 @@
 // result arrives. Many runs can be suspended at once, each owning its frames.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,7 +44,7 @@ class Evaluator {
  private:
   void tick() { st_.core.tick(); }
   Value lookupVar(const Value& name) const;
-  Value groupBy(const Node& n, const Array& items);
+  Value groupBy(const Node& n, const Value& list);  // a list
   Value fromEntries(const Node& n, const Array& items);
   Value caught(const Node& n, const Value& in, const Error& error);
   Task<Value> caughtAsync(const Node& n, Value in, Error error);
@@ -55,7 +56,10 @@ class Evaluator {
   // as columns, read without building its rows (planner.cpp). Pipe steps
   // [i+1..] after a load of it; on success `i` moves past the steps folded in.
   std::optional<Value> foldedColumns(const Node& pipe, size_t& i, ColumnarList& list);
-  std::optional<Value> groupByColumns(const Node& n, const ColumnarList& list);
+  // group_by a field with folded aggregates of fields, read from columns:
+  // columnOf(field) gives one (nullptr when it cannot).
+  std::optional<Value> groupByColumns(const Node& n, size_t size,
+                                      const std::function<const Array*(const Value& field)>& columnOf);
   Value loadContext(const Value& key);
   Task<Value> loopAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).

@@ -107,9 +107,9 @@ class Groups {
     Value key;
     Array items;
   };
-  void add(Value key, const Value& item) { groups_[indexOf(std::move(key))].items.push_back(item); }
+  void add(const Value& key, const Value& item) { groups_[indexOf(key)].items.push_back(item); }
   // The group of `key` (made empty when new), its items left to the caller.
-  size_t indexOf(Value key);
+  size_t indexOf(const Value& key);
   size_t size() const { return groups_.size(); }
   std::vector<Group>& all() { return groups_; }
   Value toList();  // [{"key": k, "items": [...]}]

@@ -10,13 +10,13 @@
 
 namespace ptc {
 
-size_t Groups::indexOf(Value key) {
+size_t Groups::indexOf(const Value& key) {
   if (key.isString())
     for (const auto& [seen, group] : recent_)
       if (seen.sameHeap(key)) return group;  // the same text value: equal, so the same group
   auto [it, fresh] = index_.try_emplace(key, groups_.size());
   if (key.isString() && recent_.size() < kRecent) recent_.emplace_back(key, it->second);
-  if (fresh) groups_.push_back(Group{std::move(key), {}});
+  if (fresh) groups_.push_back(Group{key, {}});
   return it->second;
 }
 
