@@ -23,10 +23,12 @@ const MAX_NUMBERED_STRINGS = 65536;
 // The buffer starts small and is kept from payload to payload: allocating (and
 // zeroing, and later collecting) tens of megabytes for each run of a program on
 // a big list cost more than writing the list (measured: 75 ms of 130 at 1M
-// rows). Once past KEEP_BUFFER_BYTES, it is let go when a payload used less
-// than a quarter of it: the host gets the memory back once runs are small again.
+// rows). Once past KEEP_BUFFER_BYTES, it is let go after SMALL_PAYLOADS_TO_SHRINK
+// payloads in a row used less than a quarter of it (runs of other programs in
+// between do not let it go): the host gets the memory back once runs are small again.
 const INITIAL_BUFFER_BYTES = 4096;
 const KEEP_BUFFER_BYTES = 1 << 20;
+const SMALL_PAYLOADS_TO_SHRINK = 16;
 
 // Rows of one list usually have the read fields at the same places among their
 // keys; after this many rows where they moved (or one is missing), the list is
@@ -54,6 +56,7 @@ export class RowBlockWriter {
   private buffer = new Uint8Array(INITIAL_BUFFER_BYTES);
   private view = new DataView(this.buffer.buffer);
   private at = 0;
+  private smallPayloads = 0; // in a row, since the buffer was last used a quarter full
   // The strings of the list being written, in the order of their numbers.
   private strings: string[] = [];
   private numbered = new Map<string, number>();
@@ -71,10 +74,13 @@ export class RowBlockWriter {
   private allOwn: boolean[] = [];
   private keyListChanges = 0;
 
-  /** Starts a payload. A buffer past 1 MiB that the last payload used less than a quarter of is let go. */
+  /** Starts a payload. A buffer past 1 MiB that 16 payloads in a row used less than a quarter of is let go. */
   reset(): void {
-    if (this.buffer.length > KEEP_BUFFER_BYTES && this.at < this.buffer.length / 4)
+    this.smallPayloads = this.at < this.buffer.length / 4 ? this.smallPayloads + 1 : 0;
+    if (this.buffer.length > KEEP_BUFFER_BYTES && this.smallPayloads >= SMALL_PAYLOADS_TO_SHRINK) {
       this.setBuffer(new Uint8Array(INITIAL_BUFFER_BYTES));
+      this.smallPayloads = 0;
+    }
     this.at = 0;
   }
 

@@ -267,11 +267,12 @@ test("worker mode projects too", async () => {
   }
 });
 
-// The block buffer is kept from run to run (js/src/rows.ts): a small run after
-// a big one, and a big one after that, must read only their own rows.
+// The block buffer is kept from run to run (js/src/rows.ts) and let go after
+// many small ones: a small run after a big one, and a big one after that, or
+// after the buffer was let go, must read only their own rows.
 test("runs of different sizes one after another each read their own rows", async () => {
   const rowsOf = (n, category) => Array.from({ length: n }, (_, i) => ({ category, amount: i % 10 }));
-  const sizes = [200_000, 3, 200_000, 0, 70_000, 1];
+  const sizes = [200_000, 3, 200_000, 0, ...Array(17).fill(2), 70_000, 1];
   for (const [i, n] of sizes.entries()) {
     const category = i % 2 ? "travel" : "food";
     const rows = rowsOf(n, category);
