@@ -37,16 +37,17 @@ const Array* ColumnCache::column(const Value& list, const Value& field) {
   // Equal texts become one value in the column, as they are in a list that
   // crossed as columns: group_by then finds most keys by identity, not by
   // hashing. Up to kSharedTexts distinct ones: past that a column is mostly
-  // distinct texts, which sharing would not help.
+  // distinct texts, which sharing would not help. (The map's type is the one
+  // ObjectBuilder uses: no more code in the wasm.)
   constexpr size_t kSharedTexts = 4096;
-  std::unordered_map<std::string_view, Value> shared;
+  std::unordered_map<std::string_view, size_t> shared;  // a text -> the first cell holding it
   for (const Value& item : items) {
     tickDeadline();
     const Value* v = item.find(field, hint);
     if (v && v->isString()) {
       auto known = shared.find(v->str());
-      if (known != shared.end()) v = &known->second;
-      else if (shared.size() < kSharedTexts) shared.emplace(v->str(), *v);
+      if (known != shared.end()) v = &values[known->second];  // reserved: no cell moves
+      else if (shared.size() < kSharedTexts) shared.emplace(v->str(), values.size());
     }
     values.push_back(v ? *v : Value());
   }

@@ -15,6 +15,16 @@
 
 namespace ptc {
 
+// Where a fold finds the column of a field over a list of objects (nullptr
+// when it cannot).
+class ColumnSource {
+ public:
+  virtual const Array* column(const Value& field) const = 0;
+
+ protected:
+  ~ColumnSource() = default;
+};
+
 class ColumnCache {
  public:
   // The lists it may build columns of (the top-level values of a resident
@@ -45,12 +55,23 @@ class ColumnCache {
   std::vector<std::unique_ptr<Entry>> columns_;  // by pointer: a column handed out stays where it is
 };
 
+// The columns a cache gives of one list.
+class CachedColumns final : public ColumnSource {
+ public:
+  CachedColumns(ColumnCache& cache, const Value& list) : cache_(&cache), list_(list) {}
+  const Array* column(const Value& field) const override { return cache_->column(list_, field); }
+
+ private:
+  ColumnCache* cache_;
+  const Value& list_;
+};
+
 // A list of objects that crossed as columns (host/row_block.h): for each field
 // the program reads, the value of every item there. A fold over a field (a
 // filter's count or sum, group_by's aggregates) reads the columns and never
 // builds a row; anything else asks for rows(), which builds the list of
 // objects once and lets the columns go (their bytes go back to the budget).
-class ColumnarList {
+class ColumnarList final : public ColumnSource {
  public:
   // `absent[f]` is empty when every item has field f, else says which lack it.
   // The columns' bytes are charged to `budget` (nullable), which must outlive it.
@@ -63,7 +84,7 @@ class ColumnarList {
   size_t size() const { return size_; }
   // The values of `field` item by item (null where an item has none); nullptr
   // once the rows are built, or when `field` is not one of the columns.
-  const Array* column(const Value& field) const;
+  const Array* column(const Value& field) const override;
   // The list of objects (each with the fields it has, in column order).
   const Value& rows();
   // Whether `list` is this list's rows.

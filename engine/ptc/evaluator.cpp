@@ -60,18 +60,17 @@ std::optional<Value> groupByFolding(const Node& n, const Array& items, KeyOf& ke
 // group_by a field with folded aggregates of fields (or count) over `size`
 // objects, read from their columns: the same groups, in the same order, as
 // groupBy over the rows.
-std::optional<Value> Evaluator::groupByColumns(const Node& n, size_t size,
-                                               const std::function<const Array*(const Value& field)>& columnOf) {
+std::optional<Value> Evaluator::groupByColumns(const Node& n, size_t size, const ColumnSource& columns) {
   if (n.kids.size() > n.keys.size() || n.keys.empty() || n.field.isNone()) return std::nullopt;
   std::vector<const Array*> aggColumns;
   for (const auto& agg : n.kids) {
     if (!GroupFolds::canFold(*agg) || (agg->op != Op::Count && agg->field.isNone())) return std::nullopt;
     aggColumns.push_back(nullptr);  // count's; the others' once every agg is known to fold
   }
-  const Array* keys = columnOf(n.field);
+  const Array* keys = columns.column(n.field);
   if (!keys) return std::nullopt;
   for (size_t j = 0; j < n.kids.size(); ++j)
-    if (n.kids[j]->op != Op::Count && !(aggColumns[j] = columnOf(n.kids[j]->field))) return std::nullopt;
+    if (n.kids[j]->op != Op::Count && !(aggColumns[j] = columns.column(n.kids[j]->field))) return std::nullopt;
   Groups groups;
   GroupFolds folds(n, 0);
   for (size_t i = 0; i < size; ++i) {
@@ -90,8 +89,7 @@ Value Evaluator::groupBy(const Node& n, const Value& list) {
   const Array& items = list.items();
   // Data that stays in the engine is read by columns.
   if (st_.columns)
-    if (std::optional<Value> folded =
-            groupByColumns(n, items.size(), [&](const Value& field) { return st_.columns->column(list, field); }))
+    if (std::optional<Value> folded = groupByColumns(n, items.size(), CachedColumns(*st_.columns, list)))
       return *std::move(folded);
   const bool byKey = n.kids.size() > n.keys.size();
   auto keyOf = [&](const Value& item) {

@@ -6,7 +6,6 @@
 // result arrives. Many runs can be suspended at once, each owning its frames.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,10 +55,8 @@ class Evaluator {
   // as columns, read without building its rows (planner.cpp). Pipe steps
   // [i+1..] after a load of it; on success `i` moves past the steps folded in.
   std::optional<Value> foldedColumns(const Node& pipe, size_t& i, ColumnarList& list);
-  // group_by a field with folded aggregates of fields, read from columns:
-  // columnOf(field) gives one (nullptr when it cannot).
-  std::optional<Value> groupByColumns(const Node& n, size_t size,
-                                      const std::function<const Array*(const Value& field)>& columnOf);
+  // group_by a field with folded aggregates of fields, read from columns.
+  std::optional<Value> groupByColumns(const Node& n, size_t size, const ColumnSource& columns);
   Value loadContext(const Value& key);
   Task<Value> loopAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).

@@ -241,8 +241,7 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
 std::optional<Value> Evaluator::foldedColumns(const Node& pipe, size_t& i, ColumnarList& list) {
   const Node& next = *pipe.kids[i + 1];
   if (next.op == Op::GroupBy) {
-    std::optional<Value> grouped =
-        groupByColumns(next, list.size(), [&](const Value& field) { return list.column(field); });
+    std::optional<Value> grouped = groupByColumns(next, list.size(), list);
     if (grouped) i += 1;
     return grouped;
   }
