@@ -115,10 +115,4 @@ bool ColumnarLists::holds(const Value& list) const {
   return std::any_of(lists_.begin(), lists_.end(), [&](const Entry& e) { return e.list->holds(list); });
 }
 
-std::vector<Value> ColumnarLists::keys() const {
-  std::vector<Value> out;
-  for (const Entry& e : lists_) out.push_back(e.key);
-  return out;
-}
-
 }  // namespace ptc

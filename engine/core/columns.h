@@ -112,7 +112,6 @@ class ColumnarLists {
   bool empty() const { return lists_.empty(); }
   ColumnarList* find(std::string_view key) const;
   bool holds(const Value& list) const;
-  std::vector<Value> keys() const;
 
  private:
   struct Entry {

@@ -554,8 +554,10 @@ describe("measurements", () => {
     // error codes, resident data, the join planner and preflight analysis joined
     // them; 466 KB since the engine links at -O2, reads decimals without strtod and
     // builds its resumable evaluator for size (227 KB of it; issue 15 tracks its
-    // size in npm run bench), while the page gained approvals, a timeline and replay.
-    assert.ok(gz < 466_000, `the page transfers ${gz} B gzip`);
+    // size in npm run bench), while the page gained approvals, a timeline and replay;
+    // 467 KB since projected rows cross as columns (the wasm kept its size; the
+    // row writer in browser.mjs grew by a few hundred bytes).
+    assert.ok(gz < 467_000, `the page transfers ${gz} B gzip`);
     assert.ok(first.median < 2000);
     assert.ok(sf.median < 2000);
   });
