@@ -105,9 +105,6 @@ class ColumnarList final : public ColumnSource {
 // A run's lists that crossed as columns, by context key.
 class ColumnarLists {
  public:
-  ColumnarLists() = default;
-  ColumnarLists(ColumnarLists&&) = default;
-  ColumnarLists& operator=(ColumnarLists&&) = default;
   void add(Value key, std::unique_ptr<ColumnarList> list) { lists_.push_back({std::move(key), std::move(list)}); }
   bool empty() const { return lists_.empty(); }
   ColumnarList* find(std::string_view key) const;

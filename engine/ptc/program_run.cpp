@@ -43,18 +43,16 @@ ProgramRun::~ProgramRun() {
 std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string_view memoryJson) {
   auto checkDeadline = [this] { core_.checkDeadline(); };
   state_.context = parseObject(contextJson, "context", checkDeadline);
-  if (!rowBlocks_.empty() || resident_) {
+  if (!rowBlocks_.empty()) {
+    readRowBlocks(rowBlocks_, columnar_, checkDeadline);
+    state_.columnar = &columnar_;
+    rowBlocks_ = {};
+  }
+  if (resident_) {
     MemberSpan known = state_.context.members();
     Members members(known.begin(), known.end());
-    if (!rowBlocks_.empty()) {
-      readRowBlocks(rowBlocks_, columnar_, checkDeadline);
-      state_.columnar = &columnar_;
-    }
-    rowBlocks_ = {};
-    if (resident_) {
-      addResident(members, columnar_, resident_->context);
-      state_.columns = resident_->columns.get();
-    }
+    addResident(members, columnar_, resident_->context);
+    state_.columns = resident_->columns.get();
     state_.context = Value::object(std::move(members));
   }
   state_.memory = parseObject(memoryJson, "memory", checkDeadline);
