@@ -98,7 +98,11 @@ export class RowBlockWriter {
     this.u32(count);
     this.u32(fields.length);
     for (const field of fields) this.text(field);
-    this.at += (8 - (this.at % 8)) % 8; // cells start 8-aligned in the buffer, as a Float64Array needs
+    // Cells start 8-aligned in the buffer, as a Float64Array needs: zero bytes before them.
+    const padding = (8 - (this.at % 8)) % 8;
+    this.ensure(padding);
+    this.buffer.fill(0, this.at, this.at + padding);
+    this.at += padding;
     const cellCount = count * fields.length;
     this.ensure(9 * cellCount);
     this.cells = new Float64Array(this.buffer.buffer, this.at, cellCount);
