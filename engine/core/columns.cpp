@@ -1,6 +1,7 @@
 #include "core/columns.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string_view>
 #include <unordered_map>
 
@@ -57,14 +58,34 @@ const Array* ColumnCache::column(const Value& list, const Value& field) {
   return &columns_.back()->values;
 }
 
-ColumnarList::ColumnarList(size_t size, std::vector<Value> fields, std::vector<Array> columns,
-                           std::vector<std::vector<bool>> absent, Budget* budget)
+Value CellColumn::value(size_t i) const {
+  switch (tag(i)) {
+    case RowTag::False: return Value::boolean(false);
+    case RowTag::True: return Value::boolean(true);
+    case RowTag::Number: return cellNumber(cells[i]);
+    case RowTag::String: return (*strings)[static_cast<size_t>(cells[i])];
+    case RowTag::Null:
+    case RowTag::Absent: break;
+  }
+  return Value();
+}
+
+Value cellNumber(double d) {
+  if (std::trunc(d) == d && std::fabs(d) < 9223372036854775808.0) return Value::integer(static_cast<int64_t>(d));
+  return Value::number(d);
+}
+
+ColumnarList::ColumnarList(size_t size, std::vector<Value> fields, std::unique_ptr<double[]> cells,
+                           std::vector<uint8_t> tags, std::vector<Value> strings, Budget* budget)
     : size_(size),
       fields_(std::move(fields)),
-      columns_(std::move(columns)),
-      absent_(std::move(absent)),
+      cells_(std::move(cells)),
+      tags_(std::move(tags)),
+      strings_(std::move(strings)),
+      columns_(fields_.size()),
       budget_(budget) {
-  // At least a Value an item, as the list of rows will hold: a block of many
+  // A Value a field an item (at least one an item), as the list of rows will
+  // hold: the cells take less, a column of values as much. A block of many
   // items without fields (a program that only counts them) costs no bytes to
   // send, but its rows are refused here if they cannot fit.
   const uint64_t bytes = static_cast<uint64_t>(size_) * std::max<size_t>(fields_.size(), 1) * sizeof(Value);
@@ -75,17 +96,41 @@ ColumnarList::ColumnarList(size_t size, std::vector<Value> fields, std::vector<A
 ColumnarList::~ColumnarList() { releaseColumns(); }
 
 void ColumnarList::releaseColumns() {
-  columns_.clear();
-  columns_.shrink_to_fit();
+  cells_.reset();
+  tags_ = std::vector<uint8_t>();
+  strings_ = std::vector<Value>();
+  columns_ = std::vector<std::unique_ptr<Array>>();
   if (budget_) budget_->release(charged_);
   charged_ = 0;
 }
 
+std::optional<size_t> ColumnarList::fieldIndex(const Value& field) const {
+  if (!field.isString() || !rows_.isNull()) return std::nullopt;
+  for (size_t f = 0; f < fields_.size(); ++f)
+    if (fields_[f].str() == field.str()) return f;
+  return std::nullopt;
+}
+
+std::optional<CellColumn> ColumnarList::cells(const Value& field) const {
+  std::optional<size_t> f = fieldIndex(field);
+  if (!f) return std::nullopt;
+  return cellsAt(*f);
+}
+
 const Array* ColumnarList::column(const Value& field) const {
-  if (!field.isString()) return nullptr;
-  for (size_t f = 0; f < columns_.size(); ++f)
-    if (fields_[f].str() == field.str()) return &columns_[f];
-  return nullptr;
+  std::optional<size_t> f = fieldIndex(field);
+  if (!f) return nullptr;
+  if (!columns_[*f]) {
+    const CellColumn cells = cellsAt(*f);
+    auto values = std::make_unique<Array>();
+    values->reserve(size_);
+    for (size_t i = 0; i < size_; ++i) {
+      tickDeadline();
+      values->push_back(cells.value(i));
+    }
+    columns_[*f] = std::move(values);
+  }
+  return columns_[*f].get();
 }
 
 const Value& ColumnarList::rows() {
@@ -96,8 +141,10 @@ const Value& ColumnarList::rows() {
   for (size_t i = 0; i < size_; ++i) {
     tickDeadline();
     members.clear();  // reused from row to row: the object takes the members, not the vector
-    for (size_t f = 0; f < fields_.size(); ++f)
-      if (absent_[f].empty() || !absent_[f][i]) members.push_back(Member{fields_[f], columns_[f][i]});
+    for (size_t f = 0; f < fields_.size(); ++f) {
+      const CellColumn cells = cellsAt(f);
+      if (cells.tag(i) != RowTag::Absent) members.push_back(Member{fields_[f], cells.value(i)});
+    }
     items.push_back(Value::object(members.data(), members.size()));
   }
   rows_ = Value::array(std::move(items));

@@ -7,7 +7,9 @@
 // of the lists it was given and builds each one the first time it is asked for.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,24 +68,51 @@ class CachedColumns final : public ColumnSource {
   const Value& list_;
 };
 
+// How a list that crossed as columns holds an item's field (the layout is in
+// host/row_block.h): an Absent field is one the item does not have.
+enum class RowTag : uint8_t { Null, False, True, Number, String, Absent };
+
+// One field's cells over a list that crossed as columns, as they crossed: a
+// tag per item and, for a Number, its value; for a String, the position of its
+// text in `strings`. (The other tags' cells hold nothing that is read.)
+struct CellColumn {
+  const double* cells;
+  const uint8_t* tags;
+  const std::vector<Value>* strings;
+
+  RowTag tag(size_t i) const { return static_cast<RowTag>(tags[i]); }
+  // Item i's value there (null where it has none), as its JSON text would read.
+  Value value(size_t i) const;
+};
+
+// A number as its JSON text would parse: integers below 2^63 in magnitude are
+// integer values.
+Value cellNumber(double d);
+
 // A list of objects that crossed as columns (host/row_block.h): for each field
-// the program reads, the value of every item there. A fold over a field (a
-// filter's count or sum, group_by's aggregates) reads the columns and never
-// builds a row; anything else asks for rows(), which builds the list of
-// objects once and lets the columns go (their bytes go back to the budget).
+// the program reads, the cells of every item there, kept as they crossed. A
+// fold over a field (a filter's count or sum) reads the cells; group_by's
+// aggregates read columns of values, built from the cells on first use;
+// anything else asks for rows(), which builds the list of objects once and
+// lets the cells and columns go (their bytes go back to the budget).
 class ColumnarList final : public ColumnSource {
  public:
-  // `absent[f]` is empty when every item has field f, else says which lack it.
-  // The columns' bytes are charged to `budget` (nullable), which must outlive it.
-  ColumnarList(size_t size, std::vector<Value> fields, std::vector<Array> columns,
-               std::vector<std::vector<bool>> absent, Budget* budget);
+  // `cells` and `tags` hold fields.size() × size entries, field after field,
+  // already checked (known tags, finite numbers, strings that exist). They are
+  // charged to `budget` (nullable), which must outlive the list, at the size of
+  // the rows they stand for.
+  ColumnarList(size_t size, std::vector<Value> fields, std::unique_ptr<double[]> cells, std::vector<uint8_t> tags,
+               std::vector<Value> strings, Budget* budget);
   ~ColumnarList();
   ColumnarList(const ColumnarList&) = delete;
   ColumnarList& operator=(const ColumnarList&) = delete;
 
   size_t size() const { return size_; }
-  // The values of `field` item by item (null where an item has none); nullptr
-  // once the rows are built, or when `field` is not one of the columns.
+  // The cells of `field`; nullopt once the rows are built, or when `field` is
+  // not one of the columns.
+  std::optional<CellColumn> cells(const Value& field) const;
+  // The values of `field` item by item (null where an item has none), built
+  // on first use; nullptr when cells(field) would be nullopt.
   const Array* column(const Value& field) const override;
   // The list of objects (each with the fields it has, in column order).
   const Value& rows();
@@ -91,12 +120,16 @@ class ColumnarList final : public ColumnSource {
   bool holds(const Value& list) const { return rows_.sameHeap(list); }
 
  private:
+  std::optional<size_t> fieldIndex(const Value& field) const;
+  CellColumn cellsAt(size_t f) const { return {cells_.get() + f * size_, tags_.data() + f * size_, &strings_}; }
   void releaseColumns();
 
   size_t size_;
   std::vector<Value> fields_;
-  std::vector<Array> columns_;
-  std::vector<std::vector<bool>> absent_;
+  std::unique_ptr<double[]> cells_;
+  std::vector<uint8_t> tags_;
+  std::vector<Value> strings_;
+  mutable std::vector<std::unique_ptr<Array>> columns_;  // a field's values, once asked for
   Budget* budget_;
   uint64_t charged_ = 0;
   Value rows_;  // null until built

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,47 +27,42 @@ class BlockReader {
     fields.reserve(fieldCount);
     for (uint32_t f = 0; f < fieldCount; ++f) fields.push_back(text());
     skip((8 - at_ % 8) % 8);
-    const uint64_t cells = static_cast<uint64_t>(itemCount) * fieldCount;
-    if (cells > (data_.size() - at_) / 9) malformed();
-    const size_t cellsAt = at_;
-    const size_t tagsAt = cellsAt + 8 * cells;
-    at_ = tagsAt + cells;
-    const std::vector<Value> strings = stringTable();
-    std::vector<Array> columns(fieldCount);
-    std::vector<std::vector<bool>> absent(fieldCount);
-    for (uint32_t f = 0; f < fieldCount; ++f) {
-      Array& column = columns[f];
-      column.reserve(itemCount);
-      for (uint32_t i = 0; i < itemCount; ++i) {
-        if (progress_ && (i & 4095) == 4095) progress_();
-        const size_t cell = static_cast<size_t>(f) * itemCount + i;
-        const auto tag = static_cast<uint8_t>(data_[tagsAt + cell]);
-        if (tag == static_cast<uint8_t>(RowTag::Absent)) {
-          if (absent[f].empty()) absent[f].resize(itemCount);
-          absent[f][i] = true;
-          column.emplace_back();
-          continue;
-        }
-        column.push_back(value(tag, cellsAt + 8 * cell, strings));
-      }
-    }
-    lists.add(std::move(key), std::make_unique<ColumnarList>(itemCount, std::move(fields), std::move(columns),
-                                                             std::move(absent), Budget::current()));
+    const uint64_t cellCount = static_cast<uint64_t>(itemCount) * fieldCount;
+    if (cellCount > (data_.size() - at_) / 9) malformed();
+    // Copied as they are: the run may outlive the payload (it waits on tools).
+    // (Not a vector: it would zero them all first, a millisecond per million.)
+    std::unique_ptr<double[]> cells(new double[cellCount]);
+    if (cellCount) std::memcpy(cells.get(), data_.data() + at_, 8 * cellCount);
+    const char* tagsAt = data_.data() + at_ + 8 * cellCount;
+    std::vector<uint8_t> tags(tagsAt, tagsAt + cellCount);
+    at_ += 9 * cellCount;
+    std::vector<Value> strings = stringTable();
+    check(cells.get(), tags, strings.size());
+    lists.add(std::move(key), std::make_unique<ColumnarList>(itemCount, std::move(fields), std::move(cells),
+                                                             std::move(tags), std::move(strings), Budget::current()));
   }
 
  private:
-  Value value(uint8_t tag, size_t cellAt, const std::vector<Value>& strings) const {
-    switch (static_cast<RowTag>(tag)) {
-      case RowTag::Null: return Value();
-      case RowTag::False: return Value::boolean(false);
-      case RowTag::True: return Value::boolean(true);
-      case RowTag::Number: return number(f64(cellAt));
-      case RowTag::String: {
-        const double index = f64(cellAt);
-        if (!(index >= 0 && index < static_cast<double>(strings.size())) || std::trunc(index) != index) malformed();
-        return strings[static_cast<size_t>(index)];
+  // What the columns may then read without a check: known tags, JSON numbers,
+  // positions of strings that were sent.
+  void check(const double* cells, const std::vector<uint8_t>& tags, size_t stringCount) const {
+    for (size_t i = 0; i < tags.size(); ++i) {
+      if (progress_ && (i & 4095) == 4095) progress_();
+      switch (static_cast<RowTag>(tags[i])) {
+        case RowTag::Null:
+        case RowTag::False:
+        case RowTag::True:
+        case RowTag::Absent: break;
+        case RowTag::Number:
+          if (!std::isfinite(cells[i])) malformed();
+          break;
+        case RowTag::String: {
+          const double index = cells[i];
+          if (!(index >= 0 && index < static_cast<double>(stringCount)) || std::trunc(index) != index) malformed();
+          break;
+        }
+        default: malformed();
       }
-      default: malformed();
     }
   }
 
@@ -79,19 +75,6 @@ class BlockReader {
     return strings;
   }
 
-  // As the JSON text of the number would parse: integers below 2^63 in
-  // magnitude are integer values.
-  static Value number(double d) {
-    if (std::trunc(d) == d && std::fabs(d) < 9223372036854775808.0) return Value::integer(static_cast<int64_t>(d));
-    return Value::number(d);
-  }
-
-  double f64(size_t at) const {
-    double v;
-    std::memcpy(&v, data_.data() + at, 8);  // the layout is little-endian, as wasm and x86 are
-    if (!std::isfinite(v)) malformed();
-    return v;
-  }
   uint32_t u32() {
     need(4);
     uint32_t v;

@@ -12,7 +12,7 @@
 //              cells: fieldCount × itemCount × f64, column after column
 //              tags:  fieldCount × itemCount × u8, column after column
 //              u32 stringCount, stringCount × (u32 length, UTF-8)
-//   tag      = Null | False | True | Number | String | Absent
+//   tag      = Null | False | True | Number | String | Absent   (RowTag, core/columns.h)
 //
 // A Number cell holds the number (finite), a String cell the position of its
 // text in the block's strings; the other cells hold nothing that is read. An
@@ -27,8 +27,6 @@
 #include "core/columns.h"
 
 namespace ptc {
-
-enum class RowTag : uint8_t { Null, False, True, Number, String, Absent };
 
 // Decodes the blocks into `lists`, one per block. Throws
 // PtcError(parse_error, bad_row_block) on a malformed block (a host bug), and

@@ -186,6 +186,34 @@ std::optional<Value> foldColumns(const Array& keys, const Array* addends, const 
   return foldResult(addends != nullptr, count, total);
 }
 
+// foldColumns over the cells of a list that crossed as columns, no value
+// built: a key's text is compared with rhs once per string of the block, not
+// once per item.
+template <typename Tick>
+std::optional<Value> foldCells(size_t size, const CellColumn& keys, const std::optional<CellColumn>& addends,
+                               const Value& rhs, bool wantEqual, Tick tick) {
+  std::vector<int8_t> textKept(keys.strings->size(), -1);  // per string: unknown yet, or whether it is kept
+  int64_t count = 0;
+  NumberSum total;
+  for (size_t i = 0; i < size; ++i) {
+    tick();
+    if (keys.tag(i) == RowTag::String) {
+      int8_t& kept = textKept[static_cast<size_t>(keys.cells[i])];
+      if (kept < 0) kept = fieldEquals(keys.value(i), rhs) == wantEqual;
+      if (!kept) continue;
+    } else if (fieldEquals(keys.value(i), rhs) != wantEqual) {
+      continue;
+    }
+    ++count;
+    if (!addends) continue;
+    const RowTag tag = addends->tag(i);
+    if (tag == RowTag::Null || tag == RowTag::Absent) continue;  // sum skips nulls and missing values
+    if (tag != RowTag::Number) return std::nullopt;
+    total.add(cellNumber(addends->cells[i]));
+  }
+  return foldResult(addends.has_value(), count, total);
+}
+
 Value probe(const JoinIndexes::Index& index, const Value& key, bool firstOnly) {
   const Array& items = index.list.items();
   Array out;
@@ -249,14 +277,14 @@ std::optional<Value> Evaluator::foldedColumns(const Node& pipe, size_t& i, Colum
   const Node& agg = *pipe.kids[i + 2];
   const Node& cmp = *next.kids[0];
   const bool summing = agg.op == Op::Sum;
-  const Array* keys = list.column(cmp.field);
-  const Array* addends = summing ? list.column(agg.field) : nullptr;
+  const std::optional<CellColumn> keys = list.cells(cmp.field);
+  const std::optional<CellColumn> addends = summing ? list.cells(agg.field) : std::nullopt;
   if (!keys || (summing && !addends)) return std::nullopt;
   tick();
   // Its value does not read the filter's item (kPlanValueReadsIn is outside a
   // map): the null stands in for the first row foldedFilter would pass.
   const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, Value()));
-  std::optional<Value> folded = foldColumns(*keys, addends, rhs, cmp.op == Op::Eq, [this] { tick(); });
+  std::optional<Value> folded = foldCells(list.size(), *keys, addends, rhs, cmp.op == Op::Eq, [this] { tick(); });
   if (folded) i += 2;
   return folded;
 }

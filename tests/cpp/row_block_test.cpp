@@ -195,6 +195,49 @@ TEST(RowBlocks, FoldsOverColumnsAnswerAsTheRowsDo) {
   }
 }
 
+// Folds read the cells as they crossed: every kind of key against every kind
+// of value to compare with, texts repeated (each compared once per block), and
+// the same list folded, grouped and built into rows in one program.
+TEST(RowBlocks, FoldsOverCellsCompareEveryKindOfKeyAsTheRowsDo) {
+  RowBlockWriter w;
+  w.block("rows", {"k", "v"},
+          {{str(0), num(1)},
+           {num(1), num(2)},
+           {{RowTag::True}, num(4)},
+           {kNull, num(8)},
+           {kAbsent, num(16)},
+           {str(1), num(32)},
+           {str(0), num(64)},
+           {{RowTag::False}, num(128)},
+           {num(1.5), num(256)}},
+          {"1", "t"});
+  const std::string json = R"({"rows":[{"k":"1","v":1},{"k":1,"v":2},{"k":true,"v":4},{"k":null,"v":8},{"v":16},)"
+                           R"({"k":"t","v":32},{"k":"1","v":64},{"k":false,"v":128},{"k":1.5,"v":256}]})";
+  std::vector<std::string> programs;
+  for (const char* value : {R"("1")", R"("t")", "1", "1.5", "true", "false", "null", R"("absent")"})
+    for (const char* op : {"eq", "neq"}) {
+      const std::string filter =
+          std::string(R"({"op":"filter","where":{"op":")") + op + R"(","field":"k","value":)" + value + "}}";
+      programs.push_back(pipe(std::string(kLoad) + "," + filter + R"(,{"op":"sum","field":"v"})"));
+      programs.push_back(pipe(std::string(kLoad) + "," + filter + R"(,{"op":"count"})"));
+    }
+  programs.push_back(
+      R"({"program":{"sum":)" +
+      pipe(std::string(kLoad) +
+           R"(,{"op":"filter","where":{"op":"eq","field":"k","value":"1"}},{"op":"sum","field":"v"})") +
+      R"(,"groups":)" +
+      pipe(std::string(kLoad) + R"(,{"op":"group_by","field":"k","aggs":{"s":{"op":"sum","field":"v"}}})") +
+      R"(,"rows":)" + pipe(std::string(kLoad) + R"(,{"op":"take","count":2})") + "}}");
+  for (const std::string& program : programs) {
+    SCOPED_TRACE(program);
+    ptc::Engine engine;
+    Value fromColumns = run(engine, program, w.out);
+    Value fromJson = run(engine, program, "", json.c_str());
+    ASSERT_EQ(fromColumns.field("state").str(), "done") << ptc::toJson(fromColumns);
+    EXPECT_EQ(ptc::toJson(fromColumns.field("result")), ptc::toJson(fromJson.field("result")));
+  }
+}
+
 TEST(RowBlocks, AFoldThatMeetsWhatItCannotFoldFailsAsTheRowsDo) {
   RowBlockWriter w;
   w.block("rows", {"c", "v"}, {{str(0), num(1)}, {str(0), str(1)}}, {"t", "ten"});
