@@ -82,12 +82,11 @@ ColumnarList::ColumnarList(size_t size, std::vector<Value> fields, std::unique_p
       cells_(std::move(cells)),
       tags_(std::move(tags)),
       strings_(std::move(strings)),
-      columns_(fields_.size()),
       budget_(budget) {
   // A Value a field an item (at least one an item), as the list of rows will
-  // hold: the cells take less, a column of values as much. A block of many
-  // items without fields (a program that only counts them) costs no bytes to
-  // send, but its rows are refused here if they cannot fit.
+  // hold; the cells take 9 bytes. A block of many items without fields (a
+  // program that only counts them) costs no bytes to send, but its rows are
+  // refused here if they cannot fit.
   const uint64_t bytes = static_cast<uint64_t>(size_) * std::max<size_t>(fields_.size(), 1) * sizeof(Value);
   if (budget_) budget_->charge(bytes);  // may throw: then nothing was charged
   charged_ = bytes;
@@ -99,7 +98,6 @@ void ColumnarList::releaseColumns() {
   cells_.reset();
   tags_ = std::vector<uint8_t>();
   strings_ = std::vector<Value>();
-  columns_ = std::vector<std::unique_ptr<Array>>();
   if (budget_) budget_->release(charged_);
   charged_ = 0;
 }
@@ -115,22 +113,6 @@ std::optional<CellColumn> ColumnarList::cells(const Value& field) const {
   std::optional<size_t> f = fieldIndex(field);
   if (!f) return std::nullopt;
   return cellsAt(*f);
-}
-
-const Array* ColumnarList::column(const Value& field) const {
-  std::optional<size_t> f = fieldIndex(field);
-  if (!f) return nullptr;
-  if (!columns_[*f]) {
-    const CellColumn cells = cellsAt(*f);
-    auto values = std::make_unique<Array>();
-    values->reserve(size_);
-    for (size_t i = 0; i < size_; ++i) {
-      tickDeadline();
-      values->push_back(cells.value(i));
-    }
-    columns_[*f] = std::move(values);
-  }
-  return columns_[*f].get();
 }
 
 const Value& ColumnarList::rows() {

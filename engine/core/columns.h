@@ -90,12 +90,11 @@ struct CellColumn {
 Value cellNumber(double d);
 
 // A list of objects that crossed as columns (host/row_block.h): for each field
-// the program reads, the cells of every item there, kept as they crossed. A
-// fold over a field (a filter's count or sum) reads the cells; group_by's
-// aggregates read columns of values, built from the cells on first use;
-// anything else asks for rows(), which builds the list of objects once and
-// lets the cells and columns go (their bytes go back to the budget).
-class ColumnarList final : public ColumnSource {
+// the program reads, the cells of every item there, kept as they crossed.
+// Folds over fields (a filter's count or sum, group_by's aggregates) read the
+// cells; anything else asks for rows(), which builds the list of objects once
+// and lets the cells go (their bytes go back to the budget).
+class ColumnarList {
  public:
   // `cells` and `tags` hold fields.size() × size entries, field after field,
   // already checked (known tags, finite numbers, strings that exist). They are
@@ -111,9 +110,6 @@ class ColumnarList final : public ColumnSource {
   // The cells of `field`; nullopt once the rows are built, or when `field` is
   // not one of the columns.
   std::optional<CellColumn> cells(const Value& field) const;
-  // The values of `field` item by item (null where an item has none), built
-  // on first use; nullptr when cells(field) would be nullopt.
-  const Array* column(const Value& field) const override;
   // The list of objects (each with the fields it has, in column order).
   const Value& rows();
   // Whether `list` is this list's rows.
@@ -129,7 +125,6 @@ class ColumnarList final : public ColumnSource {
   std::unique_ptr<double[]> cells_;
   std::vector<uint8_t> tags_;
   std::vector<Value> strings_;
-  mutable std::vector<std::unique_ptr<Array>> columns_;  // a field's values, once asked for
   Budget* budget_;
   uint64_t charged_ = 0;
   Value rows_;  // null until built

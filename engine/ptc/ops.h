@@ -138,9 +138,18 @@ class GroupFolds {
   static bool canFold(const Node& agg);
   GroupFolds(const Node& n, size_t firstAgg) : n_(n), first_(firstAgg) {}
   bool add(size_t group, const Value& item);
-  // The same for row `row` of a list that crossed as columns: columns[j] holds
-  // agg j's field (nullptr for count).
-  bool addRow(size_t group, const Array* const* columns, size_t row);
+  // The same for an item read by columns: valueOf(j) gives agg j's field (it
+  // is not asked for count's).
+  template <typename ValueOf>
+  bool addRow(size_t group, const ValueOf& valueOf) {
+    Fold* folds = groupFolds(group);
+    for (size_t j = 0; j < n_.keys.size(); ++j) {
+      const Node& agg = *n_.kids[first_ + j];
+      if (agg.op == Op::Count) ++folds[j].count;
+      else if (!fold(folds[j], agg, valueOf(j))) return false;
+    }
+    return true;
+  }
   bool results(size_t group, Value* out) const;
 
  private:

@@ -52,16 +52,6 @@ bool GroupFolds::add(size_t group, const Value& item) {
   return true;
 }
 
-bool GroupFolds::addRow(size_t group, const Array* const* columns, size_t row) {
-  Fold* folds = groupFolds(group);
-  for (size_t j = 0; j < n_.keys.size(); ++j) {
-    const Node& agg = *n_.kids[first_ + j];
-    if (agg.op == Op::Count) ++folds[j].count;
-    else if (!fold(folds[j], agg, (*columns[j])[row])) return false;
-  }
-  return true;
-}
-
 // One value into one agg's fold; false where the agg over a list would fail.
 bool GroupFolds::fold(Fold& f, const Node& agg, Value v) {
   if (agg.op == Op::Avg) {

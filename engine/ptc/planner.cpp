@@ -269,7 +269,7 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
 std::optional<Value> Evaluator::foldedColumns(const Node& pipe, size_t& i, ColumnarList& list) {
   const Node& next = *pipe.kids[i + 1];
   if (next.op == Op::GroupBy) {
-    std::optional<Value> grouped = groupByColumns(next, list.size(), list);
+    std::optional<Value> grouped = groupByCells(next, list);
     if (grouped) i += 1;
     return grouped;
   }
