@@ -130,8 +130,10 @@ export class RowBlockWriter {
   private row(item: unknown, fields: string[], i: number, count: number): boolean {
     if (item === null || typeof item !== "object") return false;
     // A plain object (the usual row) is neither a list nor boxed: one
-    // prototype read instead of five checks.
-    const plain = Object.getPrototypeOf(item) === Object.prototype;
+    // inline-cached property read instead of five checks (Object.getPrototypeOf
+    // here was a sixth of the writer's time). An item whose `constructor` is
+    // not Object's (its own field of that name, a class) gets the five checks.
+    const plain = (item as { constructor?: unknown }).constructor === Object && !Array.isArray(item);
     if (
       typeof (item as { toJSON?: unknown }).toJSON === "function" ||
       (!plain && (Array.isArray(item) || isBoxed(item)))

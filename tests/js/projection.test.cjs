@@ -114,6 +114,40 @@ test("the same program over data that cannot be projected gives the same answers
   }
 });
 
+test("rows that are not plain objects, or name a field constructor, read as JSON.stringify writes them", async () => {
+  class Expense {
+    constructor(category, amount) {
+      this.category = category;
+      this.amount = amount;
+    }
+  }
+  const bare = (row) => Object.assign(Object.create(null), row);
+  const cases = [
+    [
+      [
+        { constructor: "desk", category: "travel", amount: 5 },
+        { category: "travel", amount: 1 },
+      ],
+      6,
+    ],
+    [[bare({ category: "travel", amount: 7 }), { category: "food", amount: 1 }], 7],
+    [[new Expense("travel", 2), { category: "travel", amount: 3 }, new Expense("food", 4)], 5],
+    [[{ category: "travel", amount: 1, constructor: Object }, bare({ category: "travel", amount: 2 })], 3],
+  ];
+  for (const [rows, want] of cases) {
+    const r = await rt.run(sumTravel, { context: { rows } });
+    expect(r.result).toBe(want);
+    expect(r.result).toBe(
+      JSON.parse(JSON.stringify(rows))
+        .filter((x) => x.category === "travel")
+        .reduce((sum, x) => sum + x.amount, 0),
+    );
+  }
+  // A boxed number is a number item, as JSON.stringify writes it, not a row without fields.
+  const boxed = await rt.run(sumTravel, { context: { rows: [{ category: "travel", amount: 1 }, new Number(4)] } });
+  expect(boxed.error?.message).toContain("the current value is a number");
+});
+
 test("a read field that holds an object is sent whole, nested keys and all", async () => {
   // With a key list, JSON.stringify would also strip the nested object's keys.
   const byObject = pipe(
