@@ -18,44 +18,86 @@ bool ColumnCache::owns(const Value& list) const {
   return std::any_of(members.begin(), members.end(), [&](const Member& m) { return m.value.sameHeap(list); });
 }
 
-const Array* ColumnCache::column(const Value& list, const Value& field) {
-  if (!list.isArray() || !field.isString()) return nullptr;
+namespace {
+
+// Whether a Number cell gives v back: the same kind of number, the same value.
+bool numberCellHolds(const Value& v) {
+  const Value back = cellNumber(v.asDouble());
+  return v.isInt() ? back.isInt() && back.asInt() == v.asInt() : !back.isInt();
+}
+
+// A resident list's cells of one field. Equal texts are one value (the first
+// place holds it), as they are in a list that crossed as columns: folds and
+// group_by then decide once per text, not once per item. Up to kSharedTexts
+// distinct ones: past that a column is mostly distinct texts, which sharing
+// would not help. (The map's type is the one ObjectBuilder uses: no more code
+// in the wasm.) A number that a Number cell would give back otherwise (an
+// integer past 2^53, an integral float), objects and lists are values too.
+Cells residentCells(const Array& items, const Value& field) {
+  constexpr size_t kSharedTexts = 4096;
+  Cells out;
+  out.cells.reset(new double[items.size()]);
+  out.tags.resize(items.size());
+  std::unordered_map<std::string_view, size_t> shared;  // a text -> its place in out.values
+  auto place = [&](const Value& v) {
+    out.values.push_back(v);
+    return static_cast<double>(out.values.size() - 1);
+  };
+  uint32_t hint = 0;
+  for (size_t i = 0; i < items.size(); ++i) {
+    tickDeadline();
+    const Value* v = items[i].find(field, hint);
+    RowTag tag = RowTag::String;
+    double cell = 0;
+    if (!v) {
+      tag = RowTag::Absent;
+    } else if (v->isNull()) {
+      tag = RowTag::Null;
+    } else if (v->isBool()) {
+      tag = v->truthy() ? RowTag::True : RowTag::False;
+    } else if (v->isNumber() && numberCellHolds(*v)) {
+      tag = RowTag::Number;
+      cell = v->asDouble();
+    } else if (v->isString()) {
+      auto known = shared.find(v->str());
+      if (known != shared.end()) {
+        cell = static_cast<double>(known->second);
+      } else {
+        cell = place(*v);
+        if (shared.size() < kSharedTexts) shared.emplace(out.values.back().str(), out.values.size() - 1);
+      }
+    } else {
+      cell = place(*v);
+    }
+    out.tags[i] = static_cast<uint8_t>(tag);
+    out.cells[i] = cell;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<CellColumn> ColumnCache::cells(const Value& list, const Value& field) {
+  if (!list.isArray() || !field.isString()) return std::nullopt;
   for (const auto& e : columns_)
-    if (e->identity == list.identity() && e->field == field.str()) return e->list.isNull() ? nullptr : &e->values;
-  if (!owns(list)) return nullptr;
+    if (e->identity == list.identity() && e->field == field.str())
+      return e->list.isNull() ? std::nullopt : std::optional<CellColumn>(e->cells.column(0));
+  if (!owns(list)) return std::nullopt;
   const Array& items = list.items();
   if (!std::all_of(items.begin(), items.end(), [](const Value& item) { return item.isObject(); })) {
     // Refused for good: scans of it read the rows.
     columns_.push_back(std::make_unique<Entry>(Entry{list.identity(), field.str(), Value(), {}}));
-    return nullptr;
+    return std::nullopt;
   }
-  const uint64_t bytes = items.size() * sizeof(Value);
-  if (budget_ && !budget_->fits(bytes)) return nullptr;
+  if (budget_ && !budget_->fits(items.size() * 9)) return std::nullopt;
   // Built whole before it is kept: a deadline that strikes midway leaves nothing behind.
-  Array values;
-  values.reserve(items.size());
-  uint32_t hint = 0;
-  // Equal texts become one value in the column, as they are in a list that
-  // crossed as columns: group_by then finds most keys by identity, not by
-  // hashing. Up to kSharedTexts distinct ones: past that a column is mostly
-  // distinct texts, which sharing would not help. (The map's type is the one
-  // ObjectBuilder uses: no more code in the wasm.)
-  constexpr size_t kSharedTexts = 4096;
-  std::unordered_map<std::string_view, size_t> shared;  // a text -> the first cell holding it
-  for (const Value& item : items) {
-    tickDeadline();
-    const Value* v = item.find(field, hint);
-    if (v && v->isString()) {
-      auto known = shared.find(v->str());
-      if (known != shared.end()) v = &values[known->second];  // reserved: no cell moves
-      else if (shared.size() < kSharedTexts) shared.emplace(v->str(), values.size());
-    }
-    values.push_back(v ? *v : Value());
-  }
+  Cells built = residentCells(items, field);
+  const uint64_t bytes = built.bytes();
+  if (budget_ && !budget_->fits(bytes)) return std::nullopt;
   if (budget_) budget_->charge(bytes);
   charged_ += bytes;
-  columns_.push_back(std::make_unique<Entry>(Entry{list.identity(), field.str(), list, std::move(values)}));
-  return &columns_.back()->values;
+  columns_.push_back(std::make_unique<Entry>(Entry{list.identity(), field.str(), list, std::move(built)}));
+  return columns_.back()->cells.column(0);
 }
 
 Value CellColumn::value(size_t i) const {
@@ -63,7 +105,7 @@ Value CellColumn::value(size_t i) const {
     case RowTag::False: return Value::boolean(false);
     case RowTag::True: return Value::boolean(true);
     case RowTag::Number: return cellNumber(cells[i]);
-    case RowTag::String: return (*strings)[static_cast<size_t>(cells[i])];
+    case RowTag::String: return (*values)[static_cast<size_t>(cells[i])];
     case RowTag::Null:
     case RowTag::Absent: break;
   }
@@ -75,14 +117,8 @@ Value cellNumber(double d) {
   return Value::number(d);
 }
 
-ColumnarList::ColumnarList(size_t size, std::vector<Value> fields, std::unique_ptr<double[]> cells,
-                           std::vector<uint8_t> tags, std::vector<Value> strings, Budget* budget)
-    : size_(size),
-      fields_(std::move(fields)),
-      cells_(std::move(cells)),
-      tags_(std::move(tags)),
-      strings_(std::move(strings)),
-      budget_(budget) {
+ColumnarList::ColumnarList(size_t size, std::vector<Value> fields, Cells cells, Budget* budget)
+    : size_(size), fields_(std::move(fields)), cells_(std::move(cells)), budget_(budget) {
   // A Value a field an item (at least one an item), as the list of rows will
   // hold; the cells take 9 bytes. A block of many items without fields (a
   // program that only counts them) costs no bytes to send, but its rows are
@@ -95,9 +131,7 @@ ColumnarList::ColumnarList(size_t size, std::vector<Value> fields, std::unique_p
 ColumnarList::~ColumnarList() { releaseColumns(); }
 
 void ColumnarList::releaseColumns() {
-  cells_.reset();
-  tags_ = std::vector<uint8_t>();
-  strings_ = std::vector<Value>();
+  cells_ = Cells();
   if (budget_) budget_->release(charged_);
   charged_ = 0;
 }

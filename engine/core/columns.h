@@ -1,10 +1,11 @@
-// Columns of lists of objects: for one field, the value each item holds there
-// (null when it has none), side by side in one vector. A scan that reads a
-// field row after row then reads contiguous memory instead of visiting every
-// row's object, which is what the time of a filter or a sum over data that
-// stays in the engine (a resident context) goes to. Values never change, so a
-// column stays right for as long as its list lives; a cache keeps the columns
-// of the lists it was given and builds each one the first time it is asked for.
+// Columns of lists of objects: for one field, what each item holds there,
+// side by side. A fold that reads a field row after row (a filter's count or
+// sum, group_by's aggregates) then reads contiguous cells instead of visiting
+// every row's object. Two kinds of list have them: a list that crossed from the
+// package as columns (host/row_block.h) keeps its cells as they crossed, and
+// the lists of a resident context get theirs from a cache, built the first
+// time a fold asks (values never change, so a column stays right for as long
+// as its list lives). Both read the same way, through CellColumn.
 #pragma once
 
 #include <cstdint>
@@ -17,11 +18,42 @@
 
 namespace ptc {
 
-// Where a fold finds the column of a field over a list of objects (nullptr
-// when it cannot).
+// How a cell holds an item's field (the layout of crossed lists is in
+// host/row_block.h): an Absent field is one the item does not have.
+enum class RowTag : uint8_t { Null, False, True, Number, String, Absent };
+
+// One field's cells over a list: a tag per item and, for a Number, its value;
+// for a String, the position of a value in `values` (the texts of a crossed
+// list; for a resident list also any value a Number cell cannot hold exactly).
+// The other tags' cells hold nothing that is read.
+struct CellColumn {
+  const double* cells;
+  const uint8_t* tags;
+  const std::vector<Value>* values;
+
+  RowTag tag(size_t i) const { return static_cast<RowTag>(tags[i]); }
+  // Item i's value there (null where it has none).
+  Value value(size_t i) const;
+};
+
+// A number as its JSON text would parse: integers below 2^63 in magnitude are
+// integer values.
+Value cellNumber(double d);
+
+// Cells of one or more fields (field after field) and the values they point at.
+struct Cells {
+  std::unique_ptr<double[]> cells;
+  std::vector<uint8_t> tags;
+  std::vector<Value> values;
+
+  CellColumn column(size_t from) const { return {cells.get() + from, tags.data() + from, &values}; }
+  uint64_t bytes() const { return tags.size() * 9 + values.size() * sizeof(Value); }
+};
+
+// Where a fold finds the cells of a field over a list of objects.
 class ColumnSource {
  public:
-  virtual const Array* column(const Value& field) const = 0;
+  virtual std::optional<CellColumn> cells(const Value& field) const = 0;
 
  protected:
   ~ColumnSource() = default;
@@ -36,10 +68,10 @@ class ColumnCache {
   ColumnCache(const ColumnCache&) = delete;
   ColumnCache& operator=(const ColumnCache&) = delete;
 
-  // The column of `field` over `list`, built on first use; nullptr when the
+  // The cells of `field` over `list`, built on first use; nullopt when the
   // list is not one of the owner's values, an item is not an object, or the
   // column would not fit the budget (a scan then reads the rows).
-  const Array* column(const Value& list, const Value& field);
+  std::optional<CellColumn> cells(const Value& list, const Value& field);
 
  private:
   bool owns(const Value& list) const;
@@ -52,7 +84,7 @@ class ColumnCache {
     const void* identity;
     std::string field;
     Value list;  // kept alive with its column (null when refused)
-    Array values;
+    Cells cells;
   };
   std::vector<std::unique_ptr<Entry>> columns_;  // by pointer: a column handed out stays where it is
 };
@@ -61,47 +93,25 @@ class ColumnCache {
 class CachedColumns final : public ColumnSource {
  public:
   CachedColumns(ColumnCache& cache, const Value& list) : cache_(&cache), list_(list) {}
-  const Array* column(const Value& field) const override { return cache_->column(list_, field); }
+  std::optional<CellColumn> cells(const Value& field) const override { return cache_->cells(list_, field); }
 
  private:
   ColumnCache* cache_;
   const Value& list_;
 };
 
-// How a list that crossed as columns holds an item's field (the layout is in
-// host/row_block.h): an Absent field is one the item does not have.
-enum class RowTag : uint8_t { Null, False, True, Number, String, Absent };
-
-// One field's cells over a list that crossed as columns, as they crossed: a
-// tag per item and, for a Number, its value; for a String, the position of its
-// text in `strings`. (The other tags' cells hold nothing that is read.)
-struct CellColumn {
-  const double* cells;
-  const uint8_t* tags;
-  const std::vector<Value>* strings;
-
-  RowTag tag(size_t i) const { return static_cast<RowTag>(tags[i]); }
-  // Item i's value there (null where it has none), as its JSON text would read.
-  Value value(size_t i) const;
-};
-
-// A number as its JSON text would parse: integers below 2^63 in magnitude are
-// integer values.
-Value cellNumber(double d);
-
 // A list of objects that crossed as columns (host/row_block.h): for each field
 // the program reads, the cells of every item there, kept as they crossed.
 // Folds over fields (a filter's count or sum, group_by's aggregates) read the
 // cells; anything else asks for rows(), which builds the list of objects once
 // and lets the cells go (their bytes go back to the budget).
-class ColumnarList {
+class ColumnarList final : public ColumnSource {
  public:
-  // `cells` and `tags` hold fields.size() × size entries, field after field,
-  // already checked (known tags, finite numbers, strings that exist). They are
-  // charged to `budget` (nullable), which must outlive the list, at the size of
-  // the rows they stand for.
-  ColumnarList(size_t size, std::vector<Value> fields, std::unique_ptr<double[]> cells, std::vector<uint8_t> tags,
-               std::vector<Value> strings, Budget* budget);
+  // `cells` hold fields.size() × size cells, field after field, already
+  // checked (known tags, finite numbers, texts that exist). They are charged
+  // to `budget` (nullable), which must outlive the list, at the size of the
+  // rows they stand for.
+  ColumnarList(size_t size, std::vector<Value> fields, Cells cells, Budget* budget);
   ~ColumnarList();
   ColumnarList(const ColumnarList&) = delete;
   ColumnarList& operator=(const ColumnarList&) = delete;
@@ -109,7 +119,7 @@ class ColumnarList {
   size_t size() const { return size_; }
   // The cells of `field`; nullopt once the rows are built, or when `field` is
   // not one of the columns.
-  std::optional<CellColumn> cells(const Value& field) const;
+  std::optional<CellColumn> cells(const Value& field) const override;
   // The list of objects (each with the fields it has, in column order).
   const Value& rows();
   // Whether `list` is this list's rows.
@@ -117,14 +127,12 @@ class ColumnarList {
 
  private:
   std::optional<size_t> fieldIndex(const Value& field) const;
-  CellColumn cellsAt(size_t f) const { return {cells_.get() + f * size_, tags_.data() + f * size_, &strings_}; }
+  CellColumn cellsAt(size_t f) const { return cells_.column(f * size_); }
   void releaseColumns();
 
   size_t size_;
   std::vector<Value> fields_;
-  std::unique_ptr<double[]> cells_;
-  std::vector<uint8_t> tags_;
-  std::vector<Value> strings_;
+  Cells cells_;
   Budget* budget_;
   uint64_t charged_ = 0;
   Value rows_;  // null until built

@@ -31,21 +31,25 @@ class BlockReader {
     if (cellCount > (data_.size() - at_) / 9) malformed();
     // Copied as they are: the run may outlive the payload (it waits on tools).
     // (Not a vector: it would zero them all first, a millisecond per million.)
-    std::unique_ptr<double[]> cells(new double[cellCount]);
-    if (cellCount) std::memcpy(cells.get(), data_.data() + at_, 8 * cellCount);
+    Cells cells;
+    cells.cells.reset(new double[cellCount]);
+    if (cellCount) std::memcpy(cells.cells.get(), data_.data() + at_, 8 * cellCount);
     const char* tagsAt = data_.data() + at_ + 8 * cellCount;
-    std::vector<uint8_t> tags(tagsAt, tagsAt + cellCount);
+    cells.tags.assign(tagsAt, tagsAt + cellCount);
     at_ += 9 * cellCount;
-    std::vector<Value> strings = stringTable();
-    check(cells.get(), tags, strings.size());
-    lists.add(std::move(key), std::make_unique<ColumnarList>(itemCount, std::move(fields), std::move(cells),
-                                                             std::move(tags), std::move(strings), Budget::current()));
+    cells.values = stringTable();
+    check(cells);
+    lists.add(std::move(key),
+              std::make_unique<ColumnarList>(itemCount, std::move(fields), std::move(cells), Budget::current()));
   }
 
  private:
   // What the columns may then read without a check: known tags, JSON numbers,
   // positions of strings that were sent.
-  void check(const double* cells, const std::vector<uint8_t>& tags, size_t stringCount) const {
+  void check(const Cells& block) const {
+    const double* cells = block.cells.get();
+    const std::vector<uint8_t>& tags = block.tags;
+    const size_t stringCount = block.values.size();
     for (size_t i = 0; i < tags.size(); ++i) {
       if (progress_ && (i & 4095) == 4095) progress_();
       switch (static_cast<RowTag>(tags[i])) {

@@ -64,41 +64,14 @@ bool foldsByColumns(const Node& n) {
   });
 }
 
-// group_by over `size` objects read by columns: groupOf(i) is item i's group
-// in `groups`, valueOf(j, i) agg j's field of item i. The same groups, in the
-// same order, as groupBy over the rows.
-template <typename GroupOf, typename ValueOf, typename Tick>
-std::optional<Value> groupByReading(const Node& n, size_t size, Groups& groups, const GroupOf& groupOf,
-                                    const ValueOf& valueOf, Tick tick) {
-  GroupFolds folds(n, 0);
-  for (size_t i = 0; i < size; ++i) {
-    tick();
-    if (!folds.addRow(groupOf(i), [&](size_t j) { return valueOf(j, i); })) return std::nullopt;
-  }
-  return foldedGroups(n, groups, folds, tick);
-}
-
 }  // namespace
 
-// group_by a field with folded aggregates over data that stays in the engine,
-// read from the columns of its values.
-std::optional<Value> Evaluator::groupByColumns(const Node& n, size_t size, const ColumnSource& columns) {
-  if (!foldsByColumns(n)) return std::nullopt;
-  const Array* keys = columns.column(n.field);
-  if (!keys) return std::nullopt;
-  std::vector<const Array*> aggColumns(n.kids.size(), nullptr);  // count's stays null
-  for (size_t j = 0; j < n.kids.size(); ++j)
-    if (n.kids[j]->op != Op::Count && !(aggColumns[j] = columns.column(n.kids[j]->field))) return std::nullopt;
-  Groups groups;
-  return groupByReading(
-      n, size, groups, [&](size_t i) { return groups.indexOf((*keys)[i]); },
-      [&](size_t j, size_t i) { return (*aggColumns[j])[i]; }, [this] { tick(); });
-}
-
-// The same over a list that crossed as columns, from its cells: an item whose
-// key is a text finds its group by the text's position in the block (looked
-// up by value once per position).
-std::optional<Value> Evaluator::groupByCells(const Node& n, const ColumnarList& list) {
+// group_by a field with folded aggregates of fields (or count) over `size`
+// objects, read from their cells (a resident list's, or one that crossed as
+// columns): the same groups, in the same order, as groupBy over the rows. An
+// item whose key String cell points at a value finds its group once per
+// value, not once per item.
+std::optional<Value> Evaluator::groupByCells(const Node& n, size_t size, const ColumnSource& list) {
   if (!foldsByColumns(n)) return std::nullopt;
   const std::optional<CellColumn> keys = list.cells(n.field);
   if (!keys) return std::nullopt;
@@ -110,15 +83,19 @@ std::optional<Value> Evaluator::groupByCells(const Node& n, const ColumnarList& 
     aggCells[j] = *cells;
   }
   Groups groups;
-  std::vector<int64_t> textGroups(keys->strings->size(), -1);
+  std::vector<int64_t> textGroups(keys->values->size(), -1);
   auto groupOf = [&](size_t i) -> size_t {
     if (keys->tag(i) != RowTag::String) return groups.indexOf(keys->value(i));
     int64_t& group = textGroups[static_cast<size_t>(keys->cells[i])];
     if (group < 0) group = static_cast<int64_t>(groups.indexOf(keys->value(i)));
     return static_cast<size_t>(group);
   };
-  return groupByReading(
-      n, list.size(), groups, groupOf, [&](size_t j, size_t i) { return aggCells[j].value(i); }, [this] { tick(); });
+  GroupFolds folds(n, 0);
+  for (size_t i = 0; i < size; ++i) {
+    tick();
+    if (!folds.addRow(groupOf(i), [&](size_t j) { return aggCells[j].value(i); })) return std::nullopt;
+  }
+  return foldedGroups(n, groups, folds, [this] { tick(); });
 }
 
 // Groups in first-seen order by a field or the `key` expression (kids[0] when
@@ -130,7 +107,7 @@ Value Evaluator::groupBy(const Node& n, const Value& list) {
   const Array& items = list.items();
   // Data that stays in the engine is read by columns.
   if (st_.columns)
-    if (std::optional<Value> folded = groupByColumns(n, items.size(), CachedColumns(*st_.columns, list)))
+    if (std::optional<Value> folded = groupByCells(n, items.size(), CachedColumns(*st_.columns, list)))
       return *std::move(folded);
   const bool byKey = n.kids.size() > n.keys.size();
   auto keyOf = [&](const Value& item) {

@@ -55,10 +55,8 @@ class Evaluator {
   // as columns, read without building its rows (planner.cpp). Pipe steps
   // [i+1..] after a load of it; on success `i` moves past the steps folded in.
   std::optional<Value> foldedColumns(const Node& pipe, size_t& i, ColumnarList& list);
-  // group_by a field with folded aggregates of fields, read from columns of
-  // values (data that stays in the engine) or from a crossed list's cells.
-  std::optional<Value> groupByColumns(const Node& n, size_t size, const ColumnSource& columns);
-  std::optional<Value> groupByCells(const Node& n, const ColumnarList& list);
+  // group_by a field with folded aggregates of fields, read from cells.
+  std::optional<Value> groupByCells(const Node& n, size_t size, const ColumnSource& list);
   Value loadContext(const Value& key);
   Task<Value> loopAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).

@@ -166,50 +166,54 @@ bool foldsHere(const Node& filter, bool inMap) {
   return inMap || !(filter.plan & kPlanValueReadsIn);
 }
 
-// The count, or the sum of `addends` (nullptr: count), of the items whose key
-// column is (or, !wantEqual, is not) equal to rhs; nullopt at a value to sum
-// that is not a number, where sum raises its error.
-template <typename Tick>
-std::optional<Value> foldColumns(const Array& keys, const Array* addends, const Value& rhs, bool wantEqual, Tick tick) {
-  int64_t count = 0;
-  NumberSum total;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    tick();
-    if (fieldEquals(keys[i], rhs) != wantEqual) continue;
-    ++count;
-    if (!addends) continue;
-    const Value& v = (*addends)[i];
-    if (v.isNull()) continue;  // sum skips nulls and missing values
-    if (!v.isNumber()) return std::nullopt;
-    total.add(v);
-  }
-  return foldResult(addends != nullptr, count, total);
-}
+// Whether a filter's equality (or, !wantEqual, inequality) on a field keeps
+// each item, read from the field's cells: a value that String cells point at
+// is compared with rhs once, not once per item holding it.
+class CellFilter {
+ public:
+  CellFilter(const CellColumn& keys, const Value& rhs, bool wantEqual)
+      : keys_(keys), rhs_(rhs), wantEqual_(wantEqual), kept_(keys.values->size(), -1) {}
 
-// foldColumns over the cells of a list that crossed as columns, no value
-// built: a key's text is compared with rhs once per string of the block, not
-// once per item.
-template <typename Tick>
+  // Inline: this is the per-item work of a fold over a text field.
+  [[gnu::always_inline]] bool keeps(size_t i) {
+    if (keys_.tag(i) == RowTag::String) {
+      const int8_t kept = kept_[static_cast<size_t>(keys_.cells[i])];
+      if (kept >= 0) return kept;
+    }
+    return decide(i);
+  }
+
+ private:
+  [[gnu::noinline]] bool decide(size_t i) {
+    const bool kept = fieldEquals(keys_.value(i), rhs_) == wantEqual_;
+    if (keys_.tag(i) == RowTag::String) kept_[static_cast<size_t>(keys_.cells[i])] = kept;
+    return kept;
+  }
+
+  const CellColumn& keys_;
+  const Value& rhs_;
+  bool wantEqual_;
+  std::vector<int8_t> kept_;  // per value: unknown yet (-1), or whether it is kept
+};
+
+// The count, or the sum of `addends` (none: count), of the `size` items whose
+// key cell is (or, !wantEqual, is not) equal to rhs; nullopt at a value to sum
+// that is not a number, where sum raises its error.
 std::optional<Value> foldCells(size_t size, const CellColumn& keys, const std::optional<CellColumn>& addends,
-                               const Value& rhs, bool wantEqual, Tick tick) {
-  std::vector<int8_t> textKept(keys.strings->size(), -1);  // per string: unknown yet, or whether it is kept
+                               const Value& rhs, bool wantEqual, Deadline& deadline) {
+  CellFilter filter(keys, rhs, wantEqual);
   int64_t count = 0;
   NumberSum total;
   for (size_t i = 0; i < size; ++i) {
-    tick();
-    if (keys.tag(i) == RowTag::String) {
-      int8_t& kept = textKept[static_cast<size_t>(keys.cells[i])];
-      if (kept < 0) kept = fieldEquals(keys.value(i), rhs) == wantEqual;
-      if (!kept) continue;
-    } else if (fieldEquals(keys.value(i), rhs) != wantEqual) {
-      continue;
-    }
+    deadline.tick();
+    if (!filter.keeps(i)) continue;
     ++count;
     if (!addends) continue;
     const RowTag tag = addends->tag(i);
     if (tag == RowTag::Null || tag == RowTag::Absent) continue;  // sum skips nulls and missing values
-    if (tag != RowTag::Number) return std::nullopt;
-    total.add(cellNumber(addends->cells[i]));
+    if (tag == RowTag::Number) total.add(cellNumber(addends->cells[i]));
+    else if (const Value v = addends->value(i); v.isNumber()) total.add(v);  // a number no cell holds exactly
+    else return std::nullopt;
   }
   return foldResult(addends.has_value(), count, total);
 }
@@ -242,9 +246,9 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
   const bool summing = agg.op == Op::Sum;
   // Data that stays in the engine is read by columns: contiguous, no row visited.
   // (A loop of its own: choosing column or row on every item cost a third of its time.)
-  const Array* keys = st_.columns ? st_.columns->column(in, cmp.field) : nullptr;
-  const Array* addends = keys && summing ? st_.columns->column(in, agg.field) : nullptr;
-  if (keys && (addends || !summing)) return foldColumns(*keys, addends, rhs, wantEqual, [this] { tick(); });
+  const std::optional<CellColumn> keys = st_.columns ? st_.columns->cells(in, cmp.field) : std::nullopt;
+  const std::optional<CellColumn> addends = keys && summing ? st_.columns->cells(in, agg.field) : std::nullopt;
+  if (keys && (addends || !summing)) return foldCells(items.size(), *keys, addends, rhs, wantEqual, st_.core);
   int64_t count = 0;
   NumberSum total;
   const Value null;
@@ -264,12 +268,12 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
 }
 
 // After a load of a list that crossed as columns: a folded filter (as
-// foldedFilter) or group_by (groupByColumns) reading the columns, its rows
-// never built.
+// foldedFilter) or group_by (groupByCells) reading the cells, its rows never
+// built.
 std::optional<Value> Evaluator::foldedColumns(const Node& pipe, size_t& i, ColumnarList& list) {
   const Node& next = *pipe.kids[i + 1];
   if (next.op == Op::GroupBy) {
-    std::optional<Value> grouped = groupByCells(next, list);
+    std::optional<Value> grouped = groupByCells(next, list.size(), list);
     if (grouped) i += 1;
     return grouped;
   }
@@ -284,7 +288,7 @@ std::optional<Value> Evaluator::foldedColumns(const Node& pipe, size_t& i, Colum
   // Its value does not read the filter's item (kPlanValueReadsIn is outside a
   // map): the null stands in for the first row foldedFilter would pass.
   const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, Value()));
-  std::optional<Value> folded = foldCells(list.size(), *keys, addends, rhs, cmp.op == Op::Eq, [this] { tick(); });
+  std::optional<Value> folded = foldCells(list.size(), *keys, addends, rhs, cmp.op == Op::Eq, st_.core);
   if (folded) i += 2;
   return folded;
 }
@@ -314,13 +318,16 @@ std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
   const bool fieldEquality = (cmp.op == Op::Eq || cmp.op == Op::Neq) && !cmp.field.isNone();
   const bool wantEqual = cmp.op == Op::Eq;
   // Data that stays in the engine is read by columns (its items are all objects).
-  const Array* keys = fieldEquality && st_.columns ? st_.columns->column(in, cmp.field) : nullptr;
+  const std::optional<CellColumn> keys =
+      fieldEquality && st_.columns ? st_.columns->cells(in, cmp.field) : std::nullopt;
+  std::optional<CellFilter> byCells;
+  if (keys) byCells.emplace(*keys, rhs, wantEqual);
   const Value null;
   Array out;
   for (size_t i = 0; i < items.size(); ++i) {
     tick();
-    if (keys) {
-      if (fieldEquals((*keys)[i], rhs) != wantEqual) continue;
+    if (byCells) {
+      if (!byCells->keeps(i)) continue;
     } else if (fieldEquality && items[i].isObject()) {
       const Value* lhs = items[i].find(cmp.field, cmp.fieldHint);
       if (fieldEquals(lhs ? *lhs : null, rhs) != wantEqual) continue;
