@@ -181,6 +181,25 @@ Value Evaluator::loop(const Node& n, const Value& in) {
   return locatedAt(n.path, [&] { return Value::array(std::move(results)); });  // it may nest too deep
 }
 
+// Pipe steps from step i that run as one: a load of a list that crossed as
+// columns and the fold that reads its cells, or a filter folded into the count
+// or sum after it. Their value, with i on the last of them; nullopt when step
+// i runs on its own. (Folded steps never call tools: the async pipe uses it too.)
+std::optional<Value> Evaluator::foldedSteps(const Node& pipe, size_t& i, const Value& current) {
+  const Node& step = *pipe.kids[i];
+  if (step.op == Op::Load && st_.columnar && i + 1 < pipe.kids.size())
+    if (ColumnarList* list = st_.columnar->find(step.name.str())) {
+      tick();
+      if (std::optional<Value> folded = foldedColumns(pipe, i, *list)) return folded;
+    }
+  if (step.plan & kPlanFold)
+    if (std::optional<Value> folded = foldedFilter(step, *pipe.kids[i + 1], current)) {
+      ++i;  // the count or sum folded in
+      return folded;
+    }
+  return std::nullopt;
+}
+
 Value Evaluator::evalSync(const Node& n, const Value& in) {
   tick();
   if (n.readsInput && in.isNone()) throwNoInput(n);
@@ -197,22 +216,8 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       if (n.kids.empty()) return Value();
       Value current = in;
       for (size_t i = 0; i < n.kids.size(); ++i) {
-        const Node& step = *n.kids[i];
-        if (step.op == Op::Load && st_.columnar && i + 1 < n.kids.size())
-          if (ColumnarList* list = st_.columnar->find(step.name.str())) {
-            tick();
-            if (std::optional<Value> folded = foldedColumns(n, i, *list)) {
-              current = std::move(*folded);
-              continue;
-            }
-          }
-        if (step.plan & kPlanFold)
-          if (std::optional<Value> folded = foldedFilter(step, *n.kids[i + 1], current)) {
-            current = std::move(*folded);
-            ++i;  // the count or sum folded in
-            continue;
-          }
-        current = evalSync(step, current);
+        if (std::optional<Value> folded = foldedSteps(n, i, current)) current = std::move(*folded);
+        else current = evalSync(*n.kids[i], current);
       }
       return current;
     }

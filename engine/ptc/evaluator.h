@@ -55,6 +55,8 @@ class Evaluator {
   // as columns, read without building its rows (planner.cpp). Pipe steps
   // [i+1..] after a load of it; on success `i` moves past the steps folded in.
   std::optional<Value> foldedColumns(const Node& pipe, size_t& i, ColumnarList& list);
+  // Either of the above at step i of a pipe (evaluator.cpp).
+  std::optional<Value> foldedSteps(const Node& pipe, size_t& i, const Value& current);
   // group_by a field with folded aggregates of fields, read from cells.
   std::optional<Value> groupByCells(const Node& n, size_t size, const ColumnSource& list);
   Value loadContext(const Value& key);

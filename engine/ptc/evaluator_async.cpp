@@ -46,7 +46,10 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     }
     case Op::Pipe: {
       Value current = in;
-      for (const auto& step : n.kids) current = co_await evalAsync(*step, current);
+      for (size_t i = 0; i < n.kids.size(); ++i) {
+        if (std::optional<Value> folded = foldedSteps(n, i, current)) current = std::move(*folded);
+        else current = co_await evalAsync(*n.kids[i], current);
+      }
       co_return current;
     }
     case Op::Filter:

@@ -275,6 +275,34 @@ TEST(RowBlocks, GroupsOverCellsAreTheGroupsOfTheRows) {
   }
 }
 
+// A pipe that also calls a tool (evaluated as it waits) folds over the cells
+// too: 4000 rows fit a budget as cells that they would not fit as rows.
+TEST(RowBlocks, APipeThatCallsAToolFoldsOverTheCellsToo) {
+  std::vector<std::vector<Cell>> items;
+  for (int i = 0; i < 4000; ++i) items.push_back({str(i % 2), num(i)});
+  RowBlockWriter w;
+  w.block("rows", {"c", "v"}, items, {"t", "u"});
+  const std::string folds =
+      R"({"program":{"op":"pipe","steps":[{"op":"call","tool":"t"},)" + std::string(kLoad) +
+      R"(,{"op":"filter","where":{"op":"eq","field":"c","value":"t"}},{"op":"sum","field":"v"}]}})";
+  const std::string builds =
+      R"({"program":{"op":"pipe","steps":[{"op":"call","tool":"t"},)" + std::string(kLoad) +
+      R"(,{"op":"filter","where":{"op":"eq","field":"c","value":"t"}},{"op":"take","count":5000}]}})";
+  auto answer = [&](const std::string& program) {
+    ptc::Engine engine;
+    Value prepared = ptc::parseJson(engine.prepare(program, R"({"tools":["t"],"maxHeapBytes":200000})"), "status");
+    EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
+    Value waiting = ptc::parseJson(
+        engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}", 0, w.out), "status");
+    EXPECT_EQ(waiting.field("state").str(), "call") << ptc::toJson(waiting);
+    return ptc::parseJson(engine.resume(static_cast<int>(waiting.field("run").asInt()), "null"), "status");
+  };
+  Value folded = answer(folds);
+  EXPECT_EQ(ptc::toJson(folded.field("result")), "3998000") << ptc::toJson(folded);  // 0 + 2 + ... + 3998
+  EXPECT_EQ(answer(builds).field("error").field("code").str(), "memory_exceeded")
+      << "the same rows, built, do not fit: the fold above read the cells";
+}
+
 TEST(RowBlocks, AFoldThatMeetsWhatItCannotFoldFailsAsTheRowsDo) {
   RowBlockWriter w;
   w.block("rows", {"c", "v"}, {{str(0), num(1)}, {str(0), str(1)}}, {"t", "ten"});
