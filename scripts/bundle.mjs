@@ -5,11 +5,11 @@
 import { build } from "esbuild";
 import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 
-// keepNames: minified, yet classes keep their names (constructor.name, stack traces).
+// Minified without keepNames: its name-setting calls cost half a millisecond of
+// every import and 3 KB gzip. Public classes name themselves (static blocks).
 const common = {
   bundle: true,
   minify: true,
-  keepNames: true,
   target: "es2022",
   sourcemap: false,
   legalComments: "none",

@@ -58,6 +58,7 @@ test("the declarations declare createRuntime and need no DOM lib", () => {
 test("public classes keep their names in the minified bundles", async () => {
   expect(ptcWasm.Runtime.name).toBe("Runtime");
   expect(ptcWasm.WorkerRuntime.name).toBe("WorkerRuntime");
+  expect(ptcWasm.ResidentContext.name).toBe("ResidentContext");
   const ptc = await ptcWasm.createRuntime();
   expect(ptc.constructor.name).toBe("Runtime");
   const inWorker = await ptcWasm.createRuntime({ worker: true });
