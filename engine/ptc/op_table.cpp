@@ -11,85 +11,93 @@ namespace {
 using K = FieldKind;
 using P = Presence;
 
-FieldSpec field(const char* name, K kind, P presence, const char* description) {
+constexpr FieldSpec field(const char* name, K kind, P presence, const char* description) {
   return FieldSpec{name, kind, presence, description};
 }
 
-FieldSpec choice(const char* name, P presence, const char* description, std::vector<const char*> choices) {
+constexpr FieldSpec choice(const char* name, P presence, const char* description,
+                           std::span<const char* const> choices) {
   FieldSpec f = field(name, K::Choice, presence, description);
-  f.choices = std::move(choices);
+  f.choices = choices;
   return f;
 }
 
-FieldSpec withRole(Role role, FieldSpec f) {
+constexpr FieldSpec withRole(Role role, FieldSpec f) {
   f.role = role;
   return f;
 }
 
 // A condition: a constant there is a validation error (always true or false).
-FieldSpec predicate(const char* name, K kind, const char* description) {
+constexpr FieldSpec predicate(const char* name, K kind, const char* description) {
   return withRole(Role::Predicate, field(name, kind, P::Required, description));
 }
 
-FieldSpec fieldOf(const char* description, P presence = P::Optional) {
+constexpr FieldSpec fieldOf(const char* description, P presence = P::Optional) {
   return field("field", K::FieldName, presence, description);
 }
 
-FieldSpec compareValue() {
+constexpr FieldSpec compareValue() {
   return field("value", K::Expr, P::Required, "value to compare with (an expression is evaluated against the item)");
 }
 
 // `as`: the current item is also bound as a variable, so expressions nested
 // anywhere inside can read it (and compare two fields of one item).
-FieldSpec asName() {
+constexpr FieldSpec asName() {
   return field("as", K::Name, P::Optional, "a variable name bound to each item (read it with var)");
 }
 
-OpSpec seesMapItem(OpSpec spec) {
+constexpr OpSpec seesMapItem(OpSpec spec) {
   spec.valueSeesMapItem = true;
   return spec;
 }
 
+// The texts of Choice fields (a span of a choice points at one).
+constexpr const char* kDateFormats[] = {"datetime", "date", "month"};
+constexpr const char* kDiffUnits[] = {"second", "minute", "hour", "day", "week"};
+constexpr const char* kAddUnits[] = {"second", "minute", "hour", "day", "week", "month", "year"};
+constexpr const char* kDateParts[] = {"year", "quarter", "month", "day", "weekday", "hour", "minute", "second"};
+constexpr const char* kTruncUnits[] = {"year", "quarter", "month", "week", "day", "hour", "minute"};
+
 // The op table and its entry builders are laid out by hand, an entry per op.
 // clang-format off
-OpSpec comparison(Op op, const char* name, const char* description, const char* example) {
+constexpr OpSpec comparison(Op op, const char* name, const char* description, const char* example) {
   return seesMapItem(OpSpec{op, name, "comparison", true,
                             {fieldOf("field of the current item to compare; omit (or null) to compare the item itself"),
                              compareValue()},
                             description, example});
 }
 
-OpSpec binaryArithmetic(Op op, const char* name, const char* description, const char* example) {
+constexpr OpSpec binaryArithmetic(Op op, const char* name, const char* description, const char* example) {
   return OpSpec{op, name, "arithmetic", false,
                 {field("left", K::Expr, P::Required, "left operand (number or expression)"),
                  field("right", K::Expr, P::Required, "right operand (number or expression)")},
                 description, example};
 }
 
-OpSpec listOp(Op op, const char* name, const char* category, const char* description, const char* example,
-              std::vector<FieldSpec> fields = {}) {
-  return OpSpec{op, name, category, true, std::move(fields), description, example};
+constexpr OpSpec listOp(Op op, const char* name, const char* category, const char* description, const char* example,
+                        OpFields fields = {}) {
+  return OpSpec{op, name, category, true, fields, description, example};
 }
 
 // A value-level op (text, dates, conversions): reads the current value, or its
 // `field`, or the `value` expression instead (principle 1 of the language).
-OpSpec valueOp(Op op, const char* name, const char* category, const char* description, const char* example,
-               std::vector<FieldSpec> extra = {}) {
-  std::vector<FieldSpec> fields = {fieldOf("field of the current value to read; omit to read the current value"),
-                                   field("value", K::Expr, P::Optional, "an expression to read instead")};
-  fields.insert(fields.end(), extra.begin(), extra.end());
-  OpSpec spec{op, name, category, true, std::move(fields), description, example};
+constexpr OpSpec valueOp(Op op, const char* name, const char* category, const char* description,
+                         const char* example, OpFields extra = {}) {
+  OpFields fields = {fieldOf("field of the current value to read; omit to read the current value"),
+                     field("value", K::Expr, P::Optional, "an expression to read instead")};
+  for (const FieldSpec& f : extra) fields.push_back(f);
+  OpSpec spec{op, name, category, true, fields, description, example};
   spec.valueOverridesInput = true;
   return spec;
 }
 
-OpSpec combine(Op op, const char* name, const char* fieldName, const char* description, const char* example) {
+constexpr OpSpec combine(Op op, const char* name, const char* fieldName, const char* description, const char* example) {
   return OpSpec{op, name, "combine", false,
                 {field(fieldName, K::ExprList, P::Required, "list of expressions")}, description, example};
 }
 
-std::vector<OpSpec> buildTable() {
-  return {
+constexpr std::array<OpSpec, kOpCount> buildTable() {
+  return {{
       // data
       {Op::Literal, "literal", "data", false, {field("value", K::Json, P::Required, "the value, taken literally")},
        "A literal value.", R"({"op": "literal", "value": [1, 2, 3]})"},
@@ -321,24 +329,24 @@ std::vector<OpSpec> buildTable() {
               R"({"op": "to_timestamp", "field": "created_at"})"),
       valueOp(Op::FormatDate, "format_date", "dates", "Epoch seconds or ISO text to ISO text (UTC).",
               R"({"op": "format_date", "field": "ts", "format": "date"})",
-              {choice("format", P::Optional, "\"datetime\" (default), \"date\" or \"month\"", {"datetime", "date", "month"})}),
+              {choice("format", P::Optional, "\"datetime\" (default), \"date\" or \"month\"", kDateFormats)}),
       valueOp(Op::DateDiff, "date_diff", "dates", "`to` minus the input date, in `unit`s.",
               R"({"op": "date_diff", "field": "opened_at", "to": {"op": "get", "field": "closed_at"}, "unit": "hour"})",
               {field("to", K::Expr, P::Required, "the later date (text or epoch seconds)"),
-               choice("unit", P::Required, "unit of the result", {"second", "minute", "hour", "day", "week"})}),
+               choice("unit", P::Required, "unit of the result", kDiffUnits)}),
       valueOp(Op::DateAdd, "date_add", "dates",
               "The date `amount` units later (months clamp to the month's end).",
               R"({"op": "date_add", "field": "due", "amount": 30, "unit": "day"})",
               {field("amount", K::Expr, P::Required, "number of units (an integer for month and year)"),
-               choice("unit", P::Required, "unit", {"second", "minute", "hour", "day", "week", "month", "year"})}),
+               choice("unit", P::Required, "unit", kAddUnits)}),
       valueOp(Op::DatePart, "date_part", "dates", "A part of a date in UTC (weekday 1 = Monday).",
               R"({"op": "date_part", "field": "created_at", "part": "month"})",
               {choice("part", P::Required, "the part",
-                      {"year", "quarter", "month", "day", "weekday", "hour", "minute", "second"})}),
+                      kDateParts)}),
       valueOp(Op::DateTrunc, "date_trunc", "dates",
               "Start of the date's `unit` in UTC (weeks start Monday).",
               R"({"op": "date_trunc", "field": "created_at", "unit": "month"})",
-              {choice("unit", P::Required, "unit", {"year", "quarter", "month", "week", "day", "hour", "minute"})}),
+              {choice("unit", P::Required, "unit", kTruncUnits)}),
       // control
       {Op::Try, "try", "control", false,
        {withRole(Role::Step, field("expr", K::Expr, P::Required, "the expression to attempt")),
@@ -354,25 +362,24 @@ std::vector<OpSpec> buildTable() {
         asName()},
        "Repeats `next` while `while` holds (at most `max` results); returns the results (e.g. pages).",
        R"({"op": "loop", "init": {"op": "call", "tool": "get_expenses", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": {"op": "call", "tool": "get_expenses", "args": {"page": {"op": "get", "field": "next_page"}}}, "max": 20})"},
-  };
+  }};
 }
 // clang-format on
 
 // specOf finds an op's entry by its enum value: a table out of step with the
-// enum (an op left out, added twice or out of order) must not be used.
-std::vector<OpSpec> inEnumOrder(std::vector<OpSpec> table) {
-  bool ok = table.size() == kOpCount;
-  for (size_t i = 0; ok && i < table.size(); ++i) ok = table[i].op == static_cast<Op>(i);
-  if (!ok) throw std::logic_error("the op table must hold one entry per Op, in enum order");
-  return table;
+// enum (an op left out, added twice or out of order) does not compile.
+constexpr bool inEnumOrder(const std::array<OpSpec, kOpCount>& table) {
+  for (size_t i = 0; i < table.size(); ++i)
+    if (table[i].op != static_cast<Op>(i)) return false;
+  return true;
 }
+
+constexpr std::array<OpSpec, kOpCount> kTable = buildTable();
+static_assert(inEnumOrder(kTable), "the op table must hold one entry per Op, in enum order");
 
 }  // namespace
 
-const std::vector<OpSpec>& opTable() {
-  static const std::vector<OpSpec> table = inEnumOrder(buildTable());
-  return table;
-}
+std::span<const OpSpec> opTable() { return kTable; }
 
 const OpSpec* findOp(std::string_view name) {
   for (const OpSpec& s : opTable())

@@ -6,11 +6,13 @@
 // the compiler lists every place that must decide what the new op does.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace ptc {
 
@@ -150,22 +152,49 @@ enum class Role : uint8_t {
 };
 
 struct FieldSpec {
-  const char* name;
-  FieldKind kind;
-  Presence presence;
-  const char* description;
+  const char* name = nullptr;
+  FieldKind kind = FieldKind::Expr;
+  Presence presence = Presence::Optional;
+  const char* description = nullptr;
   Role role = Role::Value;
-  std::vector<const char*> choices = {};  // the allowed texts of a Choice field
+  std::span<const char* const> choices = {};  // the allowed texts of a Choice field
 };
 
+// A list of at most N items that a constant expression can build: the op
+// table is compiled into data, and no code runs to build it (that code was
+// the largest function a program's first run made V8 compile). Growing one
+// past N does not compile.
+template <typename T, size_t N>
+class FixedList {
+ public:
+  constexpr FixedList() = default;
+  constexpr FixedList(std::initializer_list<T> items) {
+    for (const T& item : items) push_back(item);
+  }
+  constexpr void push_back(const T& item) { items_[size_++] = item; }
+  constexpr const T* begin() const { return items_.data(); }
+  constexpr const T* end() const { return items_.data() + size_; }
+  constexpr const T* data() const { return items_.data(); }
+  constexpr size_t size() const { return size_; }
+  constexpr bool empty() const { return size_ == 0; }
+  constexpr const T& operator[](size_t i) const { return items_[i]; }
+
+ private:
+  std::array<T, N> items_{};
+  size_t size_ = 0;
+};
+
+inline constexpr size_t kMaxOpFields = 5;
+using OpFields = FixedList<FieldSpec, kMaxOpFields>;
+
 struct OpSpec {
-  Op op;
-  const char* name;
-  const char* category;  // for readers (docs, prompt); the engine never reads it
-  bool readsInput;       // needs a current value (fails with "No input available" at the top)
-  std::vector<FieldSpec> fields;
-  const char* description;
-  const char* example;  // a complete operation, as JSON text
+  Op op = Op::End_;
+  const char* name = nullptr;
+  const char* category = nullptr;  // for readers (docs, prompt); the engine never reads it
+  bool readsInput = false;         // needs a current value (fails with "No input available" at the top)
+  OpFields fields = {};
+  const char* description = nullptr;
+  const char* example = nullptr;  // a complete operation, as JSON text
   // Its expression fields see the item of the innermost enclosing map rather
   // than the current value (comparisons, filter_in): inside a map, a filter's
   // {"op": "eq", "field": "id", "value": {"op": "get", "field": "owner"}}
@@ -177,8 +206,8 @@ struct OpSpec {
   bool valueOverridesInput = false;
 };
 
-// One entry per Op, in enum order (checked when the table is built).
-const std::vector<OpSpec>& opTable();
+// One entry per Op, in enum order (checked at compile time).
+std::span<const OpSpec> opTable();
 const OpSpec* findOp(std::string_view name);
 const OpSpec& specOf(Op op);
 const FieldSpec* findField(const OpSpec& spec, std::string_view name);

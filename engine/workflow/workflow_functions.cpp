@@ -27,8 +27,8 @@ FunctionSpec specFor(const OpSpec& op) {
   f.params.push_back({"value", FieldKind::Expr, true, "the input", {}, 1});
   for (size_t i = 2; i < op.fields.size(); ++i) {
     const FieldSpec& field = op.fields[i];
-    f.params.push_back({field.name, field.kind, field.presence == Presence::Required, field.description, field.choices,
-                        static_cast<int>(i)});
+    f.params.push_back({field.name, field.kind, field.presence == Presence::Required, field.description,
+                        std::vector<const char*>(field.choices.begin(), field.choices.end()), static_cast<int>(i)});
   }
   return f;
 }

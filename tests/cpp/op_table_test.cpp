@@ -12,7 +12,7 @@
 namespace {
 
 TEST(OpTable, HoldsOneEntryPerOpInEnumOrder) {
-  const std::vector<ptc::OpSpec>& table = ptc::opTable();
+  const std::span<const ptc::OpSpec> table = ptc::opTable();
   ASSERT_EQ(table.size(), ptc::kOpCount);
   std::set<std::string> names;
   for (size_t i = 0; i < table.size(); ++i) {
