@@ -1,5 +1,7 @@
 #include "ptc/op_table.h"
 
+#include <array>
+
 #include <stdexcept>
 
 #include "core/json.h"

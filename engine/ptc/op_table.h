@@ -6,13 +6,13 @@
 // the compiler lists every place that must decide what the new op does.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
+
+#include "core/fixed_list.h"
 
 namespace ptc {
 
@@ -158,30 +158,6 @@ struct FieldSpec {
   const char* description = nullptr;
   Role role = Role::Value;
   std::span<const char* const> choices = {};  // the allowed texts of a Choice field
-};
-
-// A list of at most N items that a constant expression can build: the op
-// table is compiled into data, and no code runs to build it (that code was
-// the largest function a program's first run made V8 compile). Growing one
-// past N does not compile.
-template <typename T, size_t N>
-class FixedList {
- public:
-  constexpr FixedList() = default;
-  constexpr FixedList(std::initializer_list<T> items) {
-    for (const T& item : items) push_back(item);
-  }
-  constexpr void push_back(const T& item) { items_[size_++] = item; }
-  constexpr const T* begin() const { return items_.data(); }
-  constexpr const T* end() const { return items_.data() + size_; }
-  constexpr const T* data() const { return items_.data(); }
-  constexpr size_t size() const { return size_; }
-  constexpr bool empty() const { return size_ == 0; }
-  constexpr const T& operator[](size_t i) const { return items_[i]; }
-
- private:
-  std::array<T, N> items_{};
-  size_t size_ = 0;
 };
 
 inline constexpr size_t kMaxOpFields = 5;

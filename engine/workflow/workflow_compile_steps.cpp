@@ -56,7 +56,7 @@ const StepSpec* sharedWith(const StepSpec& spec) {
   if (v.find("let"))
     fail(ErrorCode::MissingField, path, "A \"let\" step needs \"expr\", \"call\" or \"match\" to say what is bound");
   std::string shapes;
-  const std::vector<StepSpec>& table = stepTable();
+  const std::span<const StepSpec> table = stepTable();
   for (size_t i = 0; i < table.size(); ++i)
     shapes += (i == 0 ? "" : i + 1 == table.size() ? " or " : ", ") + stepShape(table[i]);
   fail(ErrorCode::UnknownStep, path, "Unknown step shape: a step is one of " + shapes);

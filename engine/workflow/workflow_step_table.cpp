@@ -1,7 +1,7 @@
 #include "workflow/workflow_step_table.h"
 
+#include <array>
 #include <cstdint>
-#include <stdexcept>
 
 #include "core/json.h"
 #include "workflow/workflow_functions.h"
@@ -13,8 +13,8 @@ namespace {
 using K = StepKeyKind;
 using P = KeyPresence;
 
-std::vector<StepSpec> buildTable() {
-  return {
+constexpr std::array<StepSpec, kStepKindCount> buildTable() {
+  return {{
       {Step::Kind::LetExpr,
        "let",
        "a let step",
@@ -66,34 +66,51 @@ std::vector<StepSpec> buildTable() {
        "a yield step",
        {{"yield", K::Expr, P::Kind}},
        "Adds a value to the list of the enclosing for loop."},
-  };
+  }};
 }
 
 // stepSpecOf indexes the table by Step::Kind: a table out of step with the
-// enum (a kind left out, added twice or out of order) must not be used.
-std::vector<StepSpec> checked(std::vector<StepSpec> table) {
-  bool ok = table.size() == kStepKindCount;
-  for (size_t i = 0; ok && i < table.size(); ++i) {
+// enum (a kind left out, added twice or out of order), a kind without exactly
+// one kind key, or a required key without its message does not compile.
+constexpr bool checked(const std::array<StepSpec, kStepKindCount>& table) {
+  for (size_t i = 0; i < table.size(); ++i) {
     size_t kindKeys = 0;
     for (const StepKey& k : table[i].keys) {
       kindKeys += k.presence == P::Kind;
-      ok = ok && (k.presence == P::Required) == (k.whenMissing != nullptr);
+      if ((k.presence == P::Required) != (k.whenMissing != nullptr)) return false;
     }
-    ok = ok && table[i].kind == static_cast<Step::Kind>(i) && kindKeys == 1;
+    if (table[i].kind != static_cast<Step::Kind>(i) || kindKeys != 1) return false;
   }
-  if (!ok)
-    throw std::logic_error(
-        "the step table must hold one entry per Step::Kind, in enum order, each with one kind key and a message "
-        "for each required key");
-  return table;
+  return true;
 }
+
+constexpr std::array<StepSpec, kStepKindCount> kStepTable = buildTable();
+static_assert(checked(kStepTable),
+              "the step table must hold one entry per Step::Kind, in enum order, each with one kind key and a "
+              "message for each required key");
+
+constexpr OperatorSpec kOperators[] = {
+    {"+", Operator::Add, 2, SIZE_MAX, "sum of numbers, or concatenation of texts"},
+    {"-", Operator::Sub, 1, 2, "negation of one number, or the difference of two"},
+    {"*", Operator::Mul, 2, SIZE_MAX, "product of numbers"},
+    {"/", Operator::Div, 2, 2, "quotient of two numbers (dividing by zero is a fault)"},
+    {">", Operator::Gt, 2, 2, "greater than: two numbers or two texts (texts by code points)"},
+    {">=", Operator::Gte, 2, 2, "greater than or equal: two numbers or two texts"},
+    {"<", Operator::Lt, 2, 2, "less than: two numbers or two texts"},
+    {"<=", Operator::Lte, 2, 2, "less than or equal: two numbers or two texts"},
+    {"==", Operator::Eq, 2, 2, "equal: any two values, structurally"},
+    {"!=", Operator::Neq, 2, 2, "not equal: any two values, structurally"},
+    {"and", Operator::And, 2, SIZE_MAX, "every condition holds (short-circuit)"},
+    {"or", Operator::Or, 2, SIZE_MAX, "some condition holds (short-circuit)"},
+    {"not", Operator::Not, 1, 1, "the condition does not hold (one operand, bare or in a list)"},
+};
 
 }  // namespace
 
 const char* StepSpec::kindKey() const {
   for (const StepKey& k : keys)
     if (k.presence == P::Kind) return k.name;
-  return "";  // not reached: checked() requires one
+  return "";  // not reached: the static_assert on checked() requires one
 }
 
 bool StepSpec::takes(std::string_view key) const {
@@ -102,31 +119,11 @@ bool StepSpec::takes(std::string_view key) const {
   return false;
 }
 
-const std::vector<StepSpec>& stepTable() {
-  static const std::vector<StepSpec> table = checked(buildTable());
-  return table;
-}
+std::span<const StepSpec> stepTable() { return kStepTable; }
 
 const StepSpec& stepSpecOf(Step::Kind kind) { return stepTable()[static_cast<size_t>(kind)]; }
 
-const std::vector<OperatorSpec>& operatorTable() {
-  static const std::vector<OperatorSpec> table = {
-      {"+", Operator::Add, 2, SIZE_MAX, "sum of numbers, or concatenation of texts"},
-      {"-", Operator::Sub, 1, 2, "negation of one number, or the difference of two"},
-      {"*", Operator::Mul, 2, SIZE_MAX, "product of numbers"},
-      {"/", Operator::Div, 2, 2, "quotient of two numbers (dividing by zero is a fault)"},
-      {">", Operator::Gt, 2, 2, "greater than: two numbers or two texts (texts by code points)"},
-      {">=", Operator::Gte, 2, 2, "greater than or equal: two numbers or two texts"},
-      {"<", Operator::Lt, 2, 2, "less than: two numbers or two texts"},
-      {"<=", Operator::Lte, 2, 2, "less than or equal: two numbers or two texts"},
-      {"==", Operator::Eq, 2, 2, "equal: any two values, structurally"},
-      {"!=", Operator::Neq, 2, 2, "not equal: any two values, structurally"},
-      {"and", Operator::And, 2, SIZE_MAX, "every condition holds (short-circuit)"},
-      {"or", Operator::Or, 2, SIZE_MAX, "some condition holds (short-circuit)"},
-      {"not", Operator::Not, 1, 1, "the condition does not hold (one operand, bare or in a list)"},
-  };
-  return table;
-}
+std::span<const OperatorSpec> operatorTable() { return kOperators; }
 
 namespace {
 

@@ -8,10 +8,11 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
-#include <vector>
 
+#include "core/fixed_list.h"
 #include "workflow/workflow.h"
 
 namespace ptc::workflow {
@@ -35,24 +36,26 @@ enum class KeyPresence : uint8_t {
 };
 
 struct StepKey {
-  const char* name;
-  StepKeyKind kind;
-  KeyPresence presence;
+  const char* name = nullptr;
+  StepKeyKind kind = StepKeyKind::Expr;
+  KeyPresence presence = KeyPresence::Optional;
   const char* whenMissing = nullptr;  // Required keys: the message when the step lacks it
 };
 
+inline constexpr size_t kMaxStepKeys = 4;
+
 struct StepSpec {
-  Step::Kind kind;
-  const char* name;           // in the trace ("kind") and in messages
-  const char* noun;           // in messages: "Unknown key 'x' in a call step"
-  std::vector<StepKey> keys;  // in the order messages list them
-  const char* description;
+  Step::Kind kind = Step::Kind::End_;
+  const char* name = nullptr;               // in the trace ("kind") and in messages
+  const char* noun = nullptr;               // in messages: "Unknown key 'x' in a call step"
+  FixedList<StepKey, kMaxStepKeys> keys{};  // in the order messages list them
+  const char* description = nullptr;
   const char* kindKey() const;  // the key with KeyPresence::Kind
   bool takes(std::string_view key) const;
 };
 
-// One entry per Step::Kind, in enum order (checked when the table is built).
-const std::vector<StepSpec>& stepTable();
+// One entry per Step::Kind, in enum order (checked at compile time).
+std::span<const StepSpec> stepTable();
 const StepSpec& stepSpecOf(Step::Kind kind);
 // The keys of a kind as messages show them: "{let?, call, args?, on-error?}".
 std::string stepShape(const StepSpec& spec);
@@ -66,7 +69,7 @@ struct OperatorSpec {
   size_t maxOperands;  // SIZE_MAX: no limit
   const char* description;
 };
-const std::vector<OperatorSpec>& operatorTable();
+std::span<const OperatorSpec> operatorTable();
 
 // The language as JSON text, for the package (prompt, schema): the step kinds
 // with their keys, the operators and the functions (workflow_functions.h).

@@ -19,7 +19,7 @@ using ptc::workflow::Step;
 using ptc::workflow::StepSpec;
 
 TEST(StepTable, HoldsOneEntryPerKindInEnumOrder) {
-  const std::vector<StepSpec>& table = ptc::workflow::stepTable();
+  const std::span<const StepSpec> table = ptc::workflow::stepTable();
   ASSERT_EQ(table.size(), ptc::workflow::kStepKindCount);
   std::set<std::string> names, kindKeys;
   for (size_t i = 0; i < table.size(); ++i) {
