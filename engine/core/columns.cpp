@@ -128,9 +128,9 @@ ColumnarList::ColumnarList(size_t size, std::vector<Value> fields, Cells cells, 
   charged_ = bytes;
 }
 
-ColumnarList::~ColumnarList() { releaseColumns(); }
+ColumnarList::~ColumnarList() { releaseCells(); }
 
-void ColumnarList::releaseColumns() {
+void ColumnarList::releaseCells() {
   cells_ = Cells();
   if (budget_) budget_->release(charged_);
   charged_ = 0;
@@ -164,7 +164,7 @@ const Value& ColumnarList::rows() {
     items.push_back(Value::object(members.data(), members.size()));
   }
   rows_ = Value::array(std::move(items));
-  releaseColumns();
+  releaseCells();
   return rows_;
 }
 

@@ -128,7 +128,7 @@ class ColumnarList final : public ColumnSource {
  private:
   std::optional<size_t> fieldIndex(const Value& field) const;
   CellColumn cellsAt(size_t f) const { return cells_.column(f * size_); }
-  void releaseColumns();
+  void releaseCells();
 
   size_t size_;
   std::vector<Value> fields_;
