@@ -1,5 +1,6 @@
 // Bundles the TypeScript package with the Emscripten glue into dist/:
-// node.mjs (ESM), node.cjs (CommonJS), browser.mjs, plus ptc.wasm (the type
+// node.mjs (ESM), node.cjs (CommonJS), browser.mjs, plus ptc.wasm and the
+// extras.cjs that both Node builds require on first use (the type
 // declarations come from tsc and scripts/bundle-types.mjs);
 // the agent entries mcp.{mjs,cjs} and ai-sdk.{mjs,cjs}; and the CLI, cli.mjs.
 import { build } from "esbuild";
@@ -42,6 +43,9 @@ mkdirSync("dist", { recursive: true });
 await Promise.all([
   build({ ...common, entryPoints: ["js/src/node.ts"], outfile: "dist/node.mjs", format: "esm", platform: "node" }),
   build({ ...common, ...cjs, entryPoints: ["js/src/node.ts"], outfile: "dist/node.cjs", platform: "node" }),
+  // Prompts, schemas and the tool-args validator, required by node.{mjs,cjs} on
+  // first use (js/src/extras.ts says why apart).
+  build({ ...common, entryPoints: ["js/src/extras.ts"], outfile: "dist/extras.cjs", format: "cjs", platform: "node" }),
   build({
     ...common,
     entryPoints: ["js/src/browser.ts"],

@@ -5,11 +5,16 @@
 // errors then say which file to copy and which option points at it.
 import type { Runtime, WorkerRuntime } from "./index.js";
 import { describeThrown } from "./describe.js";
+import * as bundledExtras from "./extras.js";
+import { provideExtras } from "./extras-loader.js";
 import { createRuntimeOn, type Platform } from "./platform.js";
 import type { CreateRuntimeOptions } from "./types.js";
 import type { FromWorker, WorkerPort } from "./worker-protocol.js";
 
 export * from "./index.js";
+
+// A page fetches one script: the extras are part of it (see extras.ts).
+provideExtras(() => bundledExtras);
 
 // A classic-script bundle (esbuild's default format, iife) has no import.meta.url:
 // the files are then looked for next to that script, whose URL is known only

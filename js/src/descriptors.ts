@@ -2,7 +2,7 @@
 // and the parameters' JSON Schema go into the prompt; the args of a call are
 // checked against the schema (in JS, before execute runs) and a mismatch becomes
 // the tool's failure, naming the arg's JSON Pointer and what was expected.
-import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
+import { extras } from "./extras-loader.js";
 import type { JsonObject, Tool, ToolDescriptor, ToolFunction } from "./types.js";
 
 /** A descriptor: an object with an execute function, or a deferred tool ({ defer: true }, run by the host). */
@@ -62,107 +62,6 @@ export function toolInfos(tools: Record<string, unknown> | string[] | undefined)
   });
 }
 
-// One compiled validator per parameters schema.
-const validators = new WeakMap<object, Validator>();
-
-function validatorFor(parameters: object): Validator {
-  let validator = validators.get(parameters);
-  if (!validator) {
-    validator = new Validator(parameters as Schema, "2020-12", false);
-    validators.set(parameters, validator);
-  }
-  return validator;
-}
-
-// Keywords that only say "something below failed": the error to report is a deeper one.
-const containers = new Set([
-  "properties",
-  "patternProperties",
-  "items",
-  "prefixItems",
-  "contains",
-  "allOf",
-  "$ref",
-  "$dynamicRef",
-  "dependentSchemas",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "if",
-  "then",
-  "else",
-  "propertyNames",
-  "additionalProperties",
-]);
-
-function decodePointerToken(token: string): string {
-  return decodeURIComponent(token).replace(/~1/g, "/").replace(/~0/g, "~");
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const token of pointer.split("/").slice(1)) {
-    if (node === null || typeof node !== "object") return undefined;
-    node = (node as Record<string, unknown>)[decodePointerToken(token)];
-  }
-  return node;
-}
-
-function describeValue(value: unknown): string {
-  if (value === undefined) return "nothing";
-  const type = value === null ? "null" : Array.isArray(value) ? "list" : typeof value;
-  let text = JSON.stringify(value) ?? String(value);
-  if (text.length > 40) text = `${text.slice(0, 37)}...`;
-  return type === "null" ? "null" : `${type} ${text}`;
-}
-
-const escapeToken = (token: string) => token.replace(/~/g, "~0").replace(/\//g, "~1");
-
-function explain(unit: OutputUnit, args: JsonObject, parameters: JsonObject): { pointer: string; text: string } {
-  const pointer = unit.instanceLocation.replace(/^#/, "");
-  const got = valueAt(args, pointer);
-  const quoted = /"([^"]*)"/.exec(unit.error)?.[1];
-  switch (unit.keyword) {
-    case "required":
-      return { pointer: `${pointer}/${escapeToken(quoted ?? "")}`, text: `the required arg '${quoted}' is missing` };
-    case "false": {
-      const names = Object.keys((parameters.properties as JsonObject | undefined) ?? {});
-      const name = decodePointerToken(pointer.split("/").pop() ?? "");
-      return {
-        pointer,
-        text: `'${name}' is not a parameter of this tool${names.length ? ` (its parameters: ${names.join(", ")})` : ""}`,
-      };
-    }
-    case "type": {
-      const expected = /Expected (.*)\.$/.exec(unit.error)?.[1]?.replace(/"/g, "") ?? "another type";
-      return { pointer, text: `expected ${expected}, got ${describeValue(got)}` };
-    }
-    default:
-      return { pointer, text: `${unit.error.replace(/\.$/, "")} (got ${describeValue(got)})` };
-  }
-}
-
-/** Why args do not match a tool's parameters schema, or undefined when they do. */
-export function argsProblem(parameters: JsonObject, args: JsonObject): string | undefined {
-  const { valid, errors } = validatorFor(parameters).validate(args);
-  if (valid) return undefined;
-  const leaves = errors.filter((e) => !containers.has(e.keyword));
-  // The deepest problems are the most specific; a few of them, so one retry can fix them all.
-  const units = leaves.length ? leaves : errors.slice(-1);
-  units.sort((a, b) => b.instanceLocation.length - a.instanceLocation.length);
-  const problems = [
-    ...new Set(
-      units.map((unit) => {
-        const { pointer, text } = explain(unit, args, parameters);
-        return `at ${pointer || "/"}: ${text}`;
-      }),
-    ),
-  ].slice(0, 3);
-  return (
-    `invalid args (JSON Pointers into args), so the tool was not run: ${problems.join("; ")}. ` +
-    `The tool's parameters: ${JSON.stringify(parameters)}`
-  );
-}
-
 /** What to call for a tool entry, once its args are checked; or why it cannot be called. */
 export function prepareCall(
   name: string,
@@ -179,7 +78,7 @@ export function prepareCall(
   if (tool.parameters && typeof tool.parameters === "object") {
     let problem: string | undefined;
     try {
-      problem = argsProblem(tool.parameters as JsonObject, args);
+      problem = extras().argsProblem(tool.parameters as JsonObject, args);
     } catch (e) {
       problem = `its parameters schema could not be used (${(e as Error).message})`;
     }

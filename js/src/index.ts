@@ -9,7 +9,7 @@ export type { TraceEntry, ValidateWorkflowOptions, WorkflowOptions, WorkflowResu
 export type { JsonSchema, SchemaOptions } from "./schema.js";
 export type { PromptOptions } from "./prompt.js";
 export type { WorkflowPromptOptions } from "./workflow-prompt.js";
-export { approximateTokens } from "./prompt.js";
+export { approximateTokens } from "./tokens.js";
 export { isToolDescriptor } from "./descriptors.js";
 export { ERROR_CODES } from "./error-codes.js";
 export { useOpenTelemetry, type OpenTelemetryApi, type ToolCallTrace } from "./telemetry.js";

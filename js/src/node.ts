@@ -1,7 +1,10 @@
 // Node entry (ESM and CJS builds): reads the .wasm next to this file, since the
 // generated loader's fetch() cannot read file paths in Node 20.
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { provideExtras, type Extras } from "./extras-loader.js";
+import { describeThrown } from "./describe.js";
 import type { Runtime, WorkerRuntime } from "./index.js";
 import { MissingPeerError, loadPeers } from "./peers.js";
 import { createRuntimeOn, type Platform } from "./platform.js";
@@ -18,6 +21,23 @@ findOpenTelemetryWith(() => {
   } catch (e) {
     if (e instanceof MissingPeerError) return undefined;
     throw e;
+  }
+});
+
+// Prompts, schemas and the tool-args validator: dist/extras.cjs, next to this
+// file, required by the first call that needs them (see extras.ts).
+provideExtras(() => {
+  const file = new URL("./extras.cjs", import.meta.url);
+  try {
+    return createRequire(import.meta.url)(fileURLToPath(file)) as Extras;
+  } catch (e) {
+    const why = (e as { code?: unknown }).code === "MODULE_NOT_FOUND" ? "it is missing" : describeThrown(e);
+    throw new Error(
+      `ptc-wasm: cannot load ${fileURLToPath(file)}, which holds the prompts, schemas and tool-args checks ` +
+        `(${why}): a bundle of this package must copy node_modules/ptc-wasm/dist/extras.cjs next to it, ` +
+        `as it does ptc.wasm`,
+      { cause: e },
+    );
   }
 });
 

@@ -369,8 +369,3 @@ export function languagePrompt(ops: Operation[], options: PromptOptions = {}): s
       .trim() + "\n"
   );
 }
-
-/** Approximate tokens of a text (characters / 4). */
-export function approximateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}

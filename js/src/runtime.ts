@@ -35,10 +35,10 @@ import {
   validateOptionsJson,
 } from "./options.js";
 import { checkedError, repairHint } from "./format.js";
-import { languagePrompt, type PromptOptions } from "./prompt.js";
-import { programSchema, type JsonSchema, type SchemaOptions } from "./schema.js";
-import { workflowLanguagePrompt, type WorkflowPromptOptions } from "./workflow-prompt.js";
-import { workflowSchema } from "./workflow-schema.js";
+import { extras } from "./extras-loader.js";
+import type { PromptOptions } from "./prompt.js";
+import type { JsonSchema, SchemaOptions } from "./schema.js";
+import type { WorkflowPromptOptions } from "./workflow-prompt.js";
 import { RunObserver } from "./telemetry.js";
 import { awaitTool, RunEnd } from "./tools.js";
 import {
@@ -216,12 +216,12 @@ export abstract class EngineHost {
 
   /** The JSON Schema (draft 2020-12) of a program, generated from the op table. */
   schema(options: SchemaOptions = {}): JsonSchema {
-    return programSchema(this.operations(), options);
+    return extras().programSchema(this.operations(), options);
   }
 
   /** The system-prompt text that teaches a model PTC-JSON (and the given tools), from the op table. */
   prompt(options: PromptOptions = {}): string {
-    return languagePrompt(this.operations(), options);
+    return extras().languagePrompt(this.operations(), options);
   }
 
   /**
@@ -262,12 +262,12 @@ export abstract class EngineHost {
 
   /** The JSON Schema (draft 2020-12) of a step-function file {"functions": [...]}, from the step table. */
   workflowSchema(options: SchemaOptions = {}): JsonSchema {
-    return workflowSchema(this.workflowLanguage(), options);
+    return extras().workflowSchema(this.workflowLanguage(), options);
   }
 
   /** The system-prompt text that teaches a model step functions (and the given tools), from the step table. */
   workflowPrompt(options: WorkflowPromptOptions = {}): string {
-    return workflowLanguagePrompt(this.workflowLanguage(), options);
+    return extras().workflowLanguagePrompt(this.workflowLanguage(), options);
   }
 
   /** Bytes of the engine's linear memory. */

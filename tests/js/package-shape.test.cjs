@@ -65,3 +65,72 @@ test("public classes keep their names in the minified bundles", async () => {
   expect(inWorker.constructor.name).toBe("WorkerRuntime");
   inWorker.close();
 });
+
+// The prompts, schemas and tool-args validator are dist/extras.cjs, which the
+// Node bundles require on first use (js/src/extras.ts); a browser page fetches
+// one script, so browser.mjs keeps them.
+describe("the extras", () => {
+  const { spawnSync } = require("node:child_process");
+  const os = require("node:os");
+  const dist = path.join(root, "dist");
+  const DIALECT = "json-schema.org/draft/2020-12/schema";
+  const read = (f) => fs.readFileSync(path.join(dist, f), "utf8");
+
+  /** Runs `script` in a fresh node with `entry` as `ptc`; its stdout, parsed. */
+  function inFreshNode(entry, script) {
+    const code = `const ptc = require(${JSON.stringify(entry)});\n(async () => {\n${script}\n})().catch((e) => { console.error(e); process.exit(1); });`;
+    const out = spawnSync(process.execPath, ["-e", code], { encoding: "utf8" });
+    expect(out.stderr).toBe("");
+    return JSON.parse(out.stdout);
+  }
+
+  test("are their own file for Node, and part of the browser bundle", () => {
+    for (const f of ["node.mjs", "node.cjs"]) expect({ f, has: read(f).includes(DIALECT) }).toEqual({ f, has: false });
+    expect(read("extras.cjs")).toContain(DIALECT);
+    expect(read("browser.mjs")).toContain(DIALECT);
+  });
+
+  test("are loaded by the first prompt, schema or tool with parameters, not by a run", () => {
+    const seen = inFreshNode(
+      path.join(dist, "node.cjs"),
+      `const loaded = () => Object.keys(require.cache).some((f) => f.endsWith("extras.cjs"));
+       const rt = await ptc.createRuntime();
+       const run = await rt.run({ program: { op: "call", tool: "t", args: { x: 1 } } }, { tools: { t: () => 2 } });
+       const afterRun = loaded();
+       const checked = await rt.run({ program: { op: "call", tool: "t", args: { x: "a" } } },
+         { tools: { t: { parameters: { type: "object", properties: { x: { type: "number" } } }, execute: () => 2 } } });
+       console.log(JSON.stringify({ result: run.result, afterRun, code: checked.error.code, afterCheck: loaded(),
+         prompt: rt.prompt().length > 1000, schema: rt.schema().$schema }));`,
+    );
+    expect(seen).toEqual({
+      result: 2,
+      afterRun: false,
+      code: "tool_failed",
+      afterCheck: true,
+      prompt: true,
+      schema: `https://${DIALECT}`,
+    });
+  });
+
+  test("missing beside a bundle: runs still work, and what needs them says which file to copy", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptc-no-extras-"));
+    for (const f of ["node.cjs", "ptc.wasm"]) fs.copyFileSync(path.join(dist, f), path.join(dir, f));
+    const seen = inFreshNode(
+      path.join(dir, "node.cjs"),
+      `const rt = await ptc.createRuntime();
+       const run = await rt.run({ program: { op: "literal", value: [1, 2] } });
+       let prompt; try { rt.prompt(); } catch (e) { prompt = e.message; }
+       const tool = await rt.run({ program: { op: "call", tool: "t", args: {} } },
+         { tools: { t: { parameters: { type: "object" }, execute: () => 2 } } });
+       console.log(JSON.stringify({ result: run.result, prompt, tool: tool.error.message }));`,
+    );
+    fs.rmSync(dir, { recursive: true });
+    const fix = "must copy node_modules/ptc-wasm/dist/extras.cjs next to it";
+    expect(seen.result).toEqual([1, 2]);
+    expect(seen.prompt).toContain(`cannot load ${path.join(dir, "extras.cjs")}`);
+    expect(seen.prompt).toContain("(it is missing)");
+    expect(seen.prompt).toContain(fix);
+    expect(seen.tool).toMatch(/^Tool 't' failed: its parameters schema could not be used \(ptc-wasm: cannot load /);
+    expect(seen.tool).toContain(fix);
+  });
+});

@@ -21,7 +21,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { webChecks } from "./web.mjs";
+import { linkTools, webChecks } from "./web.mjs";
 import { workerdChecks } from "./workerd.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -346,6 +346,15 @@ async function main() {
     await check("CLI: mcp without the MCP SDK says what to install (exit code 2)", () => {
       const r = run("npx", ["ptc-wasm", "mcp"], { cwd: core, input: "", status: 2 });
       expect(r.stderr.includes("npm install @modelcontextprotocol/sdk zod"), `unexpected stderr: ${r.stderr}`);
+    });
+    await check("Node: the README's esbuild --platform=node recipe, the bundle run away from node_modules", () => {
+      linkTools(root, core, ["esbuild"], ["esbuild"]);
+      run("bash", ["-euo", "pipefail", "-c", recipe("esbuild, Node")], { cwd: core });
+      const away = join(work, "node-bundle");
+      rmSync(away, { recursive: true, force: true });
+      cpSync(join(core, "out"), away, { recursive: true });
+      expectOk(node(away, "main.mjs"));
+      expectOk(node(away, "main.mjs", "--worker"));
     });
     await check("examples/agent-loop/agent.mjs runs against the installed package", () => {
       const r = node(core, "agent-loop/agent.mjs");

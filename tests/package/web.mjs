@@ -20,7 +20,7 @@ const page = (script, module = true) =>
   `<!doctype html><meta charset="utf-8"><body><script ${module ? 'type="module" ' : ""}src="${script}"></script>\n`;
 
 /** The repository's bundlers in a consumer's node_modules, as `npm install --save-dev` would put them. */
-function linkTools(root, dir, packages, bins) {
+export function linkTools(root, dir, packages, bins) {
   for (const name of packages) symlinkSync(join(root, "node_modules", name), join(dir, "node_modules", name));
   mkdirSync(join(dir, "node_modules/.bin"), { recursive: true });
   for (const bin of bins)
