@@ -13,13 +13,14 @@
 // Speed targets are reported as PASS/MISS and never fail the process (shared
 // 2-core machines are noisy); a wrong answer from any engine does (exit 1).
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 import { generateRows } from "./data.mjs";
 import { createPeers, LimitError, plainJs, ptcRun } from "./peers.mjs";
+import { codeBytes, sizeParts } from "./size-parts.mjs";
 import { printDiff, printSummary, saveRun } from "./summary.mjs";
 import { measureWorkloads, reportWorkloads, workloadTargets } from "./workloads.mjs";
 
@@ -639,6 +640,13 @@ async function workloadSize() {
   row("dist/browser.mjs (glue and extras, browsers)", sizes.browser);
   say(`${pad("Node: wasm + glue + extras", 62)}${kb(sizes.totalGz)}`);
   say(`${pad("browser: wasm + browser.mjs", 62)}${kb(sizes.browserTotalGz)}`);
+  say();
+  const named = fileURLToPath(new URL("../build/wasm/ptc_names.wasm", import.meta.url));
+  if (existsSync(named) && codeBytes(named) === codeBytes(DIST + "ptc.wasm")) {
+    sizes.parts = sizeParts(named);
+    say("dist/ptc.wasm by part (each compressed on its own)");
+    for (const part of sizes.parts) say(`${pad(`  ${part.name}`, 50)}${pad(kb(part.raw), 12)}${kb(part.gz)}`);
+  } else say("(build/wasm/ptc_names.wasm is missing or from another build: npm run bench builds it, with the parts)");
   say(line);
   say();
   return {

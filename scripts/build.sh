@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Builds the wasm engine (Emscripten) and the npm package into dist/.
+# Arguments are more targets of the wasm build (e.g. ptc_names, see CMakeLists.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -13,7 +14,7 @@ if [ ! -f build/wasm/build.ninja ]; then
   emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 # A failed build stops here (pipefail) rather than bundling the last good wasm.
-ninja -C build/wasm ptc | { grep -v "^ninja: no work to do" || true; }
+ninja -C build/wasm ptc "$@" | { grep -v "^ninja: no work to do" || true; }
 test -f build/wasm/ptc.wasm
 
 node scripts/bundle.mjs
