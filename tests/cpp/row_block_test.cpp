@@ -240,6 +240,49 @@ TEST(RowBlocks, FoldsOverCellsCompareEveryKindOfKeyAsTheRowsDo) {
   }
 }
 
+// A fold reads its cells a block of items at a time (planner.cpp, foldCells):
+// over 3000 items, kept and dropped items on both sides of every block's end
+// count and sum as the rows do, and a text to sum in a kept item of the third
+// block is sum's error, while one in a dropped item is not read.
+TEST(RowBlocks, FoldsOverManyBlocksOfCellsAreTheFoldsOfTheRows) {
+  constexpr size_t kItems = 3000;
+  const Cell keys[] = {str(0), str(1), num(1), kNull, kAbsent, str(0), str(2)};
+  for (const size_t textAt : {size_t{0}, size_t{2500}, size_t{2501}}) {  // 0: no text; 2500 kept; 2501 dropped
+    std::vector<std::vector<Cell>> rows;
+    std::string json = R"({"rows":[)";
+    for (size_t i = 0; i < kItems; ++i) {
+      const Cell key = keys[(i * i + i / 7) % std::size(keys)];
+      const Cell& k = i == 2500 ? str(0) : i == 2501 ? str(1) : key;
+      const bool text = textAt && i == textAt;
+      rows.push_back({k, text ? str(3) : num(static_cast<double>(i % 97) + 0.25)});
+      std::string keyJson = k.tag == RowTag::String   ? std::string("\"") + "abc"[static_cast<int>(k.value)] + "\""
+                            : k.tag == RowTag::Number ? "1"
+                                                      : "null";
+      json += i ? "," : "";
+      json += "{";
+      if (k.tag != RowTag::Absent) json += R"("k":)" + keyJson + ",";
+      json += R"("v":)" + (text ? std::string(R"("text")") : ptc::toJson(Value::number((i % 97) + 0.25))) + "}";
+    }
+    json += "]}";
+    RowBlockWriter w;
+    w.block("rows", {"k", "v"}, rows, {"a", "b", "c", "text"});
+    for (const char* op : {"eq", "neq"})
+      for (const char* fold : {R"({"op":"sum","field":"v"})", R"({"op":"count"})"}) {
+        const std::string program = pipe(std::string(kLoad) + R"(,{"op":"filter","where":{"op":")" + op +
+                                         R"(","field":"k","value":"a"}},)" + fold);
+        SCOPED_TRACE(std::to_string(textAt) + " " + program);
+        ptc::Engine engine;
+        const Value fromColumns = run(engine, program, w.out);
+        const Value fromJson = run(engine, program, "", json.c_str());
+        const bool keepsTheText = std::string(op) == "eq" ? textAt == 2500 : textAt == 2501;
+        const bool sumsTheText = keepsTheText && std::string(fold).find("sum") != std::string::npos;
+        EXPECT_EQ(fromJson.field("ok").asBool(), !sumsTheText) << ptc::toJson(fromJson).substr(0, 600);
+        for (const char* part : {"ok", "result", "error"})
+          EXPECT_EQ(ptc::toJson(fromColumns.field(part)), ptc::toJson(fromJson.field(part))) << part;
+      }
+  }
+}
+
 // group_by over cells: keys of every kind, and a text the block holds at two
 // positions (the package sends a text again once it has numbered 65536) is
 // still one group.
