@@ -70,7 +70,9 @@ bool foldsByColumns(const Node& n) {
 // objects, read from their cells (a resident list's, or one that crossed as
 // columns): the same groups, in the same order, as groupBy over the rows. An
 // item whose key String cell points at a value finds its group once per
-// value, not once per item.
+// value, not once per item. A block of items at a time: their groups first,
+// then each agg over the block (GroupFolds::addCells), a loop with one agg's
+// work in it rather than every agg's: 1.09 -> 0.65 ms over 100k resident rows.
 std::optional<Value> Evaluator::groupByCells(const Node& n, size_t size, const ColumnSource& list) {
   if (!foldsByColumns(n)) return std::nullopt;
   const std::optional<CellColumn> keys = list.cells(n.field);
@@ -91,9 +93,15 @@ std::optional<Value> Evaluator::groupByCells(const Node& n, size_t size, const C
     return static_cast<size_t>(group);
   };
   GroupFolds folds(n, 0);
-  for (size_t i = 0; i < size; ++i) {
-    tick();
-    if (!folds.addRow(groupOf(i), [&](size_t j) { return aggCells[j].value(i); })) return std::nullopt;
+  constexpr size_t kBlock = 1024;
+  uint32_t blockGroups[kBlock];
+  for (size_t from = 0; from < size; from += kBlock) {
+    const size_t count = std::min(kBlock, size - from);
+    for (size_t k = 0; k < count; ++k) {
+      tick();
+      blockGroups[k] = static_cast<uint32_t>(groupOf(from + k));
+    }
+    if (!folds.addCells(blockGroups, count, groups.size(), aggCells.data(), from)) return std::nullopt;
   }
   return foldedGroups(n, groups, folds, [this] { tick(); });
 }

@@ -13,6 +13,8 @@
 
 namespace ptc {
 
+struct CellColumn;  // core/columns.h
+
 // Applies a "strict" operation: one whose expression fields (n.kids) have all
 // been evaluated against the current value `in`, in order, into args[0..].
 // Covers everything except the control operations (let, pipe, filter, reject,
@@ -138,18 +140,12 @@ class GroupFolds {
   static bool canFold(const Node& agg);
   GroupFolds(const Node& n, size_t firstAgg) : n_(n), first_(firstAgg) {}
   bool add(size_t group, const Value& item);
-  // The same for an item read by columns: valueOf(j) gives agg j's field (it
-  // is not asked for count's).
-  template <typename ValueOf>
-  bool addRow(size_t group, const ValueOf& valueOf) {
-    Fold* folds = groupFolds(group);
-    for (size_t j = 0; j < n_.keys.size(); ++j) {
-      const Node& agg = *n_.kids[first_ + j];
-      if (agg.op == Op::Count) ++folds[j].count;
-      else if (!fold(folds[j], agg, valueOf(j))) return false;
-    }
-    return true;
-  }
+  // The same for `count` items of a list read by columns, from item `from`
+  // on, item k in group groups[k] (each below `groupCount`): columns[j] is agg
+  // j's field (count's is not read). Agg after agg over the block, and a
+  // number cell goes into a sum or an average without becoming a Value: the
+  // per-item work of group_by over cells.
+  bool addCells(const uint32_t* groups, size_t count, size_t groupCount, const CellColumn* columns, size_t from);
   bool results(size_t group, Value* out) const;
 
  private:

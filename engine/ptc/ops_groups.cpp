@@ -3,6 +3,7 @@
 // run in the evaluator; these are the data parts.
 #include <cmath>
 
+#include "core/columns.h"
 #include "core/deadline.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
@@ -48,6 +49,32 @@ bool GroupFolds::add(size_t group, const Value& item) {
     // A field of a non-object item is an error of sum, min and max (itemValue).
     if (!agg.field.isNone() && !item.isObject() && !item.isNull() && agg.op != Op::Avg) return false;
     if (!fold(folds[j], agg, agg.field.isNone() ? item : fieldOf(agg, item))) return false;
+  }
+  return true;
+}
+
+bool GroupFolds::addCells(const uint32_t* groups, size_t count, size_t groupCount, const CellColumn* columns,
+                          size_t from) {
+  const size_t aggs = n_.keys.size();
+  if (folds_.size() < groupCount * aggs) folds_.resize(groupCount * aggs);
+  for (size_t j = 0; j < aggs; ++j) {
+    const Node& agg = *n_.kids[first_ + j];
+    Fold* folds = folds_.data() + j;
+    const CellColumn& column = columns[j];
+    if (agg.op == Op::Count) {
+      for (size_t k = 0; k < count; ++k) ++folds[groups[k] * aggs].count;
+      continue;
+    }
+    const bool numbers = agg.op == Op::Sum || agg.op == Op::Avg;
+    for (size_t k = 0, i = from; k < count; ++k, ++i) {
+      Fold& f = folds[groups[k] * aggs];
+      if (numbers && column.tag(i) == RowTag::Number) {
+        f.sum.add(cellNumber(column.cells[i]));
+        f.count += agg.op == Op::Avg;
+      } else if (!fold(f, agg, column.value(i))) {
+        return false;
+      }
+    }
   }
   return true;
 }

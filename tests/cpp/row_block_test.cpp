@@ -240,47 +240,78 @@ TEST(RowBlocks, FoldsOverCellsCompareEveryKindOfKeyAsTheRowsDo) {
   }
 }
 
-// A fold reads its cells a block of items at a time (planner.cpp, foldCells):
-// over 3000 items, kept and dropped items on both sides of every block's end
-// count and sum as the rows do, and a text to sum in a kept item of the third
-// block is sum's error, while one in a dropped item is not read.
-TEST(RowBlocks, FoldsOverManyBlocksOfCellsAreTheFoldsOfTheRows) {
+// 3000 items, more than two of the blocks in which folds and group_by read
+// cells (planner.cpp's foldCells, evaluator.cpp's groupByCells), as cells and
+// as JSON: keys "a", "b", "c", 1, null and missing mixed on both sides of each
+// block's end, and numbers to sum; the item at `textAt` (0: none), with key
+// "a" at 2500 and "b" at 2501, holds the text "text" instead of a number.
+struct ManyItems {
+  std::string blocks;
+  std::string json;
+};
+
+ManyItems manyItems(size_t textAt) {
   constexpr size_t kItems = 3000;
   const Cell keys[] = {str(0), str(1), num(1), kNull, kAbsent, str(0), str(2)};
-  for (const size_t textAt : {size_t{0}, size_t{2500}, size_t{2501}}) {  // 0: no text; 2500 kept; 2501 dropped
-    std::vector<std::vector<Cell>> rows;
-    std::string json = R"({"rows":[)";
-    for (size_t i = 0; i < kItems; ++i) {
-      const Cell key = keys[(i * i + i / 7) % std::size(keys)];
-      const Cell& k = i == 2500 ? str(0) : i == 2501 ? str(1) : key;
-      const bool text = textAt && i == textAt;
-      rows.push_back({k, text ? str(3) : num(static_cast<double>(i % 97) + 0.25)});
-      std::string keyJson = k.tag == RowTag::String   ? std::string("\"") + "abc"[static_cast<int>(k.value)] + "\""
-                            : k.tag == RowTag::Number ? "1"
-                                                      : "null";
-      json += i ? "," : "";
-      json += "{";
-      if (k.tag != RowTag::Absent) json += R"("k":)" + keyJson + ",";
-      json += R"("v":)" + (text ? std::string(R"("text")") : ptc::toJson(Value::number((i % 97) + 0.25))) + "}";
-    }
-    json += "]}";
-    RowBlockWriter w;
-    w.block("rows", {"k", "v"}, rows, {"a", "b", "c", "text"});
+  std::vector<std::vector<Cell>> rows;
+  std::string json = R"({"rows":[)";
+  for (size_t i = 0; i < kItems; ++i) {
+    const Cell k = i == 2500 ? str(0) : i == 2501 ? str(1) : keys[(i * i + i / 7) % std::size(keys)];
+    const bool text = textAt && i == textAt;
+    const double v = static_cast<double>(i % 97) + 0.25;
+    rows.push_back({k, text ? str(3) : num(v)});
+    json += i ? ",{" : "{";
+    if (k.tag == RowTag::String) json += std::string(R"("k":")") + "abc"[static_cast<int>(k.value)] + "\",";
+    if (k.tag == RowTag::Number) json += R"("k":1,)";
+    if (k.tag == RowTag::Null) json += R"("k":null,)";
+    json += R"("v":)" + (text ? std::string(R"("text")") : ptc::toJson(Value::number(v))) + "}";
+  }
+  RowBlockWriter w;
+  w.block("rows", {"k", "v"}, rows, {"a", "b", "c", "text"});
+  return {w.out, json + "]}"};
+}
+
+// The program's run on the cells and on the JSON give the same answer or error.
+void expectTheRowsAnswer(const std::string& program, const ManyItems& items, bool fails) {
+  SCOPED_TRACE(program);
+  ptc::Engine engine;
+  const Value fromColumns = run(engine, program, items.blocks);
+  const Value fromJson = run(engine, program, "", items.json.c_str());
+  EXPECT_EQ(fromJson.field("ok").asBool(), !fails) << ptc::toJson(fromJson).substr(0, 600);
+  for (const char* part : {"ok", "result", "error"})
+    EXPECT_EQ(ptc::toJson(fromColumns.field(part)), ptc::toJson(fromJson.field(part))) << part;
+}
+
+// Kept and dropped items count and sum as the rows do, and a text to sum in a
+// kept item of the third block is sum's error, while one in a dropped item is
+// not read (checked by mutation: a fold that skips an item per block fails).
+TEST(RowBlocks, FoldsOverManyBlocksOfCellsAreTheFoldsOfTheRows) {
+  for (const size_t textAt : {size_t{0}, size_t{2500}, size_t{2501}}) {
+    const ManyItems items = manyItems(textAt);
     for (const char* op : {"eq", "neq"})
       for (const char* fold : {R"({"op":"sum","field":"v"})", R"({"op":"count"})"}) {
-        const std::string program = pipe(std::string(kLoad) + R"(,{"op":"filter","where":{"op":")" + op +
-                                         R"(","field":"k","value":"a"}},)" + fold);
-        SCOPED_TRACE(std::to_string(textAt) + " " + program);
-        ptc::Engine engine;
-        const Value fromColumns = run(engine, program, w.out);
-        const Value fromJson = run(engine, program, "", json.c_str());
         const bool keepsTheText = std::string(op) == "eq" ? textAt == 2500 : textAt == 2501;
-        const bool sumsTheText = keepsTheText && std::string(fold).find("sum") != std::string::npos;
-        EXPECT_EQ(fromJson.field("ok").asBool(), !sumsTheText) << ptc::toJson(fromJson).substr(0, 600);
-        for (const char* part : {"ok", "result", "error"})
-          EXPECT_EQ(ptc::toJson(fromColumns.field(part)), ptc::toJson(fromJson.field(part))) << part;
+        expectTheRowsAnswer(pipe(std::string(kLoad) + R"(,{"op":"filter","where":{"op":")" + op +
+                                 R"(","field":"k","value":"a"}},)" + fold),
+                            items, keepsTheText && std::string(fold).find("sum") != std::string::npos);
       }
   }
+}
+
+// Every agg over groups whose items span blocks, as over the rows; the text
+// of the third block is an error of sum, min and max, and skipped by avg
+// (checked by mutation: reading each agg's column one item off fails).
+TEST(RowBlocks, GroupsOverManyBlocksOfCellsAreTheGroupsOfTheRows) {
+  const auto groupBy = [](const std::string& aggs) {
+    return pipe(std::string(kLoad) + R"(,{"op":"group_by","field":"k","aggs":{)" + aggs + "}}");
+  };
+  expectTheRowsAnswer(groupBy(R"("n":{"op":"count"},"s":{"op":"sum","field":"v"},"a":{"op":"avg","field":"v"},)"
+                              R"("lo":{"op":"min","field":"v"},"hi":{"op":"max","field":"v"})"),
+                      manyItems(0), false);
+  const ManyItems withText = manyItems(2500);
+  for (const std::string agg : {"sum", "avg", "min", "max"})
+    expectTheRowsAnswer(groupBy(R"("n":{"op":"count"},"x":{"op":")" + agg + R"(","field":"v"})"), withText,
+                        agg != "avg");
 }
 
 // group_by over cells: keys of every kind, and a text the block holds at two
