@@ -112,11 +112,6 @@ Value CellColumn::value(size_t i) const {
   return Value();
 }
 
-Value cellNumber(double d) {
-  if (std::trunc(d) == d && std::fabs(d) < 9223372036854775808.0) return Value::integer(static_cast<int64_t>(d));
-  return Value::number(d);
-}
-
 ColumnarList::ColumnarList(size_t size, std::vector<Value> fields, Cells cells, Budget* budget)
     : size_(size), fields_(std::move(fields)), cells_(std::move(cells)), budget_(budget) {
   // A Value a field an item (at least one an item), as the list of rows will
