@@ -9,7 +9,7 @@
 // and the first new call runs for real. The gate sits on the caller's side,
 // where the tools are, in both modes; a run that uses none of this has no gate
 // and pays nothing.
-import { withinRun, type RunBounds } from "./tools.js";
+import { toolEnded, withinRun, type RunBounds } from "./tools.js";
 import { declarations } from "./descriptors.js";
 import { effectOf } from "./effects.js";
 import { callTimeoutMessage, type ToolCall, type ToolOutcome } from "./driver.js";
@@ -101,7 +101,7 @@ export class ToolGate {
   private readonly recorded = new Map<string, JournalEntry[]>();
   private readonly decisions: Map<string, CallResult[]>;
   private readonly replaying: boolean;
-  private writes: Promise<unknown> = Promise.resolve();
+  private writes: Promise<void> = Promise.resolve();
   /** The run's deadline and signal, which bound an approval check (set when the run starts). */
   bounds: RunBounds = { deadline: Infinity, timeoutMs: 0 };
 
@@ -185,11 +185,20 @@ export class ToolGate {
     );
   }
 
-  // Write tools run one at a time, in the order their calls came; reads overlap freely.
+  // Write tools run one at a time, in the order their calls came; reads overlap
+  // freely. A turn ends when the tool really ends: a write abandoned at
+  // toolTimeoutMs (its call failed, the run went on) keeps the next one waiting,
+  // within the run's deadline and signal.
   private oneWriteAtATime(live: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
-    const turn = this.writes.then(live);
-    this.writes = turn;
-    return turn;
+    const previous = this.writes;
+    let done!: () => void;
+    this.writes = new Promise<void>((resolve) => (done = resolve));
+    return withinRun(previous, this.bounds).then((waited) => {
+      if ("outcome" in waited) return (done(), waited.outcome);
+      const outcome = live();
+      void toolEnded(outcome).then(done);
+      return outcome;
+    });
   }
 
   private record(call: ToolCall, outcome: ToolOutcome): ToolOutcome {
