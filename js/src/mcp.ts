@@ -13,8 +13,11 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { checkedOptions } from "./checks.js";
 import { StdioTransport } from "./mcp-stdio.js";
 import { loadPeers } from "./peers.js";
+import type { PendingCall } from "./journal.js";
 import type { PtcRuntime } from "./runtime.js";
 import { ProgramSession, runWorkflowFor, storedNote, type ApproveCall, type SessionOptions } from "./session.js";
+import { shownJson } from "./shown-text.js";
+import type { JsonObject } from "./types.js";
 import { VERSION } from "./version.js";
 
 export interface PtcMcpServerOptions extends SessionOptions {
@@ -160,27 +163,53 @@ function registerRunWorkflow(server: McpServer, runtime: PtcRuntime, session: Pr
   );
 }
 
-const shown = (args: unknown) => {
-  const text = JSON.stringify(args);
-  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
-};
+/** The most characters of args a person is shown to approve a call; a call with more is denied unasked. */
+const MAX_SHOWN_ARGS = 2000;
+
+// The args as a person must see them to decide: every one, whole, one per line,
+// keys sorted and every key and text quoted and escaped as JSON, so that no
+// arg hides another past a cut and no text of the program's reads as the host's.
+function shownArgs(args: JsonObject): string {
+  return Object.keys(args)
+    .sort()
+    .map((key) => `  ${shownJson(key)}: ${shownJson(args[key])}`)
+    .join("\n");
+}
+
+/** The prompt for a held call, or why the call cannot be put to a person. */
+function approvalPrompt(call: PendingCall): { message: string } | { refused: string } {
+  const args = shownArgs(call.args);
+  if (args.length > MAX_SHOWN_ARGS)
+    return {
+      refused:
+        `its args take ${args.length} characters to show, more than the ${MAX_SHOWN_ARGS} a person is shown ` +
+        `to approve a call: call the tool with smaller args`,
+    };
+  const what = call.reason === "deferred" ? "wants the host to run" : "asks to call";
+  const listed = args ? `with these args (every one, as JSON):\n${args}` : "with no args";
+  return {
+    message: `A program ${what} the tool ${shownJson(call.tool)} at ${shownJson(call.path)} ${listed}\nAllow it?`,
+  };
+}
 
 /**
  * The default approver of an MCP session: asks the client's user through
  * elicitation (a form with "allow" and a reason), where the client can; a
- * client that cannot, or a user who declines or cancels, denies the call.
+ * client that cannot, a call too long to show, or a user who declines or
+ * cancels, denies the call.
  */
 function askTheUser(server: McpServer): ApproveCall {
   return async (call) => {
     if (!server.server.getClientCapabilities()?.elicitation)
       return { approved: false, reason: "the MCP client cannot ask its user (it does not support elicitation)" };
-    const what = call.reason === "deferred" ? "wants the host to run" : "asks to call";
+    const prompt = approvalPrompt(call);
+    if ("refused" in prompt) return { approved: false, reason: prompt.refused };
     const answer = await server.server.elicitInput({
-      message: `A program ${what} the tool '${call.tool}' with ${shown(call.args)} (at ${call.path}). Allow it?`,
+      message: prompt.message,
       requestedSchema: {
         type: "object",
         properties: {
-          allow: { type: "boolean", title: `Allow '${call.tool}'` },
+          allow: { type: "boolean", title: `Allow ${shownJson(call.tool)}` },
           reason: { type: "string", title: "Why not (optional)" },
         },
         required: ["allow"],

@@ -10,6 +10,7 @@ import type { PtcRuntime } from "./runtime.js";
 import type { ResumeOptions } from "./suspension.js";
 import type { JsonObject, JsonValue, ProgramInput, PtcError, RunResult, Tool } from "./types.js";
 import type { WorkflowResult } from "./workflows.js";
+import { DEFAULT_TIMEOUT_MS, now } from "./options.js";
 
 /**
  * What decides a call held for approval (a tool with `approval`, or a
@@ -80,10 +81,12 @@ const SESSION_OPTIONS = [
 const NO_APPROVER = "this session has no one to approve it (its host gave no approve function)";
 
 // What the session's approve function says of a held call, as resume() takes it.
+// The function gets a copy: one that edits the call it is shown (redacting a
+// card number) changes neither what the tool gets nor which call it decides.
 async function decide(approve: ApproveCall | undefined, call: PendingCall): Promise<CallResult> {
   if (!approve) return { approved: false, reason: NO_APPROVER };
   try {
-    const said = await approve(call);
+    const said = await approve(JSON.parse(JSON.stringify(call)) as PendingCall);
     if (said === true) return { approved: true };
     if (said === false) return { approved: false };
     return said;
@@ -93,20 +96,67 @@ async function decide(approve: ApproveCall | undefined, call: PendingCall): Prom
 }
 
 /**
- * Runs a program (or step-function file) to its end: each time it stops at
- * held calls, the session's approve function decides them and it resumes.
+ * The clock of one model call: its program may run many times (once, then once
+ * more after each round of approvals), and all of those runs share one
+ * timeoutMs. The clock stops while the approve function decides: a person may
+ * take longer than a program may run.
  */
-export async function settled<R extends RunResult | WorkflowResult>(
+class CallClock {
+  private deadline: number;
+  rounds = 0;
+  constructor(readonly timeoutMs: number) {
+    this.deadline = now() + timeoutMs;
+  }
+  left(): number {
+    return this.deadline - now();
+  }
+  async decide(approve: ApproveCall | undefined, call: PendingCall): Promise<CallResult> {
+    const asked = now();
+    try {
+      return await decide(approve, call);
+    } finally {
+      this.deadline += now() - asked;
+    }
+  }
+  /** A leg's timeout, worded for the whole call (the leg itself had only what was left). */
+  timeout(error?: PtcError): PtcError {
+    return {
+      type: "timeout",
+      code: "timeout",
+      message:
+        `Execution exceeded the time limit of ${this.timeoutMs} ms (timeoutMs) of this call, which counts ` +
+        `every run of the program: it ran again after each of ${this.rounds} round(s) of approvals`,
+      ...(error?.path !== undefined ? { path: error.path } : {}),
+    };
+  }
+}
+
+// A macrotask between legs: a run with many approvals, each decided at once,
+// must let the host's timers and I/O run (promise callbacks alone would not).
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Runs a program (or step-function file) to its end: each time it stops at
+ * held calls, the session's approve function decides them and it resumes, with
+ * what is left of the call's one timeoutMs.
+ */
+async function settled<R extends RunResult | WorkflowResult>(
   runtime: PtcRuntime,
   first: R,
   approve: ApproveCall | undefined,
   options: ResumeOptions,
+  clock: CallClock,
 ): Promise<R> {
   let r: RunResult | WorkflowResult = first;
   while (r.status === "suspended") {
     const results: Record<string, CallResult> = {};
-    for (const call of r.pending) results[call.id] = await decide(approve, call);
-    r = await runtime.resume(r.state, { ...options, results });
+    for (const call of r.pending) results[call.id] = await clock.decide(approve, call);
+    await nextTask();
+    clock.rounds++;
+    const timeoutMs = clock.left();
+    if (timeoutMs <= 0) return { ok: false, error: clock.timeout() } as R;
+    r = await runtime.resume(r.state, { ...options, results, timeoutMs });
+    if (!r.ok && r.error.type === "timeout") return { ...r, error: clock.timeout(r.error) } as R;
   }
   return r as R;
 }
@@ -155,6 +205,7 @@ export class ProgramSession {
     const resident = await this.residentContext();
     const tools = this.options.tools ?? {};
     const runContext = resident ? (context ?? {}) : { ...(this.options.context ?? {}), ...(context ?? {}) };
+    const clock = new CallClock(this.limits.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const first = await this.runtime.run(input, {
       context: runContext,
       resident,
@@ -162,11 +213,13 @@ export class ProgramSession {
       tools,
       ...this.limits,
     });
-    const { timeoutMs, maxConcurrency, toolTimeoutMs } = this.limits;
-    const resumeOptions = { tools, context: runContext, resident, timeoutMs, maxConcurrency, toolTimeoutMs };
-    const r = await settled(this.runtime, first, this.options.approve, resumeOptions);
+    const { maxConcurrency, toolTimeoutMs } = this.limits;
+    const resumeOptions = { tools, context: runContext, resident, maxConcurrency, toolTimeoutMs };
+    const r = await settled(this.runtime, first, this.options.approve, resumeOptions, clock);
     if (!r.ok) return { ok: false, error: r.error, message: this.runtime.formatError(r.error, input) };
-    this.memory = r.memory;
+    // Programs of one session may be in flight at once, each started from the
+    // memory of its time: merge what each stored, so none loses another's keys.
+    this.memory = { ...this.memory, ...r.memoryDelta };
     return { ok: true, result: r.result, stored: Object.keys(r.memoryDelta) };
   }
 }
@@ -221,9 +274,10 @@ export async function runWorkflowFor(session: ProgramSession, given: unknown): P
     return { ok: false, error, message: session.runtime.formatError(error) };
   }
   const limits = { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs };
+  const clock = new CallClock(timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const first = await session.runtime.runWorkflow(source, { input, entry, tools, ...limits });
-  const resumeOptions = { tools, timeoutMs, maxConcurrency, toolTimeoutMs };
-  const r = await settled(session.runtime, first, session.options.approve, resumeOptions);
+  const resumeOptions = { tools, maxConcurrency, toolTimeoutMs };
+  const r = await settled(session.runtime, first, session.options.approve, resumeOptions, clock);
   if (!r.ok) return { ok: false, error: r.error, message: session.runtime.formatError(r.error) };
   return { ok: true, result: r.result, stored: [] };
 }
