@@ -7,6 +7,7 @@ import { limitAccepts, limitRule, type LimitName } from "./checks.js";
 import { describeThrown } from "./describe.js";
 import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
 import type { Runtime } from "./runtime.js";
+import { escapeControls, shownJson } from "./shown-text.js";
 import { VERSION } from "./version.js";
 import type { CallResult, JournalEntry, ProgramInput, RunOptions, RunResult, SuspendedState, Tool } from "./types.js";
 import type { WorkflowResult } from "./workflows.js";
@@ -229,8 +230,12 @@ function limitFlag(options: Parsed["options"], flag: string, limit: LimitName): 
   return n;
 }
 
+// Everything the CLI prints goes through here. Much of it is the program's
+// (op names in errors, keys in paths, results): its control characters would
+// be the terminal's commands, so they are escaped (shown-text.ts); JSON stays
+// the same data.
 function write(stream: NodeJS.WriteStream, text: string): void {
-  stream.write(text.endsWith("\n") ? text : `${text}\n`);
+  stream.write(escapeControls(text.endsWith("\n") ? text : `${text}\n`));
 }
 
 async function readJournal(file: string): Promise<JournalEntry[]> {
@@ -258,7 +263,10 @@ async function report(
   if (r.status === "suspended") {
     if (options.has("--state-out")) await writeFile(options.get("--state-out") as string, json(r.state));
     if (full) write(process.stdout, JSON.stringify(r, null, 2));
-    const calls = r.pending.map((p) => `  ${p.id}: ${p.tool} ${JSON.stringify(p.args)} at ${p.path} (${p.reason})`);
+    // One line per call, whatever its tool, args and path hold: each is JSON.
+    const calls = r.pending.map(
+      (p) => `  ${p.id}: ${shownJson(p.tool)} ${shownJson(p.args)} at ${shownJson(p.path)} (${p.reason})`,
+    );
     const next = options.has("--state-out")
       ? `resume with: ptc-wasm resume ${options.get("--state-out") as string} --results <file> (and the same --tools, --context)`
       : "pass --state-out <file> to keep the state and resume it";
@@ -335,7 +343,7 @@ async function main(argv: string[]): Promise<number> {
         : runtime.prompt({ tools, context, compact });
       write(process.stdout, text);
       if (process.stderr.isTTY)
-        process.stderr.write(`(${text.length} characters, ~${approximateTokens(text)} tokens)\n`);
+        write(process.stderr, `(${text.length} characters, ~${approximateTokens(text)} tokens)`);
       return 0;
     }
     case "validate": {
@@ -381,11 +389,11 @@ main(process.argv.slice(2)).then(
   },
   (e) => {
     if (e instanceof UsageError) {
-      process.stderr.write(`ptc-wasm: ${e.message}\nRun 'ptc-wasm --help' for usage.\n`);
+      write(process.stderr, `ptc-wasm: ${e.message}\nRun 'ptc-wasm --help' for usage.`);
       process.exitCode = 2;
     } else if ((e as { code?: unknown }).code === "ERR_PTC_MISSING_PEER") {
       // mcp without the MCP SDK: the message says what to install (a MissingPeerError of mcp.mjs).
-      process.stderr.write(`ptc-wasm: ${(e as Error).message}\n`);
+      write(process.stderr, `ptc-wasm: ${(e as Error).message}`);
       process.exitCode = 2;
     } else {
       let text: string;
@@ -394,7 +402,7 @@ main(process.argv.slice(2)).then(
       } catch {
         text = describeThrown(e);
       }
-      process.stderr.write(`ptc-wasm: ${text}\n`);
+      write(process.stderr, `ptc-wasm: ${text}`);
       process.exitCode = 3;
     }
   },

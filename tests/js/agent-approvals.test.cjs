@@ -280,7 +280,9 @@ describe("the CLI", () => {
       "state.json",
     );
     expect(first.code).toBe(4);
-    expect(first.stderr).toContain(`call-2: refund {"id":"b","amount":900} at /program/steps/1/expr/expr (approval)`);
+    expect(first.stderr).toContain(
+      `call-2: "refund" {"id":"b","amount":900} at "/program/steps/1/expr/expr" (approval)`,
+    );
     expect(first.stderr).toContain("resume with: ptc-wasm resume state.json --results <file>");
     fs.writeFileSync(path.join(tmp, "results.json"), JSON.stringify({ "call-2": { approved: true } }));
     const done = cli(
