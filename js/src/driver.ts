@@ -68,7 +68,7 @@ export interface ToolCall {
 export type Payload = { context: string; memory: string; rows?: Uint8Array } | { error: string };
 // (`rows` may be a view of a buffer the next payload reuses: it is used at once.)
 
-/** Context keys whose items the program reads only through these fields (engine/ptc/projection.h). */
+/** Context keys whose items the program reads only through these fields (engine/ptc_json/projection.h). */
 export type Projections = Record<string, string[]>;
 
 export interface RunIo {
@@ -132,7 +132,7 @@ const SUSPENDED = '{"state":"suspended"';
 export const isSuspended = (text: string) => text.startsWith(SUSPENDED);
 
 // A run that returned a value and keeps no memory, as the engine writes its
-// status (engine/host/protocol.cpp): only the result between these needs
+// status (engine/core/protocol.cpp): only the result between these needs
 // parsing. Most runs are of this shape, and for a small result, parsing the
 // whole status took longer than the rest of the JS side of the status.
 const OK_HEAD = '{"state":"done","ok":true,"result":';

@@ -151,7 +151,7 @@ export class EngineInstance {
   }
   /**
    * Runs a prepared program on the context and memory texts and the row blocks
-   * (engine/host/row_block.h); a run waiting on a tool has "run" in its status.
+   * (engine/core/row_block.h); a run waiting on a tool has "run" in its status.
    * spentMs (turning the data into JSON) counts toward the run's time limit.
    */
   runPrepared(
@@ -244,7 +244,7 @@ export class EngineInstance {
   fail(run: number, call: number, message: string): string {
     return this.guard(() => this.m.fail(run, call, wellFormed(message)));
   }
-  /** Ends a run waiting on a tool (engine/host/engine.h): timed out, aborted, or the tool's result is not JSON data. */
+  /** Ends a run waiting on a tool (engine/api/engine.h): timed out, aborted, or the tool's result is not JSON data. */
   cancel(run: number, reason: "timeout" | "abort" | "fault", detail: string, call = 0): string {
     return this.guard(() => this.m.cancel(run, call, reason, wellFormed(detail)));
   }

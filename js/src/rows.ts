@@ -1,4 +1,4 @@
-// Projected rows in binary (layout in engine/host/row_block.h): a loaded list of
+// Projected rows in binary (layout in engine/core/row_block.h): a loaded list of
 // objects that the program reads only through some fields crosses as columns,
 // one per field, written here in one pass over the rows, instead of as JSON
 // text. The engine can then fold over a column without building the rows. The

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/json.h"
-#include "host/engine.h"
+#include "api/engine.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 
 #include "core/error.h"
 #include "core/json.h"
-#include "host/engine.h"
+#include "api/engine.h"
 #include "test_support.h"
 
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "core/json.h"
-#include "host/engine.h"
+#include "api/engine.h"
 
 namespace {
 

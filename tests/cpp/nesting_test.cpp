@@ -7,8 +7,8 @@
 #include <string>
 
 #include "core/json.h"
-#include "host/engine.h"
-#include "workflow/workflow_compiler.h"
+#include "api/engine.h"
+#include "step_functions/workflow_compiler.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Writes row blocks (engine/host/row_block.h) from values, as the package does
+// Writes row blocks (engine/core/row_block.h) from values, as the package does
 // from JavaScript objects in js/src/rows.ts: for tests of the engine's side.
 #pragma once
 
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/value.h"
-#include "host/row_block.h"
+#include "core/row_block.h"
 
 namespace ptc::testing {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/value.h"
-#include "host/engine.h"
+#include "api/engine.h"
 
 namespace ptc::testing {
 

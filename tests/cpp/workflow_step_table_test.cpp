@@ -7,9 +7,9 @@
 #include <string>
 
 #include "core/json.h"
-#include "host/engine.h"
+#include "api/engine.h"
 #include "test_support.h"
-#include "workflow/workflow_step_table.h"
+#include "step_functions/workflow_step_table.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/json.h"
-#include "host/engine.h"
+#include "api/engine.h"
 
 namespace {
 

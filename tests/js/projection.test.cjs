@@ -1,5 +1,5 @@
 // A program that reads only some fields of a loaded list gets just those
-// fields (engine/ptc/projection.h + payloadFor): the rest is never serialised. The
+// fields (engine/ptc_json/projection.h + payloadFor): the rest is never serialised. The
 // shared conformance file loaded-rows.json checks results against the native
 // engine, which always gets everything; this file checks what is JavaScript's
 // own: getters, prototypes, hidden keys, toJSON, the values JSON has no word
