@@ -8,9 +8,10 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "core/run.h"
+#include "api/options.h"
 #include "core/protocol.h"
 #include "core/resident.h"
+#include "core/run.h"
 #include "ptc_json/program.h"
 #include "ptc_json/program_run.h"
 #include "step_functions/workflow.h"

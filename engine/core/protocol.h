@@ -1,37 +1,25 @@
-// The JSON texts the engine exchanges with its host (the wasm bindings, the
-// native tests): options in, statuses and errors out.
+// The JSON texts a run exchanges with its host (the wasm bindings, the native
+// tests), whatever its dialect: statuses and errors out. The options going in
+// and the status of a prepared PTC-JSON program are the API's (api/options.h).
 #pragma once
 
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/error.h"
 #include "core/run.h"
-#include "ptc_json/program.h"
 
 namespace ptc {
-
-struct EngineOptions {
-  RunLimits limits;
-  CompileOptions compile;
-  std::string entry;      // step functions: the entry function ("" = the last)
-  std::string inputJson;  // step functions, validation only: the input to check
-};
-
-// {"timeoutMs":..,"maxHeapBytes":..,"maxDepth":..,"maxToolCalls":..,
-// "maxConcurrency":..,"tools":[names],"entry":..,"input":..} (all optional; "tools" present means the tool set is
-// known). Throws PtcError on bad options.
-EngineOptions parseEngineOptions(std::string_view optionsJson);
 
 std::string errorJson(const Error& e);
 Error errorFromJson(std::string_view text);
 std::string validOkJson();
 std::string validErrorJson(const Error& e);
 std::string readyJson(int runId, const std::vector<std::string>& loads);
-// {"state":"prepared","id":N,"loads":[...],"fields":{key:[fields]}} ("fields"
-// only when some loads are projected).
-std::string preparedJson(int preparedId, const Program& program);
+// `out` (an object's text without its closing brace) with ,"loads":[...]}.
+std::string withLoads(std::string out, const std::vector<std::string>& loads);
 // The texts below that carry values are ChargedTexts (json.h): they count
 // toward the run's maxHeapBytes while written, and check its deadline.
 // {"state":"call","calls":[{"id":..,"tool":..,"path":..,"args":..}, ...]}: the

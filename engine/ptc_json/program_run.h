@@ -4,8 +4,8 @@
 
 #include <memory>
 
-#include "core/run.h"
 #include "core/resident.h"
+#include "core/run.h"
 #include "ptc_json/evaluator.h"
 #include "ptc_json/program.h"
 

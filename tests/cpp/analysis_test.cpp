@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "core/json.h"
 #include "api/engine.h"
+#include "core/json.h"
 
 namespace {
 

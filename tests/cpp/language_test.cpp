@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <string>
 
-#include "core/json.h"
 #include "api/engine.h"
+#include "core/json.h"
 
 namespace {
 

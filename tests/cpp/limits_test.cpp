@@ -8,8 +8,8 @@
 #include <chrono>
 #include <string>
 
-#include "core/json.h"
 #include "api/engine.h"
+#include "core/json.h"
 
 namespace {
 

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "core/json.h"
 #include "api/engine.h"
+#include "core/json.h"
 #include "step_functions/workflow_compiler.h"
 
 namespace {

@@ -2,8 +2,8 @@
 // and loaded by name by any number of runs, bounded by its own limit.
 #include <gtest/gtest.h>
 
-#include "core/json.h"
 #include "api/engine.h"
+#include "core/json.h"
 
 namespace {
 

@@ -8,9 +8,9 @@
 #include <limits>
 #include <string>
 
+#include "api/engine.h"
 #include "core/error.h"
 #include "core/json.h"
-#include "api/engine.h"
 #include "core/row_block.h"
 #include "row_block_writer.h"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/value.h"
 #include "core/row_block.h"
+#include "core/value.h"
 
 namespace ptc::testing {
 

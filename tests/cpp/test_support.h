@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "core/value.h"
 #include "api/engine.h"
+#include "core/value.h"
 
 namespace ptc::testing {
 

@@ -6,10 +6,10 @@
 #include <set>
 #include <string>
 
-#include "core/json.h"
 #include "api/engine.h"
-#include "test_support.h"
+#include "core/json.h"
 #include "step_functions/workflow_step_table.h"
+#include "test_support.h"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/json.h"
 #include "api/engine.h"
+#include "core/json.h"
 
 namespace {
 
