@@ -2,7 +2,7 @@
 // list of objects (projection.h), the package sends that list as columns
 // instead of JSON text: no JSON.stringify in JavaScript, no number or string
 // parsing here, and a fold over a field reads its column without building the
-// rows (core/columns.h). The package writes it in js/src/rows.ts; both sides
+// rows (core/columns.h). The package writes it in js/src/engine/rows.ts; both sides
 // follow this layout (little-endian; u32 = 4 bytes, f64 = 8 bytes):
 //
 //   block    = u32 keyLength, key (UTF-8)     the context key

@@ -1,5 +1,5 @@
 // The binary form of projected rows (engine/core/row_block.h): what the package
-// writes in js/src/rows.ts must read back as the JSON of the same fields would,
+// writes in js/src/engine/rows.ts must read back as the JSON of the same fields would,
 // and a run must give the same answers whether it folds over the columns or
 // builds the rows.
 #include <gtest/gtest.h>

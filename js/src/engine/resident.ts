@@ -1,0 +1,130 @@
+// Resident context (runtime.load): context data parsed into the engine once,
+// then loaded by name by any number of runs without crossing the boundary
+// again. Shared by both runtimes: the in-process one keeps the engine here, the
+// worker runtime in its worker (worker-core.ts), each instance loading a
+// resident context it has not seen yet from its JSON text (a fresh instance
+// after a trap or a recycle gets it back unasked).
+import { describeThrown } from "../util/describe.js";
+import type { PtcError, RunOptions } from "../types/public.js";
+
+/** What an engine instance needs to load a resident context (also posted to a worker). */
+export interface ResidentSpec {
+  /** Unique in the process. */
+  id: number;
+  text: string;
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+export const DEFAULT_MAX_RESIDENT_BYTES = 64 * 1024 * 1024;
+
+export interface LoadOptions {
+  /** Bytes the loaded values may take in the engine (default 64 MiB); past it, load fails with memory_exceeded. */
+  maxResidentBytes?: number;
+  /** Time limit of loading (default 10000 ms). */
+  timeoutMs?: number;
+}
+
+export type LoadResult = { ok: true; resident: ResidentContext } | { ok: false; error: PtcError };
+
+/** The engine's answer to a load: {"state":"resident",...} or a done status with the error. */
+export type ResidentStatus =
+  { state: "resident"; id: number; bytes: number; keys: string[] } | { state: "done"; ok: false; error: PtcError };
+
+let nextSpecId = 0;
+
+/** The spec of a context object, or the parse_error that it is not JSON data. */
+export function residentSpec(
+  context: unknown,
+  options: LoadOptions,
+): { spec: ResidentSpec } | { ok: false; error: PtcError } {
+  if (context === null || typeof context !== "object" || Array.isArray(context))
+    throw new TypeError("ptc-wasm: load(context) takes an object of context keys");
+  let text: string;
+  try {
+    text = JSON.stringify(context);
+  } catch (e) {
+    return {
+      ok: false,
+      error: { type: "parse_error", code: "not_json", message: `The context is not JSON data: ${describeThrown(e)}` },
+    };
+  }
+  return {
+    spec: {
+      id: ++nextSpecId,
+      text,
+      maxBytes: options.maxResidentBytes ?? DEFAULT_MAX_RESIDENT_BYTES,
+      timeoutMs: options.timeoutMs ?? 10_000,
+    },
+  };
+}
+
+/**
+ * Context data kept in the engine: pass it as the `resident` option of run().
+ * Programs load its keys by name, as ordinary context; a key of the run's own
+ * `context` of the same name wins. Its values count toward its own limit
+ * (maxResidentBytes), not the runs' maxHeapBytes. close() releases it.
+ */
+export class ResidentContext {
+  // Named here: the bundles are minified without keepNames (it cost half a
+  // millisecond of every import), and a public class keeps its name.
+  static {
+    Object.defineProperty(this, "name", { value: "ResidentContext" });
+  }
+
+  private isClosed = false;
+
+  /** @internal made by runtime.load() */
+  constructor(
+    /** @internal */ readonly spec: ResidentSpec,
+    /** The context keys it holds. */
+    readonly keys: readonly string[],
+    /** Bytes its values take in the engine. */
+    readonly memoryBytes: number,
+    /** @internal the runtime that loaded it */ readonly owner: object,
+    private readonly release: (spec: ResidentSpec) => void,
+  ) {}
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** Releases the engine's copy; runs that hold it finish first. Later runs with it fail. */
+  close(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.release(this.spec);
+  }
+}
+
+/** The result of a load from the engine's status text. */
+export function loadResult(
+  statusText: string,
+  spec: ResidentSpec,
+  owner: object,
+  release: (spec: ResidentSpec) => void,
+): LoadResult {
+  const status = JSON.parse(statusText) as ResidentStatus;
+  if (status.state !== "resident") return { ok: false, error: status.error };
+  return { ok: true, resident: new ResidentContext(spec, status.keys, status.bytes, owner, release) };
+}
+
+/**
+ * The run's resident context, checked: a TypeError for one of another runtime,
+ * an execution_error message for a closed one.
+ */
+export function residentOf(options: RunOptions, owner: object): ResidentContext | string | undefined {
+  const resident = options.resident;
+  if (resident === undefined) return undefined;
+  if (!(resident instanceof ResidentContext) || resident.owner !== owner)
+    throw new TypeError("ptc-wasm: the resident option takes what this runtime's load() returned");
+  if (resident.closed) return "The resident context of this run was closed: load the data again";
+  return resident;
+}
+
+/** The loads the run sends itself: those the resident context does not hold, or the run's own context overrides. */
+export function sentLoads(loads: string[], resident: ResidentContext | undefined, options: RunOptions): string[] {
+  if (!resident) return loads;
+  const own = options.context ?? {};
+  return loads.filter((key) => !resident.keys.includes(key) || Object.prototype.hasOwnProperty.call(own, key));
+}
