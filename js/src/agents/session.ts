@@ -4,11 +4,19 @@
 // failure into the formatted message a model can act on.
 import { checkedOptions } from "../run/checks.js";
 import { describeThrown } from "../util/describe.js";
-import type { CallResult, PendingCall } from "../gate/journal.js";
 import type { ResidentContext } from "../engine/resident.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
-import type { ResumeOptions } from "../gate/suspension.js";
-import type { JsonObject, JsonValue, ProgramInput, PtcError, RunResult, Tool } from "../types/public.js";
+import type {
+  CallResult,
+  JsonObject,
+  JsonValue,
+  PendingCall,
+  ProgramInput,
+  PtcError,
+  ResumeOptions,
+  RunResult,
+  Tool,
+} from "../types/public.js";
 import type { WorkflowResult } from "../run/workflows.js";
 
 /**

@@ -6,15 +6,9 @@
 // after a trap or a recycle gets it back unasked).
 import { describeThrown } from "../util/describe.js";
 import type { PtcError, RunOptions } from "../types/public.js";
+import { ResidentContext, type ResidentSpec } from "../types/resident-context.js";
 
-/** What an engine instance needs to load a resident context (also posted to a worker). */
-export interface ResidentSpec {
-  /** Unique in the process. */
-  id: number;
-  text: string;
-  maxBytes: number;
-  timeoutMs: number;
-}
+export { ResidentContext, type ResidentSpec };
 
 export const DEFAULT_MAX_RESIDENT_BYTES = 64 * 1024 * 1024;
 
@@ -57,44 +51,6 @@ export function residentSpec(
       timeoutMs: options.timeoutMs ?? 10_000,
     },
   };
-}
-
-/**
- * Context data kept in the engine: pass it as the `resident` option of run().
- * Programs load its keys by name, as ordinary context; a key of the run's own
- * `context` of the same name wins. Its values count toward its own limit
- * (maxResidentBytes), not the runs' maxHeapBytes. close() releases it.
- */
-export class ResidentContext {
-  // Named here: the bundles are minified without keepNames (it cost half a
-  // millisecond of every import), and a public class keeps its name.
-  static {
-    Object.defineProperty(this, "name", { value: "ResidentContext" });
-  }
-
-  private isClosed = false;
-
-  /** @internal made by runtime.load() */
-  constructor(
-    /** @internal */ readonly spec: ResidentSpec,
-    /** The context keys it holds. */
-    readonly keys: readonly string[],
-    /** Bytes its values take in the engine. */
-    readonly memoryBytes: number,
-    /** @internal the runtime that loaded it */ readonly owner: object,
-    private readonly release: (spec: ResidentSpec) => void,
-  ) {}
-
-  get closed(): boolean {
-    return this.isClosed;
-  }
-
-  /** Releases the engine's copy; runs that hold it finish first. Later runs with it fail. */
-  close(): void {
-    if (this.isClosed) return;
-    this.isClosed = true;
-    this.release(this.spec);
-  }
 }
 
 /** The result of a load from the engine's status text. */

@@ -3,16 +3,7 @@
 // the engine's op table; the prose around them states the semantics a model most
 // often gets wrong. Two forms: full, and compact for small context windows.
 import { toolInfos, type ToolInfo } from "../run/descriptors.js";
-import type { JsonObject, Operation } from "../types/public.js";
-
-export interface PromptOptions {
-  /** The tools the program may call (functions or descriptors), or just their names. */
-  tools?: Record<string, unknown> | string[];
-  /** The context the host passes to runs: its keys are listed (with a type summary) for `load`. */
-  context?: Record<string, unknown>;
-  /** A short form for small context windows (under 2,500 tokens without tools). */
-  compact?: boolean;
-}
+import type { JsonObject, Operation, PromptOptions } from "../types/public.js";
 
 const json = (v: unknown) => JSON.stringify(v);
 

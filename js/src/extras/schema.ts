@@ -4,17 +4,7 @@
 // expression positions. A program the engine accepts validates against it; what
 // a schema cannot say (nesting depth, 5.0 versus 5 once parsed, did-you-mean) is
 // left to the engine's validation.
-import type { JsonObject, Operation, OperationField } from "../types/public.js";
-
-export type JsonSchema = JsonObject;
-
-export interface SchemaOptions {
-  /**
-   * Tool names (or a tools object) the program may call: `call.tool` is then an
-   * enum of them. Without it any non-empty tool name is accepted by the schema.
-   */
-  tools?: string[] | Record<string, unknown>;
-}
+import type { JsonObject, JsonSchema, Operation, OperationField, SchemaOptions } from "../types/public.js";
 
 export const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 

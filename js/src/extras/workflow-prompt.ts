@@ -3,10 +3,8 @@
 // (shapes, descriptions, examples) come from the engine's step table; the prose
 // around them states the rules a model must know. Full and compact forms.
 import { toolInfos } from "../run/descriptors.js";
-import { signature as toolSignature, type PromptOptions } from "./prompt.js";
-import type { WorkflowLanguage } from "../types/public.js";
-
-export type WorkflowPromptOptions = Omit<PromptOptions, "context">;
+import { signature as toolSignature } from "./prompt.js";
+import type { WorkflowLanguage, WorkflowPromptOptions } from "../types/public.js";
 
 const json = (v: unknown) => JSON.stringify(v);
 

@@ -3,9 +3,11 @@
 // operators and functions (engine/step_functions/workflow_step_table.cpp). A file the
 // engine accepts validates against it; what a schema cannot say (references
 // bound, types, calls resolved, did-you-mean) is left to the engine's verification.
-import { SCHEMA_DIALECT, type JsonSchema, type SchemaOptions } from "./schema.js";
+import { SCHEMA_DIALECT } from "./schema.js";
 import type {
   JsonObject,
+  JsonSchema,
+  SchemaOptions,
   WorkflowFunction,
   WorkflowLanguage,
   WorkflowStepKey,

@@ -13,36 +13,15 @@ import { withinRun, type RunBounds } from "./tools.js";
 import { declarations } from "../run/descriptors.js";
 import { effectOf } from "./effects.js";
 import { callTimeoutMessage, type ToolCall, type ToolOutcome } from "../run/driver.js";
-import type { JsonObject, JsonValue, Tool } from "../types/public.js";
-
-/** One answered tool call: what it was asked and what it answered (a value, or the failure's message). */
-export type JournalEntry = { tool: string; path: string; args: JsonObject } & (
-  { value: JsonValue } | { error: string }
-);
-
-/** Why a call was held instead of run. */
-export type PendingReason = "approval" | "deferred" | "suspend";
-
-/** A call the run stopped at: the host decides it, then resumes (runtime.resume). */
-export interface PendingCall {
-  /** Names the call in `results` of resume(). */
-  id: string;
-  tool: string;
-  /** JSON Pointer of the calling node (or step). */
-  path: string;
-  args: JsonObject;
-  /** approval: the tool asks before each call; deferred: the host runs it; suspend: the run was asked to stop at every call. */
-  reason: PendingReason;
-}
-
-/**
- * The host's answer to a pending call: its result (`value`), its failure
- * (`error`, a tool failure the program may catch), or a decision: `approved:
- * true` runs the tool now (with the tools passed to resume), `approved: false`
- * fails the call as denied (with `reason` in the message).
- */
-export type CallResult =
-  { value: JsonValue } | { error: string } | { approved: true } | { approved: false; reason?: string };
+import type {
+  CallResult,
+  JournalEntry,
+  JsonObject,
+  JsonValue,
+  PendingCall,
+  PendingReason,
+  Tool,
+} from "../types/public.js";
 
 /** The gate options of run() and runWorkflow(). */
 export interface GateOptions {

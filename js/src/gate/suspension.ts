@@ -7,78 +7,28 @@
 // may be large; a context that differs from the fingerprint is refused.
 // Resuming runs the program again from the start with the journal
 // (journal.ts): the same path up to the pending calls, then on.
-import { doneStatus, isSuspended, type DoneStatus, type RunKind, type Timings } from "../run/driver.js";
+import { doneStatus, isSuspended, type DoneStatus, type Timings } from "../run/driver.js";
 import { isPlainObject } from "../run/checks.js";
 import { describeThrown } from "../util/describe.js";
-import { callKey, ToolGate, type CallResult, type JournalEntry, type PendingCall, type ResumeSeed } from "./journal.js";
+import { callKey, ToolGate, type ResumeSeed } from "./journal.js";
 import { now } from "../run/options.js";
 import { toolResultText } from "./tools.js";
 import { VERSION } from "../util/version.js";
-import type { JsonObject, PtcError, RunMetrics, RunOptions, Tool } from "../types/public.js";
-import type { ResidentContext } from "../engine/resident.js";
-import type { ToolCallTrace } from "../run/telemetry.js";
-import type { TraceEntry } from "../run/workflows.js";
+import type {
+  CallResult,
+  JournalEntry,
+  JsonObject,
+  PtcError,
+  ResumeOptions,
+  RunKind,
+  RunOptions,
+  RunSuspended,
+  SuspendedState,
+  TraceEntry,
+} from "../types/public.js";
 
 /** The `format` of a state this version writes and reads. */
-export const STATE_FORMAT = "ptc-wasm/suspended-run@1";
-
-/** What a suspended run needs to go on: JSON, for JSON.stringify and any storage. */
-export interface SuspendedState<K extends RunKind = RunKind> {
-  format: typeof STATE_FORMAT;
-  /** The package version that wrote it; another version refuses it (its evaluation may differ). */
-  version: string;
-  /** "program" (PTC-JSON: resume resolves as run()) or "workflow" (step functions: as runWorkflow()). */
-  kind: K;
-  /** The program's JSON text, or the step-function file. */
-  source: string;
-  /** A hash of `source`: a changed program is refused. */
-  hash: string;
-  /** The limits that shape the evaluation (maxHeapBytes, maxDepth, maxToolCalls). */
-  limits: { maxHeapBytes?: number; maxDepth?: number; maxToolCalls?: number };
-  /** Step functions: the entry function and its input. */
-  entry?: string;
-  input?: JsonObject;
-  /** PTC-JSON: the memory the run started with. */
-  memory?: JsonObject;
-  /** The context keys the program loaded and a hash of their data: resume() must get the same data. */
-  context?: { keys: string[]; hash: string };
-  /** Every call answered so far. */
-  journal: JournalEntry[];
-  /** The calls the run stopped at. */
-  pending: PendingCall[];
-}
-
-/** A run that stopped at calls held for the host (approvals, deferred tools, `suspend`). */
-export interface RunSuspended<K extends RunKind = RunKind> {
-  ok: false;
-  status: "suspended";
-  /** code "suspended": for code that only looks at `ok` and `error`. */
-  error: PtcError;
-  /** The held calls: decide each, then runtime.resume(state, { results: { [id]: ... } }). */
-  pending: PendingCall[];
-  state: SuspendedState<K>;
-  /** PTC-JSON with `trace: true`: the calls so far; step functions: the steps so far. */
-  trace?: ToolCallTrace[] | TraceEntry[];
-  journal?: JournalEntry[];
-  metrics: RunMetrics;
-}
-
-export interface ResumeOptions {
-  /** The pending calls' results by id: { value }, { error }, { approved: true } or { approved: false, reason? }. */
-  results?: Record<string, CallResult>;
-  /** The tools again (functions do not serialise): approved calls and new calls run with them. */
-  tools?: Record<string, Tool>;
-  /** PTC-JSON: the same context data the run had (checked against the state's fingerprint). */
-  context?: Record<string, unknown>;
-  resident?: ResidentContext;
-  timeoutMs?: number;
-  toolTimeoutMs?: number;
-  maxConcurrency?: number;
-  trace?: boolean;
-  journal?: boolean;
-  suspend?: boolean;
-  signal?: AbortSignal;
-}
+export const STATE_FORMAT: SuspendedState["format"] = "ptc-wasm/suspended-run@1";
 
 /** What a run that may suspend keeps from its start, to write its state. */
 export interface StateBase {

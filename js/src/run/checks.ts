@@ -5,8 +5,7 @@
 import { describeThrown } from "../util/describe.js";
 import { descriptorProblem } from "./descriptors.js";
 import type { LoadOptions } from "../engine/resident.js";
-import type { RunOptions, ValidateOptions } from "../types/public.js";
-import type { ResumeOptions } from "../gate/suspension.js";
+import type { ResumeOptions, RunOptions, ValidateOptions } from "../types/public.js";
 
 /** The longest timer JavaScript can set (longer ones fire at once). */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;

@@ -5,7 +5,7 @@
 import { describeThrown } from "../util/describe.js";
 import { EngineBrokenError, type EngineInstance, type PreparedProgram } from "../engine/engine.js";
 import type { ResidentSpec } from "../engine/resident.js";
-import type { ErrorCode, JsonObject, JsonValue, PtcError } from "../types/public.js";
+import type { ErrorCode, JsonObject, JsonValue, PtcError, RunKind } from "../types/public.js";
 
 export interface EngineMetrics {
   memoryBytes: number;
@@ -23,9 +23,6 @@ export type DoneStatus =
       metrics: EngineMetrics;
     }
   | { state: "done"; ok: false; error: PtcError; trace?: JsonValue[]; metrics: EngineMetrics };
-
-/** What a run runs: a PTC-JSON program or a step-functions file (a "workflow"). */
-export type RunKind = "program" | "workflow";
 
 /** Who answered a call that no tool ran. */
 export type AnswerSource = "recording" | "host";

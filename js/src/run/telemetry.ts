@@ -5,37 +5,7 @@
 // peer: the Node entry loads it once a tracer provider is registered; elsewhere
 // pass it to useOpenTelemetry). Without either, a run pays nothing here.
 import type { ToolCall, ToolOutcome } from "./driver.js";
-import type { JsonObject, PtcError } from "../types/public.js";
-
-/** One tool call of a run, as `trace: true` returns it (RunResult.trace). */
-export interface ToolCallTrace {
-  /** The call's id in its run (in the order calls were made, from 1). */
-  id: number;
-  tool: string;
-  /** JSON Pointer of the calling node. */
-  path: string;
-  args: JsonObject;
-  /**
-   * value: the tool answered; failure: it threw, or overstayed toolTimeoutMs
-   * (`error` says which); fault: its result is not JSON data; timeout: the run's
-   * time limit struck while it was out; abort: the caller's signal; abandoned:
-   * the run ended (another call's error) while it was out; suspended: held for
-   * the host (an approval, a deferred tool, `suspend`), the run stopped there.
-   */
-  outcome: "value" | "failure" | "fault" | "timeout" | "abort" | "abandoned" | "suspended";
-  /** When the engine issued the call, in ms since the run (or resumed leg) started. */
-  startMs: number;
-  /** From the call's start (when the engine issued it) to its answer. */
-  durationMs: number;
-  /**
-   * Who answered a call no tool ran: "recording" (a `replay`, or the journal
-   * of a resumed run), "host" (the result given to resume for a held call).
-   */
-  answeredBy?: "recording" | "host";
-  /** Characters of the result's JSON text (outcome value). */
-  resultSize?: number;
-  error?: string;
-}
+import type { PtcError, ToolCallTrace } from "../types/public.js";
 
 // The parts of @opentelemetry/api used here, so that it stays optional.
 interface Span {

@@ -12,9 +12,7 @@ import {
   now,
   toolNames,
 } from "./options.js";
-import type { JsonObject, JsonValue, PtcError, RunMetrics, Tool } from "../types/public.js";
-import type { JournalEntry } from "../gate/journal.js";
-import type { RunSuspended } from "../gate/suspension.js";
+import type { JournalEntry, JsonValue, PtcError, RunMetrics, RunSuspended, Tool, TraceEntry } from "../types/public.js";
 
 export interface WorkflowOptions {
   /** The function to run; default: the last function of the file. */
@@ -52,21 +50,6 @@ export interface ValidateWorkflowOptions {
   tools?: string[] | Record<string, unknown>;
   /** When given, the entry's input is checked against its declared parameters. */
   input?: Record<string, unknown>;
-}
-
-/** One executed step (docs/step-functions.md, "Trace"). */
-export interface TraceEntry {
-  function: string;
-  path: string;
-  step: number;
-  kind: "let" | "call" | "match" | "if" | "return" | "for" | "yield" | "compensate";
-  tool?: string;
-  args?: JsonObject;
-  durationMs: number;
-  /** suspended: a call held for the host when the run stopped there (RunSuspended). */
-  outcome: "value" | "failure" | "compensated" | "timeout" | "abort" | "suspended";
-  value?: JsonValue;
-  error?: string;
 }
 
 export type WorkflowResult =

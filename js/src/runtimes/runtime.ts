@@ -3,7 +3,6 @@
 // live in the engine; nothing here interprets a program.
 import {
   driveRun,
-  type RunKind,
   type DoneStatus,
   type Payload,
   type RunIo,
@@ -15,14 +14,7 @@ import { EngineInstance } from "../engine/engine.js";
 import { checkLoadOptions, checkResumeOptions, checkRunOptions, checkValidateOptions } from "../run/checks.js";
 import type { ResumeSeed } from "../gate/journal.js";
 import { compensationWarnings, effectOf, withEffects } from "../gate/effects.js";
-import {
-  finishedRun,
-  gatedRun,
-  type Gated,
-  resumption,
-  type ResumeOptions,
-  type SuspendedState,
-} from "../gate/suspension.js";
+import { finishedRun, gatedRun, type Gated, resumption } from "../gate/suspension.js";
 import {
   abortedResult,
   DEFAULT_TIMEOUT_MS,
@@ -36,9 +28,6 @@ import {
 } from "../run/options.js";
 import { checkedError, repairHint } from "./format.js";
 import { extras } from "../run/extras-loader.js";
-import type { PromptOptions } from "../extras/prompt.js";
-import type { JsonSchema, SchemaOptions } from "../extras/schema.js";
-import type { WorkflowPromptOptions } from "../extras/workflow-prompt.js";
 import { RunObserver } from "../run/telemetry.js";
 import { awaitTool, RunEnd } from "../gate/tools.js";
 import {
@@ -61,21 +50,28 @@ import {
   type WorkflowResult,
 } from "../run/workflows.js";
 import type {
-  Tool,
-  FunctionTool,
-  FunctionToolOptions,
-  Operation,
-  ProgramInput,
   AnalyzeResult,
   FormattableError,
+  FunctionTool,
+  FunctionToolOptions,
+  JsonSchema,
+  Operation,
   ProgramAnalysis,
+  ProgramInput,
+  PromptOptions,
+  ResumeOptions,
+  RunKind,
   RunOptions,
   RunResult,
+  SchemaOptions,
+  SuspendedState,
+  Tool,
   ValidateOptions,
   ValidateResult,
   WasmModule,
   WorkflowAnalysis,
   WorkflowLanguage,
+  WorkflowPromptOptions,
 } from "../types/public.js";
 
 /** What both runtimes (in-process and worker) offer. */

@@ -1,11 +1,12 @@
 // The engine side of worker mode: runs programs on an engine instance inside the
 // worker and asks the caller's thread for payloads and tool outcomes (tools
 // always run where the caller defined them).
-import { driveRun, failedRun, type RunKind, type Driven } from "../run/driver.js";
+import { driveRun, failedRun, type Driven } from "../run/driver.js";
 import { describeThrown } from "../util/describe.js";
 import { EngineInstance } from "../engine/engine.js";
 import type { ResidentSpec } from "../engine/resident.js";
 import type { CrossingCall, FromWorker, ToWorker } from "./worker-protocol.js";
+import type { RunKind } from "../types/public.js";
 
 export function serveEngine(post: (message: FromWorker) => void): (message: ToWorker) => void {
   let module: WebAssembly.Module | undefined;

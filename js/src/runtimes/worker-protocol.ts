@@ -3,7 +3,7 @@
 // deeply nested object can fail on the receiving side, which then drops the
 // message (a 'messageerror' event), while a string always arrives and
 // JSON.parse reads any depth.
-import type { RunKind, Payload, Projections, ToolOutcome } from "../run/driver.js";
+import type { Payload, Projections, ToolOutcome } from "../run/driver.js";
 import type { ResidentSpec } from "../engine/resident.js";
 
 /** A tool call as it crosses: its args as JSON text. */
@@ -13,7 +13,7 @@ export interface CrossingCall {
   path: string;
   args: string;
 }
-import type { WasmModule } from "../types/public.js";
+import type { RunKind, WasmModule } from "../types/public.js";
 
 export type ToWorker =
   | { type: "init"; module: WasmModule }

@@ -6,7 +6,6 @@
 // fresh worker, and the others fail saying why: nothing is lost silently.
 import {
   failedRun,
-  type RunKind,
   type DoneStatus,
   type Payload,
   type Projections,
@@ -39,7 +38,7 @@ import {
 } from "../engine/resident.js";
 import { RunObserver } from "../run/telemetry.js";
 import { awaitTool, RunEnd } from "../gate/tools.js";
-import type { JsonObject, PtcError, RunOptions, RunResult, Tool, WasmModule } from "../types/public.js";
+import type { JsonObject, PtcError, RunKind, RunOptions, RunResult, Tool, WasmModule } from "../types/public.js";
 import {
   toWorkflowResult,
   workflowEngineOptions,

@@ -3,7 +3,9 @@
 // The engine's codes are its ErrorCode enum (engine/core/error.h; a test keeps
 // the two lists equal); "package" codes come from this wrapper. docs/errors.md
 // is generated from this table (scripts/gen-docs.mjs).
-import type { ErrorType } from "./public.js";
+
+/** The five error types of the language spec. */
+export type ErrorType = "parse_error" | "validation_error" | "execution_error" | "timeout" | "memory_exceeded";
 
 export interface ErrorCodeInfo {
   code: string;

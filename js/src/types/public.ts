@@ -1,16 +1,9 @@
-import type { ErrorCode } from "./error-codes.js";
-import type { ResidentContext } from "../engine/resident.js";
-import type { ToolCallTrace } from "../run/telemetry.js";
-import type { JournalEntry } from "../gate/journal.js";
-import type { RunSuspended } from "../gate/suspension.js";
+// The package's public types: the leaf of js/src, which every layer may import
+// and which imports nothing but its neighbours in types/.
+import type { ErrorCode, ErrorType } from "./error-codes.js";
+import type { ResidentContext } from "./resident-context.js";
 
-export type { CallResult, JournalEntry, PendingCall, PendingReason } from "../gate/journal.js";
-export type { ResumeOptions, RunSuspended, SuspendedState } from "../gate/suspension.js";
-
-/** The five error types of the language spec. */
-export type ErrorType = "parse_error" | "validation_error" | "execution_error" | "timeout" | "memory_exceeded";
-
-export type { ErrorCode, ErrorCodeInfo } from "./error-codes.js";
+export type { ErrorCode, ErrorCodeInfo, ErrorType } from "./error-codes.js";
 
 export interface PtcError {
   type: ErrorType;
@@ -375,3 +368,164 @@ export interface FunctionTool {
   description: string;
   parameters: Record<string, unknown>;
 }
+
+// The types of runs that stop and resume (the gate: gate/journal.ts,
+// gate/suspension.ts), of traces (run/telemetry.ts, run/workflows.ts) and of the
+// extras' options: named by the types above and by several layers, so kept here,
+// in the leaf every layer may import.
+
+/** What a run runs: a PTC-JSON program or a step-functions file (a "workflow"). */
+export type RunKind = "program" | "workflow";
+
+/** One tool call of a run, as `trace: true` returns it (RunResult.trace). */
+export interface ToolCallTrace {
+  /** The call's id in its run (in the order calls were made, from 1). */
+  id: number;
+  tool: string;
+  /** JSON Pointer of the calling node. */
+  path: string;
+  args: JsonObject;
+  /**
+   * value: the tool answered; failure: it threw, or overstayed toolTimeoutMs
+   * (`error` says which); fault: its result is not JSON data; timeout: the run's
+   * time limit struck while it was out; abort: the caller's signal; abandoned:
+   * the run ended (another call's error) while it was out; suspended: held for
+   * the host (an approval, a deferred tool, `suspend`), the run stopped there.
+   */
+  outcome: "value" | "failure" | "fault" | "timeout" | "abort" | "abandoned" | "suspended";
+  /** When the engine issued the call, in ms since the run (or resumed leg) started. */
+  startMs: number;
+  /** From the call's start (when the engine issued it) to its answer. */
+  durationMs: number;
+  /**
+   * Who answered a call no tool ran: "recording" (a `replay`, or the journal
+   * of a resumed run), "host" (the result given to resume for a held call).
+   */
+  answeredBy?: "recording" | "host";
+  /** Characters of the result's JSON text (outcome value). */
+  resultSize?: number;
+  error?: string;
+}
+
+/** One answered tool call: what it was asked and what it answered (a value, or the failure's message). */
+export type JournalEntry = { tool: string; path: string; args: JsonObject } & (
+  { value: JsonValue } | { error: string }
+);
+
+/** Why a call was held instead of run. */
+export type PendingReason = "approval" | "deferred" | "suspend";
+
+/** A call the run stopped at: the host decides it, then resumes (runtime.resume). */
+export interface PendingCall {
+  /** Names the call in `results` of resume(). */
+  id: string;
+  tool: string;
+  /** JSON Pointer of the calling node (or step). */
+  path: string;
+  args: JsonObject;
+  /** approval: the tool asks before each call; deferred: the host runs it; suspend: the run was asked to stop at every call. */
+  reason: PendingReason;
+}
+
+/**
+ * The host's answer to a pending call: its result (`value`), its failure
+ * (`error`, a tool failure the program may catch), or a decision: `approved:
+ * true` runs the tool now (with the tools passed to resume), `approved: false`
+ * fails the call as denied (with `reason` in the message).
+ */
+export type CallResult =
+  { value: JsonValue } | { error: string } | { approved: true } | { approved: false; reason?: string };
+
+/** What a suspended run needs to go on: JSON, for JSON.stringify and any storage. */
+export interface SuspendedState<K extends RunKind = RunKind> {
+  format: "ptc-wasm/suspended-run@1";
+  /** The package version that wrote it; another version refuses it (its evaluation may differ). */
+  version: string;
+  /** "program" (PTC-JSON: resume resolves as run()) or "workflow" (step functions: as runWorkflow()). */
+  kind: K;
+  /** The program's JSON text, or the step-function file. */
+  source: string;
+  /** A hash of `source`: a changed program is refused. */
+  hash: string;
+  /** The limits that shape the evaluation (maxHeapBytes, maxDepth, maxToolCalls). */
+  limits: { maxHeapBytes?: number; maxDepth?: number; maxToolCalls?: number };
+  /** Step functions: the entry function and its input. */
+  entry?: string;
+  input?: JsonObject;
+  /** PTC-JSON: the memory the run started with. */
+  memory?: JsonObject;
+  /** The context keys the program loaded and a hash of their data: resume() must get the same data. */
+  context?: { keys: string[]; hash: string };
+  /** Every call answered so far. */
+  journal: JournalEntry[];
+  /** The calls the run stopped at. */
+  pending: PendingCall[];
+}
+
+/** A run that stopped at calls held for the host (approvals, deferred tools, `suspend`). */
+export interface RunSuspended<K extends RunKind = RunKind> {
+  ok: false;
+  status: "suspended";
+  /** code "suspended": for code that only looks at `ok` and `error`. */
+  error: PtcError;
+  /** The held calls: decide each, then runtime.resume(state, { results: { [id]: ... } }). */
+  pending: PendingCall[];
+  state: SuspendedState<K>;
+  /** PTC-JSON with `trace: true`: the calls so far; step functions: the steps so far. */
+  trace?: ToolCallTrace[] | TraceEntry[];
+  journal?: JournalEntry[];
+  metrics: RunMetrics;
+}
+
+export interface ResumeOptions {
+  /** The pending calls' results by id: { value }, { error }, { approved: true } or { approved: false, reason? }. */
+  results?: Record<string, CallResult>;
+  /** The tools again (functions do not serialise): approved calls and new calls run with them. */
+  tools?: Record<string, Tool>;
+  /** PTC-JSON: the same context data the run had (checked against the state's fingerprint). */
+  context?: Record<string, unknown>;
+  resident?: ResidentContext;
+  timeoutMs?: number;
+  toolTimeoutMs?: number;
+  maxConcurrency?: number;
+  trace?: boolean;
+  journal?: boolean;
+  suspend?: boolean;
+  signal?: AbortSignal;
+}
+
+/** One executed step (docs/step-functions.md, "Trace"). */
+export interface TraceEntry {
+  function: string;
+  path: string;
+  step: number;
+  kind: "let" | "call" | "match" | "if" | "return" | "for" | "yield" | "compensate";
+  tool?: string;
+  args?: JsonObject;
+  durationMs: number;
+  /** suspended: a call held for the host when the run stopped there (RunSuspended). */
+  outcome: "value" | "failure" | "compensated" | "timeout" | "abort" | "suspended";
+  value?: JsonValue;
+  error?: string;
+}
+
+export interface PromptOptions {
+  /** The tools the program may call (functions or descriptors), or just their names. */
+  tools?: Record<string, unknown> | string[];
+  /** The context the host passes to runs: its keys are listed (with a type summary) for `load`. */
+  context?: Record<string, unknown>;
+  /** A short form for small context windows (under 2,500 tokens without tools). */
+  compact?: boolean;
+}
+
+export type JsonSchema = JsonObject;
+
+export interface SchemaOptions {
+  /**
+   * Tool names (or a tools object) the program may call: `call.tool` is then an
+   * enum of them. Without it any non-empty tool name is accepted by the schema.
+   */
+  tools?: string[] | Record<string, unknown>;
+}
+
+export type WorkflowPromptOptions = Omit<PromptOptions, "context">;
