@@ -335,7 +335,9 @@ async function main(argv: string[]): Promise<number> {
         : runtime.prompt({ tools, context, compact });
       write(process.stdout, text);
       if (process.stderr.isTTY)
-        process.stderr.write(`(${text.length} characters, ~${approximateTokens(text)} tokens)\n`);
+        process.stderr.write(
+          `(${text.length} characters, ~${approximateTokens(text)} tokens estimated as characters/4)\n`,
+        );
       return 0;
     }
     case "validate": {

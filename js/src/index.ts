@@ -8,6 +8,7 @@ export type * from "./types.js";
 export type { TraceEntry, ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "./workflows.js";
 export type { JsonSchema, SchemaOptions } from "./schema.js";
 export type { PromptOptions } from "./prompt.js";
+export type { DescribeLanguageOptions } from "./describe-language.js";
 export type { WorkflowPromptOptions } from "./workflow-prompt.js";
 export { approximateTokens } from "./tokens.js";
 export { isToolDescriptor } from "./descriptors.js";

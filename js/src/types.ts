@@ -367,6 +367,11 @@ export interface FunctionToolOptions {
   name?: string;
   /** Use the compact prompt as the description (default true). */
   compact?: boolean;
+  /**
+   * The parameters: "minimal" (default, {program: object}: the engine's errors
+   * name every fix) or "full" (the program's whole JSON Schema, for constrained decoding).
+   */
+  schema?: "minimal" | "full";
 }
 
 /** A function-calling tool definition (OpenAI-style): the arguments are a program {"program": ...}. */
