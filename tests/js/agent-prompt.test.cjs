@@ -369,3 +369,22 @@ test("every operation written out in the prompts and docs/operations.md runs", a
   expect(counts.described).toBeGreaterThanOrEqual(ops.length);
   expect(counts.docs).toBeGreaterThanOrEqual(ops.length);
 });
+
+// Issue 25: details on demand, the API twin of MCP's describe_language.
+test("runtime.describeLanguage answers for an op, a family, an error code, step functions, or nothing", () => {
+  const dateDiff = ops.find((o) => o.name === "date_diff");
+  const op = ptc.describeLanguage({ topic: "date_diff" });
+  expect(op).toContain(dateDiff.description);
+  expect(op).toContain(`Example: \`${JSON.stringify(dateDiff.example)}\``);
+  for (const f of dateDiff.fields) expect(op).toContain(`\`${f.name}\``);
+  const family = ptc.describeLanguage({ topic: "Dates" });
+  for (const o of ops.filter((o) => o.category === "dates")) expect(family).toContain(`**${o.name}**`);
+  expect(ptc.describeLanguage({ topic: "not_allowed_here" })).toMatch(
+    /^Error code not_allowed_here \(validation_error\)/,
+  );
+  expect(ptc.describeLanguage({ topic: "step-functions", compact: true })).toBe(ptc.workflowPrompt({ compact: true }));
+  expect(ptc.describeLanguage({ topic: "$date_trunc" })).toContain("Step functions, function");
+  expect(ptc.describeLanguage({ topic: "yield" })).toContain('Step functions, step "yield"');
+  expect(ptc.describeLanguage()).toBe(ptc.prompt());
+  expect(ptc.describeLanguage({ topic: "datez" })).toMatch(/^No topic 'datez'\. Did you mean 'dates'/);
+});
