@@ -30,7 +30,7 @@ const INTRO = [
 const INTRO_COMPACT = [
   "# Step functions",
   "",
-  "Functions whose steps call tools, verified before they run; only the entry's return value comes back. " +
+  "Functions whose steps call tools, verified first; only the entry's return value comes back. " +
     'Send {"functions": [...], "input": {...}}: the entry is the last function (or "entry": name), ' +
     '"input" exactly its parameters. A function is {"function": "name", "input"?: {"param": "type"}, "output": ' +
     '"type", "steps": [...]}. Types: number, text, bool, nil, "list T", "result T E" (return {"ok": v} or ' +
@@ -204,7 +204,7 @@ function compactFunctions(language: WorkflowLanguage): string[] {
     })
     .join("; ");
   return [
-    'Functions {"$name": [value, args]} (a lone value may be bare; null in, null out): ' +
+    'Functions {"$name": [value, args]} (null in, null out): ' +
       language.functions.map(signature).join(", ") +
       `. Constant texts: ${choices}. $date_diff is fractional when not whole; $date_add/$date_trunc return ` +
       "the input's kind (UTC text or epoch seconds).",
