@@ -73,6 +73,24 @@ test('with schema "full", the input schemas are the generated JSON Schemas', asy
   expect(() => createMcpServer(ptc, { schema: "big" })).toThrow('option schema must be "minimal" or "full"');
 });
 
+test("ptc-wasm mcp --full-schema serves the generated JSON Schemas", async () => {
+  const full = new Client({ name: "full-schema-cli", version: "1.0.0" });
+  await full.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["dist/cli.mjs", "mcp", "--full-schema"],
+      cwd: root,
+      stderr: "pipe",
+    }),
+  );
+  try {
+    const { tools } = await full.listTools();
+    expect(tools.find((t) => t.name === "run_program").inputSchema.$defs).toEqual(ptc.schema({ tools: [] }).$defs);
+  } finally {
+    await full.close();
+  }
+});
+
 test("run_program runs a program with the context and the module's tools", async () => {
   const result = await client.callTool({
     name: "run_program",
