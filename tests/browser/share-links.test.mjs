@@ -74,7 +74,7 @@ const UNTOUCHED = { pwned: null, title: "ptc-wasm playground", storage: null, co
  */
 async function expectHeld(page) {
   await page.waitForFunction(() => !["loading", "running"].includes(document.body.dataset.status ?? "loading"), null, {
-    timeout: 10_000,
+    timeout: 60_000,
   });
   await page.waitForTimeout(500);
   assert.deepEqual(await marks(page), UNTOUCHED);
@@ -328,7 +328,7 @@ describe("the mock tools' sandbox", () => {
     await nextRun(page, () => setEditor(page, "program", LEAK));
     assert.equal(await resultText(page), '"sent"');
     await page.waitForFunction(() => !document.querySelector("iframe.tool-sandbox[data-navigated]"), null, {
-      timeout: 10_000,
+      timeout: 60_000,
     });
     await nextRun(page, () => setEditor(page, "program", CARD));
     assert.equal(await resultText(page), '"4242"', "a fresh frame answered");
@@ -365,7 +365,7 @@ describe("the mock tools' sandbox", () => {
     });
     const page = await context.newPage();
     await page.goto(env.server.url);
-    await page.waitForFunction(() => document.body.dataset.errorType === "tools_error", null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.body.dataset.errorType === "tools_error", null, { timeout: 60_000 });
     assert.match(await page.locator("#error-message").innerText(), /sandbox did not start/);
     await context.close();
   });
