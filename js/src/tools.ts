@@ -74,6 +74,8 @@ export interface CallBounds {
   /** toolTimeoutMs: past it the call fails (a failure the program may catch). */
   toolTimeoutMs?: number;
   runEnded?: RunEnd;
+  /** The call's identity (journal.ts), passed to the tool as its second argument; gated runs only. */
+  identity?: { runId: string; callId: string };
 }
 
 /**
@@ -128,7 +130,8 @@ export function awaitTool(
         callTimer = setTimeout(() => settle({ kind: "callTimeout", toolTimeoutMs }), toolTimeoutMs);
       bounds.runEnded?.on(onRunEnded);
       signal?.addEventListener("abort", onAbort, { once: true });
-      void Promise.resolve(call.execute(args)).then((value) => {
+      const executed = bounds.identity ? call.execute(args, { ...bounds.identity }) : call.execute(args);
+      void Promise.resolve(executed).then((value) => {
         let text: string;
         try {
           text = toolResultText(value);

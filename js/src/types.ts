@@ -1,7 +1,8 @@
 import type { ErrorCode } from "./error-codes.js";
 import type { ResidentContext } from "./resident.js";
 import type { ToolCallTrace } from "./telemetry.js";
-import type { JournalEntry } from "./journal.js";
+import type { CallIdentity, JournalEntry } from "./journal.js";
+import type { StateKey } from "./digest.js";
 import type { RunSuspended } from "./suspension.js";
 
 export type { CallResult, JournalEntry, PendingCall, PendingReason } from "./journal.js";
@@ -42,9 +43,12 @@ export type ToolArgs = Record<string, any>;
  * A host tool: receives the evaluated args object, returns JSON-compatible data
  * (or a Promise of it). Generic over its args; written as a method's type so
  * that a function declaring narrower args (`{ id: number }`) is still a Tool.
+ * In a run with a gate (a write, approval or deferred tool; journal, replay,
+ * suspend, resume) it also gets the call's identity `{ runId, callId }`, the
+ * same on every resume of the same call: a write tool dedupes by it.
  */
 export type ToolFunction<Args extends object = ToolArgs> = {
-  bivarianceHack(args: Args): unknown;
+  bivarianceHack(args: Args, call?: CallIdentity): unknown;
 }["bivarianceHack"];
 
 /**
@@ -131,6 +135,13 @@ export interface RunOptions {
    * tools: a call it does not hold ends the run (replay_missing).
    */
   replay?: JournalEntry[];
+  /**
+   * The host's key for suspended states (text or bytes): the state is signed
+   * (an HMAC-SHA-256 `mac` over all of it) and resume() with the same key
+   * refuses a state changed in any part (bad_state). Without it, a state is as
+   * trusted as where it was kept.
+   */
+  stateKey?: StateKey;
 }
 
 export interface ValidateOptions {

@@ -14,6 +14,7 @@ import {
 } from "./options.js";
 import type { JsonObject, JsonValue, PtcError, RunMetrics, Tool } from "./types.js";
 import type { JournalEntry } from "./journal.js";
+import type { StateKey } from "./digest.js";
 import type { RunSuspended } from "./suspension.js";
 
 export interface WorkflowOptions {
@@ -44,6 +45,8 @@ export interface WorkflowOptions {
   journal?: boolean;
   /** Answer tool calls from this recording; a call it does not hold ends the run (replay_missing). */
   replay?: JournalEntry[];
+  /** Signs a suspended state (see RunOptions.stateKey). */
+  stateKey?: StateKey;
 }
 
 export interface ValidateWorkflowOptions {
@@ -101,6 +104,7 @@ const WORKFLOW_OPTIONS = [
   "suspend",
   "journal",
   "replay",
+  "stateKey",
 ] as const;
 
 /** The options of runWorkflow(), checked as run()'s are (checks.ts); throws TypeError. */
