@@ -5,6 +5,8 @@ export { Runtime, type PtcRuntime } from "./runtime.js";
 export { WorkerRuntime } from "./worker-runtime.js";
 export { ResidentContext, type LoadOptions, type LoadResult } from "./resident.js";
 export type * from "./types.js";
+export type { CallIdentity } from "./journal.js";
+export type { StateKey } from "./digest.js";
 export type { TraceEntry, ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "./workflows.js";
 export type { JsonSchema, SchemaOptions } from "./schema.js";
 export type { PromptOptions } from "./prompt.js";
