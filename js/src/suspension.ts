@@ -352,7 +352,14 @@ export async function resumption(state: unknown, options: ResumeOptions): Promis
   const s = st as unknown as Record<string, unknown>;
   const problem = sizeProblem(s) ?? shapeProblem(s) ?? (await macProblem(s, options.stateKey));
   if (problem) return refuse("bad_state", `The state cannot be resumed: ${problem}`);
-  const decisions = decided(st, options.results ?? {});
+  const results = options.results ?? {};
+  if (!isPlainObject(results)) throw new TypeError("ptc-wasm: options.results must be an object of results by call id");
+  let decisions: Map<string, CallResult> | Refusal;
+  try {
+    decisions = decided(st, results);
+  } catch (e) {
+    return refuse("bad_resume", `The results could not be read (${describeThrown(e)})`);
+  }
   if (!(decisions instanceof Map)) return decisions;
   if (st.context && st.kind === "program") {
     const now = contextHash(options.context, st.context.keys, options.resident);
@@ -378,7 +385,6 @@ export async function resumption(state: unknown, options: ResumeOptions): Promis
 
 // The host's results by pending id: each goes to the call with that id, whatever the order of `results`.
 function decided(st: SuspendedState, results: Record<string, CallResult>): Map<string, CallResult> | Refusal {
-  if (!isPlainObject(results)) throw new TypeError("ptc-wasm: options.results must be an object of results by call id");
   const ids = new Set(st.pending.map((p) => p.id));
   const decisions = new Map<string, CallResult>();
   for (const [id, result] of Object.entries(results)) {

@@ -279,6 +279,17 @@ describe.each([
       code: "bad_state",
       message: expect.stringContaining("boom"),
     });
+    const results = {};
+    Object.defineProperty(results, r.pending[0].id, {
+      enumerable: true,
+      get() {
+        throw new Error("bad getter");
+      },
+    });
+    expect((await rt.resume(viaJson(r.state), { results })).error).toMatchObject({
+      code: "bad_resume",
+      message: expect.stringContaining("bad getter"),
+    });
     release();
     expect(await slow).toMatchObject({ ok: true, result: "still fine" });
   });
