@@ -214,6 +214,29 @@ describe.each([
     });
   });
 
+  test("step functions: a signed state refuses a change; writes get the same identity on each resume", async () => {
+    const source = JSON.stringify({
+      function: "main",
+      input: { n: "number" },
+      output: "any",
+      steps: [{ let: "paid", call: "charge", args: { n: "$input.n" } }, { return: "$paid" }],
+    });
+    const tools = () => ({ charge: recorder({ approval: true }) });
+    const r = await rt.runWorkflow(source, { input: { n: 5 }, tools: tools(), stateKey: "k" });
+    expect(r.state.mac).toMatch(/^hmac-sha256:/);
+    const results = { [r.pending[0].id]: { approved: true } };
+    const changed = { ...viaJson(r.state), input: { n: 5000 } };
+    expect((await rt.resume(changed, { results, tools: tools(), stateKey: "k" })).error?.code).toBe("bad_state");
+    const identities = [];
+    for (let i = 0; i < 2; i++) {
+      const t = tools();
+      expect(await rt.resume(viaJson(r.state), { results, tools: t, stateKey: "k" })).toMatchObject({ ok: true });
+      identities.push(t.charge.calls[0].identity);
+    }
+    expect(identities[0]).toEqual({ runId: r.state.runId, callId: r.pending[0].id });
+    expect(identities[1]).toEqual(identities[0]);
+  });
+
   test("resident data is part of the state's context fingerprint", async () => {
     const program = pipe(
       { op: "load", name: "orders" },
