@@ -443,11 +443,17 @@ export class Runtime extends EngineHost implements PtcRuntime {
           }
         },
         tool(call: ToolCall) {
+          // A gated call gets its identity; an ungated one shares the run's bounds.
           const live = (identity?: CallIdentity) =>
-            awaitTool(call.tool, tools[call.tool], call.args, deadline, timeoutMs, options.signal, {
-              ...bounds,
-              identity,
-            });
+            awaitTool(
+              call.tool,
+              tools[call.tool],
+              call.args,
+              deadline,
+              timeoutMs,
+              options.signal,
+              identity ? { ...bounds, identity } : bounds,
+            );
           const outcome = gated ? gated.gate.call(call, live) : live();
           return observer ? observer.call(call, outcome) : outcome;
         },

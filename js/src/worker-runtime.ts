@@ -387,10 +387,15 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     };
     const bounds = { toolTimeoutMs: s.toolTimeoutMs, runEnded: run.ended };
     const live = (identity?: CallIdentity) =>
-      awaitTool(call.tool, s.tools[call.tool], parsed.args, run.deadline, s.timeoutMs, s.signal, {
-        ...bounds,
-        identity,
-      });
+      awaitTool(
+        call.tool,
+        s.tools[call.tool],
+        parsed.args,
+        run.deadline,
+        s.timeoutMs,
+        s.signal,
+        identity ? { ...bounds, identity } : bounds,
+      );
     const out = s.gated ? s.gated.gate.call(parsed, live) : live();
     void (run.observer ? run.observer.call(parsed, out) : out).then((o) => {
       run.toolsOut--;
