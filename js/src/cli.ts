@@ -55,7 +55,7 @@ Options:
   --replay <file | ->    Answer tool calls from a journal instead of the tools (run)
   --state-out <file>     When the run stops at calls needing approval, write its state to
                          a file for 'resume' (run, resume)
-  --results <file | ->   The pending calls' results by id: {"call-1": {"approved": true}, ...},
+  --results <file | ->   The pending calls' results by id: {"<pending id>": {"approved": true}, ...},
                          or {"value": ...}, {"error": "..."}, {"approved": false, "reason": "..."} (resume)
   --full                 Print the whole run result {result, memoryDelta, memory, metrics} (run, resume);
                          a failed run prints {ok: false, error: {type, code, message, ...}} too
@@ -260,6 +260,13 @@ async function readJournal(file: string): Promise<JournalEntry[]> {
   throw new UsageError(`the journal file '${file}' must hold a JSON list (what --journal writes)`);
 }
 
+// Control characters (a newline, ESC) become spaces: the text stays one line on a terminal.
+const oneLine = (text: string) =>
+  Array.from(text, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 || (code >= 0x7f && code < 0xa0) ? " " : c;
+  }).join("");
+
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 // What run and resume print and write, and their exit code.
@@ -386,6 +393,9 @@ async function main(argv: string[]): Promise<number> {
         toolTimeoutMs,
         journal: options.has("--journal"),
       });
+      // A state that cannot be resumed is bad input, as a bad flag is: one line, exit 2.
+      if (!resumed.ok && resumed.error.code === "bad_state")
+        return (process.stderr.write(`ptc-wasm: ${oneLine(resumed.error.message)}\n`), 2);
       return report(runtime, resumed, options);
     }
     case "mcp": {

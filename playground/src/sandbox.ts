@@ -150,7 +150,7 @@ function frameMain(): void {
       const check = tool.approval;
       const value = approve
         ? typeof check === "function"
-          ? (await check(args)) === true
+          ? (await check(args)) !== false // only false means no asking, as in the package
           : check === true
         : await tool.execute(args, info);
       try {

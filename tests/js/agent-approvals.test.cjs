@@ -280,11 +280,13 @@ describe("the CLI", () => {
       "state.json",
     );
     expect(first.code).toBe(4);
+    const [held] = JSON.parse(fs.readFileSync(path.join(tmp, "state.json"), "utf8")).pending;
+    expect(held.id).toMatch(/^call-[0-9a-f]{14}$/);
     expect(first.stderr).toContain(
-      `call-2: "refund" {"id":"b","amount":900} at "/program/steps/1/expr/expr" (approval)`,
+      `${held.id}: "refund" {"id":"b","amount":900} at "/program/steps/1/expr/expr" (approval)`,
     );
     expect(first.stderr).toContain("resume with: ptc-wasm resume state.json --results <file>");
-    fs.writeFileSync(path.join(tmp, "results.json"), JSON.stringify({ "call-2": { approved: true } }));
+    fs.writeFileSync(path.join(tmp, "results.json"), JSON.stringify({ [held.id]: { approved: true } }));
     const done = cli(
       "resume",
       "state.json",

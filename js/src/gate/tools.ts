@@ -87,6 +87,8 @@ export interface CallBounds {
   /** toolTimeoutMs: past it the call fails (a failure the program may catch). */
   toolTimeoutMs?: number;
   runEnded?: RunEnd;
+  /** The call's identity (journal.ts), passed to the tool as its second argument; gated runs only. */
+  identity?: { runId: string; callId: string };
 }
 
 /**
@@ -145,7 +147,9 @@ export function awaitTool(
         callTimer = setTimeout(() => settle({ kind: "callTimeout", toolTimeoutMs }), toolTimeoutMs);
       bounds.runEnded?.on(onRunEnded);
       signal?.addEventListener("abort", onAbort, { once: true });
-      const running = Promise.resolve(call.execute(args));
+      const running = Promise.resolve(
+        bounds.identity ? call.execute(args, { ...bounds.identity }) : call.execute(args),
+      );
       ended = running.then(
         () => undefined,
         () => undefined,

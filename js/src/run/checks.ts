@@ -99,6 +99,11 @@ const OPTION_CHECKS: Record<string, OptionCheck> = {
   suspend: booleanOption,
   journal: booleanOption,
   replay: (value) => (Array.isArray(value) && value.every(isJournalEntry) ? undefined : JOURNAL_SHAPE),
+  stateKey: (value) =>
+    (typeof value === "string" && value.length > 0) ||
+    ((value instanceof Uint8Array || value instanceof ArrayBuffer) && value.byteLength > 0)
+      ? undefined
+      : "must be a non-empty text or bytes (Uint8Array, ArrayBuffer)",
   approve: (value) => (typeof value === "function" ? undefined : "must be a function deciding a held call"),
   results: (value) => (isPlainObject(value) ? undefined : "must be an object of results by pending call id"),
   signal: (value) => {
@@ -168,6 +173,7 @@ const RUN_OPTIONS = [
   "suspend",
   "journal",
   "replay",
+  "stateKey",
 ] as const;
 
 /** The options of run(), checked; see checkedOptions. */
@@ -189,6 +195,7 @@ export function checkResumeOptions(options: ResumeOptions): ResumeOptions {
     "journal",
     "suspend",
     "signal",
+    "stateKey",
   ]);
 }
 

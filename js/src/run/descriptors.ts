@@ -3,7 +3,7 @@
 // checked against the schema (in JS, before execute runs) and a mismatch becomes
 // the tool's failure, naming the arg's JSON Pointer and what was expected.
 import { extras } from "./extras-loader.js";
-import type { JsonObject, Tool, ToolDescriptor, ToolFunction } from "../types/public.js";
+import type { CallIdentity, JsonObject, Tool, ToolDescriptor } from "../types/public.js";
 
 /** A descriptor: an object with an execute function, or a deferred tool ({ defer: true }, run by the host). */
 export function isToolDescriptor(tool: unknown): tool is ToolDescriptor {
@@ -67,8 +67,8 @@ export function prepareCall(
   name: string,
   tool: Tool | undefined,
   args: JsonObject,
-): { execute: ToolFunction } | { problem: string } {
-  if (typeof tool === "function") return { execute: tool };
+): { execute: (args: JsonObject, identity?: CallIdentity) => unknown } | { problem: string } {
+  if (typeof tool === "function") return { execute: tool as (args: JsonObject, identity?: CallIdentity) => unknown };
   if (!isToolDescriptor(tool))
     return { problem: `'${name}' is not a function or a tool descriptor {description, parameters, execute}` };
   if (typeof tool.execute !== "function")
@@ -84,5 +84,6 @@ export function prepareCall(
     }
     if (problem) return { problem };
   }
-  return { execute: (a) => tool.execute(a) };
+  const execute = tool.execute as (args: JsonObject, identity?: CallIdentity) => unknown;
+  return { execute: (a, identity) => (identity ? execute.call(tool, a, identity) : execute.call(tool, a)) };
 }

@@ -392,6 +392,6 @@ function answer(engine: EngineInstance, run: number, call: ToolCall, outcome: To
 }
 
 /** What a call that overstayed toolTimeoutMs fails with (after "Tool 'x' failed: "). */
-export function callTimeoutMessage(call: ToolCall, toolTimeoutMs: number): string {
+export function callTimeoutMessage(call: { path: string }, toolTimeoutMs: number): string {
   return `no answer within ${toolTimeoutMs} ms (toolTimeoutMs), so the call at ${call.path} was abandoned`;
 }

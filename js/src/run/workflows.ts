@@ -12,7 +12,16 @@ import {
   now,
   toolNames,
 } from "./options.js";
-import type { JournalEntry, JsonValue, PtcError, RunMetrics, RunSuspended, Tool, TraceEntry } from "../types/public.js";
+import type {
+  JournalEntry,
+  JsonValue,
+  PtcError,
+  RunMetrics,
+  RunSuspended,
+  StateKey,
+  Tool,
+  TraceEntry,
+} from "../types/public.js";
 
 export interface WorkflowOptions {
   /** The function to run; default: the last function of the file. */
@@ -42,6 +51,8 @@ export interface WorkflowOptions {
   journal?: boolean;
   /** Answer tool calls from this recording; a call it does not hold ends the run (replay_missing). */
   replay?: JournalEntry[];
+  /** Signs a suspended state (see RunOptions.stateKey). */
+  stateKey?: StateKey;
 }
 
 export interface ValidateWorkflowOptions {
@@ -84,6 +95,7 @@ const WORKFLOW_OPTIONS = [
   "suspend",
   "journal",
   "replay",
+  "stateKey",
 ] as const;
 
 /** The options of runWorkflow(), checked as run()'s are (checks.ts); throws TypeError. */

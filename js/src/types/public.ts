@@ -32,12 +32,30 @@ export type JsonObject = { [key: string]: JsonValue };
 export type ToolArgs = Record<string, any>;
 
 /**
+ * What a tool of a gated run gets as its second argument (`execute(args,
+ * identity)`): the same on every resume and replay of the same call, so a write
+ * tool can refuse to do twice what one state, resumed twice, asks twice.
+ */
+export interface CallIdentity {
+  /** Given when the run started; kept in its state. */
+  runId: string;
+  /** The call's id (a pending call's `id`): its tool, path, args and how many such calls came before it. */
+  callId: string;
+}
+
+/** A host's key for suspended states (`stateKey`): text (UTF-8) or bytes. */
+export type StateKey = string | Uint8Array | ArrayBuffer;
+
+/**
  * A host tool: receives the evaluated args object, returns JSON-compatible data
  * (or a Promise of it). Generic over its args; written as a method's type so
  * that a function declaring narrower args (`{ id: number }`) is still a Tool.
+ * In a run with a gate (a write, approval or deferred tool; journal, replay,
+ * suspend, resume) it also gets the call's identity `{ runId, callId }`, the
+ * same on every resume of the same call: a write tool dedupes by it.
  */
 export type ToolFunction<Args extends object = ToolArgs> = {
-  bivarianceHack(args: Args): unknown;
+  bivarianceHack(args: Args, call?: CallIdentity): unknown;
 }["bivarianceHack"];
 
 /**
@@ -124,6 +142,13 @@ export interface RunOptions {
    * tools: a call it does not hold ends the run (replay_missing).
    */
   replay?: JournalEntry[];
+  /**
+   * The host's key for suspended states (text or bytes): the state is signed
+   * (an HMAC-SHA-256 `mac` over all of it) and resume() with the same key
+   * refuses a state changed in any part (bad_state). Without it, a state is as
+   * trusted as where it was kept.
+   */
+  stateKey?: StateKey;
 }
 
 export interface ValidateOptions {
@@ -459,12 +484,16 @@ export interface SuspendedState<K extends RunKind = RunKind> {
   input?: JsonObject;
   /** PTC-JSON: the memory the run started with. */
   memory?: JsonObject;
-  /** The context keys the program loaded and a hash of their data: resume() must get the same data. */
+  /** The context keys the program loaded and a hash of their data (resident data too): resume() must get the same data. */
   context?: { keys: string[]; hash: string };
+  /** Names the run in its calls' identities (the second argument of `execute`): the same on every resume. */
+  runId: string;
   /** Every call answered so far. */
   journal: JournalEntry[];
   /** The calls the run stopped at. */
   pending: PendingCall[];
+  /** With a `stateKey`: "hmac-sha256:<hex>" over the rest of the state; resume refuses a state that does not match. */
+  mac?: string;
 }
 
 /** A run that stopped at calls held for the host (approvals, deferred tools, `suspend`). */
@@ -497,6 +526,8 @@ export interface ResumeOptions {
   journal?: boolean;
   suspend?: boolean;
   signal?: AbortSignal;
+  /** The key the state was signed with (run's `stateKey`); the next state is signed with it too. */
+  stateKey?: StateKey;
 }
 
 /** One executed step (docs/step-functions.md, "Trace"). */
