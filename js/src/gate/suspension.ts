@@ -7,11 +7,10 @@
 // may be large; a context that differs from the fingerprint is refused.
 // Resuming runs the program again from the start with the journal
 // (journal.ts): the same path up to the pending calls, then on.
-import { doneStatus, isSuspended, type DoneStatus, type Timings } from "../run/driver.js";
+import { doneStatus, isSuspended, now, type DoneStatus, type Timings } from "../run/driver.js";
 import { isPlainObject } from "../run/checks.js";
 import { describeThrown } from "../util/describe.js";
 import { callKey, ToolGate, type ResumeSeed } from "./journal.js";
-import { now } from "../run/options.js";
 import { toolResultText } from "./tools.js";
 import { VERSION } from "../util/version.js";
 import type {

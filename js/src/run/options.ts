@@ -1,7 +1,7 @@
 // Turning run options into what the engine and driver need (checked first, in
 // checks.ts); shared by the in-process and the worker runtime.
 import { isPlainObject } from "./checks.js";
-import type { DoneStatus, Payload, Projections, Timings } from "./driver.js";
+import { now, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { describeThrown } from "../util/describe.js";
 import { RowBlockWriter } from "../engine/rows.js";
 import { ENGINE_LIMITS } from "../types/engine-tables.js";
@@ -13,9 +13,6 @@ export const DEFAULT_MAX_HEAP_BYTES = ENGINE_LIMITS.maxHeapBytes.default;
 export const DEFAULT_MAX_DEPTH = ENGINE_LIMITS.maxDepth.default;
 export const DEFAULT_MAX_TOOL_CALLS = ENGINE_LIMITS.maxToolCalls.default;
 export const DEFAULT_MAX_CONCURRENCY = ENGINE_LIMITS.maxConcurrency.default;
-
-import { now } from "./driver.js";
-export { now }; // the one clock lives in driver.ts
 
 export function failure(type: PtcError["type"], code: PtcError["code"], message: string): RunResult & { ok: false } {
   return { ok: false, error: { type, code, message } };
