@@ -44,7 +44,7 @@ Options:
                          {description, parameters, execute} (run, validate, schema, prompt, mcp)
   --timeout <ms>         Time limit of a run, tool calls included (default 1000)
   --max-heap <bytes>     Bytes of values a run may hold (default 10485760)
-  --max-depth <n>        Deepest nesting of operations (default 50)
+  --max-depth <n>        Deepest nesting of operations (default 50, at most 500)
   --max-message-bytes <n>
                          Bytes of one MCP message the server reads (default 10485760);
                          a longer one gets a JSON-RPC error, the server stays up (mcp)

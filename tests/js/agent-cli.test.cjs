@@ -290,9 +290,9 @@ describe("usage", () => {
       "--max-heap must be a positive number of at most 9007199254740991, got '1e300'",
     ],
     [
-      "a depth past the safe integers",
+      "a depth past the engine's maximum",
       ["validate", "-", "--max-depth", "1e300"],
-      "--max-depth must be a positive number of at most 9007199254740991, got '1e300'",
+      "--max-depth must be a positive number of at most 500, got '1e300'",
     ],
     [
       "an infinite timeout",

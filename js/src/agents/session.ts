@@ -18,7 +18,8 @@ import type {
   Tool,
 } from "../types/public.js";
 import type { WorkflowResult } from "../run/workflows.js";
-import { DEFAULT_TIMEOUT_MS, now } from "../run/options.js";
+import { DEFAULT_TIMEOUT_MS } from "../run/options.js";
+import { now } from "../run/driver.js";
 
 /**
  * What decides a call held for approval (a tool with `approval`, or a

@@ -11,12 +11,12 @@
 // Without a key, a state is as trusted as the place it was kept: its hash only
 // tells a changed program from an accident. With the host's `stateKey`, the
 // whole state is signed (an HMAC in `mac`) and resume refuses any change.
-import { doneStatus, isSuspended, type DoneStatus, type Timings } from "../run/driver.js";
+import { doneStatus, isSuspended, now, type DoneStatus, type Timings } from "../run/driver.js";
 import { isPlainObject, limitAccepts, limitRule, type LimitName } from "../run/checks.js";
 import { describeThrown } from "../util/describe.js";
 import { hash53, sameMac, stateMac } from "./digest.js";
 import { canonicalJson, ToolGate, type ResumeSeed } from "./journal.js";
-import { DEFAULT_MAX_TOOL_CALLS, now } from "../run/options.js";
+import { DEFAULT_MAX_TOOL_CALLS } from "../run/options.js";
 import { toolResultText } from "./tools.js";
 import { VERSION } from "../util/version.js";
 import type {

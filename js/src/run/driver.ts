@@ -253,9 +253,7 @@ export function driveRun(
 ): Driven | Promise<Driven> {
   const started = now() - spentMs;
   let toolCalls = 0;
-  // No named closure here: the bundle keeps function names (esbuild keepNames),
-  // which costs a defineProperty per closure made, ~0.2 us on every run. A
-  // method and anonymous arrows are not renamed.
+  // The caller's io, counting the tool calls it makes.
   const counted: RunIo = {
     payload: io.payload,
     tool(call) {

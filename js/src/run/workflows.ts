@@ -1,7 +1,7 @@
 // Step functions, the second dialect (docs/step-functions.md): option checks,
 // the engine's options and payload, and the result with its trace. The runs
 // themselves go through the same driver as PTC-JSON programs.
-import type { DoneStatus, Payload, Timings } from "./driver.js";
+import { now, type DoneStatus, type Payload, type Timings } from "./driver.js";
 import { describeThrown } from "../util/describe.js";
 import { checkedOptions } from "./checks.js";
 import {
@@ -9,7 +9,6 @@ import {
   DEFAULT_MAX_HEAP_BYTES,
   DEFAULT_MAX_TOOL_CALLS,
   DEFAULT_TIMEOUT_MS,
-  now,
   toolNames,
 } from "./options.js";
 import type {

@@ -9,6 +9,7 @@ import {
   type ToolCall,
   type Projections,
   type Timings,
+  now,
 } from "../run/driver.js";
 import { EngineInstance } from "../engine/engine.js";
 import { checkLoadOptions, checkResumeOptions, checkRunOptions, checkValidateOptions } from "../run/checks.js";
@@ -23,7 +24,6 @@ import {
   DEFAULT_TIMEOUT_MS,
   engineOptionsJson,
   failure,
-  now,
   payloadFor,
   programText,
   toRunResult,

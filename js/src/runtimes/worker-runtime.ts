@@ -6,6 +6,7 @@
 // fresh worker, and the others fail saying why: nothing is lost silently.
 import {
   failedRun,
+  now,
   type DoneStatus,
   type Payload,
   type Projections,
@@ -24,7 +25,6 @@ import {
   DEFAULT_TIMEOUT_MS,
   engineOptionsJson,
   failure,
-  now,
   payloadFor,
   toRunResult,
 } from "../run/options.js";

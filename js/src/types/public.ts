@@ -1,9 +1,11 @@
 // The package's public types: the leaf of js/src, which every layer may import
 // and which imports nothing but its neighbours in types/.
 import type { ErrorCode, ErrorType } from "./error-codes.js";
+import type { FieldKind } from "./engine-tables.js";
 import type { ResidentContext } from "./resident-context.js";
 
 export type { ErrorCode, ErrorCodeInfo, ErrorType } from "./error-codes.js";
+export type { FieldKind } from "./engine-tables.js";
 
 export interface PtcError {
   type: ErrorType;
@@ -113,7 +115,7 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Bytes of values the run may hold, with the JSON text it writes for you (default 10 MiB). */
   maxHeapBytes?: number;
-  /** Deepest nesting of operations a program may have (default 50). */
+  /** Deepest nesting of operations a program may have (default 50, at most 500). */
   maxDepth?: number;
   /** Tool calls the run may make (default 1000); the next one ends the run with an execution_error no try catches. */
   maxToolCalls?: number;
@@ -272,7 +274,7 @@ export type ProgramInput = string | { program: unknown; [key: string]: unknown }
 
 export interface OperationField {
   name: string;
-  kind: string;
+  kind: FieldKind;
   presence: "required" | "optional" | "one_of";
   description: string;
   /**
@@ -332,7 +334,7 @@ export interface WorkflowFunction {
   description: string;
   shape: string;
   example: JsonObject;
-  params: { name: string; kind: string; required: boolean; description: string; choices?: string[] }[];
+  params: { name: string; kind: FieldKind; required: boolean; description: string; choices?: string[] }[];
 }
 
 /** The step-function language as the engine defines it: what its prompt and schema are generated from. */
