@@ -47,6 +47,8 @@ export interface ToolInfo {
   name: string;
   description?: string;
   parameters?: JsonObject;
+  /** JSON Schema of its result (the descriptor's `returns`). */
+  returns?: JsonObject;
 }
 
 /** Name, description and parameters of each tool (plain functions have neither). */
@@ -58,6 +60,7 @@ export function toolInfos(tools: Record<string, unknown> | string[] | undefined)
     const info: ToolInfo = { name };
     if (typeof tool.description === "string" && tool.description) info.description = tool.description;
     if (tool.parameters && typeof tool.parameters === "object") info.parameters = tool.parameters as JsonObject;
+    if (tool.returns && typeof tool.returns === "object") info.returns = tool.returns as JsonObject;
     return info;
   });
 }

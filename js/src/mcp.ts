@@ -12,6 +12,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { checkedOptions } from "./checks.js";
 import { StdioTransport } from "./mcp-stdio.js";
+import { registerDescribeTools, shownTools } from "./mcp-catalog.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "./runtime.js";
 import { ProgramSession, runWorkflowFor, storedNote, type ApproveCall, type SessionOptions } from "./session.js";
@@ -30,6 +31,7 @@ export interface PtcMcpServerOptions extends SessionOptions {
 }
 
 export { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from "./mcp-stdio.js";
+export { mcpTools, McpConfigError, type McpConfig, type McpServerEntry, type McpTools } from "./mcp-gateway.js";
 
 export const RUN_PROGRAM = "run_program";
 export const RUN_WORKFLOW = "run_workflow";
@@ -52,7 +54,8 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
   const { McpServer, z } = mcpPeers();
   const server = new McpServer({ name: options.name ?? "ptc-wasm", version: options.version ?? VERSION });
   const session = new ProgramSession(runtime, { ...options, approve: options.approve ?? askTheUser(server) });
-  const tools = options.tools ?? {};
+  // Upstream tools ("<server>.<tool>") are listed per server and described on demand (mcp-catalog.ts).
+  const tools = shownTools(options.tools ?? {});
   // The session's context stays in the engine while the server is connected.
   const onclose = server.server.onclose;
   server.server.onclose = () => {
@@ -63,7 +66,7 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
   // The input schema is the program schema (generated from the op table) with a
   // context property: zod carries it through as metadata, and checks nothing
   // itself, so a bad program reaches the engine and comes back as its formatted error.
-  const { $defs, properties } = runtime.schema({ tools });
+  const { $defs, properties } = runtime.schema({ tools: tools.schema });
   const inputSchema = z
     .object({
       program: z.unknown().meta({
@@ -81,7 +84,7 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     RUN_PROGRAM,
     {
       title: "Run a PTC-JSON program",
-      description: runtime.prompt({ tools, context: options.context, compact: true }),
+      description: runtime.prompt({ tools: tools.prompt, context: options.context, compact: true }),
       inputSchema,
     },
     async ({ program, context }) => {
@@ -98,6 +101,7 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
   );
 
   registerRunWorkflow(server, runtime, session, z);
+  registerDescribeTools(server, options.tools ?? {}, z);
 
   server.registerTool(
     DESCRIBE_LANGUAGE,
@@ -116,8 +120,8 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       const short = compact === true;
       const text =
         language === "step-functions"
-          ? runtime.workflowPrompt({ tools, compact: short })
-          : runtime.prompt({ tools, context: options.context, compact: short });
+          ? runtime.workflowPrompt({ tools: tools.prompt, compact: short })
+          : runtime.prompt({ tools: tools.prompt, context: options.context, compact: short });
       return { content: [{ type: "text" as const, text }] };
     },
   );
@@ -128,8 +132,8 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
 // from the step table) with the entry's input and name; like run_program's,
 // zod checks nothing, so a bad file comes back as the engine's formatted error.
 function registerRunWorkflow(server: McpServer, runtime: PtcRuntime, session: ProgramSession, z: McpPeers["z"]) {
-  const tools = session.options.tools ?? {};
-  const { $defs, properties } = runtime.workflowSchema({ tools });
+  const tools = shownTools(session.options.tools ?? {});
+  const { $defs, properties } = runtime.workflowSchema({ tools: tools.schema });
   const inputSchema = z
     .object({
       functions: z.unknown().meta((properties as Record<string, Record<string, unknown>>).functions ?? {}),
@@ -144,7 +148,7 @@ function registerRunWorkflow(server: McpServer, runtime: PtcRuntime, session: Pr
     RUN_WORKFLOW,
     {
       title: "Run a step-function file",
-      description: runtime.workflowPrompt({ tools, compact: true }),
+      description: runtime.workflowPrompt({ tools: tools.prompt, compact: true }),
       inputSchema,
     },
     async (request) => {

@@ -56,6 +56,12 @@ export interface ToolDescriptor<Args extends object = ToolArgs> {
   description?: string;
   /** JSON Schema (draft 2020-12) of the args object. */
   parameters?: Record<string, unknown>;
+  /**
+   * JSON Schema of the result: the prompts show its fields in the tool's
+   * signature (`-> {id: string, total: number}`), so that a program reads
+   * fields the result has. Not checked against the value.
+   */
+  returns?: Record<string, unknown>;
   /** Runs the call; may be left out only when `defer` is true. */
   execute: ToolFunction<Args>;
   /**
