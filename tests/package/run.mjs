@@ -373,6 +373,15 @@ async function main() {
     await check("ptc-wasm/ai-sdk: execute and generateText (ESM and CommonJS entries)", () =>
       expectOk(node(full, "ai-sdk.mjs")),
     );
+    await check("README: In front of your MCP servers (memory and everything, over stdio)", () => {
+      // The reference servers, as `npx -y` finds them once installed.
+      const servers = ["@modelcontextprotocol/server-memory", "@modelcontextprotocol/server-everything"];
+      if (!existsSync(join(full, "node_modules", servers[0])))
+        linkTools(root, full, servers, ["mcp-server-memory", "mcp-server-everything"]);
+      writeFileSync(join(full, "gateway-demo.mjs"), recipe("MCP gateway"));
+      const r = node(full, "gateway-demo.mjs");
+      expect(/city: 'Chicago', temperature: 36/.test(r.stdout), `unexpected output: ${r.stdout.slice(-500)}`);
+    });
     await check("MCP over stdio: npx ptc-wasm mcp answers initialize and tools/call", async () => {
       const program = {
         op: "pipe",
