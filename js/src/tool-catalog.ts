@@ -6,6 +6,7 @@
 // cost the tool definitions a line per server, not a definition per tool.
 import { isToolDescriptor } from "./descriptors.js";
 import { toolSignature } from "./signature.js";
+import { jsonSchemaOf } from "./tool-schemas.js";
 import type { JsonObject, Tool, ToolDescriptor } from "./types.js";
 
 export const DESCRIBE_TOOLS = "describe_tools";
@@ -92,8 +93,8 @@ function argLines(parameters: JsonObject | undefined): string[] {
 export function describeTool(name: string, tool: Tool | undefined): string {
   if (tool === undefined) return `${name}: no such tool`;
   const d = descriptorOf(tool);
-  const parameters = d.parameters as JsonObject | undefined;
-  const returns = d.returns as JsonObject | undefined;
+  const parameters = jsonSchemaOf(d.parameters ?? d.inputSchema);
+  const returns = jsonSchemaOf(d.returns ?? d.outputSchema);
   const lines = [toolSignature(name, parameters, returns)];
   if (d.description) lines.push(`  ${d.description.replace(/\s+/g, " ").trim()}`);
   lines.push(...argLines(parameters));

@@ -394,16 +394,21 @@ describe("the CLI", () => {
       stderr: "disposed\n",
     });
     // dispose is a hook, not a tool.
-    const listed = cli(["validate", "-", "--tools", file], JSON.stringify({ program: { op: "call", tool: "dispose" } }));
+    const listed = cli(
+      ["validate", "-", "--tools", file],
+      JSON.stringify({ program: { op: "call", tool: "dispose" } }),
+    );
     expect(listed.status).toBe(1);
     expect(listed.stderr).toContain("Unknown tool 'dispose'");
     const timer = path.join(dir, "timer.mjs");
     fs.writeFileSync(timer, "setInterval(() => {}, 1000);\nexport const ping = () => 'pong';\n");
-    expect(cli(["run", "-", "--tools", timer], JSON.stringify({ program: { op: "call", tool: "ping" } })).status).toBe(0);
+    expect(cli(["run", "-", "--tools", timer], JSON.stringify({ program: { op: "call", tool: "ping" } })).status).toBe(
+      0,
+    );
   });
 
   test("a closed stdout ends the CLI quietly: schema | head -1", () => {
-    const r = spawnSync("bash", ["-c", "set -o pipefail; node dist/cli.mjs schema | head -c 1; echo \" $?\""], {
+    const r = spawnSync("bash", ["-c", 'set -o pipefail; node dist/cli.mjs schema | head -c 1; echo " $?"'], {
       cwd: root,
       encoding: "utf8",
     });
