@@ -4,10 +4,11 @@
 // generated from the op table (or the step table). `ai` is an optional peer dependency.
 import { jsonSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
 import type { PtcRuntime } from "./runtime.js";
-import { ProgramSession, runWorkflowFor, type SessionOptions } from "./session.js";
+import { ProgramSession, runWorkflowFor, type SessionMemory, type SessionOptions } from "./session.js";
 import type { ErrorCode, JsonValue } from "./types.js";
 
 export type PtcToolOptions = SessionOptions;
+export type { SessionMemory } from "./session.js";
 
 /** What the model sends: a program {"program": ...} (its value may also arrive as JSON text). */
 export interface PtcToolInput {
@@ -25,6 +26,8 @@ export type PtcToolOutput =
  */
 export type PtcTool = Omit<Extract<Tool<PtcToolInput, PtcToolOutput>, { type?: "function" }>, "execute"> & {
   execute(input: PtcToolInput, options?: Partial<ToolExecutionOptions<unknown>>): Promise<PtcToolOutput>;
+  /** The session's memory: read it, set it (e.g. from a store, per request) or clear it. */
+  readonly memory: SessionMemory;
 };
 
 /**
@@ -37,6 +40,7 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
   const { $schema: _dialect, ...schema } = runtime.schema({ tools });
   // What ai's tool() would return (it returns its argument), typed as a PtcTool.
   return {
+    memory: session.memoryAccess,
     description: runtime.prompt({ tools, context: options.context, compact: true }),
     inputSchema: jsonSchema<PtcToolInput>(schema as JSONSchema7),
     execute: async (input: PtcToolInput): Promise<PtcToolOutput> => {

@@ -7,6 +7,7 @@ import { limitAccepts, limitRule, type LimitName } from "./checks.js";
 import { describeThrown } from "./describe.js";
 import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
 import type { Runtime } from "./runtime.js";
+import { SESSION_TIMEOUT_MS } from "./session.js";
 import { VERSION } from "./version.js";
 import type { CallResult, JournalEntry, ProgramInput, RunOptions, RunResult, SuspendedState, Tool } from "./types.js";
 import type { WorkflowResult } from "./workflows.js";
@@ -40,7 +41,8 @@ Options:
                          as MCP clients write it (run, prompt, mcp). Tools that declare
                          destructiveHint ask for approval; "approval": true|false per server
                          overrides it
-  --timeout <ms>         Time limit of a run, tool calls included (default 1000)
+  --timeout <ms>         Time limit of a run, tool calls included (default 1000; mcp, and run
+                         with --mcp-config: 30000, as real tools take hundreds of ms a call)
   --max-heap <bytes>     Bytes of values a run may hold (default 10485760)
   --max-depth <n>        Deepest nesting of operations (default 50)
   --max-message-bytes <n>
@@ -353,7 +355,8 @@ async function main(argv: string[]): Promise<number> {
     : undefined;
   const memory = options.has("--memory") ? await readObject(options.get("--memory") as string, "memory") : undefined;
   const limits = {
-    timeoutMs: limitFlag(options, "--timeout", "timeoutMs"),
+    timeoutMs:
+      limitFlag(options, "--timeout", "timeoutMs") ?? (options.has("--mcp-config") ? SESSION_TIMEOUT_MS : undefined),
     maxHeapBytes: limitFlag(options, "--max-heap", "maxHeapBytes"),
     maxDepth: limitFlag(options, "--max-depth", "maxDepth"),
     maxToolCalls: limitFlag(options, "--max-tool-calls", "maxToolCalls"),

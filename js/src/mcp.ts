@@ -15,7 +15,14 @@ import { StdioTransport } from "./mcp-stdio.js";
 import { registerDescribeTools, shownTools } from "./mcp-catalog.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "./runtime.js";
-import { ProgramSession, runWorkflowFor, storedNote, type ApproveCall, type SessionOptions } from "./session.js";
+import {
+  ProgramSession,
+  runWorkflowFor,
+  storedNote,
+  type ApproveCall,
+  type SessionMemory,
+  type SessionOptions,
+} from "./session.js";
 import { VERSION } from "./version.js";
 
 export interface PtcMcpServerOptions extends SessionOptions {
@@ -31,6 +38,7 @@ export interface PtcMcpServerOptions extends SessionOptions {
 }
 
 export { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from "./mcp-stdio.js";
+export type { SessionMemory } from "./session.js";
 export { mcpTools, McpConfigError, type McpConfig, type McpServerEntry, type McpTools } from "./mcp-gateway.js";
 
 export const RUN_PROGRAM = "run_program";
@@ -49,11 +57,15 @@ function mcpPeers(): McpPeers {
   }));
 }
 
+/** The MCP server of createMcpServer: an McpServer with its session's memory (read, set, clear). */
+export type PtcMcpServer = McpServer & { readonly memory: SessionMemory };
+
 /** An McpServer with run_program, run_workflow and describe_language; connect it to any transport. */
-export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): McpServer {
+export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): PtcMcpServer {
   const { McpServer, z } = mcpPeers();
   const server = new McpServer({ name: options.name ?? "ptc-wasm", version: options.version ?? VERSION });
   const session = new ProgramSession(runtime, { ...options, approve: options.approve ?? askTheUser(server) });
+  Object.defineProperty(server, "memory", { value: session.memoryAccess });
   // Upstream tools ("<server>.<tool>") are listed per server and described on demand (mcp-catalog.ts).
   const tools = shownTools(options.tools ?? {});
   // The session's context stays in the engine while the server is connected.
@@ -125,7 +137,7 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       return { content: [{ type: "text" as const, text }] };
     },
   );
-  return server;
+  return server as PtcMcpServer;
 }
 
 // run_workflow: the input schema is the step-function file's schema (generated
@@ -198,7 +210,7 @@ function askTheUser(server: McpServer): ApproveCall {
 }
 
 /** Serves run_program, run_workflow and describe_language over stdio until the input ends. */
-export async function serveStdio(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): Promise<McpServer> {
+export async function serveStdio(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): Promise<PtcMcpServer> {
   const { maxMessageBytes } = checkedOptions(options, ["maxMessageBytes"]);
   const server = createMcpServer(runtime, options);
   await server.connect(new StdioTransport(maxMessageBytes));
