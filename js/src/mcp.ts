@@ -11,6 +11,7 @@
 // a message saying what to install when they are missing.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { checkedOptions } from "./checks.js";
+import { declarations } from "./descriptors.js";
 import { StdioTransport } from "./mcp-stdio.js";
 import { registerDescribeTools, shownTools } from "./mcp-catalog.js";
 import { loadPeers } from "./peers.js";
@@ -23,6 +24,7 @@ import {
   type SessionMemory,
   type SessionOptions,
 } from "./session.js";
+import type { Tool } from "./types.js";
 import { VERSION } from "./version.js";
 
 export interface PtcMcpServerOptions extends SessionOptions {
@@ -98,6 +100,7 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       title: "Run a PTC-JSON program",
       description: runtime.prompt({ tools: tools.prompt, context: options.context, compact: true }),
       inputSchema,
+      annotations: runAnnotations(options.tools ?? {}),
     },
     async ({ program, context }) => {
       const outcome = await session.run(program, context as Record<string, unknown> | undefined);
@@ -119,6 +122,7 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     DESCRIBE_LANGUAGE,
     {
       title: "Describe PTC-JSON or step functions",
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       description:
         "The full reference of PTC-JSON, the language run_program accepts: every operation with its fields and an " +
         'example, the memory contract, the error types and the available tools. With language "step-functions": ' +
@@ -162,6 +166,7 @@ function registerRunWorkflow(server: McpServer, runtime: PtcRuntime, session: Pr
       title: "Run a step-function file",
       description: runtime.workflowPrompt({ tools: tools.prompt, compact: true }),
       inputSchema,
+      annotations: runAnnotations(session.options.tools ?? {}),
     },
     async (request) => {
       const outcome = await runWorkflowFor(session, request);
@@ -174,6 +179,17 @@ function registerRunWorkflow(server: McpServer, runtime: PtcRuntime, session: Pr
       return { content: [{ type: "text" as const, text: JSON.stringify(outcome.result) }] };
     },
   );
+}
+
+/**
+ * What a host may assume of run_program and run_workflow (MCP tool
+ * annotations): read-only when every tool is a read, destructive when one is
+ * a write, open-world when there are tools (the sandbox itself reaches nothing).
+ */
+function runAnnotations(tools: Record<string, Tool>) {
+  const writes = Object.values(tools).some((tool) => declarations(tool)?.effect === "write");
+  const any = Object.keys(tools).length > 0;
+  return { readOnlyHint: !writes, destructiveHint: writes, idempotentHint: !any, openWorldHint: any };
 }
 
 const shown = (args: unknown) => {

@@ -132,6 +132,15 @@ test("tools/list names each server, not its tools; describe_tools reads them on 
   expect(runProgram.description).toContain("shop.<tool>: 3 tools");
   expect(runProgram.description).not.toContain("search_nodes");
   expect(JSON.stringify(tools)).not.toContain("get-structured-content");
+  // Issue 28 item 5: annotations. Upstream writes make run_program destructive (a host may ask first).
+  expect(runProgram.annotations).toEqual({
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  });
+  expect(tools.find((t) => t.name === "describe_language").annotations.readOnlyHint).toBe(true);
+  expect(tools.find((t) => t.name === "describe_tools").annotations.readOnlyHint).toBe(true);
 
   const listed = text(await client.callTool({ name: "describe_tools", arguments: { server: "memory" } }));
   expect(listed).toContain("- memory.read_graph: Read the entire knowledge graph (read)");

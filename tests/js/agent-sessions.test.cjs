@@ -81,3 +81,22 @@ test("ptcTool's memory: read, set, cleared between calls", () => {
   });
   expect(JSON.parse(out.trim().split("\n").pop())).toEqual([{ a: 1 }, { ok: true, result: 2 }, {}]);
 });
+
+test("run_program's annotations follow the tools' effects: read-only with reads only", async () => {
+  const { client } = await connected({ tools: { get: { effect: "read", execute: () => 1 } } });
+  const { tools } = await client.listTools();
+  expect(tools.find((t) => t.name === "run_program").annotations).toEqual({
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  });
+  await client.close();
+  const bare = await connected({});
+  const listed = (await bare.client.listTools()).tools;
+  expect(listed.find((t) => t.name === "run_workflow").annotations).toMatchObject({
+    readOnlyHint: true,
+    openWorldHint: false,
+  });
+  await bare.client.close();
+});
