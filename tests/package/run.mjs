@@ -360,6 +360,22 @@ async function main() {
       const r = node(core, "agent-loop/agent.mjs");
       expect(/memory at the end: travel_expenses/.test(r.stdout), `unexpected output: ${r.stdout.slice(-500)}`);
     });
+    // The README's agent examples use examples/agent-loop: the package ships it.
+    await check("the package ships examples/agent-loop: the README's CLI examples run in node_modules/ptc-wasm", () => {
+      const installed = join(core, "node_modules/ptc-wasm");
+      const r = run(
+        "npx",
+        ["ptc-wasm", "run", "examples/agent-loop/program.json", "--context", "examples/agent-loop/data.json"],
+        {
+          cwd: installed,
+        },
+      );
+      expect(r.stdout.trim().length > 0, "no output");
+      expect(
+        /memory at the end: travel_expenses/.test(node(installed, "examples/agent-loop/agent.mjs").stdout),
+        "agent.mjs",
+      );
+    });
   }
 
   // With the optional peers, at the versions this repository tests.
