@@ -3,14 +3,22 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { limitAccepts, limitRule, type LimitName } from "./checks.js";
-import { describeThrown } from "./describe.js";
+import { limitAccepts, limitRule, type LimitName } from "./run/checks.js";
+import { describeThrown } from "./util/describe.js";
 import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
-import type { Runtime } from "./runtime.js";
-import { SESSION_TIMEOUT_MS } from "./session.js";
-import { VERSION } from "./version.js";
-import type { CallResult, JournalEntry, ProgramInput, RunOptions, RunResult, SuspendedState, Tool } from "./types.js";
-import type { WorkflowResult } from "./workflows.js";
+import type { Runtime } from "./runtimes/runtime.js";
+import { SESSION_TIMEOUT_MS } from "./agents/session.js";
+import { VERSION } from "./util/version.js";
+import type {
+  CallResult,
+  JournalEntry,
+  ProgramInput,
+  RunOptions,
+  RunResult,
+  SuspendedState,
+  Tool,
+} from "./types/public.js";
+import type { WorkflowResult } from "./run/workflows.js";
 
 const USAGE = `Usage: ptc-wasm <command> [options]
 
@@ -319,7 +327,7 @@ async function report(
 async function toolsOf(options: Parsed["options"]): Promise<Record<string, Tool> | undefined> {
   const own = options.has("--tools") ? await loadTools(options.get("--tools") as string) : undefined;
   if (!options.has("--mcp-config")) return own;
-  const { mcpTools } = await import("./mcp.js");
+  const { mcpTools } = await import("./agents/mcp.js");
   const gateway = await mcpTools(options.get("--mcp-config") as string);
   disposers.push(gateway.close);
   return { ...gateway.tools, ...own };
@@ -415,7 +423,7 @@ async function main(argv: string[]): Promise<number> {
       return report(runtime, resumed, options);
     }
     case "mcp": {
-      const { serveStdio } = await import("./mcp.js");
+      const { serveStdio } = await import("./agents/mcp.js");
       const server = await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes });
       // Serves until the client closes standard input; then the connections close and the CLI ends.
       await new Promise((done) => process.stdin.once("end", done).once("close", done));
