@@ -69,6 +69,8 @@ Options:
                          a failed run prints {ok: false, error: {type, code, message, ...}} too
   --compact              The compact prompt, for small context windows (prompt)
   --workflow             Of step functions, the second dialect, instead of PTC-JSON (schema, prompt)
+  --full-schema          Tool input schemas as the generated JSON Schemas (about 25,000 tokens)
+                         instead of the minimal {program} and {functions} (mcp)
   -h, --help             Print this help.
   -v, --version          Print the version.
 
@@ -119,7 +121,7 @@ const VALUED = new Set([
   "--results",
   "--mcp-config",
 ]);
-const FLAGS = new Set(["--full", "--compact", "--workflow", "--help", "--version"]);
+const FLAGS = new Set(["--full", "--compact", "--workflow", "--full-schema", "--help", "--version"]);
 const TOOL_LIMITS = ["--max-tool-calls", "--max-concurrency", "--tool-timeout"];
 const ALLOWED: Record<string, string[]> = {
   run: [
@@ -160,6 +162,7 @@ const ALLOWED: Record<string, string[]> = {
     "--max-heap",
     "--max-depth",
     "--max-message-bytes",
+    "--full-schema",
     ...TOOL_LIMITS,
     "--mcp-config",
   ],
@@ -391,7 +394,9 @@ async function main(argv: string[]): Promise<number> {
         : runtime.prompt({ tools, context, compact });
       write(process.stdout, text);
       if (process.stderr.isTTY)
-        process.stderr.write(`(${text.length} characters, ~${approximateTokens(text)} tokens)\n`);
+        process.stderr.write(
+          `(${text.length} characters, ~${approximateTokens(text)} tokens estimated as characters/4)\n`,
+        );
       return 0;
     }
     case "validate": {
@@ -424,7 +429,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case "mcp": {
       const { serveStdio } = await import("./agents/mcp.js");
-      const server = await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes });
+      const schema = options.has("--full-schema") ? "full" : "minimal";
+      const server = await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes, schema });
       // Serves until the client closes standard input; then the connections close and the CLI ends.
       await new Promise((done) => process.stdin.once("end", done).once("close", done));
       await server.close();
