@@ -35,6 +35,17 @@ export interface SessionOptions {
   context?: Record<string, unknown>;
   /** Memory to start from; it then carries over from one program to the next. */
   memory?: Record<string, unknown>;
+  /**
+   * Keep the keys of a program's object result in memory for the next
+   * programs (the memory contract; default true). false: nothing is stored,
+   * and memory stays what the host sets (session.memory / the tool's memory).
+   */
+  remember?: boolean;
+  /**
+   * Time limit of one program, tool awaits included (default 30000 in a
+   * session, against run()'s 1000): a session's tools are real ones (HTTP,
+   * MCP servers) whose calls take hundreds of milliseconds each.
+   */
   timeoutMs?: number;
   maxHeapBytes?: number;
   maxDepth?: number;
@@ -77,6 +88,7 @@ const SESSION_OPTIONS = [
   "tools",
   "context",
   "memory",
+  "remember",
   "timeoutMs",
   "maxHeapBytes",
   "maxDepth",
@@ -102,6 +114,19 @@ async function decide(approve: ApproveCall | undefined, call: PendingCall): Prom
   } catch (e) {
     return { approved: false, reason: `asking for approval failed (${describeThrown(e)})` };
   }
+}
+
+/** A session's default time limit of one program, tool awaits included (see SessionOptions.timeoutMs). */
+export const SESSION_TIMEOUT_MS = 30_000;
+
+/** The memory of a session, for a host that keeps it across requests (serverless) or resets it. */
+export interface SessionMemory {
+  /** The memory now (a copy). */
+  get(): JsonObject;
+  /** Replaces it: the next program reads these keys. */
+  set(memory: Record<string, unknown>): void;
+  /** Empties it. */
+  clear(): void;
 }
 
 /**
@@ -183,6 +208,19 @@ export class ProgramSession {
     this.memory = { ...(this.options.memory ?? {}) } as JsonObject;
   }
 
+  /** The session's memory, to read, set or clear between programs. */
+  readonly memoryAccess: SessionMemory = {
+    get: () => structuredClone(this.memory),
+    set: (memory) => {
+      if (memory === null || typeof memory !== "object" || Array.isArray(memory))
+        throw new TypeError("ptc-wasm: memory must be an object");
+      this.memory = structuredClone(memory) as JsonObject;
+    },
+    clear: () => {
+      this.memory = {};
+    },
+  };
+
   // The session's context, loaded into the engine at the first program and
   // then read there by every program (runtime.load): it crosses once. Where it
   // cannot be loaded (past maxResidentBytes), it is sent with each run instead.
@@ -205,7 +243,8 @@ export class ProgramSession {
 
   /** The limits every run of the session gets. */
   get limits() {
-    const { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs } = this.options;
+    const { maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs } = this.options;
+    const timeoutMs = this.options.timeoutMs ?? SESSION_TIMEOUT_MS;
     return { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs };
   }
 
@@ -226,6 +265,7 @@ export class ProgramSession {
     const resumeOptions = { tools, context: runContext, resident, maxConcurrency, toolTimeoutMs };
     const r = await settled(this.runtime, first, this.options.approve, resumeOptions, clock);
     if (!r.ok) return { ok: false, error: r.error, message: this.runtime.formatError(r.error, input) };
+    if (this.options.remember === false) return { ok: true, result: r.result, stored: [] };
     // Programs of one session may be in flight at once, each started from the
     // memory of its time: merge what each stored, so none loses another's keys.
     this.memory = { ...this.memory, ...r.memoryDelta };

@@ -105,6 +105,7 @@ const OPTION_CHECKS: Record<string, OptionCheck> = {
   maxConcurrency: limitOption("maxConcurrency"),
   toolTimeoutMs: limitOption("toolTimeoutMs"),
   trace: booleanOption,
+  remember: booleanOption,
   suspend: booleanOption,
   journal: booleanOption,
   replay: (value) => (Array.isArray(value) && value.every(isJournalEntry) ? undefined : JOURNAL_SHAPE),

@@ -3,6 +3,9 @@
 import type { ErrorCode, ErrorType } from "./error-codes.js";
 import type { FieldKind } from "./engine-tables.js";
 import type { ResidentContext } from "./resident-context.js";
+import type { ToolSchema } from "./tool-schema.js";
+
+export type { StandardResult, StandardSchemaV1, ToolSchema } from "./tool-schema.js";
 
 export type { ErrorCode, ErrorCodeInfo, ErrorType } from "./error-codes.js";
 export type { FieldKind } from "./engine-tables.js";
@@ -67,8 +70,22 @@ export type ToolFunction<Args extends object = ToolArgs> = {
  */
 export interface ToolDescriptor<Args extends object = ToolArgs> {
   description?: string;
-  /** JSON Schema (draft 2020-12) of the args object. */
-  parameters?: Record<string, unknown>;
+  /**
+   * The args object's schema: JSON Schema (draft 2020-12), or a Standard
+   * Schema (a zod 4 schema...), which then checks the args itself and is shown
+   * to the model as its JSON Schema.
+   */
+  parameters?: ToolSchema<Args>;
+  /** The AI SDK's name for `parameters` (a tool() object works as it is). */
+  inputSchema?: ToolSchema<Args>;
+  /**
+   * JSON Schema of the result: the prompts show its fields in the tool's
+   * signature (`-> {id: string, total: number}`), so that a program reads
+   * fields the result has. Not checked against the value.
+   */
+  returns?: ToolSchema;
+  /** The AI SDK's and MCP's name for `returns`. */
+  outputSchema?: ToolSchema;
   /** Runs the call; may be left out only when `defer` is true. */
   execute: ToolFunction<Args>;
   /**
@@ -95,8 +112,21 @@ export type ApprovalCheck<Args extends object = ToolArgs> = {
 /** A tool the host runs itself (`defer: true`): no `execute`. */
 export type DeferredToolDescriptor = Omit<ToolDescriptor, "execute" | "defer"> & { defer: true; execute?: undefined };
 
-/** A plain function or a descriptor. */
-export type Tool<Args extends object = ToolArgs> = ToolFunction<Args> | ToolDescriptor<Args> | DeferredToolDescriptor;
+/**
+ * An AI SDK tool() object, as it is: its inputSchema (zod, any Standard Schema,
+ * or jsonSchema()) checks the args and is shown to the model; its execute runs
+ * the call (with the args only). A tool() without execute cannot be called.
+ */
+export interface AiSdkToolLike {
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  description?: unknown;
+  execute?: (input: never, options: never) => unknown;
+}
+
+/** A plain function, a descriptor, or an AI SDK tool() object. */
+export type Tool<Args extends object = ToolArgs> =
+  ToolFunction<Args> | ToolDescriptor<Args> | DeferredToolDescriptor | AiSdkToolLike;
 
 export interface RunOptions {
   /** Data the program reads with {"op": "load", "name": ...}. */
