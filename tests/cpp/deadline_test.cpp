@@ -7,11 +7,11 @@
 
 #include <string>
 
+#include "api/engine.h"
 #include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/value.h"
-#include "host/engine.h"
 #include "test_support.h"
 
 namespace {

@@ -11,8 +11,8 @@
 #include <chrono>
 #include <string>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
 #include "test_support.h"
 
 namespace {

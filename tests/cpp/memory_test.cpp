@@ -11,8 +11,8 @@
 #include <new>
 #include <string>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
 
 namespace {
 std::atomic<int64_t> gLive{0};  // bytes operator new has handed out and not taken back

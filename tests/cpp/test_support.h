@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "api/engine.h"
 #include "core/deadline.h"
 #include "core/value.h"
-#include "host/engine.h"
 
 namespace ptc::testing {
 

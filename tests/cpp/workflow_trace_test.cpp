@@ -6,8 +6,8 @@
 #include <chrono>
 #include <vector>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
 #include "test_support.h"
 
 namespace {
