@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "core/run.h"
+#include "core/warnings.h"
 #include "ptc/program.h"
 
 namespace ptc {
@@ -17,6 +18,9 @@ struct EngineOptions {
   CompileOptions compile;
   std::string entry;      // step functions: the entry function ("" = the last)
   std::string inputJson;  // step functions, validation only: the input to check
+  // validate/analyze: the keys of the context the program will run with, when given
+  bool contextKeysKnown = false;
+  std::vector<std::string> contextKeys;
 };
 
 // {"timeoutMs":..,"maxHeapBytes":..,"maxDepth":..,"maxToolCalls":..,
@@ -26,7 +30,7 @@ EngineOptions parseEngineOptions(std::string_view optionsJson);
 
 std::string errorJson(const Error& e);
 Error errorFromJson(std::string_view text);
-std::string validOkJson();
+std::string validOkJson(const std::vector<Warning>& warnings = {});
 std::string validErrorJson(const Error& e);
 std::string readyJson(int runId, const std::vector<std::string>& loads);
 // {"state":"prepared","id":N,"loads":[...],"fields":{key:[fields]}} ("fields"

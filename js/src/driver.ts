@@ -5,7 +5,7 @@
 import { describeThrown } from "./describe.js";
 import { EngineBrokenError, type EngineInstance, type PreparedProgram } from "./engine.js";
 import type { ResidentSpec } from "./resident.js";
-import type { ErrorCode, JsonObject, JsonValue, PtcError } from "./types.js";
+import type { ErrorCode, JsonObject, JsonValue, PtcError, Warning } from "./types.js";
 
 export interface EngineMetrics {
   memoryBytes: number;
@@ -21,8 +21,16 @@ export type DoneStatus =
       memory?: JsonObject;
       trace?: JsonValue[];
       metrics: EngineMetrics;
+      warnings?: Warning[];
     }
-  | { state: "done"; ok: false; error: PtcError; trace?: JsonValue[]; metrics: EngineMetrics };
+  | {
+      state: "done";
+      ok: false;
+      error: PtcError;
+      trace?: JsonValue[];
+      metrics: EngineMetrics;
+      warnings?: Warning[];
+    };
 
 /** What a run runs: a PTC-JSON program or a step-functions file (a "workflow"). */
 export type RunKind = "program" | "workflow";

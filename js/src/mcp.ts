@@ -14,7 +14,15 @@ import { checkedOptions } from "./checks.js";
 import { StdioTransport } from "./mcp-stdio.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "./runtime.js";
-import { ProgramSession, runWorkflowFor, storedNote, type ApproveCall, type SessionOptions } from "./session.js";
+import { formatWarnings } from "./format.js";
+import {
+  missingProgram,
+  ProgramSession,
+  runWorkflowFor,
+  storedNote,
+  type ApproveCall,
+  type SessionOptions,
+} from "./session.js";
 import { VERSION } from "./version.js";
 
 export interface PtcMcpServerOptions extends SessionOptions {
@@ -85,7 +93,10 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       inputSchema,
     },
     async ({ program, context }) => {
-      const outcome = await session.run(program, context as Record<string, unknown> | undefined);
+      const outcome =
+        program === undefined
+          ? missingProgram({})!
+          : await session.run(program, context as Record<string, unknown> | undefined);
       if (!outcome.ok) {
         // The text is for the model; _meta.code for a host that branches on the error (docs/errors.md).
         const content = [{ type: "text" as const, text: outcome.message }];
@@ -93,6 +104,8 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       }
       const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
       if (outcome.stored.length) content.push({ type: "text" as const, text: storedNote(outcome.stored) });
+      const warnings = formatWarnings(outcome.warnings);
+      if (warnings) content.push({ type: "text" as const, text: warnings });
       return { content };
     },
   );
@@ -155,7 +168,10 @@ function registerRunWorkflow(server: McpServer, runtime: PtcRuntime, session: Pr
           content: [{ type: "text" as const, text: outcome.message }],
           _meta: { code: outcome.error.code },
         };
-      return { content: [{ type: "text" as const, text: JSON.stringify(outcome.result) }] };
+      const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
+      const warnings = formatWarnings(outcome.warnings);
+      if (warnings) content.push({ type: "text" as const, text: warnings });
+      return { content };
     },
   );
 }

@@ -8,7 +8,8 @@ import type { CallResult, PendingCall } from "./journal.js";
 import type { ResidentContext } from "./resident.js";
 import type { PtcRuntime } from "./runtime.js";
 import type { ResumeOptions } from "./suspension.js";
-import type { JsonObject, JsonValue, ProgramInput, PtcError, RunResult, Tool } from "./types.js";
+import { formatWarnings } from "./format.js";
+import type { JsonObject, JsonValue, ProgramInput, PtcError, RunResult, Tool, Warning } from "./types.js";
 import type { WorkflowResult } from "./workflows.js";
 
 /**
@@ -43,7 +44,36 @@ export interface SessionOptions {
 }
 
 export type SessionOutcome =
-  { ok: true; result: JsonValue; stored: string[] } | { ok: false; error: PtcError; message: string };
+  | { ok: true; result: JsonValue; stored: string[]; warnings?: Warning[] }
+  | { ok: false; error: PtcError; message: string; warnings?: Warning[] };
+
+/** A failure's message for the model: the formatted error, then the run's warnings (often what led to it). */
+function failureMessage(runtime: PtcRuntime, error: PtcError, warnings: Warning[] | undefined, input?: ProgramInput) {
+  const shown = formatWarnings(warnings);
+  return runtime.formatError(error, input) + (shown ? "\n" + shown : "");
+}
+
+const withWarnings = (warnings: Warning[] | undefined) => (warnings?.length ? { warnings } : {});
+const warningsOf = (r: { warnings?: Warning[] } | { status: "suspended" }) =>
+  "warnings" in r ? r.warnings : undefined;
+
+/**
+ * A tool input that holds no program (neither "program" nor "op"): named, with
+ * the keys it has, instead of run as an object whose keys read no input.
+ */
+export function missingProgram(input: unknown): SessionOutcome | undefined {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return undefined;
+  if ("program" in input || "op" in input) return undefined;
+  const keys = Object.keys(input);
+  const error: PtcError = {
+    type: "parse_error",
+    code: "missing_program",
+    message:
+      'The input must be {"program": {"op": ...}}: it has no key "program"' +
+      (keys.length ? ` (found: ${keys.join(", ")}). Put the program's root operation under "program"` : ""),
+  };
+  return { ok: false, error, message: error.message };
+}
 
 /**
  * A program as a model may send it: the root expression (`{"op": ...}`), the
@@ -165,9 +195,15 @@ export class ProgramSession {
     const { timeoutMs, maxConcurrency, toolTimeoutMs } = this.limits;
     const resumeOptions = { tools, context: runContext, resident, timeoutMs, maxConcurrency, toolTimeoutMs };
     const r = await settled(this.runtime, first, this.options.approve, resumeOptions);
-    if (!r.ok) return { ok: false, error: r.error, message: this.runtime.formatError(r.error, input) };
+    if (!r.ok)
+      return {
+        ok: false,
+        error: r.error,
+        message: failureMessage(this.runtime, r.error, warningsOf(r), input),
+        ...withWarnings(warningsOf(r)),
+      };
     this.memory = r.memory;
-    return { ok: true, result: r.result, stored: Object.keys(r.memoryDelta) };
+    return { ok: true, result: r.result, stored: Object.keys(r.memoryDelta), ...withWarnings(r.warnings) };
   }
 }
 
@@ -224,8 +260,14 @@ export async function runWorkflowFor(session: ProgramSession, given: unknown): P
   const first = await session.runtime.runWorkflow(source, { input, entry, tools, ...limits });
   const resumeOptions = { tools, timeoutMs, maxConcurrency, toolTimeoutMs };
   const r = await settled(session.runtime, first, session.options.approve, resumeOptions);
-  if (!r.ok) return { ok: false, error: r.error, message: session.runtime.formatError(r.error) };
-  return { ok: true, result: r.result, stored: [] };
+  if (!r.ok)
+    return {
+      ok: false,
+      error: r.error,
+      message: failureMessage(session.runtime, r.error, warningsOf(r)),
+      ...withWarnings(warningsOf(r)),
+    };
+  return { ok: true, result: r.result, stored: [], ...withWarnings(r.warnings) };
 }
 
 /** The note a model gets when its program stored keys in memory. */

@@ -12,7 +12,7 @@ import {
   now,
   toolNames,
 } from "./options.js";
-import type { JsonObject, JsonValue, PtcError, RunMetrics, Tool } from "./types.js";
+import type { JsonObject, JsonValue, PtcError, RunMetrics, Tool, Warning } from "./types.js";
 import type { JournalEntry } from "./journal.js";
 import type { RunSuspended } from "./suspension.js";
 
@@ -77,6 +77,7 @@ export type WorkflowResult =
       trace: TraceEntry[];
       journal?: JournalEntry[];
       metrics: RunMetrics;
+      warnings?: Warning[];
     }
   | {
       ok: false;
@@ -84,6 +85,7 @@ export type WorkflowResult =
       trace?: TraceEntry[];
       journal?: JournalEntry[];
       metrics?: RunMetrics;
+      warnings?: Warning[];
       status?: undefined;
     }
   | RunSuspended<"workflow">;
@@ -144,6 +146,7 @@ export function toWorkflowResult(status: DoneStatus, started: number, timings: T
     ...timings,
   };
   const trace = (status.trace ?? []) as unknown as TraceEntry[];
-  if (!status.ok) return { ok: false, error: status.error, ...(status.trace ? { trace } : {}), metrics };
-  return { ok: true, result: status.result, trace, metrics };
+  const warnings = status.warnings ? { warnings: status.warnings } : {};
+  if (!status.ok) return { ok: false, error: status.error, ...(status.trace ? { trace } : {}), metrics, ...warnings };
+  return { ok: true, result: status.result, trace, metrics, ...warnings };
 }
