@@ -15,14 +15,7 @@ import { StdioTransport } from "./mcp-stdio.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "./runtime.js";
 import { formatWarnings } from "./format.js";
-import {
-  missingProgram,
-  ProgramSession,
-  runWorkflowFor,
-  storedNote,
-  type ApproveCall,
-  type SessionOptions,
-} from "./session.js";
+import { ProgramSession, runWorkflowFor, storedNote, type ApproveCall, type SessionOptions } from "./session.js";
 import { VERSION } from "./version.js";
 
 export interface PtcMcpServerOptions extends SessionOptions {
@@ -93,10 +86,8 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       inputSchema,
     },
     async ({ program, context }) => {
-      const outcome =
-        program === undefined
-          ? missingProgram({})!
-          : await session.run(program, context as Record<string, unknown> | undefined);
+      // (An input without "program" never gets here: the SDK's schema check names the key.)
+      const outcome = await session.run(program, context as Record<string, unknown> | undefined);
       if (!outcome.ok) {
         // The text is for the model; _meta.code for a host that branches on the error (docs/errors.md).
         const content = [{ type: "text" as const, text: outcome.message }];
