@@ -49,8 +49,8 @@ Warning fieldWarning(const Node& n, const Value& object) {
   if (dottedPath(name, object))
     return Warning{ErrorCode::DottedField, n.path,
                    opOf(n) + " reads field '" + name + "', which no object it read has: a field name is one key, " +
-                       "not a path. To read a nested field write {\"op\": \"get\", \"path\": " + pathOf(name) +
-                       "} (in a map when the items are in a list, then " + opOf(n) + " the values)"};
+                       "not a path. Read the nested field with {\"op\": \"get\", \"path\": " + pathOf(name) +
+                       "}: a pipe step before " + opOf(n) + " for one object, or a map before it for a list"};
   return Warning{ErrorCode::FieldNotFound, n.path,
                  opOf(n) + " reads field '" + name + "', which no object it read has, so it read null." +
                      namesHint(name, keyNames(object), "fields of those objects")};
