@@ -274,8 +274,8 @@ async function measureSize(peers, n, rounds) {
 // Where ptc-wasm's time goes on 100k rows. The engine cannot be instrumented
 // from here, so the parts are differences of things that can be timed. The
 // benchmarked program reads two fields of each row (category, amount), so the
-// wrapper sends only those, as a binary row block (engine/ptc/projection.h,
-// engine/host/row_block.h):
+// wrapper sends only those, as a binary row block (engine/ptc_json/projection.h,
+// engine/core/row_block.h):
 //   fixed       ptc.run of a literal, per call over a batch: no data crosses
 //               (the wrapper only sends the context keys a program loads);
 //               program text, prepared-program lookup, the run call, status

@@ -3,14 +3,22 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { limitAccepts, limitRule, type LimitName } from "./checks.js";
-import { describeThrown } from "./describe.js";
-import { formatWarnings } from "./format.js";
+import { limitAccepts, limitRule, type LimitName } from "./run/checks.js";
+import { describeThrown } from "./util/describe.js";
+import { formatWarnings } from "./runtimes/format.js";
 import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
-import type { Runtime } from "./runtime.js";
-import { VERSION } from "./version.js";
-import type { CallResult, JournalEntry, ProgramInput, RunOptions, RunResult, SuspendedState, Tool } from "./types.js";
-import type { WorkflowResult } from "./workflows.js";
+import type { Runtime } from "./runtimes/runtime.js";
+import { VERSION } from "./util/version.js";
+import type {
+  CallResult,
+  JournalEntry,
+  ProgramInput,
+  RunOptions,
+  RunResult,
+  SuspendedState,
+  Tool,
+} from "./types/public.js";
+import type { WorkflowResult } from "./run/workflows.js";
 
 const USAGE = `Usage: ptc-wasm <command> [options]
 
@@ -385,7 +393,7 @@ async function main(argv: string[]): Promise<number> {
       return report(runtime, resumed, options);
     }
     case "mcp": {
-      const { serveStdio } = await import("./mcp.js");
+      const { serveStdio } = await import("./agents/mcp.js");
       await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes });
       return -1; // keeps serving until the client closes standard input
     }
