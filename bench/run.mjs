@@ -22,6 +22,7 @@ import { generateRows } from "./data.mjs";
 import { createPeers, LimitError, plainJs, ptcRun } from "./peers.mjs";
 import { codeBytes, sizeParts } from "./size-parts.mjs";
 import { printDiff, printSummary, saveRun } from "./summary.mjs";
+import { measureTokens, reportTokens } from "./tokens.mjs";
 import { measureWorkloads, reportWorkloads, workloadTargets } from "./workloads.mjs";
 
 const { values: ARGS } = parseArgs({
@@ -678,6 +679,12 @@ async function plannedWorkload(id) {
   };
 }
 
+// TOKENS (bench/tokens.mjs): tool definitions, prompts and the corpus ratio, in o200k_base tokens.
+async function workloadTokens() {
+  const measured = await measureTokens();
+  return { ...reportTokens(measured, say, line), detail: measured };
+}
+
 const verdict = (ok) => (ok ? "PASS" : "MISS");
 const ratioDetail = (a, b) => `${fmtTime(a)} vs ${fmtTime(b)} (ratio ${fmtRatio(a / b)})`;
 
@@ -690,6 +697,7 @@ const WORKLOADS = {
   W3: () => plannedWorkload("W3"),
   GROUP: () => plannedWorkload("GROUP"),
   SIZE: workloadSize,
+  TOKENS: workloadTokens,
 };
 
 // ------------------------------------------------------------------- main --

@@ -123,7 +123,8 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
       {Op::Pipe, "pipe", "collections", false, {withRole(Role::Step, field("steps", K::ExprList, P::Required, "operations in order"))},
        "Chains operations: each step gets the previous result. Empty: null.",
        R"({"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "count"}]})"},
-      listOp(Op::Filter, "filter", "collections", "Keeps the items of a list for which `where` is truthy.",
+      listOp(Op::Filter, "filter", "collections", "Keeps the items of a list for which `where` is truthy (a comparison's `value` in it still sees the enclosing "
+             "map's item).",
              R"({"op": "filter", "where": {"op": "eq", "field": "status", "value": "active"}})",
              {predicate("where", K::Expr, "condition evaluated with each item as the current value"), asName()}),
       listOp(Op::Reject, "reject", "collections", "Removes the items of a list for which `where` is truthy.",
@@ -163,9 +164,9 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
              R"({"op": "sum", "field": "amount"})", {fieldOf("field to sum; omit to sum the items")}),
       listOp(Op::Avg, "avg", "aggregation", "Average of the numeric values of a field (null when none).",
              R"({"op": "avg", "field": "amount"})", {fieldOf("field to average; omit to average the items")}),
-      listOp(Op::Min, "min", "aggregation", "Smallest value of a field (null when empty).",
+      listOp(Op::Min, "min", "aggregation", "Smallest value of a field, numbers or texts (null when empty).",
              R"({"op": "min", "field": "price"})", {fieldOf("field; omit to compare the items")}),
-      listOp(Op::Max, "max", "aggregation", "Largest value of a field (null when empty).",
+      listOp(Op::Max, "max", "aggregation", "Largest value of a field, numbers or texts (null when empty).",
              R"({"op": "max", "field": "price"})", {fieldOf("field; omit to compare the items")}),
       listOp(Op::MinBy, "min_by", "aggregation",
              "The item with the smallest value of a field, skipping nulls.",
@@ -254,7 +255,8 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
               R"({"op": "list", "items": [{"op": "var", "name": "a"}, 2]})"),
       // conversions
       valueOp(Op::ToNumber, "to_number", "conversions",
-              "Text to number; unparsable text is an error unless `default` is given.",
+              "Text to number; numbers pass through, null stays null; unparsable text is an error unless `default` is "
+              "given.",
               R"({"op": "to_number", "field": "price", "default": 0})",
               {field("default", K::Json, P::Optional, "value returned for an unparsable text or a non-number")}),
       valueOp(Op::ToString, "to_string", "conversions",
@@ -273,7 +275,8 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
       listOp(Op::ToEntries, "to_entries", "reshape", "An object's members as a list of {key, value}, in order.",
              R"({"op": "to_entries"})"),
       listOp(Op::FromEntries, "from_entries", "reshape",
-             "An object from {key, value} items or [key, value] pairs (or `key`/`value` expressions).",
+             "An object from {key, value} items or [key, value] pairs (or `key`/`value` expressions, which may not call "
+             "tools).",
              R"({"op": "from_entries", "key": {"op": "get", "field": "team"}, "value": {"op": "get", "field": "n"}})",
              {withRole(Role::Step, field("key", K::Expr, P::Optional, "each item's key (a text or number) instead of its \"key\"")),
               withRole(Role::Step, field("value", K::Expr, P::Optional, "each item's value instead of its \"value\"")),
@@ -332,12 +335,13 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
       valueOp(Op::FormatDate, "format_date", "dates", "Epoch seconds or ISO text to ISO text (UTC).",
               R"({"op": "format_date", "field": "ts", "format": "date"})",
               {choice("format", P::Optional, "\"datetime\" (default), \"date\" or \"month\"", kDateFormats)}),
-      valueOp(Op::DateDiff, "date_diff", "dates", "`to` minus the input date, in `unit`s.",
+      valueOp(Op::DateDiff, "date_diff", "dates", "`to` minus the input date in `unit`s: fractional when not whole (1.5 hours), negative when earlier.",
               R"({"op": "date_diff", "field": "opened_at", "to": {"op": "get", "field": "closed_at"}, "unit": "hour"})",
               {field("to", K::Expr, P::Required, "the later date (text or epoch seconds)"),
                choice("unit", P::Required, "unit of the result", kDiffUnits)}),
       valueOp(Op::DateAdd, "date_add", "dates",
-              "The date `amount` units later (months clamp to the month's end).",
+              "The date `amount` units later (months clamp to the month's end), as the input: UTC text or epoch "
+              "seconds.",
               R"({"op": "date_add", "field": "due", "amount": 30, "unit": "day"})",
               {field("amount", K::Expr, P::Required, "number of units (an integer for month and year)"),
                choice("unit", P::Required, "unit", kAddUnits)}),
@@ -346,7 +350,8 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
               {choice("part", P::Required, "the part",
                       kDateParts)}),
       valueOp(Op::DateTrunc, "date_trunc", "dates",
-              "Start of the date's `unit` in UTC (weeks start Monday).",
+              "Start of the date's `unit` in UTC (weeks start Monday), as the input: \"2024-03-01\" for a day or longer, "
+              "else a UTC date-time text; epoch seconds stay epoch seconds.",
               R"({"op": "date_trunc", "field": "created_at", "unit": "month"})",
               {choice("unit", P::Required, "unit", kTruncUnits)}),
       // control
@@ -362,7 +367,8 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
         predicate("while", K::Expr, "go on while this is truthy; the latest result is the current value"),
         field("max", K::Iterations, P::Required, "at most this many results, 1 to 1000"),
         asName()},
-       "Repeats `next` while `while` holds (at most `max` results); returns the results (e.g. pages).",
+       "Repeats `next` while `while` holds (at most `max` results); returns every result (e.g. pages), the "
+       "one `while` rejected last.",
        R"({"op": "loop", "init": {"op": "call", "tool": "get_expenses", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": {"op": "call", "tool": "get_expenses", "args": {"page": {"op": "get", "field": "next_page"}}}, "max": 20})"},
   }};
 }

@@ -20,7 +20,7 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
        "a let step",
        {{"let", K::Name, P::Required, "An \"expr\" step needs \"let\": {\"let\": \"x\", \"expr\": ...}"},
         {"expr", K::Expr, P::Kind}},
-       "Binds the value of an expression to a name for the rest of its block."},
+       "Binds a value for the rest of the block."},
       {Step::Kind::Call,
        "call",
        "a call step",
@@ -28,8 +28,8 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"call", K::Target, P::Kind},
         {"args", K::Args, P::Optional},
         {"on-error", K::Handler, P::Optional}},
-       "Calls a host tool or a function of the file with its args, binding the result with \"let\"; "
-       "\"on-error\" handles a failure: compensations, then return or continue (§7)."},
+       "Calls a tool or a function of the file; \"let\" binds the result, \"on-error\" handles a "
+       "failure (§7)."},
       {Step::Kind::Match,
        "match",
        "a match step",
@@ -38,7 +38,7 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"match", K::Expr, P::Kind},
         {"cases", K::Cases, P::Required,
          "A match step needs \"cases\": an object of values by key, with \"_\" as the default"}},
-       "Binds the value of the case whose key is the subject's text form, else of the \"_\" case (§8)."},
+       "Binds the case keyed by the subject's text, else \"_\" (§8)."},
       {Step::Kind::If,
        "if",
        "an if step",
@@ -46,12 +46,12 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"return", K::Returned, P::Required,
          "An 'if' step must have \"return\": if steps always pair with return for early exit (there is no else)"},
         {"compensate", K::Calls, P::Optional}},
-       "Returns early when the condition holds, after running its compensations; there is no else."},
+       "Returns early, after its compensations, when the condition holds (no else)."},
       {Step::Kind::Return,
        "return",
        "a return step",
        {{"return", K::Returned, P::Kind}},
-       "Ends the function with a value that conforms to its output type (§9)."},
+       "Ends the function with a value of its output type (§9)."},
       {Step::Kind::For,
        "for",
        "a for step",
@@ -59,13 +59,9 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"in", K::Expr, P::Required, "A for step needs \"in\": the list to loop over"},
         {"do", K::Steps, P::Required, "A for step needs \"do\": the steps of each iteration"},
         {"let", K::Name, P::Optional}},
-       "Runs \"do\" for each item of a list; the values its body yields form a list, bound with \"let\" "
-       "(without \"let\", a last step's list is the function's result)."},
-      {Step::Kind::Yield,
-       "yield",
-       "a yield step",
-       {{"yield", K::Expr, P::Kind}},
-       "Adds a value to the list of the enclosing for loop."},
+       "Runs \"do\" per item; what it yields is a list, bound with \"let\" (a last for without it: the "
+       "function's result)."},
+      {Step::Kind::Yield, "yield", "a yield step", {{"yield", K::Expr, P::Kind}}, "Adds a value to its for's list."},
   }};
 }
 

@@ -61,6 +61,8 @@ Options:
                          a failed run prints {ok: false, error: {type, code, message, ...}} too
   --compact              The compact prompt, for small context windows (prompt)
   --workflow             Of step functions, the second dialect, instead of PTC-JSON (schema, prompt)
+  --full-schema          Tool input schemas as the generated JSON Schemas (about 25,000 tokens)
+                         instead of the minimal {program} and {functions} (mcp)
   -h, --help             Print this help.
   -v, --version          Print the version.
 
@@ -108,7 +110,7 @@ const VALUED = new Set([
   "--state-out",
   "--results",
 ]);
-const FLAGS = new Set(["--full", "--compact", "--workflow", "--help", "--version"]);
+const FLAGS = new Set(["--full", "--compact", "--workflow", "--full-schema", "--help", "--version"]);
 const TOOL_LIMITS = ["--max-tool-calls", "--max-concurrency", "--tool-timeout"];
 const ALLOWED: Record<string, string[]> = {
   run: [
@@ -148,6 +150,7 @@ const ALLOWED: Record<string, string[]> = {
     "--max-heap",
     "--max-depth",
     "--max-message-bytes",
+    "--full-schema",
     ...TOOL_LIMITS,
   ],
   help: [],
@@ -347,7 +350,9 @@ async function main(argv: string[]): Promise<number> {
         : runtime.prompt({ tools, context, compact });
       write(process.stdout, text);
       if (process.stderr.isTTY)
-        process.stderr.write(`(${text.length} characters, ~${approximateTokens(text)} tokens)\n`);
+        process.stderr.write(
+          `(${text.length} characters, ~${approximateTokens(text)} tokens estimated as characters/4)\n`,
+        );
       return 0;
     }
     case "validate": {
@@ -394,7 +399,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case "mcp": {
       const { serveStdio } = await import("./agents/mcp.js");
-      await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes });
+      const schema = options.has("--full-schema") ? "full" : "minimal";
+      await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes, schema });
       return -1; // keeps serving until the client closes standard input
     }
   }

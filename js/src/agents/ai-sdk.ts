@@ -1,14 +1,26 @@
 // ptc-wasm/ai-sdk: Vercel AI SDK tools that run PTC-JSON programs (ptcTool) and
-// step-function files (workflowTool). Each one's
-// description is its compact prompt and its input schema its schema,
-// generated from the op table (or the step table). `ai` is an optional peer dependency.
+// step-function files (workflowTool). Each one's description is its compact
+// prompt, generated from the op table (or the step table); its input schema is
+// the minimal envelope, or with schema: "full" the whole generated schema.
+// `ai` is an optional peer dependency.
 import { jsonSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import { formatWarnings } from "../runtimes/format.js";
 import { missingProgram, ProgramSession, runWorkflowFor, type SessionOptions } from "./session.js";
+import {
+  minimalProgramInput,
+  minimalWorkflowInput,
+  schemaForm,
+  ENTRY_INPUT_DESCRIPTION,
+  WORKFLOW_INPUT_DESCRIPTION,
+  type SchemaForm,
+} from "../run/tool-input.js";
 import type { ErrorCode, JsonValue } from "../types/public.js";
 
-export type PtcToolOptions = SessionOptions;
+export interface PtcToolOptions extends SessionOptions {
+  /** The input schema: "minimal" (default: the envelope; the engine's errors name every fix) or "full". */
+  schema?: SchemaForm;
+}
 
 /** What the model sends: a program {"program": ...} (its value may also arrive as JSON text). */
 export interface PtcToolInput {
@@ -42,7 +54,8 @@ export type PtcTool = Omit<Extract<Tool<PtcToolInput, PtcToolOutput>, { type?: "
 export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcTool {
   const session = new ProgramSession(runtime, options);
   const tools = options.tools ?? {};
-  const { $schema: _dialect, ...schema } = runtime.schema({ tools });
+  const { $schema: _dialect, ...schema } =
+    schemaForm(options.schema) === "full" ? runtime.schema({ tools }) : minimalProgramInput();
   // What ai's tool() would return (it returns its argument), typed as a PtcTool.
   return {
     description: runtime.prompt({ tools, context: options.context, compact: true }),
@@ -87,15 +100,9 @@ export type WorkflowTool = Omit<
 export function workflowTool(runtime: PtcRuntime, options: PtcToolOptions = {}): WorkflowTool {
   const session = new ProgramSession(runtime, options);
   const tools = options.tools ?? {};
-  const { $schema: _dialect, ...schema } = runtime.workflowSchema({ tools });
-  const properties = {
-    ...(schema.properties as object),
-    input: { type: "object", description: "The entry function's input: exactly its parameters" },
-    entry: { type: "string", description: "The function to run (default: the last one)" },
-  };
   return {
     description: runtime.workflowPrompt({ tools, compact: true }),
-    inputSchema: jsonSchema<WorkflowToolInput>({ ...schema, properties } as JSONSchema7),
+    inputSchema: jsonSchema<WorkflowToolInput>(workflowInput(runtime, options) as JSONSchema7),
     execute: async (input: WorkflowToolInput): Promise<WorkflowToolOutput> => {
       const outcome = await runWorkflowFor(session, input);
       if (!outcome.ok) return { ok: false, error: outcome.message, code: outcome.error.code };
@@ -104,4 +111,15 @@ export function workflowTool(runtime: PtcRuntime, options: PtcToolOptions = {}):
         : { ok: true, result: outcome.result };
     },
   };
+}
+
+function workflowInput(runtime: PtcRuntime, options: PtcToolOptions): object {
+  if (schemaForm(options.schema) === "minimal") return minimalWorkflowInput();
+  const { $schema: _dialect, ...schema } = runtime.workflowSchema({ tools: options.tools ?? {} });
+  const properties = {
+    ...(schema.properties as object),
+    input: { type: "object", description: WORKFLOW_INPUT_DESCRIPTION },
+    entry: { type: "string", description: ENTRY_INPUT_DESCRIPTION },
+  };
+  return { ...schema, properties };
 }

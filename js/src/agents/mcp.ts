@@ -1,7 +1,10 @@
 // ptc-wasm/mcp: an MCP server (the official SDK's McpServer) exposing
 //   run_program({program, context?})  runs a program; the description is the compact prompt
 //   run_workflow({functions, input?, entry?})  runs a step-function file; the description is its compact prompt
-//   describe_language({compact?, language?})  the full prompt of PTC-JSON (or of step functions)
+//   describe_language({topic?, compact?, language?})  details on demand: an op, a family, an error code,
+//     the step-function dialect; no topic: the full prompt of PTC-JSON (or of step functions)
+// The input schemas are minimal by default (every model step carries them, and
+// the engine's errors name every fix); schema: "full" sends the generated JSON Schemas.
 // Results are JSON text content; a failed program is an isError result whose text
 // is the formatted error. Memory carries over between run_program calls. A call
 // of a tool that needs approval is put to the client's user (elicitation). Over
@@ -16,6 +19,15 @@ import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import { formatWarnings } from "../runtimes/format.js";
 import { ProgramSession, runWorkflowFor, storedNote, type ApproveCall, type SessionOptions } from "./session.js";
+import {
+  CONTEXT_INPUT_DESCRIPTION,
+  ENTRY_INPUT_DESCRIPTION,
+  FUNCTIONS_INPUT_DESCRIPTION,
+  PROGRAM_INPUT_DESCRIPTION,
+  WORKFLOW_INPUT_DESCRIPTION,
+  schemaForm,
+  type SchemaForm,
+} from "../run/tool-input.js";
 import { VERSION } from "../util/version.js";
 
 export interface PtcMcpServerOptions extends SessionOptions {
@@ -28,6 +40,8 @@ export interface PtcMcpServerOptions extends SessionOptions {
    * createMcpServer on stdio, pass it to `new StdioTransport(maxMessageBytes)`.
    */
   maxMessageBytes?: number;
+  /** The tools' input schemas: "minimal" (default) or "full" (the generated JSON Schemas, for constrained decoding). */
+  schema?: SchemaForm;
 }
 
 export { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from "./mcp-stdio.js";
@@ -61,29 +75,12 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     onclose?.();
   };
 
-  // The input schema is the program schema (generated from the op table) with a
-  // context property: zod carries it through as metadata, and checks nothing
-  // itself, so a bad program reaches the engine and comes back as its formatted error.
-  const { $defs, properties } = runtime.schema({ tools });
-  const inputSchema = z
-    .object({
-      program: z.unknown().meta({
-        ...(properties as Record<string, object>).program,
-        description: 'The program\'s root operation, as in {"program": {"op": ...}}',
-      }),
-      context: z
-        .record(z.string(), z.unknown())
-        .optional()
-        .meta({ description: 'Extra context data for this run, read with {"op": "load", "name": <key>}' }),
-    })
-    .meta({ $defs });
-
   server.registerTool(
     RUN_PROGRAM,
     {
       title: "Run a PTC-JSON program",
-      description: runtime.prompt({ tools, context: options.context, compact: true }),
-      inputSchema,
+      description: runtime.prompt({ tools, context: options.context, compact: true, describeTool: DESCRIBE_LANGUAGE }),
+      inputSchema: programInput(runtime, options, z),
     },
     async ({ program, context }) => {
       // (An input without "program" never gets here: the SDK's schema check names the key.)
@@ -101,55 +98,87 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     },
   );
 
-  registerRunWorkflow(server, runtime, session, z);
+  registerRunWorkflow(server, runtime, session, options, z);
 
   server.registerTool(
     DESCRIBE_LANGUAGE,
     {
       title: "Describe PTC-JSON or step functions",
       description:
-        "The full reference of PTC-JSON, the language run_program accepts: every operation with its fields and an " +
-        'example, the memory contract, the error types and the available tools. With language "step-functions": ' +
-        "the reference of the files run_workflow accepts.",
+        'Details of the languages on demand. topic: an operation of run_program ("date_diff"), a family ' +
+        '("dates"), an error code ("tool_failed"), or "step-functions" (the files run_workflow runs). No topic: ' +
+        'the full reference of PTC-JSON (language "step-functions": of step functions).',
       inputSchema: {
-        compact: z.boolean().optional().describe("the short form"),
+        topic: z.string().optional().describe("an operation, family, error code or dialect"),
+        compact: z.boolean().optional().describe("the short form of a whole language"),
         language: z.enum(["ptc-json", "step-functions"]).optional().describe('default "ptc-json"'),
       },
     },
-    async ({ compact, language }) => {
+    async ({ topic, compact, language }) => {
       const short = compact === true;
       const text =
-        language === "step-functions"
+        language === "step-functions" && topic === undefined
           ? runtime.workflowPrompt({ tools, compact: short })
-          : runtime.prompt({ tools, context: options.context, compact: short });
+          : runtime.describeLanguage({ topic, tools, context: options.context, compact: short });
       return { content: [{ type: "text" as const, text }] };
     },
   );
   return server;
 }
 
-// run_workflow: the input schema is the step-function file's schema (generated
-// from the step table) with the entry's input and name; like run_program's,
-// zod checks nothing, so a bad file comes back as the engine's formatted error.
-function registerRunWorkflow(server: McpServer, runtime: PtcRuntime, session: ProgramSession, z: McpPeers["z"]) {
-  const tools = session.options.tools ?? {};
-  const { $defs, properties } = runtime.workflowSchema({ tools });
-  const inputSchema = z
+// run_program's input: {program, context?}. zod carries the schema through as
+// metadata and checks nothing itself, so a bad program reaches the engine and
+// comes back as its formatted error. Full: the program schema (from the op table).
+function programInput(runtime: PtcRuntime, options: PtcMcpServerOptions, z: McpPeers["z"]) {
+  const full = schemaForm(options.schema) === "full" ? runtime.schema({ tools: options.tools ?? {} }) : undefined;
+  const program = full ? (full.properties as Record<string, object>).program : { type: "object" };
+  return z
     .object({
-      functions: z.unknown().meta((properties as Record<string, Record<string, unknown>>).functions ?? {}),
-      input: z
-        .record(z.string(), z.unknown())
-        .optional()
-        .meta({ description: "The entry function's input: exactly its parameters" }),
-      entry: z.string().optional().meta({ description: "The function to run (default: the last one)" }),
+      program: z.unknown().meta({ ...program, description: PROGRAM_INPUT_DESCRIPTION }),
+      context: z.record(z.string(), z.unknown()).optional().meta({ description: CONTEXT_INPUT_DESCRIPTION }),
     })
-    .meta({ $defs });
+    .meta(full ? { $defs: full.$defs } : {});
+}
+
+// run_workflow's input: the step-function file with the entry's input and name;
+// like run_program's, zod checks nothing, so a bad file comes back as the
+// engine's formatted error. Full: the file's schema (from the step table).
+function workflowInput(runtime: PtcRuntime, options: PtcMcpServerOptions, z: McpPeers["z"]) {
+  const full =
+    schemaForm(options.schema) === "full" ? runtime.workflowSchema({ tools: options.tools ?? {} }) : undefined;
+  const functions: Record<string, unknown> = full
+    ? ((full.properties as Record<string, Record<string, unknown>>).functions ?? {})
+    : { type: ["array", "string"], description: FUNCTIONS_INPUT_DESCRIPTION };
+  return z
+    .object({
+      functions: z.unknown().meta(functions),
+      input: z.record(z.string(), z.unknown()).optional().meta({ description: WORKFLOW_INPUT_DESCRIPTION }),
+      entry: z.string().optional().meta({ description: ENTRY_INPUT_DESCRIPTION }),
+    })
+    .meta(full ? { $defs: full.$defs } : {});
+}
+
+// run_workflow's description points to its language rather than carrying it:
+// every model step pays for tools/list, and most sessions never write a step
+// function (PTC-JSON's run_program does the same work).
+const WORKFLOW_DESCRIPTION =
+  "Runs a step-function file: functions whose steps call tools, verified before they run; returns the entry " +
+  "function's value. Before writing one, read the dialect once: describe_language with topic " +
+  '"step-functions" (compact: true for its short form, about 800 tokens).';
+
+function registerRunWorkflow(
+  server: McpServer,
+  runtime: PtcRuntime,
+  session: ProgramSession,
+  options: PtcMcpServerOptions,
+  z: McpPeers["z"],
+) {
   server.registerTool(
     RUN_WORKFLOW,
     {
       title: "Run a step-function file",
-      description: runtime.workflowPrompt({ tools, compact: true }),
-      inputSchema,
+      description: WORKFLOW_DESCRIPTION,
+      inputSchema: workflowInput(runtime, options, z),
     },
     async (request) => {
       const outcome = await runWorkflowFor(session, request);

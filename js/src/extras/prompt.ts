@@ -90,50 +90,72 @@ function compactShape(op: Operation): string {
   return shape.replace(', ["as": "<name>"]', ""); // the intro says which ops take "as"
 }
 
-/** The shape most ops of a category share (3 or more), written once in its heading. */
-function sharedShape(ops: Operation[]): string | undefined {
-  const counts = new Map<string, number>();
-  for (const op of ops) counts.set(compactShape(op), (counts.get(compactShape(op)) ?? 0) + 1);
-  const [shape, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
-  return count >= 3 && shape !== "{}" ? shape : undefined;
+const mark = (op: Operation) => (isValueOp(op) ? "°" : op.readsInput ? "*" : "");
+
+/**
+ * An op's fields as the compact prompt lists them after its name: "?" when
+ * optional, `a|b` for exactly one of, the allowed texts of a choice:
+ * `date_diff°(to, unit: second|minute|hour|day|week)`. A few tokens an op, so
+ * the list stays within budget as the table grows; the rest is one
+ * describe_language query away.
+ */
+function compactFields(op: Operation): string {
+  const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
+  const fields = op.fields
+    .filter((f) => f.name !== "as" && !(isValueOp(op) && (f.name === "field" || f.name === "value")))
+    .filter((f) => f.presence !== "one_of" || f.name === oneOf[0])
+    .map((f) => {
+      if (f.presence === "one_of") return oneOf.join("|");
+      return `${f.name}${f.presence === "optional" ? "?" : ""}${f.choices ? `: ${f.choices.join("|")}` : ""}`;
+    });
+  return `${mark(op)}${fields.length ? `(${fields.join(", ")})` : ""}`;
+}
+
+/** A family's ops, those with the same fields written once: `eq/neq/gt*(field?, value)`. */
+function compactFamily(ops: Operation[]): string {
+  const bySignature = new Map<string, string[]>();
+  for (const op of ops) bySignature.set(compactFields(op), [...(bySignature.get(compactFields(op)) ?? []), op.name]);
+  return [...bySignature].map(([fields, names]) => `${names.join("/")}${fields}`).join(", ");
+}
+
+/** An op in full: shape, description, each field, the example (the full prompt lists shape and description only). */
+export function operationEntry(op: Operation): string[] {
+  const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
+  const exactlyOne = oneOf.length ? ` Exactly one of ${oneOf.join(", ")}.` : "";
+  return [
+    `- **${op.name}**${op.readsInput ? "*" : ""} \`${op.shape}\`: ${op.description}${exactlyOne}`,
+    ...op.fields.map(
+      (f) =>
+        `  - \`${f.name}\` (${f.presence === "one_of" ? `one of ${oneOf.join("/")}` : f.presence}): ${f.description}`,
+    ),
+    `  - Example: \`${json(op.example)}\``,
+  ];
 }
 
 function operationsSection(ops: Operation[], compact: boolean): string[] {
-  const lines: string[] = [];
   const categories = [...new Set(ops.map((o) => o.category))];
-  lines.push(
-    compact
-      ? '## Operations (*: reads the current value; °: the current value, its ["field"] or ["value": <expr>])'
-      : "## Operations",
-    "",
-  );
-  if (!compact)
-    lines.push(
-      "Each operation with its shape (`[...]` marks an optional field), what it does, its fields and an example. " +
-        "Operations marked * read the current value.",
+  if (compact)
+    return [
+      "## Operations by family (fields, ? optional; *: reads the current value; °: the current value, its field, " +
+        "or value: <expr> instead)",
       "",
-    );
+      ...categories.map((category) => `${category}: ${compactFamily(ops.filter((o) => o.category === category))}`),
+      "",
+    ];
+  const lines = [
+    "## Operations",
+    "",
+    "Each operation with its shape (`[...]` marks an optional field) and what it does. Operations marked * read " +
+      "the current value; ° marks those that read the current value, its `field`, or their `value` expression " +
+      "instead.",
+    "",
+  ];
   for (const category of categories) {
-    const inCategory = ops.filter((o) => o.category === category);
-    const shared = compact ? sharedShape(inCategory) : undefined;
-    const heading = shared ? `${capitalized(category)} (each ${shared} unless shown):` : `${capitalized(category)}:`;
-    lines.push(compact ? heading : `### ${capitalized(category)}`, ...(compact ? [] : [""]));
-    for (const op of inCategory) {
+    lines.push(`### ${capitalized(category)}`, "");
+    for (const op of ops.filter((o) => o.category === category)) {
       const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
       const exactlyOne = oneOf.length ? ` Exactly one of ${oneOf.join(", ")}.` : "";
-      if (compact) {
-        const mark = isValueOp(op) ? "°" : op.readsInput ? "*" : "";
-        const shape = compactShape(op) === shared ? "" : ` ${compactShape(op)}`;
-        lines.push(`- ${op.name}${mark}${shape}: ${op.description}${exactlyOne}`);
-        continue;
-      }
-      const mark = op.readsInput ? "*" : "";
-      lines.push(`- **${op.name}**${mark} \`${op.shape}\`: ${op.description}${exactlyOne}`);
-      for (const f of op.fields)
-        lines.push(
-          `  - \`${f.name}\` (${f.presence === "one_of" ? `one of ${oneOf.join("/")}` : f.presence}): ${f.description}`,
-        );
-      lines.push(`  - Example: \`${json(op.example)}\``);
+      lines.push(`- ${op.name}${mark(op)} \`${compactShape(op)}\`: ${op.description}${exactlyOne}`);
     }
     lines.push("");
   }
@@ -214,25 +236,25 @@ const INTRO_FULL = [
 const INTRO_COMPACT = [
   "# PTC-JSON",
   "",
-  "One PTC-JSON program replaces many tool calls; only its final value comes back. Return just " +
-    "what you need (aggregate, select, take).",
+  "One program replaces many tool calls; only its final value comes back, so return just what you need.",
   "",
-  '- A program is {"program": <expr>}. An operation is {"op": name, ...its fields (no others)}.',
-  '- <expr>: an operation; an implicit object (no "op") or a list, whose operations are evaluated at any depth; ' +
-    "other JSON, literal. " +
-    "A bare string as a step, let value, map expr or condition is an error: use get (a field) or literal (a text). " +
-    "Conditions must be operations.",
-  "- No current value at the top: start a pipe with load (context), var (let binding or memory), call (tool) or " +
-    "literal. pipe feeds each step the previous result. In where/expr the current value is each item; " +
-    'filter/reject/map/flat_map/group_by/from_entries/loop take "as": "o" to also bind it for ' +
-    '{"op": "var", "name": "o", "field": "id"}.',
-  "- Comparisons read `field` of the current item (omit it: the item itself); an expression `value` sees the " +
-    "innermost map's item: that joins lists.",
-  "- Only null and false are falsy. Missing names give null. gt/lt with null are false; sum/min/max skip nulls; " +
-    "number vs text is an error (use to_number). Texts (ISO dates too) compare by code points; dates are UTC. " +
-    "No regex, clock or randomness.",
-  '- Memory: a final object\'s keys are stored for later programs (read with var); with a "result" key only ' +
-    "result is returned.",
+  '- A program is {"program": <expr>}; an operation is {"op": name, ...its fields (no others)}. <expr>: an ' +
+    'operation; an implicit object (no "op") or a list, whose operations are evaluated at any depth; other JSON, ' +
+    "literal. A bare string as a step, let value, map expr or condition is an error (use get or literal); " +
+    "conditions must be operations.",
+  "- No current value at the top: start a pipe with load (context), var (let binding or memory), call or literal; " +
+    "each pipe step gets the previous result. In where/expr the current value is each item; as: name also binds " +
+    "it (filter, reject, map, flat_map, group_by, from_entries, loop) for var with field.",
+  "- Comparisons read `field` of the current item (none: the item); an expression `value` sees the innermost " +
+    "map's item, also in a filter nested in that map: that joins lists.",
+  "- Only null and false are falsy; missing names give null; gt/lt with null are false; sum/min/max skip nulls; " +
+    "number vs text is an error (to_number). Texts (ISO dates too) compare by code points: min/max work on texts. " +
+    "Dates: ISO texts or epoch seconds, UTC. No regex, clock or randomness.",
+  "- date_diff is fractional when not whole (1.5 hours). to_number passes numbers through. date_add/date_trunc " +
+    "return the input's kind: UTC text (2024-03-01 when whole days) or epoch seconds. loop returns every result, " +
+    "the one its while rejected last. group_by and from_entries may not call tools. try catches a failing tool.",
+  "- Memory: a final object's keys are stored for later programs (var reads them); with a result key only result " +
+    "is returned.",
   "",
 ];
 
@@ -323,13 +345,20 @@ const EXAMPLES_FULL = [
 const EXAMPLE_COMPACT = [
   'Per-month totals: {"program": {"op": "pipe", "steps": [{"op": "load", "name": "orders"}, ' +
     '{"op": "group_by", "key": {"op": "date_trunc", "field": "created_at", "unit": "month"}, ' +
-    '"aggs": {"total": {"op": "sum", "field": "amount"}, "n": {"op": "count"}}}]}}',
-  'Price text over 100: {"program": {"op": "pipe", "steps": [{"op": "load", "name": "items"}, ' +
-    '{"op": "filter", "where": {"op": "pipe", "steps": [{"op": "to_number", "field": "price"}, {"op": "gt", ' +
-    '"value": 100}]}}]}}',
+    '"aggs": {"total": {"op": "sum", "field": "amount"}}}]}}',
   'All pages: {"program": {"op": "loop", "init": {"op": "call", "tool": "list", "args": {"page": 1}}, ' +
     '"while": {"op": "get", "field": "next"}, "next": {"op": "call", "tool": "list", "args": {"page": ' +
     '{"op": "get", "field": "next"}}}, "max": 20}}',
+];
+
+// What the op names alone leave open, for the ops models most often misread
+// (the full prompt and describe_language give every op's description).
+const OPS_NOTES_COMPACT = [
+  "Notes: `contains`: list member, substring or object key; `in`: the field is a list holding value; filter_in: " +
+    "items whose field is in a list; group_by gives [{key, items}], with aggs [{key, <agg>...}] over each group; " +
+    "get path [] is the current value; slice end is exclusive, negative from the end; format fills {field}; div, " +
+    "pct give floats; sort_by puts nulls last; min_by/max_by give the item.",
+  "",
 ];
 
 /** The system-prompt text teaching PTC-JSON, generated from the op table. */
@@ -339,6 +368,10 @@ export function languagePrompt(ops: Operation[], options: PromptOptions = {}): s
   const lines = [
     ...(compact ? INTRO_COMPACT : INTRO_FULL),
     ...operationsSection(ops, compact),
+    ...(compact ? OPS_NOTES_COMPACT : []),
+    ...(options.describeTool
+      ? [`An op's fields and example, a family, an error code: ${options.describeTool} {"topic": "date_diff"}.`, ""]
+      : []),
     ...(compact
       ? []
       : [

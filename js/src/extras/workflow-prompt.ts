@@ -8,6 +8,13 @@ import type { WorkflowLanguage, WorkflowPromptOptions } from "../types/public.js
 
 const json = (v: unknown) => JSON.stringify(v);
 
+const SHAPE =
+  'Send {"functions": [<function>, ...], "input": {...}}. The entry is the last function (or "entry": name); ' +
+  '"input" holds exactly its parameters. A function is {"function": "name", "input": {"param": "type"}, ' +
+  '"output": "type", "steps": [<step>, ...]} ("input" optional). Types: number, text, bool, nil, "list T", ' +
+  '"result T E" (output only: return {"ok": v} or {"error": e}); any other word is a named type (any value but ' +
+  "null). Calls among your functions may not recurse.";
+
 const INTRO = [
   "# Step functions",
   "",
@@ -15,11 +22,17 @@ const INTRO = [
     "tools and pass data between them. The host verifies the whole file first (every call target exists, every " +
     "reference is bound), then runs its steps in order; only the entry function's return value comes back to you.",
   "",
-  'Send {"functions": [<function>, ...], "input": {...}}. The entry is the last function (or "entry": name); ' +
-    '"input" holds exactly its parameters. A function is {"function": "name", "input": {"param": "type"}, ' +
-    '"output": "type", "steps": [<step>, ...]} ("input" optional). Types: number, text, bool, nil, "list T", ' +
-    '"result T E" (output only: return {"ok": v} or {"error": e}); any other word is a named type (any value but ' +
-    "null). Calls among your functions may not recurse.",
+  SHAPE,
+];
+
+const INTRO_COMPACT = [
+  "# Step functions",
+  "",
+  "Functions whose steps call tools, verified first; only the entry's return value comes back. " +
+    'Send {"functions": [...], "input": {...}}: the entry is the last function (or "entry": name), ' +
+    '"input" exactly its parameters. A function is {"function": "name", "input"?: {"param": "type"}, "output": ' +
+    '"type", "steps": [...]}. Types: number, text, bool, nil, "list T", "result T E" (return {"ok": v} or ' +
+    '{"error": e}), any other word (not null). No recursion.',
 ];
 
 const VALUES_FULL = [
@@ -36,9 +49,8 @@ const VALUES_FULL = [
 ];
 
 const VALUES_COMPACT = [
-  'Values: JSON; "$input.p" is a parameter, "$x.field.0" a variable bound by an earlier step (missing: null), ' +
-    '"$error" the failure message in on-error; "Hi $name" interpolates. Lists and objects are evaluated member by ' +
-    'member; {"$merge": [a, b]} merges objects. Variables bound in a for body are not visible after it.',
+  'Values: JSON; "$input.p", "$x.field.0" (an earlier step\'s variable; missing: null), "$error" (in on-error); ' +
+    '"Hi $name" interpolates; {"$merge": [a, b]} merges objects. A for body\'s variables end with it.',
 ];
 
 const FAILURES_FULL = [
@@ -59,11 +71,10 @@ const FAILURES_FULL = [
 ];
 
 const FAILURES_COMPACT = [
-  'Failures (a tool throws, a function returns {"error"}, a $function cannot compute, e.g. an invalid date): a ' +
-    'call step\'s on-error catches them: {"compensate": [calls]?, "return": v} or {"continue": true} in a loop; ' +
-    'uncaught, a "result" function returns {"error": msg}, others pass it to the caller. Faults (wrong types, ' +
-    "no case) end the run. No else, while, break, try, or calls inside expressions. Dates: ISO texts or epoch " +
-    "seconds, UTC. Numbers stored as text: $to_number. Units/parts are constant texts.",
+  'Failures (a tool throws, a function returns {"error"}, a $function fails) go to the call\'s on-error: ' +
+    '{"compensate"?: [calls], "return": v}, or {"continue": true} in a loop; else a "result" function returns ' +
+    '{"error": msg}, others pass it up. Faults (wrong types, no case) end the run. No while, break, try, or calls ' +
+    "in expressions.",
 ];
 
 const ERRORS_FULL = [
@@ -77,17 +88,17 @@ const ERRORS_FULL = [
 ];
 
 const ERRORS_COMPACT = [
-  'Errors: "<Type> at <JSON Pointer into the list of functions>: <message>" (ValidationError: nothing ran, the ' +
-    "message gives the fix; ExecutionError; Timeout; MemoryExceeded). Fix the node and resend the whole file.",
+  'Errors: "<Type> at <JSON Pointer into the list of functions>: <message>" (ValidationError: nothing ran): fix ' +
+    "that node, resend the file.",
 ];
 
 // Complete files: each one runs (tests/js/agent-workflow.test.cjs).
 const EXAMPLE_COMPACT = [
-  "Example, the hours each ticket was open, skipping tickets the tool cannot find:",
-  '{"functions": [{"function": "open-hours", "input": {"ids": "list text"}, "output": "list number", "steps": [' +
+  "Example, the hours each ticket was open:",
+  '{"functions": [{"function": "hours", "input": {"ids": "list text"}, "output": "list number", "steps": [' +
     '{"for": "id", "in": "$input.ids", "do": [' +
     '{"let": "t", "call": "get_ticket", "args": {"id": "$id"}, "on-error": {"continue": true}}, ' +
-    '{"yield": {"$date_diff": ["$t.opened_at", "$t.closed_at", "hour"]}}]}]}], "input": {"ids": ["t1", "t2"]}}',
+    '{"yield": {"$date_diff": ["$t.opened_at", "$t.closed_at", "hour"]}}]}]}]}',
 ];
 
 const EXAMPLES_FULL = [
@@ -120,9 +131,15 @@ const EXAMPLES_FULL = [
 ];
 
 function stepsSection(language: WorkflowLanguage, compact: boolean): string[] {
-  const lines = [compact ? 'Steps (keys; "?": optional):' : "## Steps", ""];
+  const lines = compact ? ['Steps ("?": optional):'] : ["## Steps", ""];
   if (!compact) lines.push('Each step is an object with these keys ("?": optional):', "");
-  for (const kind of language.steps) lines.push(`- ${kind.name} ${kind.shape}: ${kind.description}`);
+  // Compact: the shape names the kind (its kind key); no section references.
+  for (const kind of language.steps)
+    lines.push(
+      compact
+        ? `- ${kind.shape}: ${kind.description.replace(/ \(§\d+\)/g, "")}`
+        : `- ${kind.name} ${kind.shape}: ${kind.description}`,
+    );
   if (!compact)
     lines.push(
       "",
@@ -134,27 +151,23 @@ function stepsSection(language: WorkflowLanguage, compact: boolean): string[] {
 }
 
 function operatorsSection(language: WorkflowLanguage, compact: boolean): string[] {
+  if (compact)
+    return [
+      `Operators {"+": [a, b]}: ${language.operators.map((o) => o.key).join(" ")}; conditions: bool, or null (false).`,
+    ];
   const lines = [
-    compact
-      ? 'Operators, {"+": [operands]}:'
-      : '## Operators\n\nAn object with one key, the operator, whose value is the list of operands: {"+": ["$a", 1]}.\n',
+    '## Operators\n\nAn object with one key, the operator, whose value is the list of operands: {"+": ["$a", 1]}.\n',
   ];
-  if (compact) {
-    lines.push(
-      language.operators.map((o) => o.key).join(" ") +
-        ' ("not" takes one; "-" one or two). Conditions are bool or null (false).',
-    );
-    return lines;
-  }
   for (const o of language.operators) lines.push(`- \`${o.key}\`: ${o.description}`);
   lines.push("", "Conditions (if, and, or, not) are bool, or null counting as false; anything else is a fault.");
   return lines;
 }
 
 function functionsSection(language: WorkflowLanguage, compact: boolean): string[] {
+  if (compact) return compactFunctions(language);
   const lines = [
     compact
-      ? 'Functions, {"$name": [args]} (one arg may be bare; null in, null out):'
+      ? ""
       : "## Functions\n\nThe text, date and conversion operations of PTC-JSON: an object with one key, the function, " +
         'whose value is the list of arguments, the value first ({"$upper": ["$name"]}; a single argument may be ' +
         "bare). A null value gives null (except $to_string, $format and the text tests). Shapes (`?`: optional):\n",
@@ -170,8 +183,35 @@ function functionsSection(language: WorkflowLanguage, compact: boolean): string[
   return lines;
 }
 
+/**
+ * The functions with their arguments after the value, a few tokens each: the
+ * semantics are PTC-JSON's ops of the same name, and the note states what
+ * models guessed at.
+ */
+function compactFunctions(language: WorkflowLanguage): string[] {
+  const signature = (f: WorkflowLanguage["functions"][number]) => {
+    const args = f.params.slice(1).map((p) => `${p.name}${p.required ? "" : "?"}`); // the value is first
+    return args.length ? `${f.key}(${args.join(", ")})` : f.key;
+  };
+  // Each choice parameter's texts over all functions (a wrong one is a validation error listing the right ones).
+  const names = ["unit"]; // parts and formats are plain words; a wrong one is an error listing them
+  const choices = names
+    .map((name) => {
+      const texts = language.functions.flatMap((f) => f.params.find((p) => p.name === name)?.choices ?? []);
+      return `${name} ${[...new Set(texts)].join("|")}`;
+    })
+    .join("; ");
+  return [
+    'Functions {"$name": [value, args]} (null in, null out): ' +
+      language.functions.map(signature).join(", ") +
+      `. Constant texts: ${choices}. $date_diff is fractional when not whole; $date_add/$date_trunc return ` +
+      "the input's kind (UTC text or epoch seconds).",
+  ];
+}
+
 function toolsSection(options: WorkflowPromptOptions, compact: boolean): string[] {
   const tools = toolInfos(options.tools);
+  if (compact && !tools.length) return []; // the call step says what else it calls
   const lines = [
     compact
       ? 'Tools (call with {"let": "x", "call": name, "args": {...}}):'
@@ -193,7 +233,7 @@ function toolsSection(options: WorkflowPromptOptions, compact: boolean): string[
 export function workflowLanguagePrompt(language: WorkflowLanguage, options: WorkflowPromptOptions = {}): string {
   const compact = options.compact === true;
   const sections = [
-    INTRO,
+    compact ? INTRO_COMPACT : INTRO,
     compact ? VALUES_COMPACT : VALUES_FULL,
     stepsSection(language, compact),
     operatorsSection(language, compact),

@@ -4,6 +4,7 @@
 // loads them, once. The interface is spelled out here, not taken from the
 // module's type, so that this layer needs nothing from the extras layer above.
 import type {
+  DescribeLanguageOptions,
   JsonObject,
   JsonSchema,
   Operation,
@@ -19,6 +20,7 @@ export interface Extras {
   workflowLanguagePrompt(language: WorkflowLanguage, options?: WorkflowPromptOptions): string;
   workflowSchema(language: WorkflowLanguage, options?: SchemaOptions): JsonSchema;
   argsProblem(parameters: JsonObject, args: JsonObject): string | undefined;
+  describeLanguage(ops: Operation[], workflow: WorkflowLanguage, options?: DescribeLanguageOptions): string;
 }
 
 let load: (() => Extras) | undefined;

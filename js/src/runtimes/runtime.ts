@@ -28,6 +28,7 @@ import {
 } from "../run/options.js";
 import { checkedError, repairHint } from "./format.js";
 import { extras } from "../run/extras-loader.js";
+import { minimalProgramInput, schemaForm } from "../run/tool-input.js";
 import { RunObserver } from "../run/telemetry.js";
 import { awaitTool, RunEnd } from "../gate/tools.js";
 import {
@@ -51,6 +52,7 @@ import {
 } from "../run/workflows.js";
 import type {
   AnalyzeResult,
+  DescribeLanguageOptions,
   FormattableError,
   FunctionTool,
   FunctionToolOptions,
@@ -105,6 +107,7 @@ export interface PtcRuntime {
   workflowSchema(options?: SchemaOptions): JsonSchema;
   workflowPrompt(options?: WorkflowPromptOptions): string;
   asFunctionTool(options?: FunctionToolOptions): FunctionTool;
+  describeLanguage(options?: DescribeLanguageOptions): string;
   /** Runs in flight (started and not finished). */
   readonly activeRuns: number;
   /** Releases the runtime's resources (the worker, in worker mode). */
@@ -223,15 +226,21 @@ export abstract class EngineHost {
   /**
    * A function-calling definition for OpenAI-style APIs: { name, description,
    * parameters }, the description being the compact prompt and the parameters
-   * the program schema. The call's arguments are a program: pass them to run().
+   * {program: object} (with schema "full": the program's JSON Schema). The
+   * call's arguments are a program: pass them to run().
    */
   asFunctionTool(options: FunctionToolOptions = {}): FunctionTool {
-    const { $schema: _dialect, ...parameters } = this.schema({ tools: options.tools ?? {} });
+    const parameters = schemaForm(options.schema) === "full" ? this.fullParameters(options) : minimalProgramInput();
     return {
       name: options.name ?? "run_program",
       description: this.prompt({ tools: options.tools, context: options.context, compact: options.compact ?? true }),
       parameters,
     };
+  }
+
+  private fullParameters(options: FunctionToolOptions): JsonSchema {
+    const { $schema: _dialect, ...parameters } = this.schema({ tools: options.tools ?? {} });
+    return parameters;
   }
 
   /** Verifies a step-function file without running it (tools, entry and input optional). */
@@ -259,6 +268,15 @@ export abstract class EngineHost {
   /** The JSON Schema (draft 2020-12) of a step-function file {"functions": [...]}, from the step table. */
   workflowSchema(options: SchemaOptions = {}): JsonSchema {
     return extras().workflowSchema(this.workflowLanguage(), options);
+  }
+
+  /**
+   * Details on demand, for a model that has the compact prompt: an op, a family,
+   * an error code, a step kind or function of step functions, or a whole dialect
+   * (what MCP's describe_language answers).
+   */
+  describeLanguage(options: DescribeLanguageOptions = {}): string {
+    return extras().describeLanguage(this.operations(), this.workflowLanguage(), options);
   }
 
   /** The system-prompt text that teaches a model step functions (and the given tools), from the step table. */

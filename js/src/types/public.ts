@@ -391,6 +391,11 @@ export interface FunctionToolOptions {
   name?: string;
   /** Use the compact prompt as the description (default true). */
   compact?: boolean;
+  /**
+   * The parameters: "minimal" (default, {program: object}: the engine's errors
+   * name every fix) or "full" (the program's whole JSON Schema, for constrained decoding).
+   */
+  schema?: "minimal" | "full";
 }
 
 /** A function-calling tool definition (OpenAI-style): the arguments are a program {"program": ...}. */
@@ -545,8 +550,24 @@ export interface PromptOptions {
   tools?: Record<string, unknown> | string[];
   /** The context the host passes to runs: its keys are listed (with a type summary) for `load`. */
   context?: Record<string, unknown>;
-  /** A short form for small context windows (under 2,500 tokens without tools). */
+  /** A short form for small context windows (about 1,200 o200k_base tokens without tools; the full one about 5,300). */
   compact?: boolean;
+  /**
+   * The name of a tool that answers for an op, a family or an error code
+   * (MCP's describe_language): the prompt tells the model to ask it for details.
+   */
+  describeTool?: string;
+}
+
+/** What runtime.describeLanguage (MCP's describe_language) answers for. */
+export interface DescribeLanguageOptions extends PromptOptions {
+  /**
+   * An operation ("date_diff"), a family ("dates"), an error code
+   * ("tool_failed"), a step kind or function of step functions ("for",
+   * "$date_diff"), or a dialect ("ptc-json", "step-functions"). Omitted: the
+   * full reference of PTC-JSON.
+   */
+  topic?: string;
 }
 
 export type JsonSchema = JsonObject;
