@@ -91,10 +91,18 @@ std::shared_ptr<const Program> Engine::compile(std::string_view programJson, con
   return program;
 }
 
+namespace {
+
+std::vector<Warning> warningsBeforeRun(const Program& program, const EngineOptions& options) {
+  return staticWarnings(program, options.contextKeysKnown ? &options.contextKeys : nullptr);
+}
+
+}  // namespace
+
 std::string Engine::validate(std::string_view programJson, std::string_view optionsJson) {
   try {
-    compile(programJson, parseEngineOptions(optionsJson));
-    return validOkJson();
+    EngineOptions options = parseEngineOptions(optionsJson);
+    return validOkJson(warningsBeforeRun(*compile(programJson, options), options));
   } catch (...) {
     return validErrorJson(currentError());
   }
@@ -102,7 +110,11 @@ std::string Engine::validate(std::string_view programJson, std::string_view opti
 
 std::string Engine::analyze(std::string_view programJson, std::string_view optionsJson) {
   try {
-    return "{\"ok\":true,\"analysis\":" + analyzeProgram(*compile(programJson, parseEngineOptions(optionsJson))) + "}";
+    EngineOptions options = parseEngineOptions(optionsJson);
+    auto program = compile(programJson, options);
+    std::vector<Warning> warnings = warningsBeforeRun(*program, options);
+    return "{\"ok\":true,\"analysis\":" + analyzeProgram(*program) +
+           (warnings.empty() ? "" : ",\"warnings\":" + warningsJson(warnings)) + "}";
   } catch (...) {
     return validErrorJson(currentError());
   }

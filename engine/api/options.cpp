@@ -37,8 +37,14 @@ EngineOptions parseEngineOptions(std::string_view optionsJson) {
   o.limits.maxConcurrency =
       static_cast<int>(positiveInt(v, "maxConcurrency", o.limits.maxConcurrency, limits::maxConcurrencyMax));
   o.compile.maxDepth = o.limits.maxDepth;
+  if (const Value* once = v.find("singleTurn")) o.limits.singleTurn = once->truthy();
   if (const Value* entry = v.find("entry"); entry && entry->isString()) o.entry = entry->str();
   if (const Value* input = v.find("input")) o.inputJson = toJson(*input);
+  if (const Value* keys = v.find("contextKeys"); keys && keys->isArray()) {
+    o.contextKeysKnown = true;
+    for (const Value& k : keys->items())
+      if (k.isString()) o.contextKeys.push_back(k.str());
+  }
   if (const Value* tools = v.find("tools"); tools && tools->isArray()) {
     o.compile.toolsKnown = true;
     for (const Value& t : tools->items())

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/run.h"
 #include "ptc_json/program.h"
@@ -16,6 +17,9 @@ struct EngineOptions {
   CompileOptions compile;
   std::string entry;      // step functions: the entry function ("" = the last)
   std::string inputJson;  // step functions, validation only: the input to check
+  // validate/analyze: the keys of the context the program will run with, when given
+  bool contextKeysKnown = false;
+  std::vector<std::string> contextKeys;
 };
 
 // {"timeoutMs":..,"maxHeapBytes":..,"maxDepth":..,"maxToolCalls":..,

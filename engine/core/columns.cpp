@@ -92,6 +92,12 @@ std::optional<CellColumn> ColumnCache::cells(const Value& list, const Value& fie
   if (budget_ && !budget_->fits(items.size() * 9)) return std::nullopt;
   // Built whole before it is kept: a deadline that strikes midway leaves nothing behind.
   Cells built = residentCells(items, field);
+  if (!items.empty() && std::all_of(built.tags.begin(), built.tags.end(),
+                                    [](uint8_t t) { return t == static_cast<uint8_t>(RowTag::Absent); })) {
+    // No item has the field: scans read the rows, whose reads warn of it (core/warnings.h).
+    columns_.push_back(std::make_unique<Entry>(Entry{list.identity(), field.str(), Value(), {}}));
+    return std::nullopt;
+  }
   const uint64_t bytes = built.bytes();
   if (budget_ && !budget_->fits(bytes)) return std::nullopt;
   if (budget_) budget_->charge(bytes);

@@ -149,6 +149,12 @@ class ColumnarLists {
   bool empty() const { return lists_.empty(); }
   ColumnarList* find(std::string_view key) const;
   bool holds(const Value& list) const;
+  // The context keys that crossed as columns (for a message).
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const Entry& e : lists_) out.push_back(e.key.str());
+    return out;
+  }
 
  private:
   struct Entry {

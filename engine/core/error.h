@@ -79,6 +79,14 @@ enum class ErrorCode {
   Timeout,
   MemoryExceeded,
   BadHostCall,
+  // Warnings (core/warnings.h): the run goes on, the result carries them.
+  UnknownContextKey,
+  UnknownMemoryKey,
+  FieldNotFound,
+  DottedField,
+  FieldOfList,
+  DoubledProgram,
+  ResultStored,
   Internal,
   Count_  // not a code: the number of codes
 };
@@ -137,6 +145,13 @@ inline const char* errorCodeName(ErrorCode c) {
     case ErrorCode::Timeout: return "timeout";
     case ErrorCode::MemoryExceeded: return "memory_exceeded";
     case ErrorCode::BadHostCall: return "bad_host_call";
+    case ErrorCode::UnknownContextKey: return "unknown_context_key";
+    case ErrorCode::UnknownMemoryKey: return "unknown_memory_key";
+    case ErrorCode::FieldNotFound: return "field_not_found";
+    case ErrorCode::DottedField: return "dotted_field";
+    case ErrorCode::FieldOfList: return "field_of_list";
+    case ErrorCode::DoubledProgram: return "doubled_program";
+    case ErrorCode::ResultStored: return "result_stored";
     case ErrorCode::Internal: return "internal";
     case ErrorCode::Count_: break;
   }

@@ -40,7 +40,9 @@ Error errorFromJson(std::string_view text) {
   return e;
 }
 
-std::string validOkJson() { return "{\"ok\":true}"; }
+std::string validOkJson(const std::vector<Warning>& warnings) {
+  return warnings.empty() ? "{\"ok\":true}" : "{\"ok\":true,\"warnings\":" + warningsJson(warnings) + "}";
+}
 
 std::string validErrorJson(const Error& e) { return "{\"ok\":false,\"error\":" + errorJson(e) + "}"; }
 

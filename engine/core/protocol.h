@@ -10,12 +10,13 @@
 
 #include "core/error.h"
 #include "core/run.h"
+#include "core/warnings.h"
 
 namespace ptc {
 
 std::string errorJson(const Error& e);
 Error errorFromJson(std::string_view text);
-std::string validOkJson();
+std::string validOkJson(const std::vector<Warning>& warnings = {});
 std::string validErrorJson(const Error& e);
 std::string readyJson(int runId, const std::vector<std::string>& loads);
 // `out` (an object's text without its closing brace) with ,"loads":[...]}.

@@ -70,6 +70,7 @@ std::string RunBase::guarded(F&& step) {
         Error{ErrorType::Execution, ErrorCode::BadHostCall, "This run has already finished", "", false, -1});
   BudgetScope scope(&budget_);
   DeadlineScope clock(&core_);
+  WarningsScope warnings(&core_.warnings);
   try {
     return step();
   } catch (...) {
@@ -177,7 +178,8 @@ std::string RunBase::status() {
 
 std::string RunBase::finishOk(const Value& result) {
   task_.reset();  // what the result does not hold is let go before it is written
-  std::string out = doneOk(result);
+  finalWarnings();
+  std::string out = withWarnings(doneOk(result));
   finished_ = true;
   return out;
 }
@@ -185,7 +187,15 @@ std::string RunBase::finishOk(const Value& result) {
 std::string RunBase::finishError(const Error& error) {
   finished_ = true;
   task_.reset();
-  return doneError(error);
+  finalWarnings();
+  return withWarnings(doneError(error));
+}
+
+// The done status with "warnings" as its last member, when there are any.
+std::string RunBase::withWarnings(std::string status) const {
+  if (core_.warnings.empty() || status.empty() || status.back() != '}') return status;
+  status.pop_back();
+  return status + ",\"warnings\":" + warningsJson(core_.warnings.list()) + "}";
 }
 
 std::string RunBase::metricsJson() const {

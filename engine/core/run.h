@@ -16,6 +16,7 @@
 #include "core/deadline.h"
 #include "core/limits.h"
 #include "core/value.h"
+#include "core/warnings.h"
 
 namespace ptc {
 
@@ -28,6 +29,7 @@ struct RunLimits {
   // Tool calls outstanding at once: one, for an embedder that answers calls in
   // order; the package sends the table's default.
   int maxConcurrency = 1;
+  bool singleTurn = false;  // no later program reads this run's memory (a one-shot run)
 };
 
 struct Node;
@@ -70,6 +72,8 @@ struct RunCore : Deadline {
   // Set when the run must end at once, whatever handlers enclose the point
   // where it happened (maxToolCalls): the run's status is then this error.
   std::optional<Error> stopped;
+  // What the run's status reports beside its result (core/warnings.h).
+  Warnings warnings;
 
   // Registers a call made by the coroutine `waiter`; returns its id.
   int makeCall(ToolRequest request, coro::coroutine_handle<> waiter);
@@ -132,6 +136,8 @@ class RunBase {
   // The done status for a final value / an error (may add dialect fields).
   virtual std::string doneOk(const Value& result) = 0;
   virtual std::string doneError(const Error& error) = 0;
+  // Adds the warnings only the run's end can decide (before doneOk/doneError).
+  virtual void finalWarnings() {}
   std::string metricsJson() const;
 
   Budget budget_;  // first member: every value of the run is charged to it, so it goes last
@@ -148,6 +154,7 @@ class RunBase {
   std::string status();
   std::string finishOk(const Value& result);
   std::string finishError(const Error& error);
+  std::string withWarnings(std::string status) const;
 
   bool finished_ = false;
 };

@@ -65,6 +65,12 @@ class Compiler {
     result->loads = std::move(loads_);
     result->projections = projectedLoads(*result->root);
     result->hasCall = result->root->hasCall;
+    result->reads = std::move(reads_);
+    if (doubledEnvelope(program))
+      result->warnings.push_back(Warning{ErrorCode::DoubledProgram, "/program/program",
+                                         "The program is wrapped in 'program' twice, so its result is returned "
+                                         "(and stored in memory) as {\"program\": ...}. Write "
+                                         "{\"program\": {\"op\": ...}} with one 'program' key"});
     return result;
   }
 
@@ -160,6 +166,7 @@ class Compiler {
     node->valueSeesMapItem = spec->valueSeesMapItem;
     if (node->op == Op::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
     finish(*node);
+    countRead(*node);
     if ((node->op == Op::GroupBy || node->op == Op::FromEntries) && node->hasCall)
       fail(ErrorCode::NotAllowedHere, path,
            "'" + std::string(spec->name) +
@@ -369,7 +376,23 @@ class Compiler {
     if (node.field.isNull()) node.field = Value::none();
   }
 
+  // {"program": {"program": {"op": ...}}}: the inner envelope, an implicit
+  // object whose only key is "program" holding an operation.
+  static bool doubledEnvelope(const Value& program) {
+    return program.isObject() && program.members().size() == 1 && isOperation(program.field("program"));
+  }
+
+  // A node reading a named field of its input (or get's path) gets a slot in
+  // the run's tally of field reads; a get with a default expects misses.
+  void countRead(Node& node) {
+    bool reads = !node.field.isNone() || (node.usesPath && (node.op == Op::Get || node.op == Op::Var));
+    if (!reads || node.hasDefault) return;
+    node.readSlot = static_cast<int32_t>(reads_.size());
+    reads_.push_back(&node);
+  }
+
   const CompileOptions& options_;
+  std::vector<const Node*> reads_;
   std::vector<std::string> loads_;
   std::unordered_set<std::string> loaded_;  // the same names: a program may load thousands
 };

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/error.h"
+#include "core/warnings.h"
 #include "ptc_json/evaluator_scope.h"
 #include "ptc_json/ops.h"
 
@@ -12,17 +13,31 @@ namespace ptc {
 
 using namespace evaluation;
 
-Value Evaluator::lookupVar(const Value& name) const {
+Value Evaluator::lookupVar(const Node& n) const {
+  const std::string& name = n.name.str();
   for (auto it = st_.bindings.rbegin(); it != st_.bindings.rend(); ++it)
-    if (it->first->str() == name.str()) return it->second;
-  return st_.memory.field(name.str());
+    if (it->first->str() == name) return it->second;
+  if (const Value* stored = st_.memory.find(name)) return *stored;
+  // Null, as the spec says; the warning names what there is.
+  std::vector<std::string> names = keyNames(st_.memory);
+  for (const auto& binding : st_.bindings) names.push_back(binding.first->str());
+  warn(ErrorCode::UnknownMemoryKey, n.path,
+       "'var' reads '" + name + "', which no let or 'as' binds and memory does not hold, so it is null." +
+           namesHint(name, names, "variables and memory keys"));
+  return Value();
 }
 
 // A context key; one that crossed as columns becomes its list of rows here.
-Value Evaluator::loadContext(const Value& key) {
+Value Evaluator::loadContext(const Node& n) {
+  const std::string& key = n.name.str();
   if (st_.columnar)
-    if (ColumnarList* list = st_.columnar->find(key.str())) return list->rows();
-  return st_.context.field(key.str());
+    if (ColumnarList* list = st_.columnar->find(key)) return list->rows();
+  if (const Value* v = st_.context.find(key)) return *v;
+  std::vector<std::string> keys = keyNames(st_.context, SIZE_MAX);
+  if (st_.columnar)
+    for (std::string& k : st_.columnar->names()) keys.push_back(std::move(k));
+  warn(ErrorCode::UnknownContextKey, n.path, unknownContextKeyMessage(key, std::move(keys)));
+  return Value();
 }
 
 namespace {
@@ -215,8 +230,8 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
   if (n.readsInput && in.isNone()) throwNoInput(n);
   switch (n.op) {
     case Op::Literal: return n.data;
-    case Op::Var: return readVarValue(n, lookupVar(n.name));
-    case Op::Load: return loadContext(n.name);
+    case Op::Var: return readVarValue(n, lookupVar(n));
+    case Op::Load: return loadContext(n);
     case Op::Let: {
       Bindings scope(st_);
       for (size_t i = 0; i < n.keys.size(); ++i) scope.add(&n.keys[i], evalSync(*n.kids[i], in));

@@ -42,7 +42,7 @@ class Evaluator {
 
  private:
   void tick() { st_.core.tick(); }
-  Value lookupVar(const Value& name) const;
+  Value lookupVar(const Node& n) const;
   Value groupBy(const Node& n, const Value& list);  // a list
   Value fromEntries(const Node& n, const Array& items);
   Value caught(const Node& n, const Value& in, const Error& error);
@@ -59,7 +59,7 @@ class Evaluator {
   std::optional<Value> foldedSteps(const Node& pipe, size_t& i, const Value& current);
   // group_by a field with folded aggregates of fields, read from cells.
   std::optional<Value> groupByCells(const Node& n, size_t size, const ColumnSource& list);
-  Value loadContext(const Value& key);
+  Value loadContext(const Node& n);
   Task<Value> loopAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).
   bool fansOut(size_t branches) const { return branches > 1 && st_.core.maxConcurrency > 1; }

@@ -228,7 +228,15 @@ Value sortBy(const Node& n, const Array& items) {
   std::vector<Value> keys;  // row-major: keys[i * k + j] is key j of item i
   keys.reserve(items.size() * k);
   for (const Value& item : items)
-    for (const auto& key : n.sortKeys) keys.push_back(key.first.isNone() ? item : item.field(key.first.str()));
+    for (const auto& key : n.sortKeys) {
+      if (key.first.isNone()) {
+        keys.push_back(item);
+      } else if (&key.first == &n.sortKeys.front().first && !n.field.isNone()) {
+        keys.push_back(fieldOf(n, item));  // the one-field form: its reads are tallied (core/warnings.h)
+      } else {
+        keys.push_back(item.field(key.first.str()));
+      }
+    }
   std::vector<size_t> order(items.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::stable_sort(order.begin(), order.end(), tickingLess([&](size_t a, size_t b) {
@@ -339,15 +347,34 @@ Value extremeBy(const Node& n, const Array& items, bool wantMax) {
 
 // ---- access ----
 
+// A field of a list reads null: say how to reach its items' fields.
+void warnFieldOfList(const Node& n, const std::string& field) {
+  warn(ErrorCode::FieldOfList, n.path,
+       quoted(n) + " reads field '" + field +
+           "' of a list, which has no fields, so it is null. For that field of every item write {\"op\": \"map\", "
+           "\"expr\": {\"op\": \"get\", \"field\": \"" +
+           field + "\"}}; for the first item's, put {\"op\": \"first\"} before it");
+}
+
 Value get(const Node& n, const Value& in) {
   Value result;
   if (!n.usesPath) {
+    if (in.isArray() && !n.field.isNone()) warnFieldOfList(n, n.field.str());
     result = fieldOf(n, in);
   } else {
     result = in;
     for (const Value& key : n.keys) {
-      result = result.field(key.str());
-      if (result.isNull()) break;
+      if (result.isArray()) warnFieldOfList(n, key.str());
+      const Value* next = result.isObject() ? result.find(key.str()) : nullptr;
+      if (result.isObject()) {
+        if (!next) noteRead(n, false, result);
+        else if (&key == &n.keys.back()) noteRead(n, true, result);
+      }
+      result = next ? *next : Value();
+      if (result.isNull()) {
+        if (next) noteRead(n, true, result);  // a null on the way is there, not misspelt
+        break;
+      }
     }
   }
   if (result.isNull() && n.hasDefault) return n.data;

@@ -33,10 +33,16 @@ std::string quoted(const Node& n);  // 'name' of the op
 // field: null when the value is null, an execution error when it is a number,
 // text, boolean or list (fail fast: reading a field of those is a mistake).
 Value readField(const Node& n, const Value& in);
+// Tallies a read of the node's field (core/warnings.h): one store per read.
+inline void noteRead(const Node& n, bool found, const Value& object) {
+  if (n.readSlot < 0) return;
+  if (Warnings* w = Warnings::current()) w->noteRead(n.readSlot, found, object);
+}
 // The node's `field` of an object (null when missing or not an object), found
 // through the node's hint: a field read per row is one comparison.
 inline Value fieldOf(const Node& n, const Value& item) {
   const Value* v = item.find(n.field, n.fieldHint);
+  noteRead(n, v != nullptr, item);
   return v ? *v : Value();
 }
 // The input of a value-level op: its `value` expression when given, else readField.

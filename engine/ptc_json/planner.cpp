@@ -271,10 +271,12 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
     tick();
     if (!item.isObject()) return std::nullopt;
     const Value* lhs = item.find(cmp.field, cmp.fieldHint);
+    noteRead(cmp, lhs != nullptr, item);
     if (fieldEquals(lhs ? *lhs : null, rhs) != wantEqual) continue;
     ++count;
     if (!summing) continue;
     const Value* v = item.find(agg.field, agg.fieldHint);
+    noteRead(agg, v != nullptr, item);
     if (!v || v->isNull()) continue;  // sum skips nulls and missing values
     if (!v->isNumber()) return std::nullopt;
     total.add(*v);
@@ -345,6 +347,7 @@ std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
       if (!byCells->keeps(i)) continue;
     } else if (fieldEquality && items[i].isObject()) {
       const Value* lhs = items[i].find(cmp.field, cmp.fieldHint);
+      noteRead(cmp, lhs != nullptr, items[i]);
       if (fieldEquals(lhs ? *lhs : null, rhs) != wantEqual) continue;
     } else if (!applyOp(cmp, items[i], &rhs, 1).truthy()) {
       continue;

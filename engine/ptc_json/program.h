@@ -9,6 +9,7 @@
 
 #include "core/limits.h"
 #include "core/value.h"
+#include "core/warnings.h"
 #include "ptc_json/op_table.h"
 
 namespace ptc {
@@ -41,6 +42,9 @@ struct Node {
   // Where `field` was found in the last object read (Value::find's hint): a
   // cache that changes no result, so evaluation of a const Node may update it.
   mutable uint32_t fieldHint = 0;
+  // A node that reads a named field (or get's path): its slot in the run's
+  // tally of field reads (core/warnings.h), -1 for the others.
+  int32_t readSlot = -1;
 };
 
 struct Program {
@@ -50,6 +54,8 @@ struct Program {
   // (projection.h): the host may send just them.
   std::map<std::string, std::vector<std::string>> projections;
   bool hasCall = false;
+  std::vector<const Node*> reads;  // the field-reading nodes, by readSlot
+  std::vector<Warning> warnings;   // what the program's shape alone warns of (doubled_program)
 };
 
 struct CompileOptions {
@@ -57,6 +63,15 @@ struct CompileOptions {
   bool toolsKnown = false;
   std::vector<std::string> tools;
 };
+
+// The warnings a program gives before it runs: its own, and with the context
+// keys known (validate/analyze given them), each load of a key not among them.
+std::vector<Warning> staticWarnings(const Program& program, const std::vector<std::string>* contextKeys);
+// The message of a load of a key the context does not have.
+std::string unknownContextKeyMessage(const std::string& key, std::vector<std::string> keys);
+// The warnings of the run's field reads: each reading node that met no object
+// having its field (field_not_found, dotted_field).
+void fieldReadWarnings(const Program& program, Warnings& warnings);
 
 // Validates the value of the envelope's "program" key and compiles it. Throws
 // PtcError(validation_error) with the JSON Pointer of the first offending node.

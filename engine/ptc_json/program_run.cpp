@@ -6,6 +6,7 @@
 #include "core/json.h"
 #include "core/protocol.h"
 #include "core/row_block.h"
+#include "core/suggest.h"
 
 namespace ptc {
 
@@ -34,7 +35,22 @@ void addResident(Members& members, const ColumnarLists& columnar, const Value& r
 }  // namespace
 
 ProgramRun::ProgramRun(std::shared_ptr<const Program> program, const RunLimits& limits)
-    : RunBase(limits), state_(core_), evaluator_(state_), program_(std::move(program)) {}
+    : RunBase(limits),
+      state_(core_),
+      evaluator_(state_),
+      program_(std::move(program)),
+      singleTurn_(limits.singleTurn) {}
+
+// A one-shot run that returned {"result": ..., "other": ...}: the other keys
+// went to memory, which nothing reads after it (the memory contract, spec 5.11).
+void ProgramRun::warnStored(const Members& stored) {
+  std::vector<std::string> keys;
+  for (const Member& m : stored) keys.push_back(m.key.str());
+  core_.warnings.add(ErrorCode::ResultStored, "/program",
+                     "Only 'result' is returned: the final object's other keys (" + listNames(keys) +
+                         ") were stored in memory, which no later program of this run reads. To return them, put "
+                         "them inside 'result': {\"result\": {...}}");
+}
 
 ProgramRun::~ProgramRun() {
   task_.reset();  // suspended frames hold bindings into state_
@@ -56,6 +72,8 @@ std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string
     state_.context = Value::object(std::move(members));
   }
   state_.memory = parseObject(memoryJson, "memory", checkDeadline);
+  core_.warnings.slots(program_->reads.size());
+  for (const Warning& w : program_->warnings) core_.warnings.add(w);
   if (!program_->hasCall) return evaluator_.evalSync(*program_->root, Value::none());
   task_.emplace(evaluator_.evalAsync(*program_->root, Value::none()));
   return std::nullopt;
@@ -74,6 +92,7 @@ std::string ProgramRun::doneOk(const Value& result) {
     for (const Member& m : result.members())
       if (!r || m.key.str() != "result") delta.push_back(m);
     if (r) returned = *r;
+    if (r && singleTurn_ && !delta.empty()) warnStored(delta);
   }
   // Stored values are members of the result object, so they nest at most
   // kMaxNesting - 1 levels: the memory object holding them (what the next
@@ -85,6 +104,17 @@ std::string ProgramRun::doneOk(const Value& result) {
   return doneOkJson(returned, Value::object(std::move(delta)), memory.build(), [this] { return metricsJson(); });
 }
 
-std::string ProgramRun::doneError(const Error& error) { return doneErrorJson(error, metricsJson()); }
+void ProgramRun::finalWarnings() { fieldReadWarnings(*program_, core_.warnings); }
+
+// A tool failure that ends the run says how the program could have gone on
+// (what a try's catch sees keeps the tool's own message).
+std::string ProgramRun::doneError(const Error& error) {
+  if (error.code != ErrorCode::ToolFailed) return doneErrorJson(error, metricsJson());
+  Error told = error;
+  told.message +=
+      ". To go on when a tool fails, wrap the call in a try: {\"op\": \"try\", \"expr\": {\"op\": \"call\", ...}, "
+      "\"catch\": <the value to use instead>}";
+  return doneErrorJson(told, metricsJson());
+}
 
 }  // namespace ptc

@@ -26,6 +26,8 @@ class ProgramRun final : public RunBase {
   std::optional<Value> start(std::string_view contextJson, std::string_view memoryJson) override;
   std::string doneOk(const Value& result) override;
   std::string doneError(const Error& error) override;
+  void finalWarnings() override;
+  void warnStored(const Members& stored);
 
   // Before state_: destroyed after the run's values, some of which share its blocks.
   std::shared_ptr<const Resident> resident_;
@@ -34,6 +36,7 @@ class ProgramRun final : public RunBase {
   Evaluator evaluator_;
   std::shared_ptr<const Program> program_;
   std::string_view rowBlocks_;
+  bool singleTurn_ = false;
 };
 
 }  // namespace ptc

@@ -76,8 +76,10 @@ Task<Value> WorkflowRun::runEntry(Value input) {
   CallResult r = co_await runFunction(entry, std::move(input));
   if (r.failed) {
     // An unhandled failure of a non-result entry is an execution error naming the tool.
-    std::string message =
-        r.failure.tool.empty() ? r.failure.message : "Tool '" + r.failure.tool + "' failed: " + r.failure.message;
+    std::string message = r.failure.tool.empty() ? r.failure.message
+                                                 : "Tool '" + r.failure.tool + "' failed: " + r.failure.message +
+                                                       ". To go on when it fails, handle it in its call step's "
+                                                       "\"on-error\" (e.g. \"on-error\": {\"return\": ...})";
     ErrorCode code = r.failure.tool.empty() ? r.failure.code : ErrorCode::ToolFailed;
     throw PtcError(ErrorType::Execution, code, "Unhandled failure in '" + entry.name + "': " + message, r.failure.path);
   }

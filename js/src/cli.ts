@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { limitAccepts, limitRule, type LimitName } from "./run/checks.js";
 import { describeThrown } from "./util/describe.js";
+import { formatWarnings } from "./runtimes/format.js";
 import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
 import type { Runtime } from "./runtimes/runtime.js";
 import { escapeControls, shownJson } from "./util/shown-text.js";
@@ -30,7 +31,7 @@ Commands:
   run <program.json | ->       Run a program; prints its result as JSON on stdout.
   resume <state.json | ->      Continue a suspended run (see --state-out) with its pending calls'
                                results (--results); prints as run does.
-  validate <program.json | ->  Check a program without running it; prints "ok".
+  validate <program.json | ->  Check a program without running it; prints "ok" (warnings on stderr).
   schema                       Print the JSON Schema (draft 2020-12) of a program.
   prompt                       Print the system prompt that teaches a model the language.
   mcp                          Serve run_program, run_workflow and describe_language as an MCP
@@ -38,7 +39,7 @@ Commands:
   help                         Print this help.
 
 Options:
-  --context <file | ->   JSON object of context data, read with {"op": "load"} (run, mcp, prompt)
+  --context <file | ->   JSON object of context data, read with {"op": "load"} (run, mcp, prompt, validate)
   --memory <file | ->    JSON object of memory from earlier runs, read with {"op": "var"} (run, mcp)
   --memory-out <file>    Write the memory after the run (the memory contract) to a file (run)
   --tools <module>       A JS module whose exports are tools: functions or descriptors
@@ -152,7 +153,7 @@ const ALLOWED: Record<string, string[]> = {
     "--journal",
     "--state-out",
   ],
-  validate: ["--tools", "--max-depth"],
+  validate: ["--tools", "--max-depth", "--context"],
   schema: ["--tools", "--workflow"],
   prompt: ["--tools", "--context", "--compact", "--workflow", "--mcp-config"],
   mcp: [
@@ -331,10 +332,13 @@ async function report(
     );
     return 4;
   }
+  // Warnings go to stderr with the result: what the program read that is not there.
+  const warnings = formatWarnings(r.warnings);
   if (!r.ok) {
     if (full) write(process.stdout, JSON.stringify(r, null, 2)); // {ok, error: {type, code, ...}}
-    return (write(process.stderr, runtime.formatError(r.error, program)), 1);
+    return (write(process.stderr, runtime.formatError(r.error, program) + (warnings ? "\n" + warnings : "")), 1);
   }
+  if (warnings) write(process.stderr, warnings);
   if (options.has("--memory-out") && "memory" in r)
     await writeFile(options.get("--memory-out") as string, json(r.memory));
   write(process.stdout, JSON.stringify(full ? r : r.result, null, 2));
@@ -417,15 +421,29 @@ async function main(argv: string[]): Promise<number> {
     }
     case "validate": {
       const program: ProgramInput = await readInput(positional[0]!, "program");
-      const r = runtime.validate(program, { tools, maxDepth: limits.maxDepth });
-      if (r.ok) return (write(process.stdout, "ok"), 0);
+      const r = runtime.validate(program, { tools, maxDepth: limits.maxDepth, ...(context ? { context } : {}) });
+      if (r.ok) {
+        const warnings = formatWarnings(r.warnings);
+        if (warnings) write(process.stderr, warnings);
+        return (write(process.stdout, "ok"), 0);
+      }
       return (write(process.stderr, runtime.formatError(r.error, program)), 1);
     }
     case "run": {
       const program: ProgramInput = await readInput(positional[0]!, "program");
       const replay = options.has("--replay") ? await readJournal(options.get("--replay") as string) : undefined;
       const journal = options.has("--journal");
-      const runOptions: RunOptions = { context, memory, tools, ...limits, ...(replay ? { replay } : {}), journal };
+      // Without --memory-out nothing keeps the memory: a result beside stored keys is worth a warning.
+      const singleTurn = !options.has("--memory-out");
+      const runOptions: RunOptions = {
+        context,
+        memory,
+        tools,
+        ...limits,
+        ...(replay ? { replay } : {}),
+        journal,
+        singleTurn,
+      };
       return report(runtime, await runtime.run(program, runOptions), options, program);
     }
     case "resume": {

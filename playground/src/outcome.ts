@@ -80,6 +80,7 @@ export function showOutcome(
 ): void {
   // A step-function trace (a PTC-JSON run asked for its tool calls has another).
   const trace = d.parts.trace && "trace" in r ? (r.trace as TraceEntry[] | undefined) : undefined;
+  showWarnings("warnings" in r ? r.warnings : undefined);
   if (!r.ok) {
     showFailure(r.error, program, calls, "program", r.metrics?.durationMs);
     if (d.parts.trace) showTrace(trace, r.error, file);
@@ -96,6 +97,15 @@ export function showOutcome(
     ($("next-turn") as HTMLButtonElement).disabled = false;
   }
   if (d.parts.trace) showTrace(trace, undefined, file);
+}
+
+/** The run's warnings (a misspelt field, a context key that is not there), each with its code and place. */
+export function showWarnings(warnings: { code: string; path: string; message: string }[] | undefined): void {
+  const box = $("warnings-box");
+  const list = $("warnings-list");
+  list.textContent = "";
+  box.hidden = !warnings?.length;
+  for (const w of warnings ?? []) list.append(el("li", {}, el("code", {}, w.code), ` at ${w.path}: `, w.message));
 }
 
 function errorRangeIn(program: string, error: PtcError): { from: number; to: number } | null {
@@ -117,6 +127,7 @@ export function showFailure(
   source: "program" | "context" | "tools",
   ms?: number,
 ): void {
+  if (source !== "program") showWarnings(undefined); // nothing ran
   document.body.dataset.status = "error";
   document.body.dataset.errorType = source === "program" ? error.type : `${source}_error`;
   const title =

@@ -158,6 +158,23 @@ Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, 
   return status;
 }
 
+// expect.warnings: the status's warnings, in order, each with its code and
+// path (exact) and a message containing the expected one.
+void checkWarnings(const Value& got, const Value& want) {
+  const size_t count = got.isArray() ? got.items().size() : 0;
+  ASSERT_EQ(count, want.items().size()) << "warnings: want " << toJson(want) << " got " << toJson(got);
+  for (size_t i = 0; i < count; ++i) {
+    const Value& g = got.items()[i];
+    const Value& w = want.items()[i];
+    EXPECT_EQ(g.field("code").str(), w.field("code").str()) << "warnings[" << i << "]";
+    EXPECT_EQ(g.field("path").str(), w.field("path").str()) << "warnings[" << i << "]";
+    if (const Value* msg = w.find("message")) {
+      EXPECT_NE(g.field("message").str().find(msg->str()), std::string::npos)
+          << "warnings[" << i << "] message should contain: " << msg->str() << "; got " << g.field("message").str();
+    }
+  }
+}
+
 void checkExpectation(const Value& status, const Value& expect, const Array& calls) {
   if (const Value* want = expect.find("toolCalls")) {
     EXPECT_TRUE(equals(Value::array(calls), *want))
@@ -190,6 +207,7 @@ void checkExpectation(const Value& status, const Value& expect, const Array& cal
           << key << ": want " << toJson(*want) << " got " << toJson(status.field(key));
     }
   }
+  if (const Value* want = expect.find("warnings")) checkWarnings(status.field("warnings"), *want);
   if (const Value* want = expect.find("trace")) {
     const Array& got = status.field("trace").items();
     ASSERT_EQ(got.size(), want->items().size()) << "trace length; got " << toJson(status.field("trace"));

@@ -135,7 +135,8 @@ describe("run", () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([
       1,
       "",
-      "ExecutionError at /program: Tool 'poison' failed: an unprintable value\n",
+      "ExecutionError at /program: Tool 'poison' failed: an unprintable value. To go on when a tool fails, wrap the " +
+        'call in a try: {"op": "try", "expr": {"op": "call", ...}, "catch": <the value to use instead>}\n',
     ]);
   });
 

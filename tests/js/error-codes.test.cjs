@@ -58,7 +58,10 @@ test("every code is expected by a conformance case, or is listed with where it i
   const reached = new Set();
   for (const dir of ["tests/conformance", "tests/conformance-workflows"])
     for (const { cases } of loadCaseFiles(dir))
-      for (const c of cases) if (c.expect?.error) reached.add(c.expect.error.code);
+      for (const c of cases) {
+        if (c.expect?.error) reached.add(c.expect.error.code);
+        for (const w of c.expect?.warnings ?? []) reached.add(w.code);
+      }
   for (const { code } of ERROR_CODES) {
     const listed = code in NOT_FROM_A_CASE;
     expect({ code, reachedOrListed: reached.has(code) || listed }).toEqual({ code, reachedOrListed: true });

@@ -36,6 +36,14 @@ function checkExpectation(want, got, calls) {
   for (const key of ["result", "memoryDelta", "memory"]) {
     if (key in want && !sameJson(got[key], want[key])) expect(got[key]).toEqual(want[key]);
   }
+  // warnings: in order, code and path exact, the message containing the expected one.
+  if (want.warnings) {
+    const warnings = got.warnings ?? [];
+    expect(warnings.map((w) => [w.code, w.path])).toEqual(want.warnings.map((w) => [w.code, w.path]));
+    want.warnings.forEach((w, i) => {
+      if ("message" in w) expect(warnings[i].message).toContain(w.message);
+    });
+  }
   if (want.trace) {
     expect(got.trace.length).toBe(want.trace.length);
     want.trace.forEach((entry, i) => {

@@ -5,7 +5,8 @@
 // `ai` is an optional peer dependency.
 import { jsonSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
 import type { PtcRuntime } from "../runtimes/runtime.js";
-import { ProgramSession, runWorkflowFor, type SessionMemory, type SessionOptions } from "./session.js";
+import { formatWarnings } from "../runtimes/format.js";
+import { missingProgram, ProgramSession, runWorkflowFor, type SessionMemory, type SessionOptions } from "./session.js";
 import {
   minimalProgramInput,
   minimalWorkflowInput,
@@ -29,7 +30,14 @@ export interface PtcToolInput {
 
 /** What the model gets back from a program. */
 export type PtcToolOutput =
-  { ok: true; result: JsonValue; stored?: string[] } | { ok: false; error: string; code: ErrorCode };
+  | {
+      ok: true;
+      result: JsonValue;
+      stored?: string[];
+      /** What the program read that is not there (or wrote almost right), one line each, naming the fix. */
+      warnings?: string[];
+    }
+  | { ok: false; error: string; code: ErrorCode };
 
 /**
  * An AI SDK tool whose execute may also be called directly, as a model's call
@@ -58,11 +66,13 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
     inputSchema: jsonSchema<PtcToolInput>(schema as JSONSchema7),
     execute: async (input: PtcToolInput): Promise<PtcToolOutput> => {
       // Some models send the program as JSON text.
-      const outcome = await session.run(typeof input?.program === "string" ? input.program : input);
+      const outcome =
+        missingProgram(input) ?? (await session.run(typeof input?.program === "string" ? input.program : input));
       if (!outcome.ok) return { ok: false, error: outcome.message, code: outcome.error.code };
+      const warnings = outcome.warnings ? { warnings: formatWarnings(outcome.warnings).split("\n") } : {};
       return outcome.stored.length
-        ? { ok: true, result: outcome.result, stored: outcome.stored }
-        : { ok: true, result: outcome.result };
+        ? { ok: true, result: outcome.result, stored: outcome.stored, ...warnings }
+        : { ok: true, result: outcome.result, ...warnings };
     },
   };
 }
@@ -76,7 +86,8 @@ export interface WorkflowToolInput {
 }
 
 /** What the model gets back from a step-function file. */
-export type WorkflowToolOutput = { ok: true; result: JsonValue } | { ok: false; error: string; code: ErrorCode };
+export type WorkflowToolOutput =
+  { ok: true; result: JsonValue; warnings?: string[] } | { ok: false; error: string; code: ErrorCode };
 
 export type WorkflowTool = Omit<
   Extract<Tool<WorkflowToolInput, WorkflowToolOutput>, { type?: "function" }>,
@@ -98,9 +109,10 @@ export function workflowTool(runtime: PtcRuntime, options: PtcToolOptions = {}):
     inputSchema: jsonSchema<WorkflowToolInput>(workflowInput(runtime, options) as JSONSchema7),
     execute: async (input: WorkflowToolInput): Promise<WorkflowToolOutput> => {
       const outcome = await runWorkflowFor(session, input);
-      return outcome.ok
-        ? { ok: true, result: outcome.result }
-        : { ok: false, error: outcome.message, code: outcome.error.code };
+      if (!outcome.ok) return { ok: false, error: outcome.message, code: outcome.error.code };
+      return outcome.warnings
+        ? { ok: true, result: outcome.result, warnings: formatWarnings(outcome.warnings).split("\n") }
+        : { ok: true, result: outcome.result };
     },
   };
 }

@@ -19,6 +19,7 @@ import { StdioTransport } from "./mcp-stdio.js";
 import { registerDescribeTools, shownTools } from "./mcp-catalog.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
+import { formatWarnings } from "../runtimes/format.js";
 import {
   ProgramSession,
   runWorkflowFor,
@@ -106,6 +107,7 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       annotations: runAnnotations(options.tools ?? {}),
     },
     async ({ program, context }) => {
+      // (An input without "program" never gets here: the SDK's schema check names the key.)
       const outcome = await session.run(program, context as Record<string, unknown> | undefined);
       if (!outcome.ok) {
         // The text is for the model; _meta.code for a host that branches on the error (docs/errors.md).
@@ -114,6 +116,8 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       }
       const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
       if (outcome.stored.length) content.push({ type: "text" as const, text: storedNote(outcome.stored) });
+      const warnings = formatWarnings(outcome.warnings);
+      if (warnings) content.push({ type: "text" as const, text: warnings });
       return { content };
     },
   );
@@ -212,7 +216,10 @@ function registerRunWorkflow(
           content: [{ type: "text" as const, text: outcome.message }],
           _meta: { code: outcome.error.code },
         };
-      return { content: [{ type: "text" as const, text: JSON.stringify(outcome.result) }] };
+      const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
+      const warnings = formatWarnings(outcome.warnings);
+      if (warnings) content.push({ type: "text" as const, text: warnings });
+      return { content };
     },
   );
 }

@@ -6,6 +6,7 @@ import { checkedOptions } from "../run/checks.js";
 import { describeThrown } from "../util/describe.js";
 import type { ResidentContext } from "../engine/resident.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
+import { formatWarnings } from "../runtimes/format.js";
 import type {
   CallResult,
   JsonObject,
@@ -16,6 +17,7 @@ import type {
   ResumeOptions,
   RunResult,
   Tool,
+  Warning,
 } from "../types/public.js";
 import type { WorkflowResult } from "../run/workflows.js";
 import { DEFAULT_TIMEOUT_MS } from "../run/options.js";
@@ -64,7 +66,36 @@ export interface SessionOptions {
 }
 
 export type SessionOutcome =
-  { ok: true; result: JsonValue; stored: string[] } | { ok: false; error: PtcError; message: string };
+  | { ok: true; result: JsonValue; stored: string[]; warnings?: Warning[] }
+  | { ok: false; error: PtcError; message: string; warnings?: Warning[] };
+
+/** A failure's message for the model: the formatted error, then the run's warnings (often what led to it). */
+function failureMessage(runtime: PtcRuntime, error: PtcError, warnings: Warning[] | undefined, input?: ProgramInput) {
+  const shown = formatWarnings(warnings);
+  return runtime.formatError(error, input) + (shown ? "\n" + shown : "");
+}
+
+const withWarnings = (warnings: Warning[] | undefined) => (warnings?.length ? { warnings } : {});
+const warningsOf = (r: { warnings?: Warning[] } | { status: "suspended" }) =>
+  "warnings" in r ? r.warnings : undefined;
+
+/**
+ * A tool input that holds no program (neither "program" nor "op"): named, with
+ * the keys it has, instead of run as an object whose keys read no input.
+ */
+export function missingProgram(input: unknown): SessionOutcome | undefined {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return undefined;
+  if ("program" in input || "op" in input) return undefined;
+  const keys = Object.keys(input);
+  const error: PtcError = {
+    type: "parse_error",
+    code: "missing_program",
+    message:
+      'The input must be {"program": {"op": ...}}: it has no key "program"' +
+      (keys.length ? ` (found: ${keys.join(", ")}). Put the program's root operation under "program"` : ""),
+  };
+  return { ok: false, error, message: error.message };
+}
 
 /**
  * A program as a model may send it: the root expression (`{"op": ...}`), the
@@ -264,12 +295,18 @@ export class ProgramSession {
     const { maxConcurrency, toolTimeoutMs } = this.limits;
     const resumeOptions = { tools, context: runContext, resident, maxConcurrency, toolTimeoutMs };
     const r = await settled(this.runtime, first, this.options.approve, resumeOptions, clock);
-    if (!r.ok) return { ok: false, error: r.error, message: this.runtime.formatError(r.error, input) };
-    if (this.options.remember === false) return { ok: true, result: r.result, stored: [] };
+    if (!r.ok)
+      return {
+        ok: false,
+        error: r.error,
+        message: failureMessage(this.runtime, r.error, warningsOf(r), input),
+        ...withWarnings(warningsOf(r)),
+      };
+    if (this.options.remember === false) return { ok: true, result: r.result, stored: [], ...withWarnings(r.warnings) };
     // Programs of one session may be in flight at once, each started from the
     // memory of its time: merge what each stored, so none loses another's keys.
     this.memory = { ...this.memory, ...r.memoryDelta };
-    return { ok: true, result: r.result, stored: Object.keys(r.memoryDelta) };
+    return { ok: true, result: r.result, stored: Object.keys(r.memoryDelta), ...withWarnings(r.warnings) };
   }
 }
 
@@ -327,8 +364,14 @@ export async function runWorkflowFor(session: ProgramSession, given: unknown): P
   const first = await session.runtime.runWorkflow(source, { input, entry, tools, ...limits });
   const resumeOptions = { tools, maxConcurrency, toolTimeoutMs };
   const r = await settled(session.runtime, first, session.options.approve, resumeOptions, clock);
-  if (!r.ok) return { ok: false, error: r.error, message: session.runtime.formatError(r.error) };
-  return { ok: true, result: r.result, stored: [] };
+  if (!r.ok)
+    return {
+      ok: false,
+      error: r.error,
+      message: failureMessage(session.runtime, r.error, warningsOf(r)),
+      ...withWarnings(warningsOf(r)),
+    };
+  return { ok: true, result: r.result, stored: [], ...withWarnings(r.warnings) };
 }
 
 /** The note a model gets when its program stored keys in memory. */

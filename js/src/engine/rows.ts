@@ -120,10 +120,27 @@ export class RowBlockWriter {
         return false;
       }
     }
+    // A field no item has crosses in the JSON: the engine's warning of its
+    // reads then names the fields the items do have (core/warnings.h).
+    if (count > 0 && this.someFieldAbsent(fields.length, count)) {
+      this.at = start;
+      return false;
+    }
     this.at += 9 * cellCount;
     this.u32(this.strings.length);
     for (const s of this.strings) this.text(s);
     return true;
+  }
+
+  // Whether some column holds only Absent cells.
+  private someFieldAbsent(fieldCount: number, count: number): boolean {
+    for (let f = 0, cell = 0; f < fieldCount; f++) {
+      const end = cell + count;
+      while (cell < end && this.tags[cell] === Tag.Absent) cell++;
+      if (cell === end) return true;
+      cell = end;
+    }
+    return false;
   }
 
   // Row i's fields into cell i of each column.

@@ -184,6 +184,7 @@ const RUN_OPTIONS = [
   "journal",
   "replay",
   "stateKey",
+  "singleTurn",
 ] as const;
 
 /** The options of run(), checked; see checkedOptions. */
@@ -219,4 +220,8 @@ export function checkValidateOptions(options: ValidateOptions): void {
   if (problem) throw new TypeError(`ptc-wasm: options.maxDepth ${problem}`);
   if (options.tools !== undefined && (options.tools === null || typeof options.tools !== "object"))
     throw new TypeError("ptc-wasm: options.tools must be a list of names or an object of tools");
+  if (options.context !== undefined && (options.context === null || typeof options.context !== "object"))
+    throw new TypeError("ptc-wasm: options.context must be an object");
+  if (options.contextKeys !== undefined && !Array.isArray(options.contextKeys))
+    throw new TypeError("ptc-wasm: options.contextKeys must be a list of names");
 }

@@ -5,7 +5,7 @@
 import { describeThrown } from "../util/describe.js";
 import { EngineBrokenError, type EngineInstance, type PreparedProgram } from "../engine/engine.js";
 import type { ResidentSpec } from "../engine/resident.js";
-import type { ErrorCode, JsonObject, JsonValue, PtcError, RunKind } from "../types/public.js";
+import type { ErrorCode, JsonObject, JsonValue, PtcError, RunKind, Warning } from "../types/public.js";
 
 export interface EngineMetrics {
   memoryBytes: number;
@@ -21,8 +21,16 @@ export type DoneStatus =
       memory?: JsonObject;
       trace?: JsonValue[];
       metrics: EngineMetrics;
+      warnings?: Warning[];
     }
-  | { state: "done"; ok: false; error: PtcError; trace?: JsonValue[]; metrics: EngineMetrics };
+  | {
+      state: "done";
+      ok: false;
+      error: PtcError;
+      trace?: JsonValue[];
+      metrics: EngineMetrics;
+      warnings?: Warning[];
+    };
 
 /** Who answered a call that no tool ran. */
 export type AnswerSource = "recording" | "host";

@@ -40,6 +40,7 @@ let lastOptions = {
   maxDepth: 0,
   maxToolCalls: 0,
   maxConcurrency: 0,
+  singleTurn: false,
   tools: [] as string[],
   json: "",
 };
@@ -67,8 +68,10 @@ export function engineOptionsJson(options: RunOptions): string {
   const maxToolCalls = options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const tools = toolNames(options);
+  const singleTurn = options.singleTurn === true;
   const last = lastOptions;
   if (
+    last.singleTurn === singleTurn &&
     last.timeoutMs === timeoutMs &&
     last.maxHeapBytes === maxHeapBytes &&
     last.maxDepth === maxDepth &&
@@ -77,14 +80,24 @@ export function engineOptionsJson(options: RunOptions): string {
     sameNames(last.tools, tools)
   )
     return last.json;
-  const json = JSON.stringify({ timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, tools });
-  lastOptions = { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, tools, json };
+  const json = JSON.stringify({
+    timeoutMs,
+    maxHeapBytes,
+    maxDepth,
+    maxToolCalls,
+    maxConcurrency,
+    tools,
+    ...(singleTurn ? { singleTurn } : {}),
+  });
+  lastOptions = { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, singleTurn, tools, json };
   return json;
 }
 
 export function validateOptionsJson(options: ValidateOptions): string {
   const engineOptions: Record<string, unknown> = { maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH };
   if (options.tools) engineOptions.tools = Array.isArray(options.tools) ? options.tools : Object.keys(options.tools);
+  const contextKeys = options.contextKeys ?? (options.context ? Object.keys(options.context) : undefined);
+  if (contextKeys) engineOptions.contextKeys = contextKeys;
   return JSON.stringify(engineOptions);
 }
 
@@ -123,6 +136,17 @@ function memberJson(key: string, value: unknown): string | undefined {
  * JSON.stringify(context) would send: own enumerable keys, toJSON applied;
  * a non-enumerable or inherited key is absent.
  */
+// When the program loads a key the context does not have, the keys it does
+// have cross too, as nulls (the program cannot load them, its loads are
+// fixed): the engine's warning names them as it would with the whole context.
+function otherKeys(context: Record<string, unknown>, loads: string[]): string {
+  if (loads.every((key) => isEnumerable.call(context, key))) return "";
+  return Object.keys(context)
+    .filter((key) => !loads.includes(key))
+    .map((key) => JSON.stringify(key) + ":null")
+    .join(",");
+}
+
 export function payloadFor(options: RunOptions, loads: string[], fields?: Projections): Payload {
   // What the error names, should reading the caller's data throw.
   let readingKey: string | undefined;
@@ -143,6 +167,8 @@ export function payloadFor(options: RunOptions, loads: string[], fields?: Projec
       if (json === undefined) continue; // as JSON.stringify drops undefined and functions
       text += (text.length > 1 ? "," : "") + JSON.stringify(key) + ":" + json;
     }
+    const others = otherKeys(context, loads);
+    if (others) text += (text.length > 1 ? "," : "") + others;
     readingMemory = true;
     const memory = options.memory ? JSON.stringify(options.memory) : "{}";
     const rows = rowBlocks.bytes();
@@ -178,12 +204,14 @@ export function toRunResult(status: DoneStatus, started: number, timings: Timing
     toolCalls: status.metrics.toolCalls,
     ...timings,
   };
-  if (!status.ok) return { ok: false, error: status.error, metrics };
+  const warnings = status.warnings ? { warnings: status.warnings } : {};
+  if (!status.ok) return { ok: false, error: status.error, metrics, ...warnings };
   return {
     ok: true,
     result: status.result,
     memoryDelta: status.memoryDelta ?? {},
     memory: status.memory ?? {},
     metrics,
+    ...warnings,
   };
 }

@@ -20,6 +20,7 @@ import type {
   StateKey,
   Tool,
   TraceEntry,
+  Warning,
 } from "../types/public.js";
 
 export interface WorkflowOptions {
@@ -70,6 +71,7 @@ export type WorkflowResult =
       trace: TraceEntry[];
       journal?: JournalEntry[];
       metrics: RunMetrics;
+      warnings?: Warning[];
     }
   | {
       ok: false;
@@ -77,6 +79,7 @@ export type WorkflowResult =
       trace?: TraceEntry[];
       journal?: JournalEntry[];
       metrics?: RunMetrics;
+      warnings?: Warning[];
       status?: undefined;
     }
   | RunSuspended<"workflow">;
@@ -138,6 +141,7 @@ export function toWorkflowResult(status: DoneStatus, started: number, timings: T
     ...timings,
   };
   const trace = (status.trace ?? []) as unknown as TraceEntry[];
-  if (!status.ok) return { ok: false, error: status.error, ...(status.trace ? { trace } : {}), metrics };
-  return { ok: true, result: status.result, trace, metrics };
+  const warnings = status.warnings ? { warnings: status.warnings } : {};
+  if (!status.ok) return { ok: false, error: status.error, ...(status.trace ? { trace } : {}), metrics, ...warnings };
+  return { ok: true, result: status.result, trace, metrics, ...warnings };
 }

@@ -91,3 +91,14 @@ export function repairHint(error: FormattableError, ops: Operation[], program?: 
   const op = ops.find((o) => o.name === name);
   return op ? ` Shape: ${op.shape}` : "";
 }
+
+/**
+ * A result's warnings as lines to show with it (MCP, ptcTool, the CLI, the
+ * playground): "Warning <code> at <path>: <message>", or "" when there are none.
+ */
+export function formatWarnings(
+  warnings: readonly { code: string; path: string; message: string }[] | undefined,
+): string {
+  if (!warnings?.length) return "";
+  return warnings.map((w) => `Warning ${w.code}${w.path ? ` at ${w.path}` : ""}: ${w.message}`).join("\n");
+}

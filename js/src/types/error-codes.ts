@@ -9,8 +9,8 @@ export type ErrorType = "parse_error" | "validation_error" | "execution_error" |
 
 export interface ErrorCodeInfo {
   code: string;
-  /** The type(s) an error with this code has. */
-  types: readonly ErrorType[];
+  /** The type(s) an error with this code has; "warning" for the codes of warnings. */
+  types: readonly (ErrorType | "warning")[];
   /** Where the code comes from: the engine, or the package around it. */
   source: "engine" | "package";
   when: string;
@@ -19,9 +19,10 @@ export interface ErrorCodeInfo {
 
 const P = "parse_error",
   V = "validation_error",
-  E = "execution_error";
+  E = "execution_error",
+  W = "warning"; // not an error: a warning beside the result (RunSuccess.warnings)
 
-function c(code: string, types: readonly ErrorType[], when: string, fix: string): ErrorCodeInfo {
+function c(code: string, types: readonly (ErrorType | "warning")[], when: string, fix: string): ErrorCodeInfo {
   return { code, types, source: "engine", when, fix };
 }
 
@@ -192,6 +193,49 @@ export const ERROR_CODES = [
     [E],
     "A host used a run or prepared program it does not hold (a host bug).",
     "Report it; programs never cause it.",
+  ),
+  // Warnings: the run goes on as the language says; the result carries them.
+  c(
+    "unknown_context_key",
+    [W],
+    "A `load` of a key the context does not have (it reads null). validate/analyze given `context` or `contextKeys` say it too.",
+    "Load one of the keys the message lists (it suggests the nearest).",
+  ),
+  c(
+    "unknown_memory_key",
+    [W],
+    "A `var` of a name no `let` or `as` binds and memory does not hold (it reads null).",
+    "Use one of the names the message lists, or bind it first.",
+  ),
+  c(
+    "field_not_found",
+    [W],
+    "A node read a field (or `get` a path) that no object it read has: a misspelt field of a list's items or of a tool's result.",
+    "Use one of the fields the message lists (it suggests the nearest).",
+  ),
+  c(
+    "dotted_field",
+    [W],
+    'A field name with a dot (`"customer.tier"`) that no object has, where the objects have the first part.',
+    'Read nested fields with `{"op": "get", "path": ["customer", "tier"]}`.',
+  ),
+  c(
+    "field_of_list",
+    [W],
+    "A `get` of a field of a list (a list has no fields; it reads null).",
+    'Map over the items (`{"op": "map", "expr": {"op": "get", "field": ...}}`) or take one first (`first`).',
+  ),
+  c(
+    "doubled_program",
+    [W],
+    'The program is wrapped twice: `{"program": {"program": {...}}}` returns its result as `{"program": ...}`.',
+    'Write `{"program": {"op": ...}}` with one `program` key.',
+  ),
+  c(
+    "result_stored",
+    [W],
+    'A one-shot run (`singleTurn: true`; the CLI without `--memory-out`) returned `{"result": ..., "other": ...}`: only `result` is returned, the other keys went to memory (the memory contract), which nothing reads after it.',
+    'Put everything to return inside `result`: `{"result": {...}}`.',
   ),
   c("internal", [E], "A bug in the engine.", "Report it with the program."),
   {

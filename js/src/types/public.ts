@@ -154,6 +154,12 @@ export interface RunOptions {
    * filter, reject) and the operands of an op such as list or object that call
    * tools run concurrently; results keep item order. 1: one call at a time.
    */
+  /**
+   * No later program reads this run's memory (a one-shot run): a final object
+   * {"result": ..., "other": ...} then warns (`result_stored`) that only `result`
+   * is returned and the other keys went to memory.
+   */
+  singleTurn?: boolean;
   maxConcurrency?: number;
   /** Time limit of one tool call: past it the call fails, a failure try may catch (default: none). */
   toolTimeoutMs?: number;
@@ -187,6 +193,12 @@ export interface ValidateOptions {
   /** Tool names, or a tools object: unknown tool names then fail validation. */
   tools?: string[] | Record<string, Tool>;
   maxDepth?: number;
+  /**
+   * The context the program will run with (or just its keys): a `load` of a
+   * key it does not have is then a warning (`unknown_context_key`) naming the keys there are.
+   */
+  context?: Record<string, unknown>;
+  contextKeys?: string[];
 }
 
 export interface RunMetrics {
@@ -214,6 +226,8 @@ export interface RunSuccess {
   /** The memory passed in, merged with memoryDelta: pass it to the next turn. */
   memory: JsonObject;
   metrics: RunMetrics;
+  /** What the program read that is not there, or wrote almost right: each names the fix (docs/errors.md). */
+  warnings?: Warning[];
 }
 
 export interface RunFailure {
@@ -224,20 +238,36 @@ export interface RunFailure {
   /** With `journal: true`: every answered tool call (args and answer), for `replay`. */
   journal?: JournalEntry[];
   metrics?: RunMetrics;
+  /** As RunSuccess's: often what led to the error (a misspelt context key, then a list op on null). */
+  warnings?: Warning[];
   status?: undefined;
 }
 
 export type RunResult = RunSuccess | RunFailure | RunSuspended<"program">;
 export type ValidateResult = { ok: true; warnings?: ValidationWarning[] } | { ok: false; error: PtcError };
 
-/** What validateWorkflow() reports of a valid file: a write tool's call that nothing rolls back. */
-export interface ValidationWarning {
-  code: "write_not_compensated";
-  /** JSON Pointer of the write call's step. */
+/**
+ * A warning beside a result: the run went on as the language says, but read a
+ * name that is not there or has a shape that is almost right. `code` is stable
+ * (docs/errors.md), `path` the JSON Pointer of the node or step, `message` names the fix.
+ */
+export interface Warning {
+  code: ErrorCode;
   path: string;
-  tool: string;
   message: string;
 }
+
+/** What validate()/validateWorkflow() report of a valid program or file. */
+export type ValidationWarning =
+  | Warning
+  | {
+      /** validateWorkflow(): a write tool's call that nothing rolls back. */
+      code: "write_not_compensated";
+      /** JSON Pointer of the write call's step. */
+      path: string;
+      tool: string;
+      message: string;
+    };
 
 /**
  * One place a program may call a tool. count: "once", or how often it may run:
@@ -297,7 +327,8 @@ export interface WorkflowAnalysis {
   nodes: number;
 }
 
-export type AnalyzeResult<A> = { ok: true; analysis: A } | { ok: false; error: PtcError };
+export type AnalyzeResult<A> =
+  { ok: true; analysis: A; warnings?: ValidationWarning[] } | { ok: false; error: PtcError };
 
 /** A program: JSON text, or an already-parsed {"program": {...}} object. */
 export type ProgramInput = string | { program: unknown; [key: string]: unknown };

@@ -1,0 +1,48 @@
+#include "core/warnings.h"
+
+#include <algorithm>
+
+#include "core/json.h"
+#include "core/suggest.h"
+
+namespace ptc {
+
+void Warnings::add(ErrorCode code, const std::string& path, std::string message) {
+  if (list_.size() >= kMax) return;
+  for (const Warning& w : list_)
+    if (w.code == code && w.path == path) return;
+  list_.push_back(Warning{code, path, std::move(message)});
+}
+
+std::vector<std::string> keyNames(const Value& object, size_t max) {
+  std::vector<std::string> names;
+  for (const Member& m : object.members()) names.push_back(m.key.str());
+  std::sort(names.begin(), names.end());
+  if (names.size() > max) {
+    names.resize(max);
+    names.push_back("...");
+  }
+  return names;
+}
+
+std::string namesHint(const std::string& name, const std::vector<std::string>& names, const std::string& what) {
+  if (names.empty()) return " There are no " + what + ".";
+  return didYouMean(name, names) + " The " + what + " are: " + listNames(names) + ".";
+}
+
+std::string warningsJson(const std::vector<Warning>& warnings) {
+  std::string out = "[";
+  for (const Warning& w : warnings) {
+    if (out.size() > 1) out += ",";
+    out += "{\"code\":";
+    appendJsonString(out, errorCodeName(w.code));
+    out += ",\"path\":";
+    appendJsonString(out, w.path);
+    out += ",\"message\":";
+    appendJsonString(out, w.message);
+    out += "}";
+  }
+  return out + "]";
+}
+
+}  // namespace ptc

@@ -1,0 +1,92 @@
+// The warnings of PTC-JSON programs (core/warnings.h) decided outside the
+// evaluator: before a run (the program's shape, loads of context keys that
+// validate/analyze know are absent) and at its end (field reads that never
+// found their field).
+#include <algorithm>
+#include <functional>
+
+#include "core/suggest.h"
+#include "ptc_json/op_table.h"
+#include "ptc_json/program.h"
+
+namespace ptc {
+
+namespace {
+
+std::string opOf(const Node& n) { return "'" + std::string(specOf(n.op).name) + "'"; }
+
+// The name a read missed on `object`: its field, or the first key of its path
+// the object lacks.
+std::string missedName(const Node& n, const Value& object) {
+  if (!n.usesPath) return n.field.str();
+  // The object is where the walk stopped: the deepest key it lacks.
+  for (auto key = n.keys.rbegin(); key != n.keys.rend(); ++key)
+    if (!object.find(key->str())) return key->str();
+  return n.keys.empty() ? "" : n.keys.back().str();
+}
+
+// "customer.tier" when the objects have "customer": a path written as one name.
+bool dottedPath(const std::string& name, const Value& object) {
+  size_t dot = name.find('.');
+  return dot != std::string::npos && dot > 0 && object.find(name.substr(0, dot)) != nullptr;
+}
+
+std::string pathOf(const std::string& dotted) {
+  std::string out = "[";
+  size_t from = 0;
+  while (true) {
+    size_t dot = dotted.find('.', from);
+    out +=
+        (from ? ", \"" : "\"") + dotted.substr(from, dot == std::string::npos ? std::string::npos : dot - from) + "\"";
+    if (dot == std::string::npos) break;
+    from = dot + 1;
+  }
+  return out + "]";
+}
+
+Warning fieldWarning(const Node& n, const Value& object) {
+  const std::string name = missedName(n, object);
+  if (dottedPath(name, object))
+    return Warning{ErrorCode::DottedField, n.path,
+                   opOf(n) + " reads field '" + name + "', which no object it read has: a field name is one key, " +
+                       "not a path. Read the nested field with {\"op\": \"get\", \"path\": " + pathOf(name) +
+                       "}: a pipe step before " + opOf(n) + " for one object, or a map before it for a list"};
+  return Warning{ErrorCode::FieldNotFound, n.path,
+                 opOf(n) + " reads field '" + name + "', which no object it read has, so it read null." +
+                     namesHint(name, keyNames(object), "fields of those objects")};
+}
+
+void eachNode(const Node& n, const std::function<void(const Node&)>& visit) {
+  visit(n);
+  for (const auto& kid : n.kids) eachNode(*kid, visit);
+}
+
+}  // namespace
+
+std::string unknownContextKeyMessage(const std::string& key, std::vector<std::string> keys) {
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return "'load' reads context key '" + key + "', which the context does not have, so it is null." +
+         namesHint(key, keys, "context keys");
+}
+
+std::vector<Warning> staticWarnings(const Program& program, const std::vector<std::string>* contextKeys) {
+  std::vector<Warning> out = program.warnings;
+  if (!contextKeys) return out;
+  eachNode(*program.root, [&](const Node& n) {
+    if (n.op != Op::Load) return;
+    const std::string& key = n.name.str();
+    if (std::find(contextKeys->begin(), contextKeys->end(), key) != contextKeys->end()) return;
+    out.push_back(Warning{ErrorCode::UnknownContextKey, n.path, unknownContextKeyMessage(key, *contextKeys)});
+  });
+  return out;
+}
+
+void fieldReadWarnings(const Program& program, Warnings& warnings) {
+  const size_t slots = std::min(warnings.slotCount(), program.reads.size());
+  for (size_t i = 0; i < slots; ++i)
+    if (const Value* object = warnings.missedOnly(i)) warnings.add(fieldWarning(*program.reads[i], *object));
+  warnings.forgetReads();
+}
+
+}  // namespace ptc
