@@ -131,7 +131,9 @@ test("both prompts say what is not available", () => {
   expect(ptc.prompt({ compact: true })).toContain("No regex, clock or randomness.");
 });
 
-test("sizes: the compact prompt stays under 2,500 tokens (characters / 4)", () => {
+// 2,750: the short forms and the ops of issue 25 item 3 (chunk, scan, reject_in, floor,
+// ceil) add ~170; issue 25 item 2 replaces this bound with real tokens (<= 1,500).
+test("sizes: the compact prompt stays under 2,750 tokens (characters / 4)", () => {
   const full = ptc.prompt();
   const compact = ptc.prompt({ compact: true });
   const compactWithTools = ptc.prompt({ compact: true, tools });
@@ -139,8 +141,8 @@ test("sizes: the compact prompt stays under 2,500 tokens (characters / 4)", () =
     `prompt sizes: full ${full.length} chars (~${tokens(full)} tokens); compact ${compact.length} chars ` +
       `(~${tokens(compact)} tokens); compact with 2 tools ${compactWithTools.length} chars (~${tokens(compactWithTools)} tokens)`,
   );
-  expect(tokens(compact)).toBeLessThan(2500);
-  expect(tokens(compactWithTools)).toBeLessThan(2500);
+  expect(tokens(compact)).toBeLessThan(2750);
+  expect(tokens(compactWithTools)).toBeLessThan(2750);
   expect(compact.length).toBeLessThan(full.length / 2);
   expect(ptcWasm.approximateTokens(full)).toBe(tokens(full));
 });
