@@ -22,6 +22,7 @@ import { generateRows } from "./data.mjs";
 import { createPeers, LimitError, plainJs, ptcRun } from "./peers.mjs";
 import { codeBytes, sizeParts } from "./size-parts.mjs";
 import { printDiff, printSummary, saveRun } from "./summary.mjs";
+import { measureTokens, reportTokens } from "./tokens.mjs";
 import { measureWorkloads, reportWorkloads, workloadTargets } from "./workloads.mjs";
 
 const { values: ARGS } = parseArgs({
@@ -274,8 +275,8 @@ async function measureSize(peers, n, rounds) {
 // Where ptc-wasm's time goes on 100k rows. The engine cannot be instrumented
 // from here, so the parts are differences of things that can be timed. The
 // benchmarked program reads two fields of each row (category, amount), so the
-// wrapper sends only those, as a binary row block (engine/ptc/projection.h,
-// engine/host/row_block.h):
+// wrapper sends only those, as a binary row block (engine/ptc_json/projection.h,
+// engine/core/row_block.h):
 //   fixed       ptc.run of a literal, per call over a batch: no data crosses
 //               (the wrapper only sends the context keys a program loads);
 //               program text, prepared-program lookup, the run call, status
@@ -678,6 +679,12 @@ async function plannedWorkload(id) {
   };
 }
 
+// TOKENS (bench/tokens.mjs): tool definitions, prompts and the corpus ratio, in o200k_base tokens.
+async function workloadTokens() {
+  const measured = await measureTokens();
+  return { ...reportTokens(measured, say, line), detail: measured };
+}
+
 const verdict = (ok) => (ok ? "PASS" : "MISS");
 const ratioDetail = (a, b) => `${fmtTime(a)} vs ${fmtTime(b)} (ratio ${fmtRatio(a / b)})`;
 
@@ -690,6 +697,7 @@ const WORKLOADS = {
   W3: () => plannedWorkload("W3"),
   GROUP: () => plannedWorkload("GROUP"),
   SIZE: workloadSize,
+  TOKENS: workloadTokens,
 };
 
 // ------------------------------------------------------------------- main --

@@ -21,7 +21,8 @@ function compactTime(ms) {
   return `${(ms / 1000).toFixed(2)} s`;
 }
 const compactBytes = (b) => `${(b / 1000).toFixed(0)} KB`;
-const cell = (unit, v) => (v == null ? "–" : unit === "bytes" ? compactBytes(v) : compactTime(v));
+const cell = (unit, v) =>
+  v == null ? "–" : unit === "bytes" ? compactBytes(v) : unit === "tokens" ? `${v} tok` : compactTime(v);
 function ratio(r) {
   if (r == null || !Number.isFinite(r)) return "–";
   return r >= 100 ? `${r.toFixed(0)}x` : r >= 10 ? `${r.toFixed(1)}x` : `${r.toFixed(2)}x`;

@@ -6,6 +6,14 @@
 # targets are reported, not asserted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Only TOKENS (definitions and prompts, counted in tokens) needs neither the
+# named engine nor the peers: just dist/.
+only_tokens=0
+case " $* " in *" --only TOKENS "* | *" --only=TOKENS "*) only_tokens=1 ;; esac
+if [ "$only_tokens" = 1 ]; then
+  bash scripts/build.sh
+  exec node bench/run.mjs "$@"
+fi
 # ptc_names: the engine with function names, from which SIZE tells what each
 # part of it costs.
 bash scripts/build.sh ptc_names

@@ -30,9 +30,9 @@ const cjs = {
 const siblings = (ext) => ({
   name: "siblings",
   setup(b) {
-    b.onResolve({ filter: /^\.\/(node|mcp)\.js$/ }, (args) =>
+    b.onResolve({ filter: /^\.\/(node|agents\/mcp)\.js$/ }, (args) =>
       args.importer.endsWith("cli.ts") || args.path === "./node.js"
-        ? { path: args.path.replace(/\.js$/, ext), external: true }
+        ? { path: args.path.replace(/^\.\/(agents\/)?/, "./").replace(/\.js$/, ext), external: true }
         : undefined,
     );
   },
@@ -44,8 +44,14 @@ await Promise.all([
   build({ ...common, entryPoints: ["js/src/node.ts"], outfile: "dist/node.mjs", format: "esm", platform: "node" }),
   build({ ...common, ...cjs, entryPoints: ["js/src/node.ts"], outfile: "dist/node.cjs", platform: "node" }),
   // Prompts, schemas and the tool-args validator, required by node.{mjs,cjs} on
-  // first use (js/src/extras.ts says why apart).
-  build({ ...common, entryPoints: ["js/src/extras.ts"], outfile: "dist/extras.cjs", format: "cjs", platform: "node" }),
+  // first use (js/src/extras/extras.ts says why apart).
+  build({
+    ...common,
+    entryPoints: ["js/src/extras/extras.ts"],
+    outfile: "dist/extras.cjs",
+    format: "cjs",
+    platform: "node",
+  }),
   build({
     ...common,
     entryPoints: ["js/src/browser.ts"],
@@ -56,14 +62,14 @@ await Promise.all([
   // Engine workers for createRuntime({ worker: true }).
   build({
     ...common,
-    entryPoints: ["js/src/worker-node.ts"],
+    entryPoints: ["js/src/runtimes/worker-node.ts"],
     outfile: "dist/worker.node.mjs",
     format: "esm",
     platform: "node",
   }),
   build({
     ...common,
-    entryPoints: ["js/src/worker-browser.ts"],
+    entryPoints: ["js/src/runtimes/worker-browser.ts"],
     outfile: "dist/worker.browser.mjs",
     format: "esm",
     platform: "browser",
@@ -72,7 +78,7 @@ await Promise.all([
   ...["mcp", "ai-sdk"].flatMap((name) => [
     build({
       ...common,
-      entryPoints: [`js/src/${name}.ts`],
+      entryPoints: [`js/src/agents/${name}.ts`],
       outfile: `dist/${name}.mjs`,
       format: "esm",
       platform: "node",
@@ -82,7 +88,7 @@ await Promise.all([
     build({
       ...common,
       ...cjs,
-      entryPoints: [`js/src/${name}.ts`],
+      entryPoints: [`js/src/agents/${name}.ts`],
       outfile: `dist/${name}.cjs`,
       platform: "node",
       external: agentDeps,

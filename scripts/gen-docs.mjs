@@ -1,6 +1,6 @@
 // Writes docs/operations.md from the engine's operation table, the one source
 // of truth for ops, and docs/errors.md from the error codes' table
-// (js/src/error-codes.ts). `node scripts/gen-docs.mjs --check` fails if a
+// (js/src/types/error-codes.ts). `node scripts/gen-docs.mjs --check` fails if a
 // committed file differs (a Jest test runs that check).
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRuntime, ERROR_CODES } from "ptc-wasm";
@@ -45,7 +45,7 @@ export function errorsMarkdown() {
   const lines = [
     "# Error codes",
     "",
-    "Generated from the table in `js/src/error-codes.ts` by `node scripts/gen-docs.mjs`; do not edit by hand.",
+    "Generated from the table in `js/src/types/error-codes.ts` by `node scripts/gen-docs.mjs`; do not edit by hand.",
     "",
     "Every error is `{type, code, message, path?, position?}`. The `type` is one of the five of the",
     "spec (what kind of failure: see [semantics.md](semantics.md)); the `code` says why, in a stable",

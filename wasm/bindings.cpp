@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "host/engine.h"
+#include "api/engine.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // side by side. A fold that reads a field row after row (a filter's count or
 // sum, group_by's aggregates) then reads contiguous cells instead of visiting
 // every row's object. Two kinds of list have them: a list that crossed from the
-// package as columns (host/row_block.h) keeps its cells as they crossed, and
+// package as columns (core/row_block.h) keeps its cells as they crossed, and
 // the lists of a resident context get theirs from a cache, built the first
 // time a fold asks (values never change, so a column stays right for as long
 // as its list lives). Both read the same way, through CellColumn.
@@ -20,7 +20,7 @@
 namespace ptc {
 
 // How a cell holds an item's field (the layout of crossed lists is in
-// host/row_block.h): an Absent field is one the item does not have.
+// core/row_block.h): an Absent field is one the item does not have.
 enum class RowTag : uint8_t { Null, False, True, Number, String, Absent };
 
 // One field's cells over a list: a tag per item and, for a Number, its value;
@@ -104,7 +104,7 @@ class CachedColumns final : public ColumnSource {
   const Value& list_;
 };
 
-// A list of objects that crossed as columns (host/row_block.h): for each field
+// A list of objects that crossed as columns (core/row_block.h): for each field
 // the program reads, the cells of every item there, kept as they crossed.
 // Folds over fields (a filter's count or sum, group_by's aggregates) read the
 // cells; anything else asks for rows(), which builds the list of objects once

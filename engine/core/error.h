@@ -24,7 +24,7 @@ inline const char* errorTypeName(ErrorType t) {
 
 // A stable, machine-readable reason beside the type, so that hosts and repair
 // loops branch on it instead of on message text. Names are snake_case and never
-// change once released; docs/errors.md (generated from js/src/error-codes.ts,
+// change once released; docs/errors.md (generated from js/src/types/error-codes.ts,
 // which a test keeps equal to this list) says what each means and how to fix it.
 enum class ErrorCode {
   JsonSyntax,

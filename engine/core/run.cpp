@@ -4,7 +4,7 @@
 
 #include "core/error.h"
 #include "core/json.h"
-#include "host/protocol.h"
+#include "core/protocol.h"
 
 namespace ptc {
 

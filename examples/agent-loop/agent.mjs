@@ -19,7 +19,7 @@ const ptc = await createRuntime();
 // What a real model would get: a system prompt and one function to call.
 const system = ptc.prompt({ tools, context, compact: true });
 const runProgram = ptc.asFunctionTool({ tools, context, name: "run_program" });
-console.log(`system prompt: ${system.length} characters (~${Math.ceil(system.length / 4)} tokens)`);
+console.log(`system prompt: ${system.length} characters`);
 console.log(`function: ${runProgram.name}(${Object.keys(runProgram.parameters.properties).join(", ")})`);
 
 // ---- The host: runs the model's program, keeps memory between turns. -------

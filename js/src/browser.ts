@@ -4,12 +4,12 @@
 // Bundlers that do not follow those URLs (esbuild) leave both files out: the
 // errors then say which file to copy and which option points at it.
 import type { Runtime, WorkerRuntime } from "./index.js";
-import { describeThrown } from "./describe.js";
-import * as bundledExtras from "./extras.js";
-import { provideExtras } from "./extras-loader.js";
-import { createRuntimeOn, type Platform } from "./platform.js";
-import type { CreateRuntimeOptions } from "./types.js";
-import type { FromWorker, WorkerPort } from "./worker-protocol.js";
+import { describeThrown } from "./util/describe.js";
+import * as bundledExtras from "./extras/extras.js";
+import { provideExtras } from "./run/extras-loader.js";
+import { createRuntimeOn, type Platform } from "./runtimes/platform.js";
+import type { CreateRuntimeOptions } from "./types/public.js";
+import type { FromWorker, WorkerPort } from "./runtimes/worker-protocol.js";
 
 export * from "./index.js";
 

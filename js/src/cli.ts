@@ -3,13 +3,21 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { limitAccepts, limitRule, type LimitName } from "./checks.js";
-import { describeThrown } from "./describe.js";
+import { limitAccepts, limitRule, type LimitName } from "./run/checks.js";
+import { describeThrown } from "./util/describe.js";
 import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
-import type { Runtime } from "./runtime.js";
-import { VERSION } from "./version.js";
-import type { CallResult, JournalEntry, ProgramInput, RunOptions, RunResult, SuspendedState, Tool } from "./types.js";
-import type { WorkflowResult } from "./workflows.js";
+import type { Runtime } from "./runtimes/runtime.js";
+import { VERSION } from "./util/version.js";
+import type {
+  CallResult,
+  JournalEntry,
+  ProgramInput,
+  RunOptions,
+  RunResult,
+  SuspendedState,
+  Tool,
+} from "./types/public.js";
+import type { WorkflowResult } from "./run/workflows.js";
 
 const USAGE = `Usage: ptc-wasm <command> [options]
 
@@ -52,6 +60,8 @@ Options:
                          a failed run prints {ok: false, error: {type, code, message, ...}} too
   --compact              The compact prompt, for small context windows (prompt)
   --workflow             Of step functions, the second dialect, instead of PTC-JSON (schema, prompt)
+  --full-schema          Tool input schemas as the generated JSON Schemas (about 25,000 tokens)
+                         instead of the minimal {program} and {functions} (mcp)
   -h, --help             Print this help.
   -v, --version          Print the version.
 
@@ -99,7 +109,7 @@ const VALUED = new Set([
   "--state-out",
   "--results",
 ]);
-const FLAGS = new Set(["--full", "--compact", "--workflow", "--help", "--version"]);
+const FLAGS = new Set(["--full", "--compact", "--workflow", "--full-schema", "--help", "--version"]);
 const TOOL_LIMITS = ["--max-tool-calls", "--max-concurrency", "--tool-timeout"];
 const ALLOWED: Record<string, string[]> = {
   run: [
@@ -139,6 +149,7 @@ const ALLOWED: Record<string, string[]> = {
     "--max-heap",
     "--max-depth",
     "--max-message-bytes",
+    "--full-schema",
     ...TOOL_LIMITS,
   ],
   help: [],
@@ -335,7 +346,9 @@ async function main(argv: string[]): Promise<number> {
         : runtime.prompt({ tools, context, compact });
       write(process.stdout, text);
       if (process.stderr.isTTY)
-        process.stderr.write(`(${text.length} characters, ~${approximateTokens(text)} tokens)\n`);
+        process.stderr.write(
+          `(${text.length} characters, ~${approximateTokens(text)} tokens estimated as characters/4)\n`,
+        );
       return 0;
     }
     case "validate": {
@@ -367,8 +380,9 @@ async function main(argv: string[]): Promise<number> {
       return report(runtime, resumed, options);
     }
     case "mcp": {
-      const { serveStdio } = await import("./mcp.js");
-      await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes });
+      const { serveStdio } = await import("./agents/mcp.js");
+      const schema = options.has("--full-schema") ? "full" : "minimal";
+      await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes, schema });
       return -1; // keeps serving until the client closes standard input
     }
   }

@@ -3,14 +3,14 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { provideExtras, type Extras } from "./extras-loader.js";
-import { describeThrown } from "./describe.js";
+import { provideExtras, type Extras } from "./run/extras-loader.js";
+import { describeThrown } from "./util/describe.js";
 import type { Runtime, WorkerRuntime } from "./index.js";
-import { MissingPeerError, loadPeers } from "./peers.js";
-import { createRuntimeOn, type Platform } from "./platform.js";
-import { findOpenTelemetryWith, type OpenTelemetryApi } from "./telemetry.js";
-import type { CreateRuntimeOptions } from "./types.js";
-import type { WorkerPort } from "./worker-protocol.js";
+import { MissingPeerError, loadPeers } from "./agents/peers.js";
+import { createRuntimeOn, type Platform } from "./runtimes/platform.js";
+import { findOpenTelemetryWith, type OpenTelemetryApi } from "./run/telemetry.js";
+import type { CreateRuntimeOptions } from "./types/public.js";
+import type { WorkerPort } from "./runtimes/worker-protocol.js";
 
 export * from "./index.js";
 

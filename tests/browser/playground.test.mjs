@@ -83,7 +83,7 @@ function runawayProgram() {
                     { op: "var", name: "rows" },
                   ],
                 },
-                // Inside `and`, which the planner (engine/ptc/planner.h) leaves alone: every pair compared.
+                // Inside `and`, which the planner (engine/ptc_json/planner.h) leaves alone: every pair compared.
                 { op: "filter", where: { op: "and", conditions: [{ op: "eq", value: { op: "get", path: [] } }] } },
                 { op: "count" },
               ],

@@ -1,11 +1,11 @@
-// Preflight analysis (engine/ptc/analysis.cpp, engine/workflow/workflow_analysis.cpp)
+// Preflight analysis (engine/ptc_json/analysis.cpp, engine/step_functions/workflow_analysis.cpp)
 // through the engine API, as the wasm bindings call it.
 #include <gtest/gtest.h>
 
 #include <string>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
 
 namespace {
 

@@ -59,7 +59,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, Conformance, ::testing::ValuesIn(allCases()),
                          [](const ::testing::TestParamInfo<Case>& info) { return info.param.testName; });
 
 // The same cases with their context loaded as a resident context (runs read it
-// where it stays, through the column cache of host/resident.h after the first
+// where it stays, through the column cache of core/resident.h after the first
 // run), run twice: the same answers. Cases about the run's memory limit are
 // left out (resident data is charged to its own budget, not the run's).
 bool residentApplies(const Value& c) {
@@ -104,7 +104,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, ResidentConformance, ::testing::ValuesIn(residen
                          [](const ::testing::TestParamInfo<Case>& info) { return info.param.testName; });
 
 // The same cases with every list of objects that the program reads only
-// through some fields sent as columns (host/row_block.h), as the package sends
+// through some fields sent as columns (core/row_block.h), as the package sends
 // them: folds read the columns, everything else the rows built from them.
 // (Cases about the run's memory limit are left out: columns are charged too.)
 

@@ -2,8 +2,8 @@
 // on beyond single conformance cases (reuse, limits per preparation, handles).
 #include <gtest/gtest.h>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
 
 namespace {
 

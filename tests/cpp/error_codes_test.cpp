@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "api/engine.h"
 #include "core/error.h"
 #include "core/json.h"
-#include "host/engine.h"
 #include "test_support.h"
 
 namespace {

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
 
 namespace {
 

@@ -8,8 +8,8 @@
 #include <chrono>
 #include <string>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
 
 namespace {
 

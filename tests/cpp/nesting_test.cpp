@@ -6,9 +6,9 @@
 
 #include <string>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
-#include "workflow/workflow_compiler.h"
+#include "step_functions/workflow_compiler.h"
 
 namespace {
 

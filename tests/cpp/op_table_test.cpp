@@ -6,7 +6,7 @@
 #include <set>
 #include <string>
 
-#include "ptc/op_table.h"
+#include "ptc_json/op_table.h"
 #include "test_support.h"
 
 namespace {

@@ -1,10 +1,10 @@
-// Which fields of loaded rows a program can observe (engine/ptc/projection.h): the
+// Which fields of loaded rows a program can observe (engine/ptc_json/projection.h): the
 // analysis must never claim fewer fields than the program can see.
 #include <gtest/gtest.h>
 
 #include "core/json.h"
-#include "ptc/program.h"
-#include "ptc/projection.h"
+#include "ptc_json/program.h"
+#include "ptc_json/projection.h"
 
 namespace {
 

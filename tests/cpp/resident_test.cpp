@@ -1,9 +1,9 @@
-// Resident context (host/resident.h): context data loaded into the engine once
+// Resident context (core/resident.h): context data loaded into the engine once
 // and loaded by name by any number of runs, bounded by its own limit.
 #include <gtest/gtest.h>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
 
 namespace {
 

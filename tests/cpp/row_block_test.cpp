@@ -1,5 +1,5 @@
-// The binary form of projected rows (engine/host/row_block.h): what the package
-// writes in js/src/rows.ts must read back as the JSON of the same fields would,
+// The binary form of projected rows (engine/core/row_block.h): what the package
+// writes in js/src/engine/rows.ts must read back as the JSON of the same fields would,
 // and a run must give the same answers whether it folds over the columns or
 // builds the rows.
 #include <gtest/gtest.h>
@@ -8,10 +8,10 @@
 #include <limits>
 #include <string>
 
+#include "api/engine.h"
 #include "core/error.h"
 #include "core/json.h"
-#include "host/engine.h"
-#include "host/row_block.h"
+#include "core/row_block.h"
 #include "row_block_writer.h"
 
 namespace {

@@ -1,5 +1,5 @@
-// Writes row blocks (engine/host/row_block.h) from values, as the package does
-// from JavaScript objects in js/src/rows.ts: for tests of the engine's side.
+// Writes row blocks (engine/core/row_block.h) from values, as the package does
+// from JavaScript objects in js/src/engine/rows.ts: for tests of the engine's side.
 #pragma once
 
 #include <cmath>
@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/row_block.h"
 #include "core/value.h"
-#include "host/row_block.h"
 
 namespace ptc::testing {
 

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "api/engine.h"
 #include "core/value.h"
-#include "host/engine.h"
 
 namespace ptc::testing {
 

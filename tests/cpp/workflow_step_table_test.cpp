@@ -6,10 +6,10 @@
 #include <set>
 #include <string>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
+#include "step_functions/workflow_step_table.h"
 #include "test_support.h"
-#include "workflow/workflow_step_table.h"
 
 namespace {
 

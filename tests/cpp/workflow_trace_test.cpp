@@ -7,8 +7,8 @@
 #include <thread>
 #include <vector>
 
+#include "api/engine.h"
 #include "core/json.h"
-#include "host/engine.h"
 
 namespace {
 

@@ -26,7 +26,10 @@ const script = (entry) => `
   const out = {};
   out.descriptionIsCompactPrompt = t.description === rt.prompt({ tools, context, compact: true });
   const { $schema, ...schema } = rt.schema({ tools });
-  out.inputSchemaIsProgramSchema = JSON.stringify(await t.inputSchema.jsonSchema) === JSON.stringify(schema);
+  const minimal = await t.inputSchema.jsonSchema;
+  out.inputSchemaIsMinimal = { required: minimal.required, program: minimal.properties.program.type, defs: !!minimal.$defs };
+  const full = ptcTool(rt, { tools, context, schema: "full" });
+  out.fullSchemaIsProgramSchema = JSON.stringify(await full.inputSchema.jsonSchema) === JSON.stringify(schema);
   const opts = { toolCallId: "1", messages: [] };
   out.sum = await t.execute({ program: { op: "pipe", steps: [{ op: "load", name: "rows" }, { op: "sum", field: "n" }] } }, opts);
   out.tool = await t.execute({ program: { op: "call", tool: "get_customer", args: { id: 3 } } }, opts);
@@ -68,7 +71,9 @@ const script = (entry) => `
   const w = workflowTool(rt, { tools });
   out.workflowDescription = w.description === rt.workflowPrompt({ tools, compact: true });
   const wschema = await w.inputSchema.jsonSchema;
-  out.workflowSchema = { required: wschema.required, defs: JSON.stringify(wschema.$defs) === JSON.stringify(rt.workflowSchema({ tools }).$defs), input: wschema.properties.input.type };
+  out.workflowSchema = { required: wschema.required, defs: !!wschema.$defs, input: wschema.properties.input.type };
+  const wfull = await workflowTool(rt, { tools, schema: "full" }).inputSchema.jsonSchema;
+  out.workflowFullSchema = JSON.stringify(wfull.$defs) === JSON.stringify(rt.workflowSchema({ tools }).$defs);
   const shout = [{ function: "shout", input: { id: "number" }, output: "text", steps: [
     { let: "c", call: "get_customer", args: { id: "$input.id" } }, { return: { $upper: "$c.name" } }] }];
   out.workflow = await w.execute({ functions: shout, input: { id: 3 } }, opts);
@@ -97,9 +102,10 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
     out = runNode(script(entry));
   }, 60000);
 
-  test("its description is the compact prompt and its input schema the program schema", () => {
+  test("its description is the compact prompt; its input schema minimal, or with schema full the program schema", () => {
     expect(out.descriptionIsCompactPrompt).toBe(true);
-    expect(out.inputSchemaIsProgramSchema).toBe(true);
+    expect(out.inputSchemaIsMinimal).toEqual({ required: ["program"], program: "object", defs: false });
+    expect(out.fullSchemaIsProgramSchema).toBe(true);
   });
 
   test("execute runs programs with the context and the tools", () => {
@@ -144,7 +150,8 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
 
   test("workflowTool runs step-function files with the same tools, limits and formatted errors", () => {
     expect(out.workflowDescription).toBe(true);
-    expect(out.workflowSchema).toEqual({ required: ["functions"], defs: true, input: "object" });
+    expect(out.workflowSchema).toEqual({ required: ["functions"], defs: false, input: "object" });
+    expect(out.workflowFullSchema).toBe(true);
     expect(out.workflow).toEqual({ ok: true, result: "EDSGER DIJKSTRA" });
     expect(out.workflowText).toEqual({ ok: true, result: "ADA LOVELACE" });
     expect(out.workflowBadArgs.ok).toBe(false);
@@ -162,7 +169,7 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
   });
 
   test("it works inside generateText", () => {
-    expect(out.sentTool).toEqual([{ name: "run_program", hasDefs: true }]);
+    expect(out.sentTool).toEqual([{ name: "run_program", hasDefs: false }]);
     expect(out.generateText).toEqual({ text: "The largest n is 3.", toolResults: [{ ok: true, result: 3 }] });
   });
 });

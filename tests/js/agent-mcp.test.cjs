@@ -34,22 +34,61 @@ afterAll(async () => {
 
 const text = (result) => result.content.map((c) => c.text).join("\n");
 
-test("lists run_program, run_workflow and describe_language, with the program schema and the compact prompt", async () => {
+// Issue 25: every model step carries tools/list, so the input schemas are minimal by default.
+test("lists run_program, run_workflow and describe_language, with minimal schemas and the compact prompt", async () => {
   const { tools } = await client.listTools();
   expect(tools.map((t) => t.name).sort()).toEqual(["describe_language", "run_program", "run_workflow"]);
   const run = tools.find((t) => t.name === "run_program");
   expect(run.inputSchema.type).toBe("object");
   expect(run.inputSchema.required).toEqual(["program"]);
-  expect(run.inputSchema.properties.program.$ref).toBe("#/$defs/program");
+  expect(run.inputSchema.properties.program.type).toBe("object");
   expect(run.inputSchema.properties.context.type).toBe("object");
-  // The schema's definitions come through whole: one per op, tool names as an enum.
-  const schema = ptc.schema({ tools: ["get_customer", "get_orders"] }); // a module's exports, in their order
-  expect(run.inputSchema.$defs).toEqual(schema.$defs);
-  expect(run.inputSchema.$defs.op_call.properties.tool.enum).toEqual(["get_customer", "get_orders"]);
-  // The description teaches the language and names the tools and the context.
-  for (const op of ptc.operations()) expect(run.description).toContain(op.description);
+  expect(run.inputSchema.$defs).toBeUndefined();
+  // The description teaches the language, names the tools and the context, and says how to ask for more.
+  for (const op of ptc.operations()) expect(run.description).toMatch(new RegExp(`\\b${op.name}\\b`));
   expect(run.description).toContain("get_orders(status?:");
   expect(run.description).toContain("`expenses`: list of 24 objects");
+  expect(run.description).toContain('describe_language {"topic": "date_diff"}');
+});
+
+test('with schema "full", the input schemas are the generated JSON Schemas', async () => {
+  const { createMcpServer } = require("../../dist/mcp.cjs");
+  const { InMemoryTransport } = require("@modelcontextprotocol/sdk/inMemory.js");
+  const server = createMcpServer(ptc, { tools: { get_orders: async () => [] }, schema: "full" });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const inProcess = new Client({ name: "full-schema", version: "1.0.0" });
+  await Promise.all([server.connect(serverSide), inProcess.connect(clientSide)]);
+  try {
+    const { tools } = await inProcess.listTools();
+    const run = tools.find((t) => t.name === "run_program");
+    expect(run.inputSchema.properties.program.$ref).toBe("#/$defs/program");
+    const schema = ptc.schema({ tools: ["get_orders"] });
+    expect(run.inputSchema.$defs).toEqual(schema.$defs);
+    expect(run.inputSchema.$defs.op_call.properties.tool.enum).toEqual(["get_orders"]);
+    const workflow = tools.find((t) => t.name === "run_workflow");
+    expect(workflow.inputSchema.$defs).toEqual(ptc.workflowSchema({ tools: ["get_orders"] }).$defs);
+  } finally {
+    await inProcess.close();
+  }
+  expect(() => createMcpServer(ptc, { schema: "big" })).toThrow('option schema must be "minimal" or "full"');
+});
+
+test("ptc-wasm mcp --full-schema serves the generated JSON Schemas", async () => {
+  const full = new Client({ name: "full-schema-cli", version: "1.0.0" });
+  await full.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ["dist/cli.mjs", "mcp", "--full-schema"],
+      cwd: root,
+      stderr: "pipe",
+    }),
+  );
+  try {
+    const { tools } = await full.listTools();
+    expect(tools.find((t) => t.name === "run_program").inputSchema.$defs).toEqual(ptc.schema({ tools: [] }).$defs);
+  } finally {
+    await full.close();
+  }
 });
 
 test("run_program runs a program with the context and the module's tools", async () => {
@@ -76,15 +115,18 @@ test("run_program runs a program with the context and the module's tools", async
 });
 
 // Issue 13 item 11: step functions beside PTC-JSON, with the same tools.
-test("lists run_workflow with the step-function schema and the compact step-function prompt", async () => {
+test("lists run_workflow with a minimal schema and a description that points to its language", async () => {
   const { tools } = await client.listTools();
   const run = tools.find((t) => t.name === "run_workflow");
   expect(run.inputSchema.required).toEqual(["functions"]);
   expect(run.inputSchema.properties.input.type).toBe("object");
-  expect(run.inputSchema.$defs).toEqual(ptc.workflowSchema({ tools: ["get_customer", "get_orders"] }).$defs);
-  expect(run.description).toContain("# Step functions");
-  for (const f of ptc.workflowLanguage().functions) expect(run.description).toContain(f.key);
-  expect(run.description).toContain("get_customer(id: integer)");
+  expect(run.inputSchema.$defs).toBeUndefined();
+  expect(run.description).toContain('describe_language with topic "step-functions"');
+  const language = text(
+    await client.callTool({ name: "describe_language", arguments: { topic: "step-functions", compact: true } }),
+  );
+  expect(language.split("Tools (")[0]).toBe(ptc.workflowPrompt({ compact: true }).split("Errors:")[0]);
+  expect(language).toContain("get_customer(id: integer)");
 });
 
 test("run_workflow runs a file with the module's tools; its errors come back formatted", async () => {
@@ -236,12 +278,28 @@ test("a program storing a value deeper than memory can hold is refused, and the 
 test("describe_language returns the full prompt (or the compact one)", async () => {
   const full = text(await client.callTool({ name: "describe_language", arguments: {} }));
   expect(full.startsWith(ptc.prompt().split("## Available tools")[0])).toBe(true);
-  for (const op of ptc.operations()) expect(full).toContain(`\`${JSON.stringify(op.example)}\``);
+  for (const op of ptc.operations()) expect(full).toContain(op.description);
   expect(full).toContain("- `get_orders`: Orders, optionally only those with one status; newest first.");
   expect(full).toContain('Parameters (JSON Schema): {"type":"object","properties":{"id":{"type":"integer"');
   expect(full).toContain("- `expenses`: list of 24 objects with keys id, date, category, amount, employee");
   const compact = text(await client.callTool({ name: "describe_language", arguments: { compact: true } }));
   expect(compact.length).toBeLessThan(full.length / 2);
+});
+
+// Issue 25: details on demand, for a family, an op, an error code or the step-function dialect.
+test("describe_language answers for an op, a family, an error code and step functions", async () => {
+  const ask = async (args) => text(await client.callTool({ name: "describe_language", arguments: args }));
+  const op = await ask({ topic: "date_diff" });
+  expect(op).toContain(ptc.operations().find((o) => o.name === "date_diff").description);
+  expect(op).toContain('Example: `{"op":"date_diff"');
+  expect(op).toContain("`unit` (required)");
+  const family = await ask({ topic: "dates" });
+  for (const o of ptc.operations().filter((o) => o.category === "dates")) expect(family).toContain(`**${o.name}**`);
+  expect(await ask({ topic: "tool_failed" })).toMatch(/^Error code tool_failed \(execution_error\): /);
+  expect(await ask({ topic: "step-functions" })).toContain("## Functions");
+  expect(await ask({ topic: "$date_diff" })).toContain('{"$date_diff": [<value>, <to>,');
+  expect(await ask({ topic: "for" })).toContain('Step functions, step "for"');
+  expect(await ask({ topic: "date_dif" })).toContain("No topic 'date_dif'. Did you mean 'date_diff'?");
 });
 
 // Issue 11, item 17: a session checks its options when it is made, as run() would.

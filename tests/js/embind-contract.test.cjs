@@ -38,7 +38,7 @@ function declaredModule() {
   throw new Error("no `interface EmbindModule` in js/src");
 }
 
-/** The Embind module as the package instantiates it (js/src/engine.ts), from the build. */
+/** The Embind module as the package instantiates it (js/src/engine/engine.ts), from the build. */
 function instantiatedModule() {
   const glue = path.join(root, "build/wasm/ptc.cjs");
   if (!fs.existsSync(glue)) throw new Error("build/wasm/ptc.cjs is missing: run `npm run build`");

@@ -197,7 +197,7 @@ describe("worker mode: aborts and restarts", () => {
   // map over 6,000 rows whose expression filters the same 6,000 rows: ~36M evaluations.
   // 30000 x 30000 comparisons: far past every limit below, however fast the engine gets.
   const rows = Array.from({ length: 30000 }, (_, i) => i);
-  // The filter is inside `and`, which the planner (engine/ptc/planner.h) leaves alone: every pair is compared.
+  // The filter is inside `and`, which the planner (engine/ptc_json/planner.h) leaves alone: every pair is compared.
   const runaway = pipe(
     { op: "load", name: "rows" },
     {

@@ -156,7 +156,7 @@ describe("timeoutMs during evaluation", () => {
             op: "pipe",
             steps: [
               { op: "load", name: "rows" },
-              // Inside `and`, which the planner (engine/ptc/planner.h) leaves alone: no index, every pair compared.
+              // Inside `and`, which the planner (engine/ptc_json/planner.h) leaves alone: no index, every pair compared.
               {
                 op: "filter",
                 where: { op: "and", conditions: [{ op: "eq", field: "group", value: { op: "get", field: "group" } }] },

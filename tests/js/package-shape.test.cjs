@@ -67,7 +67,7 @@ test("public classes keep their names in the minified bundles", async () => {
 });
 
 // The prompts, schemas and tool-args validator are dist/extras.cjs, which the
-// Node bundles require on first use (js/src/extras.ts); a browser page fetches
+// Node bundles require on first use (js/src/extras/extras.ts); a browser page fetches
 // one script, so browser.mjs keeps them.
 describe("the extras", () => {
   const { spawnSync } = require("node:child_process");

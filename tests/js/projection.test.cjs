@@ -1,10 +1,10 @@
 // A program that reads only some fields of a loaded list gets just those
-// fields (engine/ptc/projection.h + payloadFor): the rest is never serialised. The
+// fields (engine/ptc_json/projection.h + payloadFor): the rest is never serialised. The
 // shared conformance file loaded-rows.json checks results against the native
 // engine, which always gets everything; this file checks what is JavaScript's
 // own: getters, prototypes, hidden keys, toJSON, the values JSON has no word
 // for, and that projection happens. (The read fields cross as binary row
-// blocks, js/src/rows.ts, when they can, else as JSON with a key list.)
+// blocks, js/src/engine/rows.ts, when they can, else as JSON with a key list.)
 const { ptcWasm } = require("./helpers.cjs");
 
 let rt;
@@ -301,7 +301,7 @@ test("worker mode projects too", async () => {
   }
 });
 
-// The block buffer is kept from run to run (js/src/rows.ts) and let go after
+// The block buffer is kept from run to run (js/src/engine/rows.ts) and let go after
 // many small ones: a small run after a big one, and a big one after that, or
 // after the buffer was let go, must read only their own rows.
 test("runs of different sizes one after another each read their own rows", async () => {

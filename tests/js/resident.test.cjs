@@ -1,4 +1,4 @@
-// Resident context (runtime.load, js/src/resident.ts): context data loaded into
+// Resident context (runtime.load, js/src/engine/resident.ts): context data loaded into
 // the engine once, which runs then load by name without it crossing again; in
 // both runtimes, bounded by its own limit, released on close, and automatic for
 // the sessions of the MCP server and the AI SDK tool.
@@ -119,7 +119,7 @@ test("worker: a fresh worker gets the resident context back", async () => {
   rt.close();
 });
 
-// The MCP server and the AI SDK tool share one session (js/src/session.ts);
+// The MCP server and the AI SDK tool share one session (js/src/agents/session.ts);
 // the MCP server is driven here (the AI SDK is an ES module Jest cannot load).
 async function connected(rt, options) {
   const server = createMcpServer(rt, options);

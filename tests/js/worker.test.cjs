@@ -5,7 +5,7 @@ const { ptcWasm, sleep } = require("./helpers.cjs");
 const pipe = (...steps) => ({ program: { op: "pipe", steps } });
 const call = (tool, args) => ({ op: "call", tool, ...(args ? { args } : {}) });
 // map over 6,000 rows whose expression filters the same 6,000 rows: ~36M evaluations.
-// The filter is inside `and`, which the planner (engine/ptc/planner.h) leaves alone: every pair is compared.
+// The filter is inside `and`, which the planner (engine/ptc_json/planner.h) leaves alone: every pair is compared.
 const runaway = pipe(
   { op: "load", name: "rows" },
   {

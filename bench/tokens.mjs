@@ -1,0 +1,116 @@
+// TOKENS: what ptc-wasm costs a model's context, counted with a real tokenizer
+// (gpt-tokenizer's o200k_base, the GPT-4o / o-series encoding), never chars/4.
+// The tool definitions as hosts send them (MCP tools/list as the official SDK
+// client receives it, asFunctionTool(), the AI SDK tools), the prompts of both
+// dialects, and the corpus's PTC-JSON / Python ratio (bench/tokens-corpus.mjs,
+// when present). Each figure against its target (issue 25).
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+
+const DIST = fileURLToPath(new URL("../dist/", import.meta.url));
+const CORPUS = new URL("./tokens-corpus.mjs", import.meta.url);
+
+/** Tokens of a text, or of a value's JSON. */
+export const tokens = (value) => encode(typeof value === "string" ? value : JSON.stringify(value)).length;
+
+/** The targets, shared with the Jest size checks (tests/js/token-budgets.test.cjs). */
+export const TOKEN_TARGETS = JSON.parse(readFileSync(new URL("./token-targets.json", import.meta.url), "utf8"));
+
+// tools/list as a client sees it: the server is `ptc-wasm mcp` on stdio.
+async function mcpToolsList() {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const transport = new StdioClientTransport({ command: process.execPath, args: [DIST + "cli.mjs", "mcp"] });
+  const client = new Client({ name: "ptc-wasm-bench", version: "1" });
+  await client.connect(transport);
+  try {
+    return (await client.listTools()).tools;
+  } finally {
+    await client.close();
+  }
+}
+
+/** Every figure: [{ label, tokens, target? }] in sections. */
+export async function measureTokens() {
+  const { createRuntime } = await import(DIST + "node.mjs");
+  const { ptcTool, workflowTool } = await import(DIST + "ai-sdk.mjs");
+  const runtime = await createRuntime();
+  const tools = await mcpToolsList();
+  const sdkTool = (t) => ({ description: t.description, inputSchema: t.inputSchema.jsonSchema });
+  const T = TOKEN_TARGETS;
+  const definitions = [
+    { label: "MCP tools/list (all tools)", tokens: tokens(tools), target: T.mcpToolsList },
+    ...tools.map((t) => ({
+      label: `  ${t.name}`,
+      tokens: tokens(t),
+      target: t.name === "run_program" ? T.runProgram : undefined,
+    })),
+    { label: "asFunctionTool()", tokens: tokens(runtime.asFunctionTool()), target: T.functionTool },
+    { label: "AI SDK ptcTool", tokens: tokens(sdkTool(ptcTool(runtime))), target: T.functionTool },
+    { label: "AI SDK workflowTool", tokens: tokens(sdkTool(workflowTool(runtime))), target: T.functionTool },
+  ];
+  const prompts = [
+    { label: "PTC-JSON prompt, compact", tokens: tokens(runtime.prompt({ compact: true })), target: T.promptCompact },
+    { label: "PTC-JSON prompt, full", tokens: tokens(runtime.prompt()), target: T.promptFull },
+    {
+      label: "step-function prompt, compact",
+      tokens: tokens(runtime.workflowPrompt({ compact: true })),
+      target: T.workflowPromptCompact,
+    },
+    { label: "step-function prompt, full", tokens: tokens(runtime.workflowPrompt()) },
+  ];
+  runtime.dispose?.();
+  return { definitions, prompts, corpus: await corpusTokens() };
+}
+
+async function corpusTokens() {
+  if (!existsSync(fileURLToPath(CORPUS))) return undefined;
+  const { corpusTokens: measure } = await import(CORPUS.href);
+  return measure();
+}
+
+const pass = (value, target) => (target === undefined ? "    " : value <= target ? "PASS" : "MISS");
+
+/** Prints the section; returns the run's summary lines and targets (bench/run.mjs). */
+export function reportTokens({ definitions, prompts, corpus }, say, line) {
+  say("TOKENS (gpt-tokenizer o200k_base; JSON of each definition as a host sends it)");
+  say(line);
+  const row = ({ label, tokens: n, target }) =>
+    say(`${pass(n, target)}  ${label.padEnd(40)}${String(n).padStart(7)}${target ? `   target <= ${target}` : ""}`);
+  definitions.forEach(row);
+  say();
+  prompts.forEach(row);
+  say();
+  const targets = [...definitions, ...prompts]
+    .filter((f) => f.target !== undefined)
+    .map((f) => [f.label.trim(), pass(f.tokens, f.target), `${f.tokens} tokens (target <= ${f.target})`]);
+  if (!corpus) say("corpus: not present");
+  else {
+    say(`corpus: PTC-JSON vs Python tokens per question (target total ratio <= ${TOKEN_TARGETS.corpusRatio})`);
+    for (const r of corpus.rows)
+      say(
+        `  ${String(r.id).padEnd(38)}${String(r.ptc).padStart(6)}${String(r.python).padStart(6)}  ${r.ratio.toFixed(2)}x`,
+      );
+    const { ptc, python, ratio } = corpus.total;
+    const verdict = pass(ratio, TOKEN_TARGETS.corpusRatio);
+    say(
+      `${verdict}  ${"total".padEnd(36)}${String(ptc).padStart(6)}${String(python).padStart(6)}  ${ratio.toFixed(2)}x`,
+    );
+    targets.push([
+      "corpus PTC-JSON / Python",
+      verdict,
+      `${ratio.toFixed(2)}x (target <= ${TOKEN_TARGETS.corpusRatio}x)`,
+    ]);
+  }
+  say(line);
+  say();
+  // One id per figure: the diff against an earlier run matches lines by id.
+  const lines = [...definitions, ...prompts].map((f) => ({
+    id: `TOKENS ${f.label.trim()}`,
+    label: f.label.trim(),
+    unit: "tokens",
+    cells: { "ptc-wasm": f.tokens },
+  }));
+  return { lines, targets };
+}

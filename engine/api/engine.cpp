@@ -1,0 +1,272 @@
+#include "api/engine.h"
+
+#include <chrono>
+#include <functional>
+#include <utility>
+
+#include "core/deadline.h"
+#include "core/error.h"
+#include "core/json.h"
+#include "ptc_json/analysis.h"
+#include "step_functions/workflow_analysis.h"
+#include "step_functions/workflow_compiler.h"
+#include "step_functions/workflow_run.h"
+#include "step_functions/workflow_step_table.h"
+
+namespace ptc {
+
+namespace {
+
+constexpr size_t kProgramCacheSize = 64;
+
+std::string cacheKey(std::string_view programJson, const EngineOptions& o) {
+  std::string key = std::to_string(o.compile.maxDepth) + "|" + o.entry + (o.compile.toolsKnown ? "|t:" : "|-:");
+  for (const std::string& t : o.compile.tools) key += t + ",";
+  key += "|";
+  key += programJson;
+  return key;
+}
+
+const char* kNoMetrics = "{\"memoryBytes\":0,\"toolCalls\":0}";
+
+void checkProgramSize(std::string_view text, const std::string& what, const char* instead) {
+  if (text.size() <= kMaxProgramBytes) return;
+  throw PtcError(ErrorType::Validation, ErrorCode::TooLarge,
+                 "The " + what + " is " + std::to_string(text.size()) + " bytes of text, over the limit of " +
+                     std::to_string(kMaxProgramBytes) + " bytes (1 MiB). " + instead +
+                     " rather than writing it into the " + what + ".");
+}
+
+// Reads and compiles a text under its own deadline, timeoutMs from now (no
+// run has started yet), so a huge or slow text is a timeout, and reports how
+// long that took so that the run which needed it can be charged.
+template <class Compile>
+auto withinTimeLimit(int64_t timeoutMs, const std::string& what, double* spentMs, Compile&& compile) {
+  const auto started = std::chrono::steady_clock::now();
+  Deadline clock;
+  clock.start(timeoutMs);
+  DeadlineScope scope(&clock);
+  BudgetScope noBudget(nullptr);  // compiled texts belong to no run
+  try {
+    auto compiled = compile([&clock] { clock.checkDeadline(); });
+    if (spentMs)
+      *spentMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    return compiled;
+  } catch (const PtcError& e) {
+    if (e.error.type != ErrorType::Timeout) throw;
+    throw PtcError(ErrorType::Timeout, ErrorCode::Timeout,
+                   "Reading the " + what + " took longer than the time limit of " + std::to_string(timeoutMs) +
+                       " ms (timeoutMs): shorten the " + what + ".");
+  }
+}
+
+// A handle the host does not hold (a bug in the host, never in a program).
+std::string unknownHandle(const char* what, int id) {
+  return doneErrorJson(Error{ErrorType::Execution, ErrorCode::BadHostCall,
+                             std::string("Unknown ") + what + " " + std::to_string(id), "", false, -1},
+                       kNoMetrics);
+}
+
+}  // namespace
+
+const EngineOptions& Engine::options(std::string_view optionsJson) {
+  if (optionsJson != lastOptionsJson_) {
+    lastOptions_ = parseEngineOptions(optionsJson);
+    lastOptionsJson_ = std::string(optionsJson);
+  }
+  return lastOptions_;
+}
+
+std::shared_ptr<const Program> Engine::compile(std::string_view programJson, const EngineOptions& options,
+                                               double* spentMs) {
+  checkProgramSize(programJson, "program", "Pass data in the context and load it");
+  std::string key = cacheKey(programJson, options);
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  auto program =
+      withinTimeLimit(options.limits.timeoutMs, "program", spentMs, [&](const std::function<void()>& progress) {
+        Value document = parseJson(programJson, "program", progress);
+        return compileProgram(programOfEnvelope(document), options.compile);
+      });
+  if (cache_.size() >= kProgramCacheSize) cache_.clear();
+  cache_.emplace(std::move(key), program);
+  return program;
+}
+
+std::string Engine::validate(std::string_view programJson, std::string_view optionsJson) {
+  try {
+    compile(programJson, parseEngineOptions(optionsJson));
+    return validOkJson();
+  } catch (...) {
+    return validErrorJson(currentError());
+  }
+}
+
+std::string Engine::analyze(std::string_view programJson, std::string_view optionsJson) {
+  try {
+    return "{\"ok\":true,\"analysis\":" + analyzeProgram(*compile(programJson, parseEngineOptions(optionsJson))) + "}";
+  } catch (...) {
+    return validErrorJson(currentError());
+  }
+}
+
+std::string Engine::registerRun(std::unique_ptr<RunBase> run, const std::vector<std::string>& loads) {
+  int id = nextRun_++;
+  runs_.emplace(id, std::move(run));
+  return readyJson(id, loads);
+}
+
+std::string Engine::prepare(std::string_view programJson, std::string_view optionsJson) {
+  try {
+    const EngineOptions& opts = options(optionsJson);
+    double compileMs = 0;
+    auto program = compile(programJson, opts, &compileMs);
+    int id = nextPrepared_++;
+    prepared_.emplace(id, Prepared{program, opts.limits, compileMs});
+    return preparedJson(id, *program);
+  } catch (...) {
+    return doneErrorJson(currentError(), kNoMetrics);
+  }
+}
+
+std::string Engine::runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs,
+                                std::string_view rowBlocks, int resident) {
+  auto it = prepared_.find(prepared);
+  if (it == prepared_.end()) return unknownHandle("prepared program", prepared);
+  std::shared_ptr<const Resident> residentContext;
+  if (resident != 0) {
+    auto r = residents_.find(resident);
+    if (r == residents_.end()) return unknownHandle("resident context", resident);
+    residentContext = r->second;
+  }
+  int run = nextRun_++;
+  auto programRun = std::make_unique<ProgramRun>(it->second.program, it->second.limits);
+  programRun->setRowBlocks(rowBlocks);
+  programRun->setResident(std::move(residentContext));
+  auto [entry, _] = runs_.emplace(run, std::move(programRun));
+  // Reading the program counts toward the first run after it was prepared
+  // (a program prepared again, or run again, is not read again).
+  entry->second->alreadySpent(spentMs + std::exchange(it->second.compileMs, 0));
+  std::string status = entry->second->begin(contextJson, memoryJson);
+  if (entry->second->finished()) {
+    runs_.erase(entry);
+    return status;
+  }
+  return "{\"run\":" + std::to_string(run) + "," + status.substr(1);
+}
+
+std::string Engine::loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs) {
+  try {
+    auto resident = ptc::loadResident(contextJson, maxBytes, timeoutMs);
+    int id = nextResident_++;
+    residents_.emplace(id, resident);
+    return residentJson(id, *resident);
+  } catch (...) {
+    return doneErrorJson(currentError(), kNoMetrics);
+  }
+}
+
+uint64_t Engine::residentBytes() const {
+  uint64_t bytes = 0;
+  for (const auto& [id, r] : residents_) bytes += r->budget.live();
+  return bytes;
+}
+
+std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_view source, const EngineOptions& options,
+                                                                  double* spentMs) {
+  checkProgramSize(source, "step-function file", "Pass data as the entry's input");
+  std::string key = cacheKey(source, options);
+  if (auto it = workflowCache_.find(key); it != workflowCache_.end()) return it->second;
+  workflow::CompileOptions co{options.entry, options.compile.toolsKnown, options.compile.tools};
+  auto wf = withinTimeLimit(options.limits.timeoutMs, "step-function file", spentMs,
+                            [&](const std::function<void()>& progress) {
+                              auto functions = parseJsonSequence(source, "step-function file", progress);
+                              return workflow::compileWorkflow(functions, co);
+                            });
+  if (workflowCache_.size() >= kProgramCacheSize) workflowCache_.clear();
+  workflowCache_.emplace(std::move(key), wf);
+  return wf;
+}
+
+std::string Engine::startWorkflow(std::string_view source, std::string_view optionsJson) {
+  try {
+    EngineOptions options = parseEngineOptions(optionsJson);
+    double compileMs = 0;
+    auto wf = compileWorkflow(source, options, &compileMs);
+    auto run = std::make_unique<workflow::WorkflowRun>(wf, options.limits);
+    run->alreadySpent(compileMs);  // reading the file counts toward the run's time limit
+    return registerRun(std::move(run), {});
+  } catch (...) {
+    return doneErrorJson(currentError(), kNoMetrics);
+  }
+}
+
+std::shared_ptr<const workflow::Workflow> Engine::verifyWorkflow(std::string_view source,
+                                                                 std::string_view optionsJson) {
+  EngineOptions options = parseEngineOptions(optionsJson);
+  auto wf = compileWorkflow(source, options);
+  if (!options.inputJson.empty()) {
+    BudgetScope noBudget(nullptr);
+    workflow::checkEntryInput(*wf, parseJson(options.inputJson, "input"));
+  }
+  return wf;
+}
+
+std::string Engine::validateWorkflow(std::string_view source, std::string_view optionsJson) {
+  try {
+    verifyWorkflow(source, optionsJson);
+    return validOkJson();
+  } catch (...) {
+    return validErrorJson(currentError());
+  }
+}
+
+std::string Engine::analyzeWorkflow(std::string_view source, std::string_view optionsJson) {
+  try {
+    return "{\"ok\":true,\"analysis\":" + workflow::analyzeWorkflow(*verifyWorkflow(source, optionsJson)) + "}";
+  } catch (...) {
+    return validErrorJson(currentError());
+  }
+}
+
+std::string Engine::drive(int run, const std::function<std::string(RunBase&)>& step) {
+  auto it = runs_.find(run);
+  if (it == runs_.end()) return unknownHandle("run", run);
+  std::string status = step(*it->second);
+  if (it->second->finished()) runs_.erase(it);
+  return status;
+}
+
+std::string Engine::begin(int run, std::string_view inputJson, std::string_view memoryJson, double spentMs) {
+  return drive(run, [&](RunBase& r) {
+    r.alreadySpent(spentMs);
+    return r.begin(inputJson, memoryJson);
+  });
+}
+
+std::string Engine::resume(int run, std::string_view toolResultJson, int callId) {
+  return drive(run, [&](RunBase& r) { return r.resume(toolResultJson, callId); });
+}
+
+std::string Engine::fail(int run, std::string_view toolErrorMessage, int callId) {
+  return drive(run, [&](RunBase& r) { return r.fail(toolErrorMessage, callId); });
+}
+
+std::string Engine::cancel(int run, std::string_view reason, std::string_view detail, int callId) {
+  CancelReason why = reason == "timeout" ? CancelReason::Timeout
+                     : reason == "fault" ? CancelReason::HostFault
+                                         : CancelReason::Abort;
+  return drive(run, [&](RunBase& r) { return r.cancel(why, detail, callId); });
+}
+
+std::string Engine::formatError(std::string_view errorJson) {
+  try {
+    return formatErrorLine(errorFromJson(errorJson));
+  } catch (...) {
+    return formatErrorLine(currentError());
+  }
+}
+
+std::string Engine::operations() { return opTableJson(); }
+std::string Engine::workflowLanguage() { return workflow::workflowTableJson(); }
+
+}  // namespace ptc

@@ -1,0 +1,121 @@
+// The engine's public C++ API: JSON text in, JSON text out. The wasm bindings
+// expose exactly this; the native tests drive it the same way.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "api/options.h"
+#include "core/protocol.h"
+#include "core/resident.h"
+#include "core/run.h"
+#include "ptc_json/program.h"
+#include "ptc_json/program_run.h"
+#include "step_functions/workflow.h"
+
+namespace ptc {
+
+// Program text (and step-function source) is code, not data: it is refused
+// past this size, with a validation_error that says to pass data in the
+// context (or the input) instead.
+constexpr size_t kMaxProgramBytes = 1024 * 1024;
+
+class Engine {
+ public:
+  // {"ok":true} or {"ok":false,"error":{...}}; runs nothing.
+  std::string validate(std::string_view programJson, std::string_view optionsJson);
+
+  // Parses, validates and compiles a program once, for any number of runs:
+  // answers {"state":"prepared","id":N,"loads":[context keys the program
+  // reads]}, so the host sends only those, or a done status with the error.
+  // The options' limits are kept with it. Compiling is cached by text, so a
+  // program prepared again with other limits is not compiled again.
+  std::string prepare(std::string_view programJson, std::string_view optionsJson);
+  // Starts a run of a prepared program and begins it at once: one boundary
+  // crossing per small run. The status carries the run's id as "run" while
+  // the run waits on a tool. spentMs: what the host already spent on the run
+  // (serialising the context), deducted from its time limit. rowBlocks: more
+  // context keys, lists in the binary form of row_block.h.
+  // resident: a context loaded by loadResident (0: none), whose keys the run
+  // loads where contextJson has no key of that name.
+  std::string runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs = 0,
+                          std::string_view rowBlocks = {}, int resident = 0);
+  // Keeps a context object in the engine for runs to load (resident.h):
+  // {"state":"resident","id":N,"bytes":B,"keys":[...]}, or a done status with
+  // the error (memory_exceeded past maxBytes). Runs still reading it when it
+  // is released keep it until they end.
+  std::string loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs);
+  void releaseResident(int id) { residents_.erase(id); }
+  // Bytes of the resident contexts loaded and not released.
+  uint64_t residentBytes() const;
+  // The host forgets a prepared program (it keeps a bounded set of them).
+  void release(int prepared) { prepared_.erase(prepared); }
+  // Step functions: verifies and compiles a file and registers its run; begin takes
+  // the entry's input as its payload.
+  std::string startWorkflow(std::string_view source, std::string_view optionsJson);
+  std::string validateWorkflow(std::string_view source, std::string_view optionsJson);
+  // Preflight analysis without running (ptc_json/analysis.h, step_functions/workflow_analysis.h):
+  // {"ok":true,"analysis":{...}}, or the error validate would give.
+  std::string analyze(std::string_view programJson, std::string_view optionsJson);
+  std::string analyzeWorkflow(std::string_view source, std::string_view optionsJson);
+
+  // Hands the entry's input to a run started by startWorkflow; spentMs: as for runPrepared.
+  std::string begin(int run, std::string_view inputJson, std::string_view memoryJson, double spentMs = 0);
+  // Answer one tool call a run (of either kind) waits on, by the id its call
+  // status gave (0: the only outstanding call): its result as JSON text, or
+  // the message of its failure. Calls may be answered in any order.
+  std::string resume(int run, std::string_view toolResultJson, int callId = 0);
+  std::string fail(int run, std::string_view toolErrorMessage, int callId = 0);
+  // Ends a run waiting on tools. reason: "timeout" (a tool had not answered
+  // in time), "abort" (the caller's signal) or "fault" (the result of call
+  // `callId` is not JSON data, e.g. a BigInt: an execution error naming the
+  // tool, at the call, that no on-error catches). detail: appended to the message.
+  std::string cancel(int run, std::string_view reason, std::string_view detail, int callId = 0);
+
+  std::string formatError(std::string_view errorJson);
+  std::string operations();
+  // The step-function language as JSON: step kinds, operators, functions.
+  std::string workflowLanguage();
+  size_t liveRuns() const { return runs_.size(); }
+  size_t preparedPrograms() const { return prepared_.size(); }
+
+ private:
+  // Both refuse text over kMaxProgramBytes and read it within the options'
+  // timeoutMs; `spentMs`, when given, receives the time that took (0 when the
+  // text was compiled before).
+  std::shared_ptr<const Program> compile(std::string_view programJson, const EngineOptions& options,
+                                         double* spentMs = nullptr);
+  std::shared_ptr<const workflow::Workflow> compileWorkflow(std::string_view source, const EngineOptions& options,
+                                                            double* spentMs = nullptr);
+  // validateWorkflow's checks (the entry's input too, when the options carry one).
+  std::shared_ptr<const workflow::Workflow> verifyWorkflow(std::string_view source, std::string_view optionsJson);
+  std::string registerRun(std::unique_ptr<RunBase> run, const std::vector<std::string>& loads);
+  std::string drive(int run, const std::function<std::string(RunBase&)>& step);
+
+  const EngineOptions& options(std::string_view optionsJson);
+
+  struct Prepared {
+    std::shared_ptr<const Program> program;
+    RunLimits limits;
+    double compileMs = 0;  // the time preparing took, counted toward the next run's timeoutMs
+  };
+
+  std::unordered_map<int, std::unique_ptr<RunBase>> runs_;
+  std::unordered_map<int, Prepared> prepared_;
+  int nextPrepared_ = 1;
+  std::unordered_map<int, std::shared_ptr<const Resident>> residents_;
+  int nextResident_ = 1;
+  // The options text of the last run and its parse: hosts send the same limits
+  // run after run, and parsing them again costs as much as a tiny run.
+  std::string lastOptionsJson_;
+  EngineOptions lastOptions_;
+  int nextRun_ = 1;
+  // Compiled programs by (options, text): agents resend the same program often.
+  std::unordered_map<std::string, std::shared_ptr<const Program>> cache_;
+  std::unordered_map<std::string, std::shared_ptr<const workflow::Workflow>> workflowCache_;
+};
+
+}  // namespace ptc

@@ -1,0 +1,106 @@
+#include "core/protocol.h"
+
+#include "core/json.h"
+
+namespace ptc {
+
+std::string errorJson(const Error& e) {
+  std::string out = "{\"type\":";
+  appendJsonString(out, errorTypeName(e.type));
+  out += ",\"code\":";
+  appendJsonString(out, errorCodeName(e.code));
+  out += ",\"message\":";
+  appendJsonString(out, e.message);
+  if (e.hasPath) {
+    out += ",\"path\":";
+    appendJsonString(out, e.path);
+  }
+  if (e.position >= 0) out += ",\"position\":" + std::to_string(e.position);
+  out += "}";
+  return out;
+}
+
+Error errorFromJson(std::string_view text) {
+  BudgetScope noBudget(nullptr);
+  Value v = parseJson(text, "error");
+  Error e;
+  const std::string& type = v.field("type").str();
+  for (ErrorType t :
+       {ErrorType::Parse, ErrorType::Validation, ErrorType::Execution, ErrorType::Timeout, ErrorType::MemoryExceeded})
+    if (type == errorTypeName(t)) e.type = t;
+  const std::string& code = v.field("code").str();
+  for (int c = 0; c < static_cast<int>(ErrorCode::Count_); ++c)
+    if (code == errorCodeName(static_cast<ErrorCode>(c))) e.code = static_cast<ErrorCode>(c);
+  e.message = v.field("message").isString() ? v.field("message").str() : toJson(v.field("message"));
+  if (v.field("path").isString()) {
+    e.path = v.field("path").str();
+    e.hasPath = true;
+  }
+  if (v.field("position").isNumber()) e.position = static_cast<long long>(v.field("position").asDouble());
+  return e;
+}
+
+std::string validOkJson() { return "{\"ok\":true}"; }
+
+std::string validErrorJson(const Error& e) { return "{\"ok\":false,\"error\":" + errorJson(e) + "}"; }
+
+std::string withLoads(std::string out, const std::vector<std::string>& loads) {
+  out += ",\"loads\":[";
+  for (size_t i = 0; i < loads.size(); ++i) {
+    if (i) out += ",";
+    appendJsonString(out, loads[i]);
+  }
+  out += "]}";
+  return out;
+}
+
+std::string readyJson(int runId, const std::vector<std::string>& loads) {
+  return withLoads("{\"state\":\"ready\",\"run\":" + std::to_string(runId), loads);
+}
+
+std::string callStatusJson(const std::vector<int>& ids, const std::vector<const ToolRequest*>& calls) {
+  std::string out = "{\"state\":\"call\",\"calls\":[";
+  ChargedText charged(out, calls.size() == 1 ? "the args of tool '" + calls[0]->tool + "'" : "the args of tool calls");
+  for (size_t i = 0; i < calls.size(); ++i) {
+    out += i ? ",{\"id\":" : "{\"id\":";
+    out += std::to_string(ids[i]);
+    out += ",\"tool\":";
+    appendJsonString(out, calls[i]->tool);
+    out += ",\"path\":";
+    appendJsonString(out, calls[i]->path);
+    out += ",\"args\":";
+    appendJson(out, calls[i]->args);
+    out += "}";
+  }
+  out += "]}";
+  return out;
+}
+
+std::string doneOkJson(const Value& result, const Value& delta, const Value& memory,
+                       const std::function<std::string()>& metrics) {
+  std::string out = "{\"state\":\"done\",\"ok\":true,\"result\":";
+  ChargedText charged(out, "the result and memory");
+  appendJson(out, result);
+  out += ",\"memoryDelta\":";
+  appendJson(out, delta);
+  out += ",\"memory\":";
+  appendJson(out, memory);
+  charged.settle();
+  out += ",\"metrics\":" + metrics() + "}";
+  return out;
+}
+
+std::string doneErrorJson(const Error& e, const std::string& metrics) {
+  return "{\"state\":\"done\",\"ok\":false,\"error\":" + errorJson(e) + ",\"metrics\":" + metrics + "}";
+}
+
+std::string formatErrorLine(const Error& e) {
+  static const char* names[] = {"ParseError", "ValidationError", "ExecutionError", "Timeout", "MemoryExceeded"};
+  std::string out = names[static_cast<int>(e.type)];
+  if (e.hasPath && !e.path.empty()) out += " at " + e.path;
+  else if (e.position >= 0) out += " at position " + std::to_string(e.position);
+  out += ": " + e.message;
+  return out;
+}
+
+}  // namespace ptc

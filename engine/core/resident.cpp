@@ -1,0 +1,49 @@
+#include "core/resident.h"
+
+#include "core/deadline.h"
+#include "core/error.h"
+#include "core/json.h"
+
+namespace ptc {
+
+std::shared_ptr<const Resident> loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs) {
+  auto resident = std::make_shared<Resident>(maxBytes);
+  Deadline clock;
+  clock.start(timeoutMs);
+  DeadlineScope deadline(&clock);
+  BudgetScope budget(&resident->budget);
+  try {
+    Value context = parseJson(contextJson, "resident context", [&clock] { clock.checkDeadline(); });
+    if (!context.isObject())
+      throw PtcError(ErrorType::Parse, ErrorCode::NotAnObject,
+                     std::string("The resident context must be a JSON object, got ") + typeName(context));
+    resident->context = std::move(context);
+    resident->columns = std::make_unique<ColumnCache>(resident->context, &resident->budget);
+  } catch (const PtcError& e) {
+    if (e.error.type == ErrorType::MemoryExceeded)
+      throw PtcError(ErrorType::MemoryExceeded, ErrorCode::MemoryExceeded,
+                     "The resident context needs more than its limit of " + std::to_string(maxBytes) +
+                         " bytes in the engine (maxResidentBytes): load fewer keys or rows, or raise "
+                         "maxResidentBytes");
+    if (e.error.type == ErrorType::Timeout)
+      throw PtcError(ErrorType::Timeout, ErrorCode::Timeout,
+                     "Loading the resident context took longer than the time limit of " + std::to_string(timeoutMs) +
+                         " ms (timeoutMs)");
+    throw;
+  }
+  return resident;
+}
+
+std::string residentJson(int id, const Resident& resident) {
+  std::string out = "{\"state\":\"resident\",\"id\":" + std::to_string(id) +
+                    ",\"bytes\":" + std::to_string(resident.budget.live()) + ",\"keys\":[";
+  bool first = true;
+  for (const Member& m : resident.context.members()) {
+    if (!first) out += ',';
+    first = false;
+    out += toJson(m.key);
+  }
+  return out + "]}";
+}
+
+}  // namespace ptc

@@ -1,0 +1,261 @@
+#include "ptc_json/analysis.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "core/json.h"
+
+namespace ptc {
+
+namespace {
+
+struct CallSite {
+  std::string path;
+  std::vector<std::string> repeats;  // outermost first: "per item of /p", "at most N times"
+  bool caught = false;               // inside a try's expr: its failure is handled
+};
+
+// Ops whose value is never an object: as a program's final value they write
+// no memory. The others (unless finalWrites follows them) may give an object
+// of keys known only when the program runs. No default: a new op must choose.
+bool neverAnObject(Op op) {
+  switch (op) {
+    case Op::Filter:
+    case Op::Reject:
+    case Op::Map:
+    case Op::FlatMap:
+    case Op::List:
+    case Op::Concat:
+    case Op::Zip:
+    case Op::Select:
+    case Op::SortBy:
+    case Op::Take:
+    case Op::Drop:
+    case Op::Distinct:
+    case Op::Flatten:
+    case Op::GroupBy:
+    case Op::ToEntries:
+    case Op::Keys:
+    case Op::Loop:
+    case Op::Scan:
+    case Op::FilterIn:
+    case Op::RejectIn:
+    case Op::Count:
+    case Op::Chunk:
+    case Op::Sum:
+    case Op::Avg:
+    case Op::Median:
+    case Op::Percentile:
+    case Op::CountDistinct:
+    case Op::Eq:
+    case Op::Neq:
+    case Op::Gt:
+    case Op::Gte:
+    case Op::Lt:
+    case Op::Lte:
+    case Op::Contains:
+    case Op::In:
+    case Op::And:
+    case Op::Or:
+    case Op::Not:
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Round:
+    case Op::Floor:
+    case Op::Ceil:
+    case Op::Pct:
+    case Op::Typeof:
+    case Op::ToNumber:
+    case Op::ToString:
+    case Op::Length:
+    case Op::Lower:
+    case Op::Upper:
+    case Op::Trim:
+    case Op::Split:
+    case Op::Join:
+    case Op::StartsWith:
+    case Op::EndsWith:
+    case Op::Replace:
+    case Op::Format:
+    case Op::ToTimestamp:
+    case Op::FormatDate:
+    case Op::DateDiff:
+    case Op::DateAdd:
+    case Op::DatePart:
+    case Op::DateTrunc: return true;
+    case Op::Literal:
+    case Op::Var:
+    case Op::Load:
+    case Op::Let:
+    case Op::Pipe:
+    case Op::First:
+    case Op::Last:
+    case Op::Nth:
+    case Op::Min:
+    case Op::Max:
+    case Op::MinBy:
+    case Op::MaxBy:
+    case Op::Get:
+    case Op::If:
+    case Op::Call:
+    case Op::Object:
+    case Op::Merge:
+    case Op::FromEntries:
+    case Op::Slice:
+    case Op::Try:
+    case Op::End_: return false;
+  }
+  return false;
+}
+
+// Ops that run their expressions once per item of their list (the current value).
+bool perItem(Op op) {
+  return op == Op::Filter || op == Op::Reject || op == Op::Map || op == Op::FlatMap || op == Op::GroupBy ||
+         op == Op::FromEntries || op == Op::Scan;
+}
+
+// The kid of an expression field, by name, or nullptr when absent.
+const Node* fieldKid(const Node& n, std::string_view name) {
+  const auto& fields = opTable()[static_cast<size_t>(n.op)].fields;
+  for (size_t i = 0; i < fields.size() && i < n.slots.size(); ++i)
+    if (name == fields[i].name && n.slots[i] >= 0) return n.kids[static_cast<size_t>(n.slots[i])].get();
+  return nullptr;
+}
+
+class Analysis {
+ public:
+  void walk(const Node& n, const std::string& input, int depth) {
+    ++nodes_;
+    depth_ = std::max(depth_, depth);
+    if (n.op == Op::Call) tools_[n.name.str()].push_back(CallSite{n.path, repeats_, caught_ > 0});
+    if (n.op == Op::Var && !bound(n.name.str())) memoryReads_.insert(n.name.str());
+    if (n.op == Op::Pipe) return pipe(n, input, depth);
+    for (size_t i = 0; i < n.kids.size(); ++i) kid(n, i, input, depth);
+  }
+
+  std::string json(const Program& program) {
+    std::string out = "{\"tools\":[";
+    bool first = true;
+    for (const auto& [name, sites] : tools_) {
+      if (!first) out += ",";
+      first = false;
+      out += "{\"name\":";
+      appendJsonString(out, name);
+      out += ",\"calls\":[";
+      for (size_t i = 0; i < sites.size(); ++i) out += (i ? "," : "") + siteJson(sites[i]);
+      out += "]}";
+    }
+    out += "],\"context\":[";
+    for (size_t i = 0; i < program.loads.size(); ++i) {
+      out += i ? ",{\"key\":" : "{\"key\":";
+      appendJsonString(out, program.loads[i]);
+      if (auto p = program.projections.find(program.loads[i]); p != program.projections.end())
+        out += ",\"fields\":" + stringList(p->second);
+      out += "}";
+    }
+    std::set<std::string> writes;
+    bool unknown = false;
+    finalWrites(*program.root, writes, unknown);
+    out += "],\"memory\":{\"reads\":" + stringList(memoryReads_) + ",\"writes\":" + stringList(writes) +
+           ",\"writesUnknown\":" + (unknown ? "true" : "false") + "},\"depth\":" + std::to_string(depth_) +
+           ",\"nodes\":" + std::to_string(nodes_) + "}";
+    return out;
+  }
+
+ private:
+  // Each step's current value is the previous step's value: a per-item op's
+  // list is the step before it.
+  void pipe(const Node& n, const std::string& input, int depth) {
+    for (size_t i = 0; i < n.kids.size(); ++i) walk(*n.kids[i], i ? n.kids[i - 1]->path : input, depth + 1);
+  }
+
+  void kid(const Node& n, size_t i, const std::string& input, int depth) {
+    const Node& k = *n.kids[i];
+    size_t scope = names_.size();
+    size_t repeats = repeats_.size();
+    bool inTry = n.op == Op::Try && &k == fieldKid(n, "expr");
+    if (n.op == Op::Let)  // binding i sees the earlier ones; `in` sees them all
+      for (size_t b = 0; b < std::min(i, n.keys.size()); ++b) names_.push_back(n.keys[b].str());
+    if (n.op == Op::Try && &k == fieldKid(n, "catch")) names_.push_back("error");
+    if (n.op == Op::Scan && &k == fieldKid(n, "expr")) names_.push_back("acc");
+    if ((perItem(n.op) || n.op == Op::Loop) && !n.name.isNone() && n.name.isString()) names_.push_back(n.name.str());
+    if (perItem(n.op)) repeats_.push_back("per item of " + input);
+    if (n.op == Op::Loop && &k != fieldKid(n, "init"))
+      repeats_.push_back("at most " + std::to_string(n.count) + " times");
+    caught_ += inTry;
+    walk(k, perItem(n.op) ? "an item of " + input : input, depth + 1);
+    caught_ -= inTry;
+    names_.resize(scope);
+    repeats_.resize(repeats);
+  }
+
+  bool bound(const std::string& name) const { return std::find(names_.begin(), names_.end(), name) != names_.end(); }
+
+  // The memory keys the final value may write (the memory contract of
+  // docs/semantics.md): an object's keys but "result".
+  static void finalWrites(const Node& n, std::set<std::string>& writes, bool& unknown) {
+    auto keysOf = [&](const std::vector<Value>& keys) {
+      for (const Value& k : keys)
+        if (k.str() != "result") writes.insert(k.str());
+    };
+    if (n.op == Op::Literal && n.data.isObject()) {
+      for (const Member& m : n.data.members())
+        if (m.key.str() != "result") writes.insert(m.key.str());
+    } else if (n.op == Op::Object) {
+      keysOf(n.keys);
+    } else if ((n.op == Op::Let || n.op == Op::Pipe) && !n.kids.empty()) {
+      finalWrites(*n.kids.back(), writes, unknown);  // the let's `in`, the pipe's last step
+    } else if (n.op == Op::If || n.op == Op::Try) {
+      for (const char* f : {"then", "else", "expr", "catch"})
+        if (const Node* k = fieldKid(n, f)) finalWrites(*k, writes, unknown);
+    } else if (n.op != Op::Literal && !neverAnObject(n.op)) {
+      unknown = true;
+    }
+  }
+
+  static std::string siteJson(const CallSite& s) {
+    std::string out = "{\"path\":";
+    appendJsonString(out, s.path);
+    std::string count;
+    for (const auto& r : s.repeats) count += (count.empty() ? "" : ", ") + r;
+    out += ",\"count\":";
+    appendJsonString(out, count.empty() ? "once" : count);
+    bool bounded = std::none_of(s.repeats.begin(), s.repeats.end(),
+                                [](const std::string& r) { return r.rfind("per item", 0) == 0; });
+    out += std::string(",\"bounded\":") + (bounded ? "true" : "false");
+    if (s.caught) out += ",\"caught\":true";
+    return out + "}";
+  }
+
+  template <class Strings>
+  static std::string stringList(const Strings& strings) {
+    std::string out = "[";
+    for (const std::string& s : strings) {
+      if (out.size() > 1) out += ",";
+      appendJsonString(out, s);
+    }
+    return out + "]";
+  }
+
+  std::map<std::string, std::vector<CallSite>> tools_;
+  std::set<std::string> memoryReads_;
+  std::vector<std::string> names_;    // let/as/catch bindings in scope, innermost last
+  std::vector<std::string> repeats_;  // the enclosing per-item ops and loops
+  int caught_ = 0;
+  int depth_ = 0;
+  int nodes_ = 0;
+};
+
+}  // namespace
+
+std::string analyzeProgram(const Program& program) {
+  Analysis a;
+  a.walk(*program.root, "the current value", 1);
+  return a.json(program);
+}
+
+}  // namespace ptc

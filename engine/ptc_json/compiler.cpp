@@ -1,0 +1,438 @@
+// Validation and compilation in one checked walk over the program: each node is
+// checked against the op table before it becomes a Node, and the first problem
+// stops the walk with the node's JSON Pointer. Nothing is evaluated here.
+#include <algorithm>
+#include <unordered_set>
+
+#include "core/error.h"
+#include "core/json.h"
+#include "core/json_pointer.h"
+#include "core/suggest.h"
+#include "ptc_json/planner.h"
+#include "ptc_json/program.h"
+#include "ptc_json/projection.h"
+
+namespace ptc {
+
+namespace {
+
+bool isOperation(const Value& v) { return v.isObject() && v.find("op") != nullptr; }
+
+// Whether an operation appears anywhere in v: JSON without one is literal data.
+bool hasOperation(const Value& v) {
+  if (isOperation(v)) return true;
+  if (v.isArray()) return std::any_of(v.items().begin(), v.items().end(), hasOperation);
+  if (v.isObject())
+    return std::any_of(v.members().begin(), v.members().end(), [](const Member& m) { return hasOperation(m.value); });
+  return false;
+}
+
+std::string bareStringMessage(const OpSpec& spec, const FieldSpec& f, const Value& v) {
+  std::string text = shortJson(v, 40);
+  return "'" + std::string(f.name) + "' of '" + spec.name + "' is the bare text " + text +
+         ", which is not read from the data. For a field of the current value write {\"op\": \"get\", \"field\": " +
+         text + "}; for the text itself write {\"op\": \"literal\", \"value\": " + text + "}";
+}
+
+std::string constantConditionMessage(const OpSpec& spec, const FieldSpec& f, const Value& v) {
+  const char* outcome = v.truthy() ? "always true" : "always false";
+  return "'" + std::string(f.name) + "' of '" + spec.name + "' is the constant " + shortJson(v, 40) + ", so it is " +
+         outcome +
+         ". Write a condition that reads the data, e.g. {\"op\": \"eq\", \"field\": \"status\", "
+         "\"value\": \"active\"} or {\"op\": \"get\", \"field\": \"active\"}";
+}
+
+std::vector<std::string> opNames() {
+  std::vector<std::string> names;
+  for (const OpSpec& s : opTable()) names.push_back(s.name);
+  return names;
+}
+
+std::vector<std::string> fieldNames(const OpSpec& spec) {
+  std::vector<std::string> names;
+  for (const FieldSpec& f : spec.fields) names.push_back(f.name);
+  return names;
+}
+
+class Compiler {
+ public:
+  explicit Compiler(const CompileOptions& options) : options_(options) {}
+
+  std::shared_ptr<const Program> compile(const Value& program) {
+    auto result = std::make_shared<Program>();
+    result->root = expression(program, "/program", 1);
+    planQueries(*result->root);
+    result->loads = std::move(loads_);
+    result->projections = projectedLoads(*result->root);
+    result->hasCall = result->root->hasCall;
+    return result;
+  }
+
+ private:
+  // An expression position: an operation; JSON with no operation anywhere in it
+  // (literal data, which adds no depth); or an object or list holding
+  // operations at some depth, evaluated member by member, item by item.
+  std::unique_ptr<Node> expression(const Value& v, const std::string& path, int depth) {
+    if (isOperation(v)) return operation(v, path, depth);
+    if (!hasOperation(v)) return literal(v, path);
+    if (v.isObject()) return implicitObject(v, path, depth);
+    return implicitList(v, path, depth);
+  }
+
+  std::unique_ptr<Node> literal(const Value& v, const std::string& path) {
+    auto node = std::make_unique<Node>();
+    node->op = Op::Literal;
+    node->path = path;
+    node->data = v;
+    return node;
+  }
+
+  void checkDepth(const std::string& path, int depth) {
+    if (depth > options_.maxDepth)
+      fail(ErrorCode::TooDeep, path,
+           "Program is nested more than " + std::to_string(options_.maxDepth) +
+               " levels deep (maxDepth); flatten it with pipe or let");
+  }
+
+  // Implicit-object rule: each value is an expression (operations in it are
+  // evaluated at any depth; JSON without operations is literal data).
+  void objectFields(Node& node, const Value& fields, const std::string& path, int depth) {
+    for (const Member& m : fields.members()) {
+      node.keys.push_back(m.key);
+      node.kids.push_back(expression(m.value, childPath(path, m.key.str()), depth + 1));
+    }
+  }
+
+  std::unique_ptr<Node> implicitList(const Value& v, const std::string& path, int depth) {
+    checkDepth(path, depth);
+    auto node = std::make_unique<Node>();
+    node->op = Op::List;
+    node->path = path;
+    for (size_t i = 0; i < v.items().size(); ++i)
+      node->kids.push_back(expression(v.items()[i], childPath(path, i), depth + 1));
+    finish(*node);
+    return node;
+  }
+
+  std::unique_ptr<Node> implicitObject(const Value& v, const std::string& path, int depth) {
+    checkDepth(path, depth);
+    auto node = std::make_unique<Node>();
+    node->op = Op::Object;
+    node->path = path;
+    objectFields(*node, v, path, depth);
+    finish(*node);
+    return node;
+  }
+
+  std::unique_ptr<Node> operation(const Value& v, const std::string& path, int depth) {
+    checkDepth(path, depth);
+    const Value& opName = *v.find("op");
+    if (!opName.isString())
+      fail(ErrorCode::WrongKind, childPath(path, "op"),
+           "Field 'op' must be a string naming an operation, got " + describeValue(opName));
+    const OpSpec* spec = findOp(opName.str());
+    if (!spec)
+      fail(ErrorCode::UnknownOp, path,
+           "Unknown operation '" + opName.str() + "'." + didYouMean(opName.str(), opNames()));
+
+    auto node = std::make_unique<Node>();
+    node->op = spec->op;
+    node->readsInput = spec->readsInput;
+    node->path = path;
+    checkFieldNames(*spec, v, path);
+    for (const FieldSpec& f : spec->fields) {
+      if (inShortForm(*spec, f)) continue;  // compiled into the condition or expression shortForm builds
+      const Value* value = v.find(f.name);
+      if (!value) {
+        if (f.presence == Presence::Required)
+          fail(ErrorCode::MissingField, path,
+               "Operation '" + std::string(spec->name) + "' requires field '" + f.name + "'. Shape: " + opShape(*spec));
+        continue;
+      }
+      compileField(*node, *spec, f, *value, childPath(path, f.name), depth);
+    }
+    if ((spec->op == Op::Filter || spec->op == Op::Reject) && v.find("field") && !v.find("value"))
+      fail(ErrorCode::MissingField, path,
+           "'" + std::string(spec->name) +
+               "' takes 'field' only with 'value' (the items whose field equals value), or a condition in 'where'. "
+               "Shape: " +
+               opShape(*spec));
+    checkOneOf(*spec, v, path);
+    checkForms(*spec, *node, v, path);
+    shortForm(*node, *spec, v, path, depth);
+    if (spec->valueOverridesInput && v.find("value")) {  // reads `value` (kids[0]) instead of the current value
+      node->readsInput = false;
+      node->valueGiven = true;
+    }
+    if (node->op == Op::Call) checkTool(*node, childPath(path, "tool"));
+    node->valueSeesMapItem = spec->valueSeesMapItem;
+    if (node->op == Op::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
+    finish(*node);
+    if ((node->op == Op::GroupBy || node->op == Op::FromEntries || node->op == Op::Scan) && node->hasCall)
+      fail(ErrorCode::NotAllowedHere, path,
+           "'" + std::string(spec->name) +
+               "' cannot call tools in its expressions: call them in a map first, "
+               "then " +
+               spec->name + " the results");
+    return node;
+  }
+
+  // The short forms: filter/reject {"field", "value"} is the condition
+  // {"op": "eq", "field", "value"} and map {"field"} the expression
+  // {"op": "get", "field"}. They compile as those operations at the op's own
+  // path, so an error inside `value` still points at /.../value.
+  // (`field` is still checked as the op's own field, then cleared.)
+  static bool inShortForm(const OpSpec& spec, const FieldSpec& f) {
+    return (spec.op == Op::Filter || spec.op == Op::Reject) && std::string_view(f.name) == "value";
+  }
+
+  void shortForm(Node& node, const OpSpec& spec, const Value& v, const std::string& path, int depth) {
+    const bool condition = (spec.op == Op::Filter || spec.op == Op::Reject) && v.find("value");
+    if (!condition && !(spec.op == Op::Map && v.find("field"))) return;
+    ObjectBuilder built;
+    built.put(Value::string("op"), Value::string(condition ? "eq" : "get"));
+    if (const Value* f = v.find("field")) built.put(Value::string("field"), *f);
+    if (condition) built.put(Value::string("value"), *v.find("value"));
+    node.kids.insert(node.kids.begin(), operation(built.build(), path, depth));
+    node.field = Value::none();
+    node.slots.assign(spec.fields.size(), -1);
+    node.slots[0] = 0;  // where / expr
+  }
+
+  // Fields that go together or exclude each other, beyond required/one-of.
+  void checkForms(const OpSpec& spec, Node& node, const Value& v, const std::string& path) {
+    auto has = [&](const char* f) { return v.find(f) != nullptr; };
+    auto shapeError = [&](ErrorCode code, const std::string& what) {
+      fail(code, path, "'" + std::string(spec.name) + "' " + what + ". Shape: " + opShape(spec));
+    };
+    if (spec.op == Op::Let) {
+      if (has("bindings") && (has("name") || has("value")))
+        shapeError(ErrorCode::ConflictingFields, "takes either 'bindings' or 'name' and 'value', not both");
+      if (!has("bindings") && !(has("name") && has("value")))
+        shapeError(ErrorCode::MissingField, "requires 'name' and 'value' (or 'bindings')");
+      if (!has("bindings")) node.keys.push_back(node.name);  // one binding: keys[i] binds kids[i]
+    }
+    if (spec.op == Op::Var && has("field") && has("path"))
+      shapeError(ErrorCode::ConflictingFields, "takes 'field' or 'path', not both");
+    if (spec.op == Op::Try) node.name = Value::string("error");          // the variable catch sees
+    if (spec.op == Op::Scan) node.keys.push_back(Value::string("acc"));  // the variable expr sees
+
+    if (spec.op == Op::GroupBy && v.field("aggs").find("key"))
+      fail(ErrorCode::BadValue, childPath(path, "aggs"),
+           "'group_by' aggs cannot be named \"key\": each group stores its key there");
+    if (spec.op == Op::FromEntries)  // which of the key/value expressions are given, in kid order
+      for (const char* f : {"key", "value"})
+        if (has(f)) node.keys.push_back(Value::string(f));
+    if (spec.op == Op::SortBy && has("by") && (has("field") || has("order")))
+      shapeError(ErrorCode::ConflictingFields, "takes 'by' or 'field'/'order', not both");
+    if (spec.op == Op::SortBy && !has("by"))
+      node.sortKeys.emplace_back(node.field.isNull() ? Value::none() : node.field, node.descending);
+  }
+
+  void sortKeys(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {
+    if (!v.isArray() || v.items().empty()) wrongKind(spec, f, path, "a non-empty list of sort keys", v);
+    for (size_t i = 0; i < v.items().size(); ++i) {
+      const Value& key = v.items()[i];
+      std::string at = childPath(path, i);
+      if (key.isString() && !key.str().empty()) {
+        node.sortKeys.emplace_back(key, false);
+        continue;
+      }
+      const Value* name = key.find("field");
+      const Value* order = key.find("order");
+      bool known = key.isObject() && key.members().size() == (name ? 1u : 0u) + (order ? 1u : 0u);
+      if (!known || !name || !name->isString() || name->str().empty() ||
+          (order && !(order->isString() && (order->str() == "asc" || order->str() == "desc"))))
+        wrongKind(spec, f, at, "a field name or {\"field\": \"<field>\", \"order\": \"asc\"|\"desc\"}", key);
+      node.sortKeys.emplace_back(*name, order && order->str() == "desc");
+    }
+  }
+
+  void checkFieldNames(const OpSpec& spec, const Value& v, const std::string& path) {
+    for (const Member& m : v.members()) {
+      const std::string& key = m.key.str();
+      if (key == "op" || findField(spec, key)) continue;
+      std::vector<std::string> names = fieldNames(spec);
+      std::string hint = didYouMean(key, names);
+      if (hint.empty()) hint = names.empty() ? " It takes no fields." : " Its fields are: " + listNames(names) + ".";
+      fail(ErrorCode::UnknownField, childPath(path, key),
+           "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint + " Shape: " + opShape(spec));
+    }
+  }
+
+  void checkOneOf(const OpSpec& spec, const Value& v, const std::string& path) {
+    std::vector<std::string> group, present;
+    for (const FieldSpec& f : spec.fields) {
+      if (f.presence != Presence::OneOf) continue;
+      group.push_back(f.name);
+      if (v.find(f.name)) present.push_back(f.name);
+    }
+    if (group.empty() || present.size() == 1) return;
+    std::string names = "'" + group[0] + "' or '" + group[1] + "'";
+    fail(present.empty() ? ErrorCode::MissingField : ErrorCode::ConflictingFields, path,
+         "Operation '" + std::string(spec.name) + "' requires exactly one of " + names +
+             (present.empty() ? ", got neither" : ", got both") + ". Shape: " + opShape(spec));
+  }
+
+  void checkTool(const Node& node, const std::string& path) {
+    if (!options_.toolsKnown) return;
+    const std::string& tool = node.name.str();
+    if (std::find(options_.tools.begin(), options_.tools.end(), tool) != options_.tools.end()) return;
+    if (options_.tools.empty())
+      fail(ErrorCode::UnknownTool, path, "Unknown tool '" + tool + "': no tools are available in this run");
+    fail(ErrorCode::UnknownTool, path,
+         "Unknown tool '" + tool + "'." + didYouMean(tool, options_.tools) +
+             " Available tools: " + listNames(options_.tools) + ".");
+  }
+
+  [[noreturn]] void wrongKind(const OpSpec& spec, const FieldSpec& f, const std::string& path, const char* expected,
+                              const Value& got) {
+    fail(ErrorCode::WrongKind, path,
+         "Field '" + std::string(f.name) + "' of '" + spec.name + "' must be " + expected + ", got " +
+             describeValue(got) + ". Shape: " + opShape(spec));
+  }
+
+  // A condition that is not an operation is constant (an object or list is
+  // truthy whatever it holds); a bare string where a value is computed is
+  // almost always a field name.
+  static void checkRole(const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {
+    if (f.role == Role::Predicate && isOperation(v) && v.field("op").isString() && v.field("op").str() == "filter_in")
+      fail(ErrorCode::NotAllowedHere, path,
+           "'filter_in' filters a whole list, it is not a condition for one item: make it a pipe step of its "
+           "own, before or instead of the filter: {\"op\": \"filter_in\", \"field\": ..., \"value\": [...]}");
+    if (f.role == Role::Value || isOperation(v)) return;
+    if (v.isString()) fail(ErrorCode::BareString, path, bareStringMessage(spec, f, v));
+    if (f.role == Role::Predicate) fail(ErrorCode::ConstantPredicate, path, constantConditionMessage(spec, f, v));
+  }
+
+  void compileField(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path,
+                    int depth) {
+    switch (f.kind) {
+      case FieldKind::Expr:
+        checkRole(spec, f, v, path);
+        node.slots.resize(spec.fields.size(), -1);
+        node.slots[static_cast<size_t>(&f - spec.fields.data())] = static_cast<int8_t>(node.kids.size());
+        node.kids.push_back(expression(v, path, depth + 1));
+        return;
+      case FieldKind::ExprList:
+        if (!v.isArray()) wrongKind(spec, f, path, "a list of expressions", v);
+        for (size_t i = 0; i < v.items().size(); ++i) {
+          checkRole(spec, f, v.items()[i], childPath(path, i));
+          node.kids.push_back(expression(v.items()[i], childPath(path, i), depth + 1));
+        }
+        return;
+      case FieldKind::ExprFields:
+        if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);
+        for (const Member& m : v.members()) checkRole(spec, f, m.value, childPath(path, m.key.str()));
+        objectFields(node, v, path, depth);
+        return;
+      case FieldKind::SortKeys: sortKeys(node, spec, f, v, path); return;
+      case FieldKind::Json:
+        node.data = v;
+        node.hasDefault = true;
+        return;
+      case FieldKind::Name:
+      case FieldKind::ItemField:
+        if (!v.isString() || v.str().empty()) wrongKind(spec, f, path, "a non-empty string", v);
+        (f.kind == FieldKind::ItemField ? node.field : node.name) = v;
+        return;
+      case FieldKind::FieldName:
+        if (v.isNull()) return;  // null: compare the current value itself
+        if (!v.isString()) wrongKind(spec, f, path, "a string (or null)", v);
+        node.field = v;
+        return;
+      case FieldKind::Names:
+        if (!v.isArray()) wrongKind(spec, f, path, "a list of strings", v);
+        for (size_t i = 0; i < v.items().size(); ++i) {
+          if (!v.items()[i].isString()) wrongKind(spec, f, childPath(path, i), "a list of strings", v);
+          node.keys.push_back(v.items()[i]);
+        }
+        node.usesPath = true;
+        return;
+      case FieldKind::Count:
+        if (isOperation(v)) {  // evaluated at run time (the op checks the value)
+          node.kids.push_back(operation(v, path, depth + 1));
+          return;
+        }
+        if (!v.isInt() || v.asInt() < 0) wrongKind(spec, f, path, "a non-negative integer or an operation", v);
+        node.count = v.asInt();
+        return;
+      case FieldKind::Percent:
+        if (!v.isNumber() || v.asDouble() < 0 || v.asDouble() > 100)
+          wrongKind(spec, f, path, "a number from 0 to 100", v);
+        node.data = v;
+        return;
+      case FieldKind::Choice:
+        if (!v.isString() ||
+            std::none_of(f.choices.begin(), f.choices.end(), [&](const char* c) { return v.str() == c; }))
+          wrongKind(spec, f, path, ("one of " + choiceList(f)).c_str(), v);
+        node.name = v;
+        return;
+      case FieldKind::Text:
+        if (!v.isString()) wrongKind(spec, f, path, "a text such as \"{name} <{email}>\"", v);
+        node.data = v;
+        return;
+      case FieldKind::Iterations:
+        if (!v.isInt() || v.asInt() < 1 || v.asInt() > kMaxLoopIterations)
+          wrongKind(spec, f, path, ("an integer from 1 to " + std::to_string(kMaxLoopIterations)).c_str(), v);
+        node.count = v.asInt();
+        return;
+      case FieldKind::Method:
+        if (!v.isString() || (v.str() != "linear" && v.str() != "nearest"))
+          wrongKind(spec, f, path, "\"linear\" or \"nearest\"", v);
+        node.name = v;
+        return;
+      case FieldKind::Precision:
+        if (!v.isInt() || v.asInt() < 0 || v.asInt() > 15) wrongKind(spec, f, path, "an integer from 0 to 15", v);
+        node.count = v.asInt();
+        return;
+      case FieldKind::Order:
+        if (!v.isString() || (v.str() != "asc" && v.str() != "desc"))
+          wrongKind(spec, f, path, "\"asc\" or \"desc\"", v);
+        node.descending = v.str() == "desc";
+        return;
+    }
+  }
+
+  static void finish(Node& node) {
+    node.hasCall = node.op == Op::Call;
+    for (const auto& k : node.kids) node.hasCall = node.hasCall || k->hasCall;
+    if (node.field.isNull()) node.field = Value::none();
+  }
+
+  const CompileOptions& options_;
+  std::vector<std::string> loads_;
+  std::unordered_set<std::string> loaded_;  // the same names: a program may load thousands
+};
+
+}  // namespace
+
+std::shared_ptr<const Program> compileProgram(const Value& program, const CompileOptions& options) {
+  BudgetScope noBudget(nullptr);  // compiled literals belong to no run
+  return Compiler(options).compile(program);
+}
+
+const Value& programOfEnvelope(const Value& document) {
+  if (!document.isObject())
+    throw PtcError(
+        ErrorType::Parse, ErrorCode::NotAnObject,
+        "Expected a JSON object of the form {\"program\": {\"op\": ...}}, got " + std::string(typeName(document)));
+  const Value* program = document.find("program");
+  if (!program) {
+    std::vector<std::string> names;
+    for (const Member& m : document.members()) names.push_back(m.key.str());
+    std::string keys = listNames(names);
+    throw PtcError(ErrorType::Parse, ErrorCode::MissingProgram,
+                   "Expected a JSON object of the form {\"program\": {\"op\": ...}}: the key "
+                   "'program' is missing" +
+                       (keys.empty() ? std::string() : " (found: " + keys + ")"));
+  }
+  if (!program->isObject())
+    throw PtcError(ErrorType::Parse, ErrorCode::NotAnObject,
+                   "The value of 'program' must be an operation object such as {\"op\": "
+                   "\"pipe\", \"steps\": [...]}, got " +
+                       std::string(typeName(*program)));
+  return *program;
+}
+
+}  // namespace ptc

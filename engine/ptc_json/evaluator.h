@@ -1,0 +1,78 @@
+// Evaluation of a compiled program.
+//
+// Two paths share the op semantics (ops.h): evalSync, a plain recursive
+// evaluator, runs every subtree that calls no tool; evalAsync, a coroutine, runs
+// only the nodes on the way to a `call` and suspends there until the host's tool
+// result arrives. Many runs can be suspended at once, each owning its frames.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/columns.h"
+#include "core/coro.h"
+#include "core/run.h"
+#include "core/value.h"
+#include "ptc_json/planner.h"
+#include "ptc_json/program.h"
+
+namespace ptc {
+
+// What one PTC-JSON run's evaluation reads and writes besides values.
+struct RunState {
+  explicit RunState(RunCore& c) : core(c) {}
+  RunCore& core;                                         // clock and tool channel
+  Value context;                                         // object
+  Value memory;                                          // object
+  std::vector<std::pair<const Value*, Value>> bindings;  // let scopes, innermost last
+  std::vector<Value> mapItems;                           // items of the enclosing map iterations, innermost last
+  JoinIndexes joins;                                     // planned filters' indexes (planner.h)
+  ColumnCache* columns = nullptr;                        // of the resident context's lists, when the run has one
+  ColumnarLists* columnar = nullptr;                     // context keys that crossed as columns, when any did
+};
+
+struct FanOut;
+
+class Evaluator {
+ public:
+  explicit Evaluator(RunState& state) : st_(state) {}
+  Value evalSync(const Node& n, const Value& in);
+  Task<Value> evalAsync(const Node& n, Value in);
+
+ private:
+  void tick() { st_.core.tick(); }
+  Value lookupVar(const Value& name) const;
+  Value groupBy(const Node& n, const Value& list);  // a list
+  Value fromEntries(const Node& n, const Array& items);
+  Value caught(const Node& n, const Value& in, const Error& error);
+  Task<Value> caughtAsync(const Node& n, Value in, Error error);
+  Value loop(const Node& n, const Value& in);
+  Value scan(const Node& n, const Value& in);
+  std::optional<Value> plannedFilter(const Node& n, const Value& in);  // planner.cpp; nullopt: run it plainly
+  // A filter marked kPlanFold and the count or sum after it, in one pass (planner.cpp).
+  std::optional<Value> foldedFilter(const Node& n, const Node& agg, const Value& in);
+  // The same fold, or group_by's folded aggregates, over a list that crossed
+  // as columns, read without building its rows (planner.cpp). Pipe steps
+  // [i+1..] after a load of it; on success `i` moves past the steps folded in.
+  std::optional<Value> foldedColumns(const Node& pipe, size_t& i, ColumnarList& list);
+  // Either of the above at step i of a pipe (evaluator.cpp).
+  std::optional<Value> foldedSteps(const Node& pipe, size_t& i, const Value& current);
+  // group_by a field with folded aggregates of fields, read from cells.
+  std::optional<Value> groupByCells(const Node& n, size_t size, const ColumnSource& list);
+  Value loadContext(const Value& key);
+  Task<Value> loopAsync(const Node& n, Value in);
+  // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).
+  bool fansOut(size_t branches) const { return branches > 1 && st_.core.maxConcurrency > 1; }
+  Task<std::vector<Value>> fanOutItems(const Node& n, const Array& items);
+  Task<std::vector<Value>> fanOutOperands(const Node& n, const Value& in);
+  Task<std::vector<Value>> fanOut(FanOut& fan);
+  // What an expression field of `n` is evaluated against: the current value,
+  // except a comparison's `value`, which sees the item of the innermost map.
+  const Value& operandInput(const Node& n, const Value& in) const {
+    return n.valueSeesMapItem && !st_.mapItems.empty() ? st_.mapItems.back() : in;
+  }
+  RunState& st_;
+};
+
+}  // namespace ptc

@@ -1,0 +1,180 @@
+// The semantics of each operation over already-evaluated operands. Shared by
+// the synchronous and the resumable evaluator, so each rule is written once.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/error.h"
+#include "core/value.h"
+#include "ptc_json/program.h"
+
+namespace ptc {
+
+struct CellColumn;  // core/columns.h
+
+// Applies a "strict" operation: one whose expression fields (n.kids) have all
+// been evaluated against the current value `in`, in order, into args[0..].
+// Covers everything except the control operations (let, pipe, filter, reject,
+// map, and, or, if, var, load, call), which the evaluators run themselves.
+Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs);
+
+// Helpers the evaluators share.
+[[noreturn]] void throwExecution(ErrorCode code, const Node& n, std::string message);
+[[noreturn]] void throwNoInput(const Node& n);
+const Array& expectList(const Node& n, const Value& in);
+Value objectFromFields(const Node& n, const Value* args, size_t nargs);
+
+// Helpers the op families (ops_*.cpp) share.
+std::string quoted(const Node& n);  // 'name' of the op
+// The field `n.field` of the current value, or the value itself without a
+// field: null when the value is null, an execution error when it is a number,
+// text, boolean or list (fail fast: reading a field of those is a mistake).
+Value readField(const Node& n, const Value& in);
+// The node's `field` of an object (null when missing or not an object), found
+// through the node's hint: a field read per row is one comparison.
+inline Value fieldOf(const Node& n, const Value& item) {
+  const Value* v = item.find(n.field, n.fieldHint);
+  return v ? *v : Value();
+}
+// The input of a value-level op: its `value` expression when given, else readField.
+inline Value valueInput(const Node& n, const Value& in, const Value* args) {
+  return n.valueGiven ? args[0] : readField(n, in);
+}
+// A text where a number is needed: the message names the value and to_number.
+[[noreturn]] void throwTextNotNumber(const Node& n, const std::string& context, const Value& text);
+
+// The value sum/min/max/median... read from item i: its field, null for a null
+// item, and an error for a number, text, boolean or list item (fail fast).
+Value itemValue(const Node& n, const Value& item, size_t i);
+// nth/take/drop: the literal count, or the value of its expression (args[0]).
+size_t countOperand(const Node& n, const Value* args, size_t nargs);
+
+// The value of the expression field at `fieldIndex` in the op table, or null when absent.
+const Value& operand(const Node& n, const Value* args, size_t fieldIndex);
+
+// text (ops_text.cpp); `v` is the op's input (valueInput)
+Value textOp(const Node& n, const Value& v, const Value* args);
+bool startsOrEndsWith(const Node& n, const Value& subject, const Value& affix);
+
+// dates (ops_dates.cpp); `v` is the op's input (valueInput)
+Value dateOp(const Node& n, const Value& v, const Value* args);
+
+// statistics (ops_stats.cpp)
+Value median(const Node& n, const Array& items);
+Value percentile(const Node& n, const Array& items);
+Value countDistinct(const Node& n, const Array& items);
+
+// var with `field` or `path`: reads inside the variable's value, as get does.
+Value readVarValue(const Node& n, const Value& v);
+
+// conversions (ops_convert.cpp)
+Value toNumber(const Node& n, const Value& v);
+Value toText(const Node& n, const Value& v);
+
+// Adds numbers one at a time by the rule of 'add': integers stay exact
+// integers until a partial sum would overflow int64; from there on (or from
+// the first float) the sum is a float.
+class NumberSum {
+ public:
+  void add(const Value& v) {
+    int64_t r = 0;
+    if (!isFloat_ && v.isInt() && !__builtin_add_overflow(int_, v.asInt(), &r)) {
+      int_ = r;
+      return;
+    }
+    if (!isFloat_) {
+      isFloat_ = true;
+      float_ = static_cast<double>(int_);
+    }
+    float_ += v.asDouble();
+  }
+  bool isFloat() const { return isFloat_; }
+  int64_t asInt() const { return int_; }
+  double asDouble() const { return isFloat_ ? float_ : static_cast<double>(int_); }
+
+ private:
+  bool isFloat_ = false;
+  int64_t int_ = 0;
+  double float_ = 0;
+};
+
+// group and reshape (ops_groups.cpp)
+// Items bucketed by key (structural equality), groups in first-seen order.
+class Groups {
+ public:
+  struct Group {
+    Value key;
+    Array items;
+  };
+  void add(const Value& key, const Value& item) { groups_[indexOf(key)].items.push_back(item); }
+  // The group of `key` (made empty when new), its items left to the caller.
+  size_t indexOf(const Value& key);
+  size_t size() const { return groups_.size(); }
+  std::vector<Group>& all() { return groups_; }
+  Value toList();  // [{"key": k, "items": [...]}]
+
+ private:
+  struct KeyHash {
+    size_t operator()(const Value& v) const { return hashValue(v); }
+  };
+  struct KeyEq {
+    bool operator()(const Value& a, const Value& b) const { return equals(a, b); }
+  };
+  std::unordered_map<Value, size_t, KeyHash, KeyEq> index_;
+  std::vector<Group> groups_;
+  // Texts seen as keys, by identity: rows that crossed as a row block share
+  // one value per distinct text, so most keys are found here without hashing.
+  static constexpr size_t kRecent = 16;
+  std::vector<std::pair<Value, size_t>> recent_;
+};
+// group_by's aggregates folded while grouping, when every one is count or
+// sum/avg/min/max of a field or of the items: no list per group is built.
+// add() or results() say false (and the caller builds the lists, to get the
+// errors exactly as the aggregates over lists give them) at anything but the
+// plain case: a value those ops would reject, a sum too large.
+class GroupFolds {
+ public:
+  static bool canFold(const Node& agg);
+  GroupFolds(const Node& n, size_t firstAgg) : n_(n), first_(firstAgg) {}
+  bool add(size_t group, const Value& item);
+  // The same for `count` items of a list read by columns, from item `from`
+  // on, item k in group groups[k] (each below `groupCount`): columns[j] is agg
+  // j's field (count's is not read). Agg after agg over the block, and a
+  // number cell goes into a sum or an average without becoming a Value: the
+  // per-item work of group_by over cells.
+  bool addCells(const uint32_t* groups, size_t count, size_t groupCount, const CellColumn* columns, size_t from);
+  bool results(size_t group, Value* out) const;
+
+ private:
+  struct Fold {
+    NumberSum sum;
+    size_t count = 0;  // items (count), or numbers (avg)
+    Value best;        // min, max
+  };
+  Fold* groupFolds(size_t group);
+  static bool fold(Fold& f, const Node& agg, Value v);
+  const Node& n_;
+  size_t first_;             // the first agg among n_.kids
+  std::vector<Fold> folds_;  // group * aggs + agg
+};
+// {"key": k, <agg name>: <value>...} for group_by with aggs (names in n.keys).
+Value groupObject(const Node& n, const Value& key, const Value* aggs, size_t count);
+// from_entries: an item's key or value when no expression gives it.
+Value entryPart(const Node& n, const Value& item, size_t index, bool key);
+// Object members collected in order; a repeated key keeps its first place and its last value.
+class Entries {
+ public:
+  void add(const Node& n, const Value& key, Value value, size_t index);
+  Value toObject();
+
+ private:
+  std::unordered_map<std::string, size_t> index_;
+  Members members_;
+};
+Value toEntries(const Node& n, const Value& in);
+Value flatten(const Array& items);
+
+}  // namespace ptc

@@ -1,0 +1,183 @@
+// Group and reshape: group_by's buckets and group objects, objects to and from
+// entries, flatten. The iterating parts (keys, aggregates, entry expressions)
+// run in the evaluator; these are the data parts.
+#include <cmath>
+
+#include "core/columns.h"
+#include "core/deadline.h"
+#include "core/json.h"
+#include "core/json_pointer.h"
+#include "ptc_json/ops.h"
+
+namespace ptc {
+
+size_t Groups::indexOf(const Value& key) {
+  if (key.isString())
+    for (const auto& [seen, group] : recent_)
+      if (seen.sameHeap(key)) return group;  // the same text value: equal, so the same group
+  auto [it, fresh] = index_.try_emplace(key, groups_.size());
+  if (key.isString() && recent_.size() < kRecent) recent_.emplace_back(key, it->second);
+  if (fresh) groups_.push_back(Group{key, {}});
+  return it->second;
+}
+
+bool GroupFolds::canFold(const Node& agg) {
+  switch (agg.op) {
+    case Op::Count:
+    case Op::Sum:
+    case Op::Avg:
+    case Op::Min:
+    case Op::Max: return agg.kids.empty();
+    default: return false;
+  }
+}
+
+GroupFolds::Fold* GroupFolds::groupFolds(size_t group) {
+  const size_t aggs = n_.keys.size();
+  if (folds_.size() < (group + 1) * aggs) folds_.resize((group + 1) * aggs);
+  return &folds_[group * aggs];
+}
+
+bool GroupFolds::add(size_t group, const Value& item) {
+  Fold* folds = groupFolds(group);
+  for (size_t j = 0; j < n_.keys.size(); ++j) {
+    const Node& agg = *n_.kids[first_ + j];
+    if (agg.op == Op::Count) {
+      ++folds[j].count;
+      continue;
+    }
+    // A field of a non-object item is an error of sum, min and max (itemValue).
+    if (!agg.field.isNone() && !item.isObject() && !item.isNull() && agg.op != Op::Avg) return false;
+    if (!fold(folds[j], agg, agg.field.isNone() ? item : fieldOf(agg, item))) return false;
+  }
+  return true;
+}
+
+bool GroupFolds::addCells(const uint32_t* groups, size_t count, size_t groupCount, const CellColumn* columns,
+                          size_t from) {
+  const size_t aggs = n_.keys.size();
+  if (folds_.size() < groupCount * aggs) folds_.resize(groupCount * aggs);
+  for (size_t j = 0; j < aggs; ++j) {
+    const Node& agg = *n_.kids[first_ + j];
+    Fold* folds = folds_.data() + j;
+    const CellColumn& column = columns[j];
+    if (agg.op == Op::Count) {
+      for (size_t k = 0; k < count; ++k) ++folds[groups[k] * aggs].count;
+      continue;
+    }
+    const bool numbers = agg.op == Op::Sum || agg.op == Op::Avg;
+    for (size_t k = 0, i = from; k < count; ++k, ++i) {
+      Fold& f = folds[groups[k] * aggs];
+      if (numbers && column.tag(i) == RowTag::Number) {
+        f.sum.add(cellNumber(column.cells[i]));
+        f.count += agg.op == Op::Avg;
+      } else if (!fold(f, agg, column.value(i))) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// One value into one agg's fold; false where the agg over a list would fail.
+bool GroupFolds::fold(Fold& f, const Node& agg, Value v) {
+  if (agg.op == Op::Avg) {
+    if (v.isNumber()) f.sum.add(v), ++f.count;
+  } else if (v.isNull()) {
+    // skipped by sum, min and max
+  } else if (agg.op == Op::Sum) {
+    if (!v.isNumber()) return false;
+    f.sum.add(v);
+  } else {
+    if (!f.best.isNull() && v.isNumber() != f.best.isNumber() && (v.isString() || f.best.isString()))
+      return false;  // a number against a text: orderOf's error
+    int c = f.best.isNull() ? 0 : compare(v, f.best);
+    if (f.best.isNull() || (agg.op == Op::Max ? c > 0 : c < 0)) f.best = std::move(v);
+  }
+  return true;
+}
+
+bool GroupFolds::results(size_t group, Value* out) const {
+  for (size_t j = 0; j < n_.keys.size(); ++j) {
+    const Node& agg = *n_.kids[first_ + j];
+    const Fold& f = folds_[group * n_.keys.size() + j];
+    switch (agg.op) {
+      case Op::Count: out[j] = Value::integer(static_cast<int64_t>(f.count)); break;
+      case Op::Sum: out[j] = f.sum.isFloat() ? Value::number(f.sum.asDouble()) : Value::integer(f.sum.asInt()); break;
+      case Op::Avg: out[j] = f.count ? Value::number(f.sum.asDouble() / static_cast<double>(f.count)) : Value(); break;
+      default: out[j] = f.best;
+    }
+    if (out[j].isNumber() && !std::isfinite(out[j].asDouble())) return false;  // the ops' overflow error
+  }
+  return true;
+}
+
+Value Groups::toList() {
+  const Value keyName = Value::string("key");
+  const Value itemsName = Value::string("items");
+  Array out;
+  out.reserve(groups_.size());
+  for (Group& g : groups_)
+    out.push_back(Value::object(Members{Member{keyName, g.key}, Member{itemsName, Value::array(std::move(g.items))}}));
+  return Value::array(std::move(out));
+}
+
+Value groupObject(const Node& n, const Value& key, const Value* aggs, size_t count) {
+  Members out;
+  out.reserve(count + 1);
+  out.push_back(Member{Value::string("key"), key});
+  for (size_t i = 0; i < count; ++i) out.push_back(Member{n.keys[i], aggs[i]});  // never "key" (validated)
+  return Value::object(std::move(out));
+}
+
+Value entryPart(const Node& n, const Value& item, size_t index, bool key) {
+  if (item.isObject()) return item.field(key ? "key" : "value");
+  if (item.isArray() && item.items().size() == 2) return item.items()[key ? 0 : 1];
+  throwExecution(ErrorCode::TypeMismatch, n,
+                 "'from_entries' expects {\"key\": ..., \"value\": ...} objects or [key, value] pairs, but item " +
+                     std::to_string(index) + " is " + describeValue(item) +
+                     ". Give \"key\" and \"value\" expressions to read other items");
+}
+
+void Entries::add(const Node& n, const Value& key, Value value, size_t index) {
+  std::string name;
+  if (key.isString()) name = key.str();
+  else if (key.isNumber() || key.isBool()) name = toJson(key);
+  else
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   "'from_entries' needs each key to be a text or a number, but the key of item " +
+                       std::to_string(index) + " is " + describeValue(key));
+  auto [it, fresh] = index_.try_emplace(name, members_.size());
+  if (fresh) members_.push_back(Member{Value::string(std::move(name)), std::move(value)});
+  else members_[it->second].value = std::move(value);
+}
+
+Value Entries::toObject() { return Value::object(std::move(members_)); }
+
+Value toEntries(const Node& n, const Value& in) {
+  if (!in.isObject())
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   "'to_entries' expects an object, got " + std::string(typeName(in)) +
+                       (in.isArray() ? " (from_entries builds an object from a list)" : ""));
+  const Value keyName = Value::string("key");
+  const Value valueName = Value::string("value");
+  Array out;
+  out.reserve(in.members().size());
+  for (const Member& m : in.members()) {
+    tickDeadline();
+    out.push_back(Value::object(Members{Member{keyName, m.key}, Member{valueName, m.value}}));
+  }
+  return Value::array(std::move(out));
+}
+
+Value flatten(const Array& items) {
+  Array out;
+  for (const Value& item : items) {
+    tickDeadline();
+    if (item.isArray()) out.insert(out.end(), item.items().begin(), item.items().end());
+    else out.push_back(item);
+  }
+  return Value::array(std::move(out));
+}
+
+}  // namespace ptc

@@ -1,0 +1,85 @@
+// Statistics over a list: median, percentile, count_distinct. Values are read
+// as sum reads them (itemValue): null and missing values are skipped, a text is
+// an error that names to_number.
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "core/deadline.h"
+#include "core/json_pointer.h"
+#include "ptc_json/ops.h"
+
+namespace ptc {
+
+namespace {
+
+// The numbers of the list, sorted ascending.
+std::vector<Value> sortedNumbers(const Node& n, const Array& items) {
+  std::vector<Value> numbers;
+  numbers.reserve(items.size());
+  for (size_t i = 0; i < items.size(); ++i) {
+    tickDeadline();
+    Value v = itemValue(n, items[i], i);
+    if (v.isNull()) continue;
+    if (v.isString()) throwTextNotNumber(n, "requires numbers, but item " + std::to_string(i) + " holds the text", v);
+    if (!v.isNumber())
+      throwExecution(ErrorCode::TypeMismatch, n,
+                     quoted(n) + " requires numbers, but item " + std::to_string(i) + " holds " + describeValue(v));
+    numbers.push_back(std::move(v));
+  }
+  std::sort(numbers.begin(), numbers.end(), [](const Value& a, const Value& b) { return a.asDouble() < b.asDouble(); });
+  return numbers;
+}
+
+// Linear interpolation between the closest ranks (numpy's default, "type 7"):
+// rank = p/100 * (n-1). A rank that falls on an item returns that item as is.
+Value linear(const std::vector<Value>& xs, double p) {
+  double rank = p / 100.0 * static_cast<double>(xs.size() - 1);
+  size_t lo = static_cast<size_t>(std::floor(rank));
+  size_t hi = std::min(lo + 1, xs.size() - 1);
+  double fraction = rank - static_cast<double>(lo);
+  if (fraction == 0) return xs[lo];
+  return Value::number(xs[lo].asDouble() + (xs[hi].asDouble() - xs[lo].asDouble()) * fraction);
+}
+
+// Nearest rank: the smallest item with at least p% of the items at or below it.
+Value nearest(const std::vector<Value>& xs, double p) {
+  double rank = std::ceil(p / 100.0 * static_cast<double>(xs.size()));
+  size_t index = rank <= 1 ? 0 : static_cast<size_t>(rank) - 1;
+  return xs[std::min(index, xs.size() - 1)];
+}
+
+}  // namespace
+
+Value median(const Node& n, const Array& items) {
+  std::vector<Value> xs = sortedNumbers(n, items);
+  if (xs.empty()) return Value();
+  size_t mid = xs.size() / 2;
+  if (xs.size() % 2 == 1) return xs[mid];
+  return Value::number((xs[mid - 1].asDouble() + xs[mid].asDouble()) / 2.0);
+}
+
+Value percentile(const Node& n, const Array& items) {
+  std::vector<Value> xs = sortedNumbers(n, items);
+  if (xs.empty()) return Value();
+  double p = n.data.asDouble();
+  return n.name.isString() && n.name.str() == "nearest" ? nearest(xs, p) : linear(xs, p);
+}
+
+Value countDistinct(const Node& n, const Array& items) {
+  struct Hash {
+    size_t operator()(const Value& v) const { return hashValue(v); }
+  };
+  struct Eq {
+    bool operator()(const Value& a, const Value& b) const { return equals(a, b); }
+  };
+  std::unordered_set<Value, Hash, Eq> seen;
+  for (size_t i = 0; i < items.size(); ++i) {
+    tickDeadline();
+    Value v = itemValue(n, items[i], i);
+    if (!v.isNull()) seen.insert(std::move(v));
+  }
+  return Value::integer(static_cast<int64_t>(seen.size()));
+}
+
+}  // namespace ptc

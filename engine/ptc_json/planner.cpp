@@ -1,0 +1,363 @@
+// Query planning for filters (planner.h): the compile-time marks, and the
+// evaluator's planned filter, which gives the result of the plain one.
+#include "ptc_json/planner.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "ptc_json/evaluator.h"
+#include "ptc_json/ops.h"
+
+namespace ptc {
+
+namespace {
+
+// Lists shorter than this are scanned: an index would not pay for itself.
+constexpr size_t kIndexFrom = 16;
+
+bool mentionsVar(const Node& n, const std::string& name) {
+  if (n.op == Op::Var && n.name.str() == name) return true;
+  return std::any_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return mentionsVar(*k, name); });
+}
+
+// Whether an expression may read the value it is evaluated against
+// (conservative: true unless it plainly does not).
+bool readsItsInput(const Node& n) {
+  if (n.op == Op::Literal || n.op == Op::Var || n.op == Op::Load) return false;
+  if (n.op == Op::Pipe) return !n.kids.empty() && readsItsInput(*n.kids[0]);  // later steps read earlier ones
+  return true;
+}
+
+bool isComparison(Op op) {
+  return op == Op::Eq || op == Op::Neq || op == Op::Gt || op == Op::Gte || op == Op::Lt || op == Op::Lte ||
+         op == Op::Contains || op == Op::In || op == Op::StartsWith || op == Op::EndsWith;
+}
+
+// A step whose value is the same list for as long as the variables in scope
+// are: a loaded context value, or a variable read whole.
+bool stableListStep(const Node* step) {
+  if (!step) return false;
+  return step->op == Op::Load || (step->op == Op::Var && !step->usesPath && step->field.isNone());
+}
+
+void planFilter(Node& filter, const Node* before, const Node* after) {
+  if (filter.op != Op::Filter || filter.hasCall) return;
+  const Node& cmp = *filter.kids[0];
+  if (!isComparison(cmp.op) || cmp.kids.size() != 1 || !cmp.valueSeesMapItem) return;
+  const Node& value = *cmp.kids[0];
+  // `value` must not see the filter's own item: not through its `as` variable ...
+  if (filter.name.isString() && mentionsVar(value, filter.name.str())) return;
+  filter.plan = kPlanHoist;
+  // ... nor as its input, which it is outside a map (inside one it sees the map's item).
+  if (readsItsInput(value)) filter.plan |= kPlanValueReadsIn;
+  // Equality cannot fail on an object's field, so the items after the first
+  // match need only a look at their kind.
+  if (after && after->op == Op::First && (cmp.op == Op::Eq || cmp.op == Op::Neq)) filter.plan |= kPlanFirst;
+  if (cmp.op == Op::Eq && !cmp.field.isNone() && stableListStep(before)) filter.plan |= kPlanIndex;
+  const bool foldable = after && ((after->op == Op::Count) || (after->op == Op::Sum && !after->field.isNone()));
+  if (foldable && (cmp.op == Op::Eq || cmp.op == Op::Neq) && !cmp.field.isNone()) filter.plan |= kPlanFold;
+}
+
+}  // namespace
+
+namespace {
+
+// `before` and `after`: the neighbouring steps when n is a step of a pipe.
+void plan(Node& n, const Node* before, const Node* after) {
+  planFilter(n, before, after);
+  const bool pipe = n.op == Op::Pipe;
+  for (size_t i = 0; i < n.kids.size(); ++i)
+    plan(*n.kids[i], pipe && i > 0 ? n.kids[i - 1].get() : nullptr,
+         pipe && i + 1 < n.kids.size() ? n.kids[i + 1].get() : nullptr);
+}
+
+}  // namespace
+
+void planQueries(Node& root) { plan(root, nullptr, nullptr); }
+
+bool indexableKey(const Value& v) {
+  switch (v.kind()) {
+    case Kind::None:
+    case Kind::Null:
+    case Kind::Bool:
+    case Kind::String: return true;
+    case Kind::Int: return v.asInt() >= -(int64_t{1} << 53) && v.asInt() <= (int64_t{1} << 53);
+    case Kind::Double: return std::isfinite(v.asDouble());
+    case Kind::Array:
+    case Kind::Object: return false;
+  }
+  return false;
+}
+
+namespace {
+
+bool heldBy(const Value& list, const Value& object) {
+  return std::any_of(object.members().begin(), object.members().end(),
+                     [&](const Member& m) { return m.value.sameHeap(list); });
+}
+
+}  // namespace
+
+void JoinIndexes::forget(const std::vector<std::pair<const Value*, Value>>& bindings, size_t from, const Value& context,
+                         const ColumnarLists* columnar, const Value& memory) {
+  for (size_t b = from; b < bindings.size(); ++b) {
+    const Value& v = bindings[b].second;
+    if (!v.isArray()) continue;
+    for (auto& [node, slot] : slots_) {
+      if (!slot.index || !slot.index->list.sameHeap(v)) continue;
+      bool kept = heldBy(v, context) || (columnar && columnar->holds(v)) || heldBy(v, memory) ||
+                  std::any_of(bindings.begin(), bindings.begin() + static_cast<std::ptrdiff_t>(from),
+                              [&](const auto& outer) { return outer.second.sameHeap(v); });
+      if (!kept) slot.index.reset();
+    }
+  }
+}
+
+namespace {
+
+// The field values of a list's items, in order, read as the filter reads them
+// (so the first item it cannot read raises the same error); nullopt when one
+// of them cannot be indexed exactly.
+std::unique_ptr<JoinIndexes::Index> buildIndex(RunCore& core, const Node& cmp, const Value& list) {
+  const Array& items = list.items();
+  std::vector<Value> keys;
+  keys.reserve(items.size());
+  bool exact = true;
+  for (const Value& item : items) {
+    core.tick();
+    keys.push_back(readField(cmp, item));
+    exact = exact && indexableKey(keys.back());
+  }
+  if (!exact) return nullptr;
+  auto index = std::make_unique<JoinIndexes::Index>();
+  index->list = list;
+  index->next.assign(items.size(), JoinIndexes::kEnd);
+  index->heads.reserve(items.size());
+  for (size_t i = items.size(); i-- > 0;) {  // backwards: each head ends up the first position
+    auto [it, fresh] = index->heads.try_emplace(std::move(keys[i]), static_cast<uint32_t>(i));
+    if (!fresh) {
+      index->next[i] = it->second;
+      it->second = static_cast<uint32_t>(i);
+    }
+  }
+  return index;
+}
+
+// equals, with the common case of a field against a text inline: the filter's per-row work.
+inline bool fieldEquals(const Value& a, const Value& b) {
+  if (a.sameHeap(b)) return true;
+  if (a.isString() && b.isString()) return a.str() == b.str();
+  return equals(a, b);
+}
+
+// What a folded count or sum gives; nullopt where sum raises its overflow error.
+std::optional<Value> foldResult(bool summing, int64_t count, const NumberSum& total) {
+  if (!summing) return Value::integer(count);
+  if (!total.isFloat()) return Value::integer(total.asInt());
+  if (!std::isfinite(total.asDouble())) return std::nullopt;
+  return Value::number(total.asDouble());
+}
+
+// Whether a filter marked kPlanFold folds where it is: outside a map its value
+// must not read the filter's input, and inside one an indexed filter (a join,
+// the same list filtered again and again) pays more with its index.
+bool foldsHere(const Node& filter, bool inMap) {
+  if (filter.plan & kPlanIndex) return !inMap;
+  return inMap || !(filter.plan & kPlanValueReadsIn);
+}
+
+// Whether a filter's equality (or, !wantEqual, inequality) on a field keeps
+// each item, read from the field's cells: a value that String cells point at
+// is compared with rhs once, not once per item holding it.
+class CellFilter {
+ public:
+  CellFilter(const CellColumn& keys, const Value& rhs, bool wantEqual)
+      : keys_(keys), rhs_(rhs), wantEqual_(wantEqual), kept_(keys.values->size(), -1) {}
+
+  // Inline: this is the per-item work of a fold over a text field.
+  [[gnu::always_inline]] bool keeps(size_t i) {
+    if (keys_.tag(i) == RowTag::String) {
+      const int8_t kept = kept_[static_cast<size_t>(keys_.cells[i])];
+      if (kept >= 0) return kept;
+    }
+    return decide(i);
+  }
+
+ private:
+  [[gnu::noinline]] bool decide(size_t i) {
+    const bool kept = fieldEquals(keys_.value(i), rhs_) == wantEqual_;
+    if (keys_.tag(i) == RowTag::String) kept_[static_cast<size_t>(keys_.cells[i])] = kept;
+    return kept;
+  }
+
+  const CellColumn& keys_;
+  const Value& rhs_;
+  bool wantEqual_;
+  std::vector<int8_t> kept_;  // per value: unknown yet (-1), or whether it is kept
+};
+
+// The count, or the sum of `addends` (none: count), of the `size` items whose
+// key cell is (or, !wantEqual, is not) equal to rhs; nullopt at a value to sum
+// that is not a number, where sum raises its error.
+// A block of items at a time: first the positions of the kept ones, written
+// without a branch on the filter's answer (an answer the CPU cannot predict,
+// one item in eight kept, cost more than all the rest: resident W1 over 100k
+// rows went from 380 to 215 µs), then the sum over those positions. The
+// deadline is checked once a block, as tick() would.
+std::optional<Value> foldCells(size_t size, const CellColumn& keys, const std::optional<CellColumn>& addends,
+                               const Value& rhs, bool wantEqual, Deadline& deadline) {
+  CellFilter filter(keys, rhs, wantEqual);
+  int64_t count = 0;
+  NumberSum total;
+  constexpr size_t kBlock = 1024;
+  uint32_t kept[kBlock];  // positions of the block's kept items
+  for (size_t start = 0; start < size; start += kBlock) {
+    deadline.checkDeadline();
+    const size_t end = std::min(size, start + kBlock);
+    size_t n = 0;
+    for (size_t i = start; i < end; ++i) {
+      kept[n] = static_cast<uint32_t>(i);
+      n += filter.keeps(i);
+    }
+    count += static_cast<int64_t>(n);
+    if (!addends) continue;
+    for (size_t k = 0; k < n; ++k) {
+      const size_t i = kept[k];
+      const RowTag tag = addends->tag(i);
+      if (tag == RowTag::Number) total.add(cellNumber(addends->cells[i]));
+      else if (tag == RowTag::Null || tag == RowTag::Absent) continue;         // sum skips nulls and missing values
+      else if (const Value v = addends->value(i); v.isNumber()) total.add(v);  // a number no cell holds exactly
+      else return std::nullopt;
+    }
+  }
+  return foldResult(addends.has_value(), count, total);
+}
+
+Value probe(const JoinIndexes::Index& index, const Value& key, bool firstOnly) {
+  const Array& items = index.list.items();
+  Array out;
+  auto it = index.heads.find(key);
+  if (it != index.heads.end())
+    for (uint32_t p = it->second; p != JoinIndexes::kEnd; p = index.next[p]) {
+      out.push_back(items[p]);
+      if (firstOnly) break;
+    }
+  return Value::array(std::move(out));
+}
+
+}  // namespace
+
+// Count or sum (of `agg`'s field) of the items the filter n keeps: its equality
+// on a field against the hoisted value, tested item by item as plannedFilter
+// does. nullopt at anything the plain steps treat otherwise (an item that is
+// not an object, a value to sum that is not a number), so they run instead.
+std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, const Value& in) {
+  if (!in.isArray() || in.items().empty() || !foldsHere(n, !st_.mapItems.empty())) return std::nullopt;
+  const Array& items = in.items();
+  const Node& cmp = *n.kids[0];
+  tick();
+  const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, items[0]));
+  const bool wantEqual = cmp.op == Op::Eq;
+  const bool summing = agg.op == Op::Sum;
+  // Data that stays in the engine is read by columns: contiguous, no row visited.
+  // (A loop of its own: choosing column or row on every item cost a third of its time.)
+  const std::optional<CellColumn> keys = st_.columns ? st_.columns->cells(in, cmp.field) : std::nullopt;
+  const std::optional<CellColumn> addends = keys && summing ? st_.columns->cells(in, agg.field) : std::nullopt;
+  if (keys && (addends || !summing)) return foldCells(items.size(), *keys, addends, rhs, wantEqual, st_.core);
+  int64_t count = 0;
+  NumberSum total;
+  const Value null;
+  for (const Value& item : items) {
+    tick();
+    if (!item.isObject()) return std::nullopt;
+    const Value* lhs = item.find(cmp.field, cmp.fieldHint);
+    if (fieldEquals(lhs ? *lhs : null, rhs) != wantEqual) continue;
+    ++count;
+    if (!summing) continue;
+    const Value* v = item.find(agg.field, agg.fieldHint);
+    if (!v || v->isNull()) continue;  // sum skips nulls and missing values
+    if (!v->isNumber()) return std::nullopt;
+    total.add(*v);
+  }
+  return foldResult(summing, count, total);
+}
+
+// After a load of a list that crossed as columns: a folded filter (as
+// foldedFilter) or group_by (groupByCells) reading the cells, its rows never
+// built.
+std::optional<Value> Evaluator::foldedColumns(const Node& pipe, size_t& i, ColumnarList& list) {
+  const Node& next = *pipe.kids[i + 1];
+  if (next.op == Op::GroupBy) {
+    std::optional<Value> grouped = groupByCells(next, list.size(), list);
+    if (grouped) i += 1;
+    return grouped;
+  }
+  if (!(next.plan & kPlanFold) || list.size() == 0 || !foldsHere(next, !st_.mapItems.empty())) return std::nullopt;
+  const Node& agg = *pipe.kids[i + 2];
+  const Node& cmp = *next.kids[0];
+  const bool summing = agg.op == Op::Sum;
+  const std::optional<CellColumn> keys = list.cells(cmp.field);
+  const std::optional<CellColumn> addends = summing ? list.cells(agg.field) : std::nullopt;
+  if (!keys || (summing && !addends)) return std::nullopt;
+  tick();
+  // Its value does not read the filter's item (kPlanValueReadsIn is outside a
+  // map): the null stands in for the first row foldedFilter would pass.
+  const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, Value()));
+  std::optional<Value> folded = foldCells(list.size(), *keys, addends, rhs, cmp.op == Op::Eq, st_.core);
+  if (folded) i += 2;
+  return folded;
+}
+
+std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
+  const Array& items = expectList(n, in);
+  if (items.empty() || ((n.plan & kPlanValueReadsIn) && st_.mapItems.empty())) return std::nullopt;
+  const Node& cmp = *n.kids[0];
+  // Evaluated where the plain filter evaluates it for the first item, and
+  // before that item's field is read, as there.
+  tick();
+  const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, items[0]));
+  const bool firstOnly = n.plan & kPlanFirst;
+
+  if ((n.plan & kPlanIndex) && items.size() >= kIndexFrom && indexableKey(rhs)) {
+    JoinIndexes::Slot& slot = st_.joins.slot(n);
+    if (!(slot.index && slot.index->list.sameHeap(in)) && slot.seen == &items && slot.refused != &items) {
+      slot.index = buildIndex(st_.core, cmp, in);
+      if (!slot.index) slot.refused = &items;
+    }
+    slot.seen = &items;
+    if (slot.index && slot.index->list.sameHeap(in)) return probe(*slot.index, rhs, firstOnly);
+  }
+
+  // Equality on a field of an object item needs no operation dispatch: the
+  // field's value (no copy) against the hoisted value, as comparison() does.
+  const bool fieldEquality = (cmp.op == Op::Eq || cmp.op == Op::Neq) && !cmp.field.isNone();
+  const bool wantEqual = cmp.op == Op::Eq;
+  // Data that stays in the engine is read by columns (its items are all objects).
+  const std::optional<CellColumn> keys =
+      fieldEquality && st_.columns ? st_.columns->cells(in, cmp.field) : std::nullopt;
+  std::optional<CellFilter> byCells;
+  if (keys) byCells.emplace(*keys, rhs, wantEqual);
+  const Value null;
+  Array out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    tick();
+    if (byCells) {
+      if (!byCells->keeps(i)) continue;
+    } else if (fieldEquality && items[i].isObject()) {
+      const Value* lhs = items[i].find(cmp.field, cmp.fieldHint);
+      if (fieldEquals(lhs ? *lhs : null, rhs) != wantEqual) continue;
+    } else if (!applyOp(cmp, items[i], &rhs, 1).truthy()) {
+      continue;
+    }
+    out.push_back(items[i]);
+    if (!firstOnly) continue;
+    // What the plain filter would still raise: a field read of an item that is no object.
+    if (!cmp.field.isNone())
+      for (size_t j = i + 1; j < items.size(); ++j)
+        if (!items[j].isObject() && !items[j].isNull()) readField(cmp, items[j]);
+    break;
+  }
+  return Value::array(std::move(out));
+}
+
+}  // namespace ptc

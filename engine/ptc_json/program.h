@@ -1,0 +1,67 @@
+// A compiled program: operation names resolved to enums and fields to slots,
+// once, so evaluation never compares op strings.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/value.h"
+#include "ptc_json/op_table.h"
+
+namespace ptc {
+
+// A loop's max is at most this many iterations.
+inline constexpr int64_t kMaxLoopIterations = 1000;
+
+struct Node {
+  Op op = Op::Literal;
+  bool readsInput = false;                  // from the op table
+  bool hasCall = false;                     // this subtree calls a tool: evaluate it on the resumable path
+  bool valueSeesMapItem = false;            // comparison: `value` is evaluated against the enclosing map's item
+  std::string path;                         // JSON Pointer, for errors
+  std::vector<std::unique_ptr<Node>> kids;  // expression fields, in the table's field order
+  std::vector<Value> keys;                  // object/args keys, select fields, get path
+  Value name;                               // var/load/let name, tool name
+  Value field;                              // "field" of the op; None when omitted or null
+  Value data;                               // literal value, get default
+  bool hasDefault = false;
+  bool descending = false;
+  bool usesPath = false;    // get with path (else with field)
+  bool valueGiven = false;  // a value-level op with a `value` expression: kids[0]
+  int64_t count = 0;        // nth index, take/drop count, round precision
+  // For each field of the op (table order), the index in kids of its
+  // expression, or -1 when absent: ops with several optional expression fields.
+  std::vector<int8_t> slots;
+  // sort_by: the keys in order, each a field (None: the item itself) and descending.
+  std::vector<std::pair<Value, bool>> sortKeys;
+  uint8_t plan = 0;  // filter: how it may run faster with the same result (planner.h)
+  // Where `field` was found in the last object read (Value::find's hint): a
+  // cache that changes no result, so evaluation of a const Node may update it.
+  mutable uint32_t fieldHint = 0;
+};
+
+struct Program {
+  std::unique_ptr<Node> root;
+  std::vector<std::string> loads;  // context keys the program may load
+  // Of those, the ones it reads only through these fields of their items
+  // (projection.h): the host may send just them.
+  std::map<std::string, std::vector<std::string>> projections;
+  bool hasCall = false;
+};
+
+struct CompileOptions {
+  int maxDepth = 50;
+  bool toolsKnown = false;
+  std::vector<std::string> tools;
+};
+
+// Validates the value of the envelope's "program" key and compiles it. Throws
+// PtcError(validation_error) with the JSON Pointer of the first offending node.
+std::shared_ptr<const Program> compileProgram(const Value& program, const CompileOptions& options);
+
+// Checks the envelope {"program": {...}}; throws PtcError(parse_error) otherwise.
+const Value& programOfEnvelope(const Value& document);
+
+}  // namespace ptc

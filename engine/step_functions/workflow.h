@@ -1,0 +1,103 @@
+// A verified, compiled step-function file (shared/spec/step-functions.md with
+// the decisions of step-functions-semantics.md, cited as §n). Compilation
+// resolves every reference, operator and call target once, so execution only
+// walks these structures.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/value.h"
+#include "step_functions/workflow_types.h"
+
+namespace ptc {
+struct Node;  // ptc_json/program.h: a function expression calls a PTC-JSON op's semantics through one
+}
+
+namespace ptc::workflow {
+
+// A $reference: $input[.seg...], $error, or $var[.seg...] (§5).
+struct Ref {
+  enum class Root { Input, Error, Var };
+  Root root = Root::Var;
+  std::string name;               // the variable (Var)
+  std::vector<std::string> segs;  // field names or list indexes
+  std::string text;               // as written, for messages
+};
+
+enum class Operator { Add, Sub, Mul, Div, Gt, Gte, Lt, Lte, Eq, Neq, And, Or, Not };
+
+// A value expression (§5): constants are folded at compile time.
+struct Expr {
+  enum class Kind { Const, Ref, Interpolate, Array, Object, Operator, Merge, Function };
+  Kind kind = Kind::Const;
+  Value constant;                  // Const
+  Ref ref;                         // Ref
+  std::vector<std::string> texts;  // Interpolate: literal pieces, one more than refs
+  std::vector<Ref> refs;           // Interpolate: the refs between the pieces
+  std::vector<Expr> items;         // Array items, Object values, Operator/Merge/Function operands
+  std::vector<Value> keys;         // Object keys
+  Operator op = Operator::Add;     // Operator
+  // Function: the PTC-JSON op it applies, with its constant arguments (unit,
+  // default, template) filled in and its path (workflow_functions.h).
+  std::shared_ptr<const ptc::Node> function;
+  std::string path;  // JSON Pointer, for faults
+};
+
+struct Function;
+
+// A call of a host tool or of a function of the file.
+struct Call {
+  std::string target;
+  int function = -1;  // index of the called file function, or -1 for a host tool
+  bool hasArgs = false;
+  Expr args;         // an Object expression
+  std::string path;  // JSON Pointer of the step (or compensation)
+};
+
+// on-error (§7): compensations in written order, then return or continue.
+struct Handler {
+  std::vector<Call> compensate;
+  bool hasReturn = false;
+  Expr returnValue;
+  bool continueLoop = false;
+};
+
+struct Step {
+  // One per entry of the step table (workflow_step_table.cpp), in its order.
+  // End_ is not a kind but their number: a new kind goes before it.
+  enum class Kind { LetExpr, Call, Match, If, Return, For, Yield, End_ };
+  Kind kind = Kind::LetExpr;
+  std::string path;
+  size_t index = 0;
+  std::string let;                   // the name bound (LetExpr, Call with let, Match, For with let); "" if none
+  Expr expr;                         // LetExpr expr, Return/Yield value, If condition, Match subject, For list
+  Call call;                         // Call
+  std::unique_ptr<Handler> onError;  // Call, optional
+  std::vector<std::pair<std::string, Expr>> cases;  // Match; "_" is the default
+  Expr ifReturn;                                    // If
+  std::vector<Call> compensate;                     // If, optional
+  std::string var;                                  // For
+  std::vector<Step> body;                           // For
+};
+
+inline constexpr size_t kStepKindCount = static_cast<size_t>(Step::Kind::End_);
+
+struct Function {
+  std::string name;
+  std::string path;  // "/i"
+  std::vector<std::pair<std::string, Type>> params;
+  Type output;
+  std::vector<Step> steps;
+  bool endsWithUnboundFor = false;  // §9: its list is returned at the end of steps
+};
+
+struct Workflow {
+  std::vector<Function> functions;
+  int entry = 0;
+  std::vector<std::string> tools;  // host tools the file calls
+};
+
+}  // namespace ptc::workflow

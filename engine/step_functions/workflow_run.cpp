@@ -1,0 +1,545 @@
+#include "step_functions/workflow_run.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "core/error.h"
+#include "core/json.h"
+#include "core/json_pointer.h"
+#include "core/protocol.h"
+#include "step_functions/workflow_compiler.h"
+#include "step_functions/workflow_eval.h"
+#include "step_functions/workflow_functions.h"
+#include "step_functions/workflow_step_table.h"
+#include "step_functions/workflow_text.h"
+
+namespace ptc::workflow {
+
+namespace {
+
+constexpr uint64_t kStepLimit = 100000;
+
+[[noreturn]] void fault(ErrorCode code, const std::string& path, std::string message) {
+  throw PtcError(ErrorType::Execution, code, std::move(message), path);
+}
+
+// §9: every returned value must conform to the function's output type.
+void checkReturned(const Function& fn, const Value& v, const std::string& path) {
+  if (!conforms(v, fn.output))
+    fault(ErrorCode::TypeMismatch, path,
+          "Function '" + fn.name + "' returned " + shortJson(v) + ", which is not a " + typeText(fn.output));
+}
+
+// Binds a name in a frame for the rest of its block (rebinding shadows).
+void bind(Frame& frame, const std::string& name, Value v) { frame.vars.emplace_back(&name, std::move(v)); }
+
+// The key of a match subject (§8): its text form for text/number/bool.
+std::optional<std::string> matchKey(const Value& v) {
+  if (v.isString() || v.isNumber() || v.isBool()) return textForm(v);
+  return std::nullopt;
+}
+
+// Whether a loop's iterations may run concurrently: none can leave the
+// function (a return, an if, which returns, an on-error that returns), so
+// each iteration's only way out is its end, a continue or a failure.
+bool iterationsIndependent(const std::vector<Step>& body) {
+  return std::all_of(body.begin(), body.end(), [](const Step& s) {
+    switch (s.kind) {
+      case Step::Kind::Return:
+      case Step::Kind::If: return false;
+      case Step::Kind::Call: return !s.onError || !s.onError->hasReturn;
+      case Step::Kind::For: return iterationsIndependent(s.body);
+      default: return true;
+    }
+  });
+}
+
+}  // namespace
+
+WorkflowRun::WorkflowRun(std::shared_ptr<const Workflow> workflow, const RunLimits& limits)
+    : RunBase(limits), workflow_(std::move(workflow)) {}
+
+WorkflowRun::~WorkflowRun() {
+  task_.reset();  // suspended frames point into trace_
+}
+
+std::optional<Value> WorkflowRun::start(std::string_view inputJson, std::string_view) {
+  Value input =
+      inputJson.empty() ? Value::object({}) : parseJson(inputJson, "input", [this] { core_.checkDeadline(); });
+  checkEntryInput(*workflow_, input);
+  task_.emplace(runEntry(std::move(input)));
+  return std::nullopt;
+}
+
+Task<Value> WorkflowRun::runEntry(Value input) {
+  const Function& entry = workflow_->functions[static_cast<size_t>(workflow_->entry)];
+  CallResult r = co_await runFunction(entry, std::move(input));
+  if (r.failed) {
+    // An unhandled failure of a non-result entry is an execution error naming the tool.
+    std::string message =
+        r.failure.tool.empty() ? r.failure.message : "Tool '" + r.failure.tool + "' failed: " + r.failure.message;
+    ErrorCode code = r.failure.tool.empty() ? r.failure.code : ErrorCode::ToolFailed;
+    throw PtcError(ErrorType::Execution, code, "Unhandled failure in '" + entry.name + "': " + message, r.failure.path);
+  }
+  co_return r.value;
+}
+
+Task<CallResult> WorkflowRun::runFunction(const Function& fn, Value input) {
+  Frame frame;
+  frame.fn = &fn;
+  frame.input = std::move(input);
+  Flow flow = co_await runBlock(frame, fn.steps);
+  CallResult out;
+  switch (flow.kind) {
+    case Flow::Kind::Fail:
+      if (!fn.output.isResult()) {
+        out.failed = true;
+        out.failure = std::move(flow.failure);
+        co_return out;
+      }
+      // A result-typed function turns an unhandled failure into {"error": msg}.
+      out.value = Value::object({{Value::string("error"), Value::string(flow.failure.message)}});
+      co_return out;
+    case Flow::Kind::Return:  // its type was checked where it was returned
+      out.value = std::move(flow.value);
+      co_return out;
+    default:  // the end of steps (§9): nil outputs give null, else an unbound last for's list
+      if (fn.endsWithUnboundFor && !fn.output.allowsFallingOffTheEnd()) out.value = frame.lastForList;
+      if (fn.output.isResult()) out.value = Value::object({{Value::string("ok"), out.value}});
+      checkReturned(fn, out.value, fn.steps.back().path);
+      co_return out;
+  }
+}
+
+Task<Flow> WorkflowRun::runBlock(Frame& frame, const std::vector<Step>& steps) {
+  for (const Step& step : steps) {
+    Flow flow = co_await runStep(frame, step);
+    if (flow.kind != Flow::Kind::Next) co_return flow;
+  }
+  co_return Flow{};
+}
+
+void WorkflowRun::countStep(const std::string& path) {
+  core_.checkDeadline();
+  if (++steps_ > kStepLimit)
+    throw PtcError(ErrorType::Execution, ErrorCode::StepLimit,
+                   "step limit: the run would execute more than 100000 steps (loops over long lists multiply)", path);
+}
+
+// A timeout or an abort says so; a fault fails the entry, except a call whose
+// handler was running its compensations, which stays compensated.
+const char* WorkflowRun::interruptedOutcome(const TraceEntry& t, const Error& error) const {
+  if (error.type == ErrorType::Timeout) return "timeout";
+  if (cancelled_ == CancelReason::Abort) return "abort";
+  return std::string_view(t.outcome) == "compensated" ? "compensated" : "failure";
+}
+
+void WorkflowRun::faultTrace(size_t entry, const Error& error) {
+  TraceEntry& t = trace_[entry];
+  if (t.ended) return;
+  if (t.error.empty()) t.error = error.message;
+  endTrace(entry, interruptedOutcome(t, error));
+}
+
+void WorkflowRun::closeOpenTrace(const Error& error) {
+  for (size_t i = 0; i < trace_.size(); ++i) faultTrace(i, error);
+}
+
+size_t WorkflowRun::beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind) {
+  TraceEntry t;
+  t.function = frame.fn->name;
+  t.path = path;
+  t.step = index;
+  t.kind = kind;
+  t.started = std::chrono::steady_clock::now();
+  trace_.push_back(std::move(t));
+  return trace_.size() - 1;
+}
+
+void WorkflowRun::endTrace(size_t entry, const char* outcome) {
+  TraceEntry& t = trace_[entry];
+  t.outcome = outcome;
+  t.ended = true;
+  t.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t.started).count();
+}
+
+Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
+  countStep(step.path);
+  size_t entry = beginTrace(frame, step.path, step.index, stepSpecOf(step.kind).name);
+  Failure failed;
+  try {
+    Flow flow;
+    switch (step.kind) {
+      case Step::Kind::Call: co_return co_await runCallStep(frame, step, entry);
+      case Step::Kind::For: co_return co_await runForStep(frame, step, entry);
+      case Step::Kind::LetExpr: {
+        Value v = evaluate(frame, step.expr);
+        trace_[entry].value = v;
+        bind(frame, step.let, std::move(v));
+        break;
+      }
+      case Step::Kind::Match: {
+        Value subject = evaluate(frame, step.expr);
+        std::optional<std::string> key = matchKey(subject);
+        const Expr* chosen = nullptr;
+        for (const auto& [k, value] : step.cases)
+          if (key && k == *key) chosen = &value;
+        if (!chosen)
+          for (const auto& [k, value] : step.cases)
+            if (k == "_") chosen = &value;
+        if (!chosen)
+          fault(ErrorCode::NoMatch, step.path,
+                "no case for " + shortJson(subject) + " in this match, and no \"_\" case");
+        Value v = evaluate(frame, *chosen);
+        trace_[entry].value = v;
+        bind(frame, step.let, std::move(v));
+        break;
+      }
+      case Step::Kind::If: {
+        bool condition = truthValue(evaluate(frame, step.expr), step.path + "/if", "'if'");
+        trace_[entry].value = Value::boolean(condition);
+        trace_[entry].hasValue = true;
+        if (condition) {
+          co_await runCompensations(frame, step.compensate);
+          flow.kind = Flow::Kind::Return;
+          flow.value = evaluate(frame, step.ifReturn);
+          checkReturned(*frame.fn, flow.value, step.path + "/return");
+          endTrace(entry, step.compensate.empty() ? "value" : "compensated");
+          co_return flow;
+        }
+        break;
+      }
+      case Step::Kind::Return:
+        flow.kind = Flow::Kind::Return;
+        flow.value = evaluate(frame, step.expr);
+        checkReturned(*frame.fn, flow.value, step.path + "/return");
+        trace_[entry].value = flow.value;
+        break;
+      case Step::Kind::Yield: {
+        Value v = evaluate(frame, step.expr);
+        trace_[entry].value = v;
+        frame.loops.back()->push_back(std::move(v));
+        break;
+      }
+      case Step::Kind::End_: break;  // not a kind: the compiler never makes one
+    }
+    trace_[entry].hasValue = true;
+    endTrace(entry, "value");
+    co_return flow;
+  } catch (const FunctionFailure& f) {
+    failed = Failure{f.message, "", f.path, f.code};
+  } catch (PtcError& e) {
+    locate(e.error, step.path);  // e.g. a loop's list nested too deep
+    faultTrace(entry, e.error);  // a fault ends the run; the trace ends with the step that faulted
+    throw;
+  }
+  co_return failedStep(entry, std::move(failed));
+}
+
+// A function in one of the step's expressions failed (workflow_functions.h):
+// the step fails as a call does, and the failure goes on (§7).
+Flow WorkflowRun::failedStep(size_t entry, Failure failure) {
+  trace_[entry].error = failure.message;
+  endTrace(entry, "failure");
+  Flow flow;
+  flow.kind = Flow::Kind::Fail;
+  flow.failure = std::move(failure);
+  return flow;
+}
+
+Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry) {
+  trace_[entry].tool = step.call.target;
+  CallResult r;
+  bool argsFailed = false;  // then the failure keeps the path of the function that failed
+  try {
+    Value args = step.call.hasArgs ? evaluate(frame, step.call.args) : Value::object({});
+    trace_[entry].args = args;
+    trace_[entry].hasArgs = true;
+    r = co_await runCall(frame, step.call, args);
+  } catch (const FunctionFailure& f) {  // a function in the args failed: the call's failure, for on-error
+    r.failed = argsFailed = true;
+    r.failure = Failure{f.message, "", f.path, f.code};
+  }
+  Flow flow;
+  if (!r.failed) {
+    trace_[entry].value = r.value;
+    trace_[entry].hasValue = true;
+    if (!step.let.empty()) bind(frame, step.let, std::move(r.value));
+    endTrace(entry, "value");
+    co_return flow;
+  }
+  trace_[entry].error = r.failure.message;
+  if (!argsFailed) r.failure.path = step.path;  // a failure is this step's failure from here on
+  const Handler* handler = step.onError.get();
+  if (!handler) {
+    endTrace(entry, "failure");
+    flow.kind = Flow::Kind::Fail;
+    flow.failure = std::move(r.failure);
+    co_return flow;
+  }
+  // on-error: $error is the failure's message; compensations run in written
+  // order; then return, continue, or let the failure propagate (§7).
+  frame.error = Value::string(r.failure.message);
+  if (!handler->compensate.empty()) trace_[entry].outcome = "compensated";
+  co_await runCompensations(frame, handler->compensate);
+  if (handler->hasReturn) {
+    try {
+      flow.kind = Flow::Kind::Return;
+      flow.value = evaluate(frame, handler->returnValue);
+      checkReturned(*frame.fn, flow.value, step.path + "/on-error/return");
+    } catch (const FunctionFailure& f) {
+      frame.error.reset();
+      co_return failedStep(entry, Failure{f.message, "", f.path, f.code});
+    }
+  } else if (handler->continueLoop) {
+    flow.kind = Flow::Kind::Continue;
+  } else {
+    flow.kind = Flow::Kind::Fail;
+    flow.failure = std::move(r.failure);
+  }
+  frame.error.reset();
+  endTrace(entry, handler->compensate.empty() ? "failure" : "compensated");
+  co_return flow;
+}
+
+Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& calls) {
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const Call& c = calls[i];
+    countStep(c.path);
+    size_t entry = beginTrace(frame, c.path, i, "compensate");
+    trace_[entry].tool = c.target;
+    CallResult r;
+    try {
+      Value args = c.hasArgs ? evaluate(frame, c.args) : Value::object({});
+      trace_[entry].args = args;
+      trace_[entry].hasArgs = true;
+      r = co_await runCall(frame, c, args);
+    } catch (const FunctionFailure& f) {  // a compensation that fails, as a failing call does
+      r.failed = true;
+      r.failure = Failure{f.message, "", f.path, f.code};
+    } catch (const PtcError& e) {
+      faultTrace(entry, e.error);
+      throw;
+    }
+    if (r.failed) {
+      trace_[entry].error = r.failure.message;  // recorded, then ignored: the rest still run
+      endTrace(entry, "failure");
+    } else {
+      trace_[entry].value = r.value;
+      trace_[entry].hasValue = true;
+      endTrace(entry, "value");
+    }
+  }
+  co_return true;
+}
+
+Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry) {
+  Value list;
+  try {
+    list = evaluate(frame, step.expr);
+  } catch (const FunctionFailure& f) {
+    co_return failedStep(entry, Failure{f.message, "", f.path, f.code});
+  }
+  if (!list.isArray())
+    fault(ErrorCode::TypeMismatch, step.path + "/in",
+          "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list));
+  Array collected;
+  if (list.items().size() > 1 && core_.maxConcurrency > 1 && iterationsIndependent(step.body)) {
+    Flow flow = co_await runIterationsConcurrently(frame, step, entry, list.items(), collected);
+    if (flow.kind == Flow::Kind::Fail) co_return flow;
+  } else {
+    frame.loops.push_back(&collected);
+    for (const Value& item : list.items()) {
+      size_t mark = frame.vars.size();
+      bind(frame, step.var, item);
+      Flow flow = co_await runBlock(frame, step.body);
+      frame.vars.resize(mark);  // the iteration's bindings end with it
+      if (flow.kind == Flow::Kind::Continue || flow.kind == Flow::Kind::Next) continue;
+      frame.loops.pop_back();
+      endTrace(entry, flow.kind == Flow::Kind::Fail ? "failure" : "value");
+      co_return flow;
+    }
+    frame.loops.pop_back();
+  }
+  Value result = Value::array(std::move(collected));
+  trace_[entry].value = result;
+  trace_[entry].hasValue = true;
+  if (!step.let.empty()) bind(frame, step.let, result);
+  else frame.lastForList = result;
+  endTrace(entry, "value");
+  co_return Flow{};
+}
+
+// One iteration of a concurrent loop: a frame of its own (bindings, the list
+// its yields go to), so that iterations do not push on one another's stacks.
+struct WorkflowRun::Iteration {
+  Frame frame;
+  Array yielded;
+  Flow flow;
+  std::optional<Error> fault;
+  std::optional<Task<bool>> task;
+};
+
+Task<bool> WorkflowRun::runIteration(Iteration& it, const Step& step, Branches& fan, size_t index) {
+  try {
+    Flow flow = co_await runBlock(it.frame, step.body);
+    it.flow = std::move(flow);
+  } catch (...) {
+    it.fault = currentError();
+  }
+  fan.ended(index, it.fault || it.flow.kind == Flow::Kind::Fail, it.fault.has_value());
+  co_return true;
+}
+
+// Iterations run concurrently, at most maxConcurrency at once; their yields
+// join the list in item order. A failure of the first failing iteration in
+// item order is the loop's, as in a sequential run: once one fails no later
+// one starts, and those already started run to their end. A fault ends the run.
+Task<Flow> WorkflowRun::runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
+                                                  Array& collected) {
+  Branches fan;
+  std::vector<std::unique_ptr<Iteration>> its(items.size());
+  auto start = [&](size_t i) {
+    auto& it = its[i] = std::make_unique<Iteration>();
+    it->frame = frame;
+    it->frame.loops.push_back(&it->yielded);
+    bind(it->frame, step.var, items[i]);
+    it->task.emplace(runIteration(*it, step, fan, i));
+  };
+  const size_t started = co_await runBranches(fan, items.size(), static_cast<size_t>(core_.maxConcurrency), start);
+  for (size_t i = 0; i < started; ++i)
+    if (its[i]->fault) throw PtcError(*its[i]->fault);
+  for (size_t i = 0; i < started; ++i) {
+    if (its[i]->flow.kind == Flow::Kind::Fail) {
+      endTrace(entry, "failure");
+      co_return std::move(its[i]->flow);
+    }
+    collected.insert(collected.end(), its[i]->yielded.begin(), its[i]->yielded.end());
+  }
+  co_return Flow{};
+}
+
+Task<CallResult> WorkflowRun::runCall(Frame& frame, const Call& call, const Value& args) {
+  (void)frame;
+  CallResult out;
+  if (call.function >= 0) {
+    const Function& callee = workflow_->functions[static_cast<size_t>(call.function)];
+    for (const auto& [name, type] : callee.params)
+      if (!conforms(args.field(name), type))
+        fault(ErrorCode::TypeMismatch, call.path,
+              "Argument '" + name + "' of '" + callee.name + "' must be " + typeText(type) + ", got " +
+                  shortJson(args.field(name)));
+    CallResult r = co_await runFunction(callee, args);
+    if (r.failed || !callee.output.isResult()) co_return r;
+    // A result-typed callee: {"ok": v} yields v; {"error": m} is a failure of this call.
+    const Member& m = r.value.members()[0];
+    if (m.key.str() == "ok") {
+      out.value = m.value;
+    } else {
+      out.failed = true;
+      out.failure.message = textForm(m.value);
+    }
+    co_return out;
+  }
+  core_.checkDeadline();
+  // A named awaiter, not a braced temporary: g++ 12 destroys those twice in co_await.
+  ToolAwaiter awaiter{core_, ToolRequest{call.target, args, call.path}};
+  ToolAnswer answer = co_await awaiter;
+  if (answer.failed) {
+    out.failed = true;
+    out.failure = Failure{std::move(answer.message), call.target, call.path};
+  } else {
+    out.value = std::move(answer.value);
+  }
+  co_return out;
+}
+
+// Only the values count toward maxHeapBytes (`charged`): the rest of an entry
+// is bounded by the step limit, the values are not (one list, bound again
+// and again, is written out at every step).
+void WorkflowRun::appendTrace(std::string& out, bool withValues, ChargedText* charged) const {
+  out += "[";
+  for (size_t i = 0; i < trace_.size(); ++i) {
+    const TraceEntry& t = trace_[i];
+    const size_t start = out.size();
+    size_t valueBytes = 0;
+    auto appendValue = [&](const char* key, const Value& v) {
+      out += key;
+      const size_t before = out.size();
+      appendJson(out, v);
+      valueBytes += out.size() - before;
+    };
+    if (i) out += ",";
+    out += "{\"function\":";
+    appendJsonString(out, t.function);
+    out += ",\"path\":";
+    appendJsonString(out, t.path);
+    out += ",\"step\":" + std::to_string(t.step) + ",\"kind\":\"" + t.kind + "\"";
+    if (!t.tool.empty()) {
+      out += ",\"tool\":";
+      appendJsonString(out, t.tool);
+    }
+    if (t.hasArgs && withValues) appendValue(",\"args\":", t.args);
+    out += ",\"durationMs\":";
+    appendNumber(out, t.durationMs);
+    out += ",\"outcome\":\"" + std::string(t.outcome) + "\"";
+    if (t.hasValue && withValues && std::string_view(t.outcome) == "value") appendValue(",\"value\":", t.value);
+    if (!t.error.empty()) {
+      out += ",\"error\":";
+      appendJsonString(out, t.error);
+    }
+    out += "}";
+    if (charged) charged->discount(out.size() - start - valueBytes);
+  }
+  out += "]";
+}
+
+// The result and the trace hold values by reference, written out in full:
+// the text counts toward maxHeapBytes and writing it toward timeoutMs.
+std::string WorkflowRun::doneOk(const Value& result) {
+  std::string out = "{\"state\":\"done\",\"ok\":true,\"result\":";
+  {
+    ChargedText charged(out, "the result and trace");
+    appendJson(out, result);
+    out += ",\"trace\":";
+    appendTrace(out, true, &charged);
+    charged.settle();
+  }
+  return out + ",\"metrics\":" + metricsJson() + "}";
+}
+
+// A failed run's trace is written within the run's memory limit, in what is
+// left of it. After a timeout the values are still written (what happened
+// before the limit is what a caller needs), charged to the budget, which bounds
+// the time writing takes; after memory_exceeded nothing is left. When the
+// values do not fit, the steps come without their values and args, which the
+// error's message says. The rest of the trace is bounded by the step limit.
+std::string WorkflowRun::doneError(const Error& error) {
+  closeOpenTrace(error);
+  DeadlineScope clock(&core_);  // (a cancel comes without one)
+  auto head = [](const Error& e) {
+    return "{\"state\":\"done\",\"ok\":false,\"error\":" + errorJson(e) + ",\"trace\":";
+  };
+  std::string out;
+  bool written = false;
+  if (error.type != ErrorType::MemoryExceeded) {
+    DeadlineScope pastDeadline(error.type == ErrorType::Timeout ? nullptr : &core_);
+    try {
+      out = head(error);
+      ChargedText charged(out, "the trace");
+      appendTrace(out, true, &charged);
+      written = true;
+    } catch (...) {
+    }
+  }
+  if (!written) {
+    Error told = error;
+    told.message += " (the trace leaves out the steps' values and args, which would not fit within the run's limits)";
+    out = head(told);
+    DeadlineScope noDeadline(nullptr);
+    appendTrace(out, false, nullptr);
+  }
+  return out + ",\"metrics\":" + metricsJson() + "}";
+}
+
+}  // namespace ptc::workflow

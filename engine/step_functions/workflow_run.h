@@ -1,0 +1,117 @@
+// A run of a step-function file (§7-§10): steps execute in order as
+// coroutines that suspend at each tool call. Failures (a tool that fails, a
+// called function that fails) are values that on-error can catch; faults
+// (program bugs) are exceptions that end the run. Every executed step leaves a
+// trace entry (docs/step-functions.md).
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/fan_out.h"
+#include "core/run.h"
+#include "step_functions/workflow.h"
+
+namespace ptc {
+class ChargedText;
+}
+
+namespace ptc::workflow {
+
+// A domain failure: catchable by on-error, $error is its message.
+struct Failure {
+  std::string message;
+  std::string tool;                              // the host tool it came from, for the entry's error message
+  std::string path;                              // the call step where it surfaced in the current function
+  ErrorCode code = ErrorCode::UnhandledFailure;  // a function's own code; a tool's is tool_failed
+};
+
+// How a block of steps ended.
+struct Flow {
+  enum class Kind { Next, Return, Continue, Fail };
+  Kind kind = Kind::Next;
+  Value value;      // Return
+  Failure failure;  // Fail
+};
+
+// What a call produced: a value, or a failure.
+struct CallResult {
+  bool failed = false;
+  Value value;
+  Failure failure;
+};
+
+struct TraceEntry {
+  std::string function;
+  std::string path;
+  size_t step = 0;
+  const char* kind = "";
+  std::string tool;
+  Value args;
+  bool hasArgs = false;
+  std::chrono::steady_clock::time_point started;
+  double durationMs = 0;
+  const char* outcome = "value";
+  bool ended = false;
+  Value value;
+  bool hasValue = false;
+  std::string error;
+};
+
+// One function activation: its input, its bindings and its loops.
+struct Frame {
+  const Function* fn = nullptr;
+  Value input;
+  std::vector<std::pair<const std::string*, Value>> vars;  // innermost last; rebinding pushes
+  std::vector<Array*> loops;                               // lists being yielded to, innermost last
+  std::optional<Value> error;                              // $error inside a handler
+  Value lastForList;                                       // §9: an unbound for as the last step
+};
+
+class WorkflowRun final : public RunBase {
+ public:
+  WorkflowRun(std::shared_ptr<const Workflow> workflow, const RunLimits& limits);
+  ~WorkflowRun() override;
+
+ private:
+  std::optional<Value> start(std::string_view inputJson, std::string_view unused) override;
+  std::string doneOk(const Value& result) override;
+  std::string doneError(const Error& error) override;
+  // Appends the trace as JSON; without each step's value and args when
+  // `withValues` is false. The values' text counts toward `charged`.
+  void appendTrace(std::string& out, bool withValues, ChargedText* charged) const;
+
+  Task<Value> runEntry(Value input);
+  Task<CallResult> runFunction(const Function& fn, Value input);
+  Task<Flow> runBlock(Frame& frame, const std::vector<Step>& steps);
+  Task<Flow> runStep(Frame& frame, const Step& step);
+  Task<Flow> runCallStep(Frame& frame, const Step& step, size_t entry);
+  Task<Flow> runForStep(Frame& frame, const Step& step, size_t entry);
+  // Iterations that call tools, run concurrently (see runForStep).
+  struct Iteration;
+  Task<bool> runIteration(Iteration& it, const Step& step, Branches& fan, size_t index);
+  Task<Flow> runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
+                                       Array& collected);
+  Task<CallResult> runCall(Frame& frame, const Call& call, const Value& args);
+  Task<bool> runCompensations(Frame& frame, const std::vector<Call>& calls);
+  Flow failedStep(size_t entry, Failure failure);
+
+  size_t beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind);
+  void endTrace(size_t entry, const char* outcome);
+  // A fault ends the run: the entries it interrupts end with interruptedOutcome.
+  void faultTrace(size_t entry, const Error& error);
+  const char* interruptedOutcome(const TraceEntry& t, const Error& error) const;
+  // Entries still open when the run ends without unwinding its steps (the host
+  // cancelled the pending call, or the deadline passed as a tool answered).
+  void closeOpenTrace(const Error& error);
+  void countStep(const std::string& path);
+
+  std::shared_ptr<const Workflow> workflow_;
+  std::vector<TraceEntry> trace_;
+  uint64_t steps_ = 0;
+};
+
+}  // namespace ptc::workflow

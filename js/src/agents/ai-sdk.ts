@@ -1,0 +1,113 @@
+// ptc-wasm/ai-sdk: Vercel AI SDK tools that run PTC-JSON programs (ptcTool) and
+// step-function files (workflowTool). Each one's description is its compact
+// prompt, generated from the op table (or the step table); its input schema is
+// the minimal envelope, or with schema: "full" the whole generated schema.
+// `ai` is an optional peer dependency.
+import { jsonSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
+import type { PtcRuntime } from "../runtimes/runtime.js";
+import { ProgramSession, runWorkflowFor, type SessionOptions } from "./session.js";
+import {
+  minimalProgramInput,
+  minimalWorkflowInput,
+  schemaForm,
+  ENTRY_INPUT_DESCRIPTION,
+  WORKFLOW_INPUT_DESCRIPTION,
+  type SchemaForm,
+} from "../run/tool-input.js";
+import type { ErrorCode, JsonValue } from "../types/public.js";
+
+export interface PtcToolOptions extends SessionOptions {
+  /** The input schema: "minimal" (default: the envelope; the engine's errors name every fix) or "full". */
+  schema?: SchemaForm;
+}
+
+/** What the model sends: a program {"program": ...} (its value may also arrive as JSON text). */
+export interface PtcToolInput {
+  program: unknown;
+}
+
+/** What the model gets back from a program. */
+export type PtcToolOutput =
+  { ok: true; result: JsonValue; stored?: string[] } | { ok: false; error: string; code: ErrorCode };
+
+/**
+ * An AI SDK tool whose execute may also be called directly, as a model's call
+ * would be: `await t.execute({ program })` resolves to a PtcToolOutput (the
+ * options the AI SDK passes are accepted and not needed).
+ */
+export type PtcTool = Omit<Extract<Tool<PtcToolInput, PtcToolOutput>, { type?: "function" }>, "execute"> & {
+  execute(input: PtcToolInput, options?: Partial<ToolExecutionOptions<unknown>>): Promise<PtcToolOutput>;
+};
+
+/**
+ * A tool for generateText/streamText: `tools: { run_program: ptcTool(runtime, { tools, context }) }`.
+ * Its input is a program {"program": ...}; memory carries over between its calls.
+ */
+export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcTool {
+  const session = new ProgramSession(runtime, options);
+  const tools = options.tools ?? {};
+  const { $schema: _dialect, ...schema } =
+    schemaForm(options.schema) === "full" ? runtime.schema({ tools }) : minimalProgramInput();
+  // What ai's tool() would return (it returns its argument), typed as a PtcTool.
+  return {
+    description: runtime.prompt({ tools, context: options.context, compact: true }),
+    inputSchema: jsonSchema<PtcToolInput>(schema as JSONSchema7),
+    execute: async (input: PtcToolInput): Promise<PtcToolOutput> => {
+      // Some models send the program as JSON text.
+      const outcome = await session.run(typeof input?.program === "string" ? input.program : input);
+      if (!outcome.ok) return { ok: false, error: outcome.message, code: outcome.error.code };
+      return outcome.stored.length
+        ? { ok: true, result: outcome.result, stored: outcome.stored }
+        : { ok: true, result: outcome.result };
+    },
+  };
+}
+
+/** What the model sends to run_workflow: a step-function file and its entry's input. */
+export interface WorkflowToolInput {
+  /** The functions (a list of function objects, or the file's text). */
+  functions: unknown;
+  input?: Record<string, unknown>;
+  entry?: string;
+}
+
+/** What the model gets back from a step-function file. */
+export type WorkflowToolOutput = { ok: true; result: JsonValue } | { ok: false; error: string; code: ErrorCode };
+
+export type WorkflowTool = Omit<
+  Extract<Tool<WorkflowToolInput, WorkflowToolOutput>, { type?: "function" }>,
+  "execute"
+> & {
+  execute(input: WorkflowToolInput, options?: Partial<ToolExecutionOptions<unknown>>): Promise<WorkflowToolOutput>;
+};
+
+/**
+ * A tool that runs step-function files: `tools: { run_workflow: workflowTool(runtime, { tools }) }`,
+ * beside run_program. Its description is the compact step-function prompt and its input schema the
+ * file's schema, both generated from the engine's step table.
+ */
+export function workflowTool(runtime: PtcRuntime, options: PtcToolOptions = {}): WorkflowTool {
+  const session = new ProgramSession(runtime, options);
+  const tools = options.tools ?? {};
+  return {
+    description: runtime.workflowPrompt({ tools, compact: true }),
+    inputSchema: jsonSchema<WorkflowToolInput>(workflowInput(runtime, options) as JSONSchema7),
+    execute: async (input: WorkflowToolInput): Promise<WorkflowToolOutput> => {
+      const outcome = await runWorkflowFor(session, input);
+      return outcome.ok
+        ? { ok: true, result: outcome.result }
+        : { ok: false, error: outcome.message, code: outcome.error.code };
+    },
+  };
+}
+
+function workflowInput(runtime: PtcRuntime, options: PtcToolOptions): object {
+  if (schemaForm(options.schema) === "minimal") return minimalWorkflowInput();
+  const { $schema: _dialect, ...schema } = runtime.workflowSchema({ tools: options.tools ?? {} });
+  const properties = {
+    ...(schema.properties as object),
+    input: { type: "object", description: WORKFLOW_INPUT_DESCRIPTION },
+    entry: { type: "string", description: ENTRY_INPUT_DESCRIPTION },
+  };
+  return { ...schema, properties };
+}

@@ -1,0 +1,231 @@
+// ptc-wasm/mcp: an MCP server (the official SDK's McpServer) exposing
+//   run_program({program, context?})  runs a program; the description is the compact prompt
+//   run_workflow({functions, input?, entry?})  runs a step-function file; the description is its compact prompt
+//   describe_language({topic?, compact?, language?})  details on demand: an op, a family, an error code,
+//     the step-function dialect; no topic: the full prompt of PTC-JSON (or of step functions)
+// The input schemas are minimal by default (every model step carries them, and
+// the engine's errors name every fix); schema: "full" sends the generated JSON Schemas.
+// Results are JSON text content; a failed program is an isError result whose text
+// is the formatted error. Memory carries over between run_program calls. A call
+// of a tool that needs approval is put to the client's user (elicitation). Over
+// stdio, a message longer than maxMessageBytes gets a JSON-RPC error (mcp-stdio.ts).
+//
+// The MCP SDK and zod are optional peer dependencies: loaded on first use, with
+// a message saying what to install when they are missing.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { checkedOptions } from "../run/checks.js";
+import { StdioTransport } from "./mcp-stdio.js";
+import { loadPeers } from "./peers.js";
+import type { PtcRuntime } from "../runtimes/runtime.js";
+import { ProgramSession, runWorkflowFor, storedNote, type ApproveCall, type SessionOptions } from "./session.js";
+import {
+  CONTEXT_INPUT_DESCRIPTION,
+  ENTRY_INPUT_DESCRIPTION,
+  FUNCTIONS_INPUT_DESCRIPTION,
+  PROGRAM_INPUT_DESCRIPTION,
+  WORKFLOW_INPUT_DESCRIPTION,
+  schemaForm,
+  type SchemaForm,
+} from "../run/tool-input.js";
+import { VERSION } from "../util/version.js";
+
+export interface PtcMcpServerOptions extends SessionOptions {
+  /** Server name reported to clients (default "ptc-wasm"). */
+  name?: string;
+  version?: string;
+  /**
+   * Bytes of one message serveStdio reads (default 10 MiB). A longer message
+   * is skipped and answered with a JSON-RPC error; the server stays up. With
+   * createMcpServer on stdio, pass it to `new StdioTransport(maxMessageBytes)`.
+   */
+  maxMessageBytes?: number;
+  /** The tools' input schemas: "minimal" (default) or "full" (the generated JSON Schemas, for constrained decoding). */
+  schema?: SchemaForm;
+}
+
+export { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from "./mcp-stdio.js";
+
+export const RUN_PROGRAM = "run_program";
+export const RUN_WORKFLOW = "run_workflow";
+export const DESCRIBE_LANGUAGE = "describe_language";
+
+interface McpPeers {
+  McpServer: typeof import("@modelcontextprotocol/sdk/server/mcp.js").McpServer;
+  z: typeof import("zod");
+}
+
+function mcpPeers(): McpPeers {
+  return loadPeers("ptc-wasm mcp", ["@modelcontextprotocol/sdk", "zod"], (require) => ({
+    McpServer: require("@modelcontextprotocol/sdk/server/mcp.js").McpServer,
+    z: require("zod"),
+  }));
+}
+
+/** An McpServer with run_program, run_workflow and describe_language; connect it to any transport. */
+export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): McpServer {
+  const { McpServer, z } = mcpPeers();
+  const server = new McpServer({ name: options.name ?? "ptc-wasm", version: options.version ?? VERSION });
+  const session = new ProgramSession(runtime, { ...options, approve: options.approve ?? askTheUser(server) });
+  const tools = options.tools ?? {};
+  // The session's context stays in the engine while the server is connected.
+  const onclose = server.server.onclose;
+  server.server.onclose = () => {
+    session.close();
+    onclose?.();
+  };
+
+  server.registerTool(
+    RUN_PROGRAM,
+    {
+      title: "Run a PTC-JSON program",
+      description: runtime.prompt({ tools, context: options.context, compact: true, describeTool: DESCRIBE_LANGUAGE }),
+      inputSchema: programInput(runtime, options, z),
+    },
+    async ({ program, context }) => {
+      const outcome = await session.run(program, context as Record<string, unknown> | undefined);
+      if (!outcome.ok) {
+        // The text is for the model; _meta.code for a host that branches on the error (docs/errors.md).
+        const content = [{ type: "text" as const, text: outcome.message }];
+        return { isError: true, content, _meta: { code: outcome.error.code } };
+      }
+      const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
+      if (outcome.stored.length) content.push({ type: "text" as const, text: storedNote(outcome.stored) });
+      return { content };
+    },
+  );
+
+  registerRunWorkflow(server, runtime, session, options, z);
+
+  server.registerTool(
+    DESCRIBE_LANGUAGE,
+    {
+      title: "Describe PTC-JSON or step functions",
+      description:
+        'Details of the languages on demand. topic: an operation of run_program ("date_diff"), a family ' +
+        '("dates"), an error code ("tool_failed"), or "step-functions" (the files run_workflow runs). No topic: ' +
+        'the full reference of PTC-JSON (language "step-functions": of step functions).',
+      inputSchema: {
+        topic: z.string().optional().describe("an operation, family, error code or dialect"),
+        compact: z.boolean().optional().describe("the short form of a whole language"),
+        language: z.enum(["ptc-json", "step-functions"]).optional().describe('default "ptc-json"'),
+      },
+    },
+    async ({ topic, compact, language }) => {
+      const short = compact === true;
+      const text =
+        language === "step-functions" && topic === undefined
+          ? runtime.workflowPrompt({ tools, compact: short })
+          : runtime.describeLanguage({ topic, tools, context: options.context, compact: short });
+      return { content: [{ type: "text" as const, text }] };
+    },
+  );
+  return server;
+}
+
+// run_program's input: {program, context?}. zod carries the schema through as
+// metadata and checks nothing itself, so a bad program reaches the engine and
+// comes back as its formatted error. Full: the program schema (from the op table).
+function programInput(runtime: PtcRuntime, options: PtcMcpServerOptions, z: McpPeers["z"]) {
+  const full = schemaForm(options.schema) === "full" ? runtime.schema({ tools: options.tools ?? {} }) : undefined;
+  const program = full ? (full.properties as Record<string, object>).program : { type: "object" };
+  return z
+    .object({
+      program: z.unknown().meta({ ...program, description: PROGRAM_INPUT_DESCRIPTION }),
+      context: z.record(z.string(), z.unknown()).optional().meta({ description: CONTEXT_INPUT_DESCRIPTION }),
+    })
+    .meta(full ? { $defs: full.$defs } : {});
+}
+
+// run_workflow's input: the step-function file with the entry's input and name;
+// like run_program's, zod checks nothing, so a bad file comes back as the
+// engine's formatted error. Full: the file's schema (from the step table).
+function workflowInput(runtime: PtcRuntime, options: PtcMcpServerOptions, z: McpPeers["z"]) {
+  const full =
+    schemaForm(options.schema) === "full" ? runtime.workflowSchema({ tools: options.tools ?? {} }) : undefined;
+  const functions: Record<string, unknown> = full
+    ? ((full.properties as Record<string, Record<string, unknown>>).functions ?? {})
+    : { type: ["array", "string"], description: FUNCTIONS_INPUT_DESCRIPTION };
+  return z
+    .object({
+      functions: z.unknown().meta(functions),
+      input: z.record(z.string(), z.unknown()).optional().meta({ description: WORKFLOW_INPUT_DESCRIPTION }),
+      entry: z.string().optional().meta({ description: ENTRY_INPUT_DESCRIPTION }),
+    })
+    .meta(full ? { $defs: full.$defs } : {});
+}
+
+// run_workflow's description points to its language rather than carrying it:
+// every model step pays for tools/list, and most sessions never write a step
+// function (PTC-JSON's run_program does the same work).
+const WORKFLOW_DESCRIPTION =
+  "Runs a step-function file: functions whose steps call tools, verified before they run; returns the entry " +
+  "function's value. Before writing one, read the dialect once: describe_language with topic " +
+  '"step-functions" (compact: true for its short form, about 800 tokens).';
+
+function registerRunWorkflow(
+  server: McpServer,
+  runtime: PtcRuntime,
+  session: ProgramSession,
+  options: PtcMcpServerOptions,
+  z: McpPeers["z"],
+) {
+  server.registerTool(
+    RUN_WORKFLOW,
+    {
+      title: "Run a step-function file",
+      description: WORKFLOW_DESCRIPTION,
+      inputSchema: workflowInput(runtime, options, z),
+    },
+    async (request) => {
+      const outcome = await runWorkflowFor(session, request);
+      if (!outcome.ok)
+        return {
+          isError: true,
+          content: [{ type: "text" as const, text: outcome.message }],
+          _meta: { code: outcome.error.code },
+        };
+      return { content: [{ type: "text" as const, text: JSON.stringify(outcome.result) }] };
+    },
+  );
+}
+
+const shown = (args: unknown) => {
+  const text = JSON.stringify(args);
+  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
+};
+
+/**
+ * The default approver of an MCP session: asks the client's user through
+ * elicitation (a form with "allow" and a reason), where the client can; a
+ * client that cannot, or a user who declines or cancels, denies the call.
+ */
+function askTheUser(server: McpServer): ApproveCall {
+  return async (call) => {
+    if (!server.server.getClientCapabilities()?.elicitation)
+      return { approved: false, reason: "the MCP client cannot ask its user (it does not support elicitation)" };
+    const what = call.reason === "deferred" ? "wants the host to run" : "asks to call";
+    const answer = await server.server.elicitInput({
+      message: `A program ${what} the tool '${call.tool}' with ${shown(call.args)} (at ${call.path}). Allow it?`,
+      requestedSchema: {
+        type: "object",
+        properties: {
+          allow: { type: "boolean", title: `Allow '${call.tool}'` },
+          reason: { type: "string", title: "Why not (optional)" },
+        },
+        required: ["allow"],
+      },
+    });
+    if (answer.action !== "accept") return { approved: false, reason: `the user chose to ${answer.action}` };
+    if (answer.content?.allow === true) return { approved: true };
+    const reason = answer.content?.reason;
+    return { approved: false, reason: typeof reason === "string" && reason ? reason : "the user said no" };
+  };
+}
+
+/** Serves run_program, run_workflow and describe_language over stdio until the input ends. */
+export async function serveStdio(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): Promise<McpServer> {
+  const { maxMessageBytes } = checkedOptions(options, ["maxMessageBytes"]);
+  const server = createMcpServer(runtime, options);
+  await server.connect(new StdioTransport(maxMessageBytes));
+  return server;
+}

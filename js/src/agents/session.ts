@@ -1,0 +1,242 @@
+// One agent session over a runtime, shared by the MCP server and the AI SDK tool:
+// takes a program as a model sends it, runs it with the session's tools and
+// context, keeps the memory between programs (the memory contract) and turns a
+// failure into the formatted message a model can act on.
+import { checkedOptions } from "../run/checks.js";
+import { describeThrown } from "../util/describe.js";
+import type { ResidentContext } from "../engine/resident.js";
+import type { PtcRuntime } from "../runtimes/runtime.js";
+import type {
+  CallResult,
+  JsonObject,
+  JsonValue,
+  PendingCall,
+  ProgramInput,
+  PtcError,
+  ResumeOptions,
+  RunResult,
+  Tool,
+} from "../types/public.js";
+import type { WorkflowResult } from "../run/workflows.js";
+
+/**
+ * What decides a call held for approval (a tool with `approval`, or a
+ * deferred one) in a session: true runs it, false denies it, or any result
+ * resume() takes ({ value }, { error }, { approved, reason }).
+ */
+export type ApproveCall = (call: PendingCall) => boolean | CallResult | Promise<boolean | CallResult>;
+
+export interface SessionOptions {
+  /** Tools programs may call: functions or descriptors {description, parameters, execute}. */
+  tools?: Record<string, Tool>;
+  /** Context data every program may load (a program's own context is merged over it). */
+  context?: Record<string, unknown>;
+  /** Memory to start from; it then carries over from one program to the next. */
+  memory?: Record<string, unknown>;
+  timeoutMs?: number;
+  maxHeapBytes?: number;
+  maxDepth?: number;
+  /** Bytes the session's context may take in the engine, where it is loaded once (default 64 MiB). */
+  maxResidentBytes?: number;
+  maxToolCalls?: number;
+  maxConcurrency?: number;
+  toolTimeoutMs?: number;
+  /**
+   * Decides the calls that need approval (tools with `approval`, deferred
+   * tools) while a program runs; the run waits for it, then goes on. Without
+   * it such calls are denied, a failure the program can handle. The MCP
+   * server asks its client's user (elicitation) when the client can.
+   */
+  approve?: ApproveCall;
+}
+
+export type SessionOutcome =
+  { ok: true; result: JsonValue; stored: string[] } | { ok: false; error: PtcError; message: string };
+
+/**
+ * A program as a model may send it: the root expression (`{"op": ...}`), the
+ * envelope (`{"program": ...}`), or either as JSON text.
+ */
+export function programFrom(input: unknown): ProgramInput {
+  let value = input;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return value as string; // the engine reports where the text stops being JSON
+    }
+  }
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && "program" in value)
+    return value as ProgramInput;
+  return { program: value };
+}
+
+const SESSION_OPTIONS = [
+  "tools",
+  "context",
+  "memory",
+  "timeoutMs",
+  "maxHeapBytes",
+  "maxDepth",
+  "maxResidentBytes",
+  "maxToolCalls",
+  "maxConcurrency",
+  "toolTimeoutMs",
+  "approve",
+] as const;
+
+const NO_APPROVER = "this session has no one to approve it (its host gave no approve function)";
+
+// What the session's approve function says of a held call, as resume() takes it.
+async function decide(approve: ApproveCall | undefined, call: PendingCall): Promise<CallResult> {
+  if (!approve) return { approved: false, reason: NO_APPROVER };
+  try {
+    const said = await approve(call);
+    if (said === true) return { approved: true };
+    if (said === false) return { approved: false };
+    return said;
+  } catch (e) {
+    return { approved: false, reason: `asking for approval failed (${describeThrown(e)})` };
+  }
+}
+
+/**
+ * Runs a program (or step-function file) to its end: each time it stops at
+ * held calls, the session's approve function decides them and it resumes.
+ */
+export async function settled<R extends RunResult | WorkflowResult>(
+  runtime: PtcRuntime,
+  first: R,
+  approve: ApproveCall | undefined,
+  options: ResumeOptions,
+): Promise<R> {
+  let r: RunResult | WorkflowResult = first;
+  while (r.status === "suspended") {
+    const results: Record<string, CallResult> = {};
+    for (const call of r.pending) results[call.id] = await decide(approve, call);
+    r = await runtime.resume(r.state, { ...options, results });
+  }
+  return r as R;
+}
+
+export class ProgramSession {
+  memory: JsonObject;
+  readonly options: SessionOptions;
+
+  /** Throws TypeError for options of the wrong type, as run() would on the first program. */
+  constructor(
+    readonly runtime: PtcRuntime,
+    options: SessionOptions = {},
+  ) {
+    this.options = checkedOptions(options, SESSION_OPTIONS);
+    this.memory = { ...(this.options.memory ?? {}) } as JsonObject;
+  }
+
+  // The session's context, loaded into the engine at the first program and
+  // then read there by every program (runtime.load): it crosses once. Where it
+  // cannot be loaded (past maxResidentBytes), it is sent with each run instead.
+  private resident?: Promise<ResidentContext | undefined>;
+
+  private residentContext(): Promise<ResidentContext | undefined> {
+    const context = this.options.context;
+    if (!context || Object.keys(context).length === 0) return Promise.resolve(undefined);
+    this.resident ??= this.runtime
+      .load(context, { maxResidentBytes: this.options.maxResidentBytes })
+      .then((r) => (r.ok ? r.resident : undefined));
+    return this.resident;
+  }
+
+  /** Releases the session's context from the engine. */
+  close(): void {
+    void this.resident?.then((r) => r?.close());
+    this.resident = Promise.resolve(undefined);
+  }
+
+  /** The limits every run of the session gets. */
+  get limits() {
+    const { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs } = this.options;
+    return { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs };
+  }
+
+  async run(program: unknown, context?: Record<string, unknown>): Promise<SessionOutcome> {
+    const input = programFrom(program);
+    const resident = await this.residentContext();
+    const tools = this.options.tools ?? {};
+    const runContext = resident ? (context ?? {}) : { ...(this.options.context ?? {}), ...(context ?? {}) };
+    const first = await this.runtime.run(input, {
+      context: runContext,
+      resident,
+      memory: this.memory,
+      tools,
+      ...this.limits,
+    });
+    const { timeoutMs, maxConcurrency, toolTimeoutMs } = this.limits;
+    const resumeOptions = { tools, context: runContext, resident, timeoutMs, maxConcurrency, toolTimeoutMs };
+    const r = await settled(this.runtime, first, this.options.approve, resumeOptions);
+    if (!r.ok) return { ok: false, error: r.error, message: this.runtime.formatError(r.error, input) };
+    this.memory = r.memory;
+    return { ok: true, result: r.result, stored: Object.keys(r.memoryDelta) };
+  }
+}
+
+/** A step-function file as a model sends it: {"functions": [...] or the file's text, "input"?, "entry"?}. */
+export interface WorkflowInput {
+  functions: unknown;
+  input?: unknown;
+  entry?: unknown;
+}
+
+function parsedIfText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The file's text and the run's entry and input; the engine reports what is wrong with them. */
+export function workflowFrom(given: unknown): { source: string; input: Record<string, unknown>; entry?: string } {
+  const value = parsedIfText(given);
+  const request = (
+    Array.isArray(value) || typeof value !== "object" || value === null ? { functions: value } : value
+  ) as WorkflowInput;
+  const functions = parsedIfText(request.functions);
+  const source = Array.isArray(functions)
+    ? functions.map((f) => JSON.stringify(f)).join("\n")
+    : typeof functions === "string"
+      ? functions // the file's text: functions written one after another
+      : JSON.stringify(functions ?? null);
+  const input = parsedIfText(request.input ?? {});
+  return {
+    source,
+    input: (input ?? {}) as Record<string, unknown>,
+    ...(typeof request.entry === "string" ? { entry: request.entry } : {}),
+  };
+}
+
+/** Runs a step-function file as a model sends it, with a session's tools and limits (no memory: workflows keep none). */
+export async function runWorkflowFor(session: ProgramSession, given: unknown): Promise<SessionOutcome> {
+  const { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs } = session.limits;
+  const tools = session.options.tools ?? {};
+  const { source, input, entry } = workflowFrom(given);
+  if (typeof input !== "object" || Array.isArray(input)) {
+    const error: PtcError = {
+      type: "validation_error",
+      code: "bad_input",
+      message: 'The input must be an object holding the entry function\'s parameters, e.g. {"ids": ["a"]}',
+    };
+    return { ok: false, error, message: session.runtime.formatError(error) };
+  }
+  const limits = { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs };
+  const first = await session.runtime.runWorkflow(source, { input, entry, tools, ...limits });
+  const resumeOptions = { tools, timeoutMs, maxConcurrency, toolTimeoutMs };
+  const r = await settled(session.runtime, first, session.options.approve, resumeOptions);
+  if (!r.ok) return { ok: false, error: r.error, message: session.runtime.formatError(r.error) };
+  return { ok: true, result: r.result, stored: [] };
+}
+
+/** The note a model gets when its program stored keys in memory. */
+export function storedNote(stored: string[]): string {
+  return `Stored in memory for your next programs (read with {"op": "var", "name": ...}): ${stored.join(", ")}`;
+}

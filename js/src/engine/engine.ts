@@ -1,0 +1,344 @@
+// One instance of the wasm engine, with typed access to its Embind functions.
+// Large texts cross as UTF-8 bytes written straight into wasm memory; the rest
+// as Embind strings, made well-formed first (wellFormed below).
+import createPtcModule from "../../../build/wasm/ptc.cjs";
+import type { ResidentSpec } from "./resident.js";
+import type { WasmModule } from "../types/public.js";
+
+interface EmbindModule {
+  validate(programPtr: number, programLen: number, options: string): string;
+  prepare(programPtr: number, programLen: number, options: string): string;
+  // Plain wasm exports (wasm/bindings.cpp), not Embind: the call of every run.
+  _ptcRunPrepared(
+    prepared: number,
+    spentMs: number,
+    ptr: number,
+    contextLen: number,
+    memoryLen: number,
+    rowsLen: number,
+    resident: number,
+  ): void;
+  _ptcStatusSlot(): number;
+  _ptcReleaseStatus(): void;
+  release(prepared: number): void;
+  loadResident(ptr: number, len: number, maxBytes: number, timeoutMs: number): string;
+  releaseResident(id: number): void;
+  residentBytes(): number;
+  startWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
+  validateWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
+  analyze(programPtr: number, programLen: number, options: string): string;
+  analyzeWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
+  begin(run: number, spentMs: number, contextPtr: number, contextLen: number, memory: string): string;
+  resume(run: number, call: number, resultPtr: number, resultLen: number): string;
+  fail(run: number, call: number, message: string): string;
+  cancel(run: number, call: number, reason: string, detail: string): string;
+  formatError(error: string): string;
+  operations(): string;
+  workflowLanguage(): string;
+  liveRuns(): number;
+  debugTrap(): void;
+  _malloc(size: number): number;
+  _free(ptr: number): void;
+  HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+// A status text longer than this is released in the engine once read.
+const KEEP_STATUS_BYTES = 64 * 1024;
+
+// Writes an ASCII text a byte per character at `at`; -1 (with some bytes
+// written) when it is not ASCII. Short texts are copied in a loop, which beats
+// the call and the view encodeInto needs; long ones go through encodeInto.
+function putAscii(text: string, heap: Uint8Array, at: number): number {
+  const n = text.length;
+  if (n > 64) {
+    const done = encoder.encodeInto(text, heap.subarray(at, at + n));
+    return done.read === n && done.written === n ? n : -1;
+  }
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) return -1;
+    heap[at + i] = c;
+  }
+  return n;
+}
+
+// Embind's UTF-8 encoder (Emscripten 3.1.6) takes any surrogate for the first
+// half of a pair and swallows the next unit with it: "a\uD800b" arrived as
+// "a\u{10062}". A lone surrogate becomes U+FFFD instead, as TextEncoder writes
+// it for the texts that cross as bytes. Every string argument goes through here.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+type MaybeWellFormed = string & { isWellFormed?: () => boolean };
+
+function wellFormed(text: string): string {
+  const native = (text as MaybeWellFormed).isWellFormed; // ES2024: a scan with no allocation
+  if (native ? native.call(text) : !/[\uD800-\uDFFF]/.test(text)) return text;
+  return text.replace(LONE_SURROGATE, "\uFFFD");
+}
+
+/** A program compiled inside this instance, the context keys it loads, and which of them it reads only in part. */
+export interface PreparedProgram {
+  id: number;
+  loads: string[];
+  fields?: Record<string, string[]>;
+}
+
+// Prepared programs kept per instance, by options and text. Agents rerun the
+// same programs; a bounded set keeps the engine's side bounded too.
+const PREPARED_PER_INSTANCE = 256;
+
+export class EngineInstance {
+  /** Set when the instance trapped; it is never used again. */
+  broken = false;
+
+  // By options text, then program text: two lookups of strings the caller
+  // already holds, rather than hashing a concatenation on every run.
+  private readonly prepared = new Map<string, Map<string, PreparedProgram>>();
+  private preparedCount = 0;
+  // Resident contexts loaded into this instance: spec id → the engine's id.
+  private readonly residents = new Map<number, number>();
+
+  // Where ptcRunPrepared leaves its status: {pointer, length}, as u32 indexes.
+  private readonly statusAt: number;
+
+  private constructor(private readonly m: EmbindModule) {
+    this.statusAt = m._ptcStatusSlot() >>> 2;
+  }
+
+  // Instantiates synchronously from an already compiled module, so a trapped
+  // instance can be replaced on the spot. With MODULARIZE the object passed to
+  // the factory becomes the module, ready once instantiateWasm has answered.
+  static create(module: WasmModule): EngineInstance {
+    const m: Record<string, unknown> = {
+      instantiateWasm(imports: WebAssembly.Imports, done: (instance: WebAssembly.Instance) => void) {
+        done(new WebAssembly.Instance(module, imports));
+        return {};
+      },
+      print: () => {},
+      printErr: () => {},
+    };
+    void createPtcModule(m).catch(() => {});
+    if (typeof m.prepare !== "function") throw new Error("ptc-wasm: the engine module did not initialise");
+    return new EngineInstance(m as unknown as EmbindModule);
+  }
+
+  validate(program: string, options: string): string {
+    return this.guard(() => this.withBytes(program, "", (ptr, len) => this.m.validate(ptr, len, wellFormed(options))));
+  }
+  /**
+   * The program compiled with these options (limits included), prepared once
+   * and then found by its text; or, when it does not compile, the done status
+   * text with the error.
+   */
+  prepare(program: string, options: string): PreparedProgram | string {
+    const known = this.prepared.get(options)?.get(program);
+    if (known) return known;
+    const text = this.guard(() =>
+      this.withBytes(program, "", (ptr, len) => this.m.prepare(ptr, len, wellFormed(options))),
+    );
+    const status = JSON.parse(text) as { state: string } & PreparedProgram;
+    if (status.state !== "prepared") return text;
+    if (this.preparedCount >= PREPARED_PER_INSTANCE) this.forgetPrepared();
+    const entry: PreparedProgram = { id: status.id, loads: status.loads, fields: status.fields };
+    let byText = this.prepared.get(options);
+    if (!byText) this.prepared.set(options, (byText = new Map()));
+    byText.set(program, entry);
+    this.preparedCount++;
+    return entry;
+  }
+  /**
+   * Runs a prepared program on the context and memory texts and the row blocks
+   * (engine/core/row_block.h); a run waiting on a tool has "run" in its status.
+   * spentMs (turning the data into JSON) counts toward the run's time limit.
+   */
+  runPrepared(
+    prepared: PreparedProgram,
+    spentMs: number,
+    context: string,
+    memory: string,
+    rows?: Uint8Array,
+    resident = 0,
+  ): string {
+    return this.guard(() =>
+      this.withBytes(
+        context,
+        memory,
+        (ptr, contextLen, memoryLen) => {
+          this.m._ptcRunPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen, rows?.length ?? 0, resident);
+          return this.lastStatus();
+        },
+        rows,
+      ),
+    );
+  }
+
+  // The status the last ptcRunPrepared left in wasm memory, as text (UTF-8).
+  private lastStatus(): string {
+    const slot = this.m.HEAPU32; // read after the call: growth replaces the views
+    const ptr = slot[this.statusAt] as number;
+    const len = slot[this.statusAt + 1] as number;
+    const text = decoder.decode(this.m.HEAPU8.subarray(ptr, ptr + len));
+    if (len > KEEP_STATUS_BYTES) this.m._ptcReleaseStatus();
+    return text;
+  }
+  /**
+   * Loads a resident context (resident.ts) into this instance: its status
+   * text, {"state":"resident","id":N,"bytes":B,"keys":[...]} or a done status
+   * with the error.
+   */
+  loadResident(spec: ResidentSpec): string {
+    const text = this.guard(() =>
+      this.withBytes(spec.text, "", (ptr, len) => this.m.loadResident(ptr, len, spec.maxBytes, spec.timeoutMs)),
+    );
+    const status = JSON.parse(text) as { state: string; id: number };
+    if (status.state === "resident") this.residents.set(spec.id, status.id);
+    return text;
+  }
+  /** The engine's id of a resident context, loaded first if this instance has not got it; or the error status text. */
+  residentId(spec: ResidentSpec): number | string {
+    const known = this.residents.get(spec.id);
+    if (known !== undefined) return known;
+    const text = this.loadResident(spec);
+    return this.residents.get(spec.id) ?? text;
+  }
+  releaseResident(spec: ResidentSpec): void {
+    const id = this.residents.get(spec.id);
+    if (id === undefined || this.broken) return;
+    this.residents.delete(spec.id);
+    this.guard(() => this.m.releaseResident(id));
+  }
+  /** Bytes the resident contexts loaded into this instance take. */
+  residentBytes(): number {
+    return this.guard(() => this.m.residentBytes());
+  }
+  startWorkflow(source: string, options: string): string {
+    return this.guard(() =>
+      this.withBytes(source, "", (ptr, len) => this.m.startWorkflow(ptr, len, wellFormed(options))),
+    );
+  }
+  validateWorkflow(source: string, options: string): string {
+    return this.guard(() =>
+      this.withBytes(source, "", (ptr, len) => this.m.validateWorkflow(ptr, len, wellFormed(options))),
+    );
+  }
+  analyze(program: string, options: string): string {
+    return this.guard(() => this.withBytes(program, "", (ptr, len) => this.m.analyze(ptr, len, wellFormed(options))));
+  }
+  analyzeWorkflow(source: string, options: string): string {
+    return this.guard(() =>
+      this.withBytes(source, "", (ptr, len) => this.m.analyzeWorkflow(ptr, len, wellFormed(options))),
+    );
+  }
+  /** Hands a started step-function run its input; spentMs as for runPrepared. */
+  begin(run: number, spentMs: number, input: string, memory: string): string {
+    return this.guard(() =>
+      this.withBytes(input, "", (ptr, len) => this.m.begin(run, spentMs, ptr, len, wellFormed(memory))),
+    );
+  }
+  resume(run: number, call: number, result: string): string {
+    return this.guard(() => this.withBytes(result, "", (ptr, len) => this.m.resume(run, call, ptr, len)));
+  }
+  fail(run: number, call: number, message: string): string {
+    return this.guard(() => this.m.fail(run, call, wellFormed(message)));
+  }
+  /** Ends a run waiting on a tool (engine/api/engine.h): timed out, aborted, or the tool's result is not JSON data. */
+  cancel(run: number, reason: "timeout" | "abort" | "fault", detail: string, call = 0): string {
+    return this.guard(() => this.m.cancel(run, call, reason, wellFormed(detail)));
+  }
+  formatError(error: string): string {
+    return this.guard(() => this.m.formatError(wellFormed(error)));
+  }
+  operations(): string {
+    return this.guard(() => this.m.operations());
+  }
+  workflowLanguage(): string {
+    return this.guard(() => this.m.workflowLanguage());
+  }
+  liveRuns(): number {
+    return this.guard(() => this.m.liveRuns());
+  }
+  /** Makes the instance trap, as a bug in the engine would (tests of recovery). */
+  trapForTesting(): void {
+    this.guard(() => this.m.debugTrap());
+  }
+  /** Bytes of wasm linear memory (grows, never shrinks). */
+  memoryBytes(): number {
+    return this.m.HEAPU8.length;
+  }
+
+  // Runs started before keep their compiled program: the engine shares it.
+  private forgetPrepared(): void {
+    for (const byText of this.prepared.values()) for (const { id } of byText.values()) this.m.release(id);
+    this.prepared.clear();
+    this.preparedCount = 0;
+  }
+
+  // Writes two texts as UTF-8, back to back, then `tail` if given, into one
+  // wasm buffer for `use`. First tries a byte per UTF-16 unit, which holds any
+  // ASCII text (JSON mostly is) with no measuring pass; other text is encoded
+  // apart.
+  private withBytes<T>(
+    first: string,
+    second: string,
+    use: (ptr: number, firstLen: number, secondLen: number) => T,
+    tail?: Uint8Array,
+  ): T {
+    const units = first.length + second.length;
+    const tailLen = tail?.length ?? 0;
+    let ptr = this.malloc(units + tailLen);
+    const heap = this.m.HEAPU8; // read after malloc: growth replaces the view
+    let firstLen = putAscii(first, heap, ptr);
+    let secondLen = firstLen < 0 ? -1 : putAscii(second, heap, ptr + firstLen);
+    if (secondLen < 0) {
+      this.m._free(ptr);
+      const firstBytes = encoder.encode(first);
+      const secondBytes = encoder.encode(second);
+      ptr = this.malloc(firstBytes.length + secondBytes.length + tailLen);
+      this.m.HEAPU8.set(firstBytes, ptr);
+      this.m.HEAPU8.set(secondBytes, ptr + firstBytes.length);
+      [firstLen, secondLen] = [firstBytes.length, secondBytes.length];
+    }
+    if (tail) this.m.HEAPU8.set(tail, ptr + firstLen + secondLen);
+    try {
+      return use(ptr, firstLen, secondLen);
+    } finally {
+      this.m._free(ptr);
+    }
+  }
+
+  private malloc(bytes: number): number {
+    const ptr = this.m._malloc(bytes || 1);
+    if (!ptr) throw new RangeError("ptc-wasm: the engine could not allocate memory for the input");
+    return ptr;
+  }
+
+  // A trap (a WebAssembly.RuntimeError) leaves the instance in an unknown state:
+  // mark it broken so the runtime replaces it.
+  private guard<T>(call: () => T): T {
+    if (this.broken) throw new EngineBrokenError(undefined, true);
+    try {
+      return call();
+    } catch (e) {
+      this.broken = true;
+      throw new EngineBrokenError(e, false);
+    }
+  }
+}
+
+export class EngineBrokenError extends Error {
+  /**
+   * @param earlier the instance had failed before this call (during another
+   * run's call): whatever this run held in it is lost, but this call did not
+   * make it fail.
+   */
+  constructor(
+    cause?: unknown,
+    readonly earlier = false,
+  ) {
+    super(`the engine instance failed${cause instanceof Error ? `: ${cause.message}` : ""}`);
+    this.name = "EngineBrokenError";
+  }
+}

@@ -1,0 +1,395 @@
+// The system-prompt text that teaches a model PTC-JSON. The operations (shapes,
+// descriptions, fields, examples, which ones read the current value) come from
+// the engine's op table; the prose around them states the semantics a model most
+// often gets wrong. Two forms: full, and compact for small context windows.
+import { toolInfos, type ToolInfo } from "../run/descriptors.js";
+import type { JsonObject, Operation, PromptOptions } from "../types/public.js";
+
+const json = (v: unknown) => JSON.stringify(v);
+
+function typeSummary(value: unknown): string {
+  if (value === null || value === undefined) return "null";
+  if (Array.isArray(value)) {
+    const objects = value.filter((x) => x !== null && typeof x === "object" && !Array.isArray(x));
+    if (value.length && objects.length === value.length) {
+      const keys = [...new Set(objects.flatMap((o) => Object.keys(o as object)))].slice(0, 12);
+      return `list of ${value.length} objects with keys ${keys.join(", ")}`;
+    }
+    return `list of ${value.length}`;
+  }
+  if (typeof value === "object") {
+    const keys = Object.keys(value);
+    return `object with keys ${keys.slice(0, 12).join(", ")}${keys.length > 12 ? ", ..." : ""}`;
+  }
+  return typeof value;
+}
+
+/** A one-line signature of a tool from its parameters schema: `search(query: string, limit?: integer)`. */
+export function signature(tool: ToolInfo): string {
+  const props = tool.parameters?.properties as JsonObject | undefined;
+  if (!props) return tool.parameters ? `${tool.name}(args: see schema)` : tool.name;
+  const required = new Set((tool.parameters?.required as string[] | undefined) ?? []);
+  const params = Object.entries(props).map(
+    ([name, s]) => `${name}${required.has(name) ? "" : "?"}: ${typeText(s as JsonObject)}`,
+  );
+  return `${tool.name}(${params.join(", ")})`;
+}
+
+function typeText(s: JsonObject | undefined): string {
+  if (!s || typeof s !== "object") return "any";
+  if (Array.isArray(s.enum)) return s.enum.map((v) => json(v)).join("|");
+  if ("const" in s) return json(s.const);
+  if (s.type === "array") return `${typeText(s.items as JsonObject)}[]`;
+  if (Array.isArray(s.type)) return s.type.join("|");
+  if (typeof s.type === "string") return s.type;
+  return "any";
+}
+
+function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
+  const lines = [compact ? 'Tools (call with {"op": "call", "tool": name, "args": {...}}):' : "## Available tools", ""];
+  if (!compact)
+    lines.push(
+      'Call a tool with {"op": "call", "tool": "<name>", "args": {...}}. `args` is an implicit object: values ' +
+        "that are operations are evaluated against the current value, so a call inside `map` can pass a field of " +
+        "each item. Args must match the tool's parameters, or the call fails before the tool runs. Tools run one at " +
+        "a time in program order; a call inside `map` runs once per item. A tool's result is data like any other: " +
+        "filter, map and aggregate it in the same program.",
+      "",
+    );
+  if (!tools.length) lines.push("No tools are available: `call` cannot be used.");
+  for (const tool of tools) {
+    if (compact) lines.push(`- ${signature(tool)}${tool.description ? `: ${tool.description}` : ""}`);
+    else {
+      lines.push(`- \`${tool.name}\`: ${tool.description ?? "(no description)"}`);
+      if (tool.parameters) lines.push(`  Parameters (JSON Schema): ${json(tool.parameters)}`);
+    }
+  }
+  return lines;
+}
+
+function contextSection(context: Record<string, unknown> | undefined, compact: boolean): string[] {
+  if (!context || !Object.keys(context).length) return [];
+  const lines = [compact ? "Context data (read with load):" : "## Context data", ""];
+  if (!compact) lines.push('Read these with {"op": "load", "name": "<key>"}:', "");
+  for (const [key, value] of Object.entries(context)) lines.push(`- \`${key}\`: ${typeSummary(value)}`);
+  return lines;
+}
+
+function capitalized(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** A value-level op: reads the current value, or its `field`, or its `value` expression instead. */
+const isValueOp = (op: Operation) =>
+  op.fields[0]?.name === "field" && op.fields[1]?.name === "value" && op.fields[1].presence === "optional";
+
+/** The compact shape: without the op name, and for value-level ops without their `field`/`value` prefix. */
+function compactShape(op: Operation): string {
+  let shape = op.shape.replace(`"op": "${op.name}", `, "").replace(`{"op": "${op.name}"}`, "{}");
+  if (isValueOp(op)) shape = shape.replace(/^\{\["field": "<field>"\], \["value": <expr>\](, )?/, "{");
+  return shape.replace(', ["as": "<name>"]', ""); // the intro says which ops take "as"
+}
+
+const mark = (op: Operation) => (isValueOp(op) ? "°" : op.readsInput ? "*" : "");
+
+/**
+ * An op's fields as the compact prompt lists them after its name: "?" when
+ * optional, `a|b` for exactly one of, the allowed texts of a choice:
+ * `date_diff°(to, unit: second|minute|hour|day|week)`. A few tokens an op, so
+ * the list stays within budget as the table grows; the rest is one
+ * describe_language query away.
+ */
+function compactFields(op: Operation): string {
+  const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
+  const fields = op.fields
+    .filter((f) => f.name !== "as" && !(isValueOp(op) && (f.name === "field" || f.name === "value")))
+    .filter((f) => f.presence !== "one_of" || f.name === oneOf[0])
+    .map((f) => {
+      if (f.presence === "one_of") return oneOf.join("|");
+      return `${f.name}${f.presence === "optional" ? "?" : ""}${f.choices ? `: ${f.choices.join("|")}` : ""}`;
+    });
+  return `${mark(op)}${fields.length ? `(${fields.join(", ")})` : ""}`;
+}
+
+/** A family's ops, those with the same fields written once: `eq/neq/gt*(field?, value)`. */
+function compactFamily(ops: Operation[]): string {
+  const bySignature = new Map<string, string[]>();
+  for (const op of ops) bySignature.set(compactFields(op), [...(bySignature.get(compactFields(op)) ?? []), op.name]);
+  return [...bySignature].map(([fields, names]) => `${names.join("/")}${fields}`).join(", ");
+}
+
+/** An op in full: shape, description, each field, the example (the full prompt lists shape and description only). */
+export function operationEntry(op: Operation): string[] {
+  const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
+  const exactlyOne = oneOf.length ? ` Exactly one of ${oneOf.join(", ")}.` : "";
+  return [
+    `- **${op.name}**${op.readsInput ? "*" : ""} \`${op.shape}\`: ${op.description}${exactlyOne}`,
+    ...op.fields.map(
+      (f) =>
+        `  - \`${f.name}\` (${f.presence === "one_of" ? `one of ${oneOf.join("/")}` : f.presence}): ${f.description}`,
+    ),
+    `  - Example: \`${json(op.example)}\``,
+  ];
+}
+
+function operationsSection(ops: Operation[], compact: boolean): string[] {
+  const categories = [...new Set(ops.map((o) => o.category))];
+  if (compact)
+    return [
+      "## Operations by family (fields, ? optional; *: reads the current value; °: the current value, its field, " +
+        "or value: <expr> instead)",
+      "",
+      ...categories.map((category) => `${category}: ${compactFamily(ops.filter((o) => o.category === category))}`),
+      "",
+    ];
+  const lines = [
+    "## Operations",
+    "",
+    "Each operation with its shape (`[...]` marks an optional field) and what it does. Operations marked * read " +
+      "the current value; ° marks those that read the current value, its `field`, or their `value` expression " +
+      "instead.",
+    "",
+  ];
+  for (const category of categories) {
+    lines.push(`### ${capitalized(category)}`, "");
+    for (const op of ops.filter((o) => o.category === category)) {
+      const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
+      const exactlyOne = oneOf.length ? ` Exactly one of ${oneOf.join(", ")}.` : "";
+      lines.push(`- ${op.name}${mark(op)} \`${compactShape(op)}\`: ${op.description}${exactlyOne}`);
+    }
+    lines.push("");
+  }
+  return lines;
+}
+
+// The prose. Op names in it are ones the spec defines; the op list itself comes from the table.
+const INTRO_FULL = [
+  "# PTC-JSON",
+  "",
+  "You can answer by writing one PTC-JSON program instead of making many tool calls. The host runs it in a " +
+    "sandbox against its data and tools, and only the program's final value comes back to you. So load, call, " +
+    "filter, join and aggregate inside the program, and return just what you need.",
+  "",
+  "## Programs",
+  "",
+  'A program is JSON: {"program": <expression>}. An operation is an object with an "op" key and that ' +
+    "operation's fields (no others). Fields shown as <expr> (and the items of [<expr>, ...]) are expression " +
+    "positions; they accept:",
+  '- an operation: {"op": ...}',
+  '- an implicit object: an object without "op" builds that object; operations in it are evaluated at any ' +
+    "depth, everything else is literal data",
+  '- a list: evaluated item by item (so [{"op": "get", "field": "k"}, 1] builds a pair)',
+  '- any other JSON value (string, number, boolean, null), taken literally. Use {"op": "literal", "value": ...} ' +
+    'for data that holds "op" keys.',
+  "A bare string where a value is computed (a pipe step, a let value, a map expr, a condition) is rejected: write " +
+    '{"op": "get", "field": "x"} for a field or {"op": "literal", "value": "x"} for the text. A condition ' +
+    "(where, condition, conditions) must be an operation, not a constant.",
+  "",
+  "## The current value",
+  "",
+  "- Operations marked * read the current value (their input). At the top of a program there is none: start " +
+    "from `load` (context data), `var` (a let binding or memory), `call` (a tool) or `literal`.",
+  "- `pipe` gives its first step the pipe's own input and each next step the previous step's result.",
+  "- Inside `filter`/`reject` (`where`) and `map` (`expr`), the current value is each item in turn.",
+  "- Comparison operations read `field` of the current item, or the item itself " +
+    "when `field` is omitted or null. Their `value` may be an expression: it is evaluated against the item of the " +
+    "innermost enclosing `map` (outside any map, against the comparison's own input). That is how you join: inside " +
+    'a map over orders, {"op": "eq", "field": "id", "value": {"op": "get", "field": "user_id"}} over ' +
+    "the users compares each user's id with the order's user_id.",
+  '- `let` binds `name` to `value` (or each of `bindings`, {"a": <expr>, "b": <expr>}, in order, each seeing the ' +
+    "earlier ones) for its `in` expression; `var` reads it (with `field` or `path`: inside it).",
+  "- `filter`, `reject`, `map`, `flat_map`, `group_by` and `loop` take `as`: the item is also bound to that name, so " +
+    'an expression nested anywhere inside can read it. Comparing two fields of one row: {"op": "filter", ' +
+    '"as": "p", "where": {"op": "lt", "field": "qty", "value": {"op": "var", "name": "p", ' +
+    '"field": "reorder_level"}}}.',
+  "- Operations marked ° (text, dates, conversions) read the current value, or its `field`, or their `value` " +
+    "expression instead (then they need no current value).",
+  "- `get` on a missing key or a non-object gives null; `load` and `var` of a missing name give null.",
+  "",
+  "## Values",
+  "",
+  '- Truthiness: only null and false are falsy; 0, "", [] and {} are truthy (filter, reject, if, and, or, not).',
+  "- Integers stay integers (1 + 2 is 3); `div` and `pct` return floats; use `round` for fewer decimals.",
+  "- Numbers stored as text: convert with `to_number` (an unparsable text is an error unless `default` is given).",
+  '- Dates are ISO 8601 texts ("2024-03-15", "2024-03-15T10:30:00Z", offsets like +02:00) or epoch seconds, ' +
+    "all in UTC; there is no clock. An invalid date is an error.",
+  "- `try` turns an execution error (a failing tool) into its `catch` value; `loop` repeats a call (pagination) " +
+    "at most `max` times.",
+  "- Not available: regular expressions, a current date or time, randomness, recursion, loops without a bound.",
+  "- gt/gte/lt/lte with null on either side are false; min, max, sum skip nulls; sort_by puts nulls last. " +
+    "`avg` skips anything that is not a number.",
+  '- A number never orders against a text ("98000" vs 100000 is an error): convert with `to_number` first. ' +
+    'Texts compare by code points, so ISO dates ("2024-03-01T09:00:00Z") order correctly.',
+  "",
+  "## Memory between programs",
+  "",
+  "The final value of a program decides what is kept for your next program:",
+  "- not an object: it is returned to you, memory is unchanged;",
+  '- an object without "result": it is returned and each of its keys is stored in memory;',
+  '- an object with "result": the value of "result" is returned, the other keys are stored.',
+  'A later program reads a stored key with {"op": "var", "name": "<key>"}. Store large intermediate data ' +
+    "there instead of returning it, and return only a summary. To return an object without storing it, return " +
+    '{"result": <the object>}.',
+  "",
+];
+
+const INTRO_COMPACT = [
+  "# PTC-JSON",
+  "",
+  "One program replaces many tool calls; only its final value comes back, so return just what you need.",
+  "",
+  '- A program is {"program": <expr>}; an operation is {"op": name, ...its fields (no others)}. <expr>: an ' +
+    'operation; an implicit object (no "op") or a list, whose operations are evaluated at any depth; other JSON, ' +
+    "literal. A bare string as a step, let value, map expr or condition is an error (use get or literal); " +
+    "conditions must be operations.",
+  "- No current value at the top: start a pipe with load (context), var (let binding or memory), call or literal; " +
+    "each pipe step gets the previous result. In where/expr the current value is each item; as: name also binds " +
+    "it (filter, reject, map, flat_map, group_by, from_entries, loop) for var with field.",
+  "- Comparisons read `field` of the current item (none: the item); an expression `value` sees the innermost " +
+    "map's item, also in a filter nested in that map: that joins lists.",
+  "- Only null and false are falsy; missing names give null; gt/lt with null are false; sum/min/max skip nulls; " +
+    "number vs text is an error (to_number). Texts (ISO dates too) compare by code points: min/max work on texts. " +
+    "Dates: ISO texts or epoch seconds, UTC. No regex, clock or randomness.",
+  "- date_diff is fractional when not whole (1.5 hours). to_number passes numbers through. date_add/date_trunc " +
+    "return the input's kind: UTC text (2024-03-01 when whole days) or epoch seconds. loop returns every result, " +
+    "the one its while rejected last. group_by and from_entries may not call tools. try catches a failing tool.",
+  "- Memory: a final object's keys are stored for later programs (var reads them); with a result key only result " +
+    "is returned.",
+  "",
+];
+
+const ERRORS_FULL = [
+  "## Errors",
+  "",
+  'A failed program gives one line: "<Type> at <JSON Pointer>: <message>", e.g. "ValidationError at ' +
+    "/program/steps/1: Unknown operation 'filer'. Did you mean 'filter'?\". The pointer locates the node in your " +
+    "program. Fix that node (the message gives the did-you-mean and the operation's correct shape) and send the " +
+    "whole program again.",
+  '- ParseError: the text is not JSON, or not {"program": {...}} (`at position N` is the byte offset).',
+  "- ValidationError: the program is malformed: unknown operation or field, missing field, field of the wrong " +
+    "kind, unknown tool, nesting too deep. Nothing ran.",
+  "- ExecutionError: it failed while running: no current value, wrong input type (e.g. filter on an object), " +
+    "non-numeric arithmetic, division by zero, a tool failed or got invalid args.",
+  "- Timeout: it ran too long. MemoryExceeded: it held too much data. Filter, select and take earlier.",
+  "",
+  "## Common mistakes",
+  "",
+  '- {"op": "count"} alone fails (no current value): {"op": "pipe", "steps": [{"op": "load", "name": ' +
+    '"orders"}, {"op": "count"}]}.',
+  "- A list of steps where one expression is expected: wrap the steps in `pipe`.",
+  "- `get` with `path` reads object keys only; for a list index use `nth`.",
+  "- `if` needs `then` and `else`.",
+  "- A condition (`where`, `condition`, `conditions`) must be an operation: a constant is always true or false.",
+  "- `field` names a field (a string); it is not an expression. To compute a value, use `get` or an operation in `value`.",
+  "- `sum`, `avg`, `min`, `max` return a number (or value); `min_by`/`max_by` return the whole item.",
+  '- "result" is reserved at the top of the final object; name stored keys something else.',
+  "- Returning a whole list brings all of it into your context: aggregate, select fields or take a few.",
+  "",
+];
+
+const ERRORS_COMPACT = [
+  'Errors come back as "<Type> at <JSON Pointer>: <message>": ParseError, ValidationError (malformed; nothing ' +
+    "ran; the message gives the fix), ExecutionError, Timeout, MemoryExceeded. Fix the node at the pointer and " +
+    "resend the whole program.",
+  "",
+];
+
+const EXAMPLES_FULL = [
+  "## Examples",
+  "",
+  "Total of the travel expenses:",
+  '{"program": {"op": "pipe", "steps": [{"op": "load", "name": "expenses"}, {"op": "filter", ' +
+    '"where": {"op": "eq", "field": "category", "value": "travel"}}, {"op": "sum", "field": "amount"}]}}',
+  "",
+  "Each order with its customer's name (a join), the three largest first:",
+  '{"program": {"op": "let", "name": "users", "value": {"op": "load", "name": "users"}, "in": ' +
+    '{"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "sort_by", "field": "total", ' +
+    '"order": "desc"}, {"op": "take", "count": 3}, {"op": "map", "expr": {"id": {"op": "get", ' +
+    '"field": "id"}, "total": {"op": "get", "field": "total"}, "customer": {"op": "pipe", "steps": ' +
+    '[{"op": "var", "name": "users"}, {"op": "filter", "where": {"op": "eq", "field": "id", ' +
+    '"value": {"op": "get", "field": "user_id"}}}, {"op": "first"}, {"op": "get", "field": ' +
+    '"name"}]}}}]}}}',
+  "",
+  "Return a count and keep the matching rows in memory as big_orders:",
+  '{"program": {"op": "let", "name": "big", "value": {"op": "pipe", "steps": [{"op": "load", ' +
+    '"name": "orders"}, {"op": "filter", "where": {"op": "gt", "field": "total", "value": 100}}]}, ' +
+    '"in": {"result": {"op": "pipe", "steps": [{"op": "var", "name": "big"}, {"op": "count"}]}, ' +
+    '"big_orders": {"op": "var", "name": "big"}}}}',
+  "",
+  "A later program uses it:",
+  '{"program": {"op": "pipe", "steps": [{"op": "var", "name": "big_orders"}, {"op": "avg", ' + '"field": "total"}]}}',
+  "",
+  "Total and count per region, largest first (replaces a filter per key):",
+  '{"program": {"op": "pipe", "steps": [{"op": "load", "name": "sales"}, {"op": "group_by", ' +
+    '"field": "region", "aggs": {"total": {"op": "sum", "field": "amount"}, "n": {"op": "count"}}}, ' +
+    '{"op": "sort_by", "field": "total", "order": "desc"}]}}',
+  "",
+  "Median hours to close the tickets opened in March:",
+  '{"program": {"op": "pipe", "steps": [{"op": "load", "name": "tickets"}, {"op": "filter", ' +
+    '"where": {"op": "starts_with", "field": "opened_at", "value": "2024-03"}}, {"op": "map", ' +
+    '"expr": {"op": "date_diff", "field": "opened_at", "to": {"op": "get", "field": "closed_at"}, ' +
+    '"unit": "hour"}}, {"op": "median"}]}}',
+  "",
+  "All pages of a paginated tool, then every item with a numeric-text price over 100:",
+  '{"program": {"op": "pipe", "steps": [{"op": "loop", "init": {"op": "call", "tool": ' +
+    '"list_items", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": ' +
+    '{"op": "call", "tool": "list_items", "args": {"page": {"op": "get", "field": "next_page"}}}, ' +
+    '"max": 50}, {"op": "flat_map", "expr": {"op": "get", "field": "items"}}, {"op": "filter", ' +
+    '"where": {"op": "pipe", "steps": [{"op": "to_number", "field": "price"}, {"op": "gt", ' +
+    '"value": 100}]}}]}}',
+  "",
+];
+
+// What the new operations replace, shortly: per-group totals over dates, numbers
+// stored as text, a paginated tool (the full prompt has longer ones).
+const EXAMPLE_COMPACT = [
+  'Per-month totals: {"program": {"op": "pipe", "steps": [{"op": "load", "name": "orders"}, ' +
+    '{"op": "group_by", "key": {"op": "date_trunc", "field": "created_at", "unit": "month"}, ' +
+    '"aggs": {"total": {"op": "sum", "field": "amount"}}}]}}',
+  'All pages: {"program": {"op": "loop", "init": {"op": "call", "tool": "list", "args": {"page": 1}}, ' +
+    '"while": {"op": "get", "field": "next"}, "next": {"op": "call", "tool": "list", "args": {"page": ' +
+    '{"op": "get", "field": "next"}}}, "max": 20}}',
+];
+
+// What the op names alone leave open, for the ops models most often misread
+// (the full prompt and describe_language give every op's description).
+const OPS_NOTES_COMPACT = [
+  "Notes: `contains`: list member, substring or object key; `in`: the field is a list holding value; filter_in: " +
+    "items whose field is in a list; group_by gives [{key, items}], with aggs [{key, <agg>...}] over each group; " +
+    "get path [] is the current value; slice end is exclusive, negative from the end; format fills {field}; div, " +
+    "pct give floats; sort_by puts nulls last; min_by/max_by give the item.",
+  "",
+];
+
+/** The system-prompt text teaching PTC-JSON, generated from the op table. */
+export function languagePrompt(ops: Operation[], options: PromptOptions = {}): string {
+  const compact = options.compact === true;
+  const tools = toolInfos(options.tools);
+  const lines = [
+    ...(compact ? INTRO_COMPACT : INTRO_FULL),
+    ...operationsSection(ops, compact),
+    ...(compact ? OPS_NOTES_COMPACT : []),
+    ...(options.describeTool
+      ? [`An op's fields and example, a family, an error code: ${options.describeTool} {"topic": "date_diff"}.`, ""]
+      : []),
+    ...(compact
+      ? []
+      : [
+          'Implicit objects: {"total": {"op": "sum", "field": "amount"}, "source": "orders"} ' +
+            'builds {"total": <the sum>, "source": "orders"}.',
+          "",
+        ]),
+    ...toolsSection(tools, compact),
+    "",
+    ...contextSection(options.context, compact),
+    ...(options.context && Object.keys(options.context).length ? [""] : []),
+    ...(compact ? ERRORS_COMPACT : ERRORS_FULL),
+    ...(compact ? EXAMPLE_COMPACT : EXAMPLES_FULL),
+  ];
+  return (
+    lines
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .trim() + "\n"
+  );
+}

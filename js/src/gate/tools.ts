@@ -1,0 +1,184 @@
+// Calling host tools: waiting for one within the run's deadline and abort
+// signal, and turning its result into JSON text for the engine.
+import type { ToolOutcome } from "../run/driver.js";
+import { prepareCall } from "../run/descriptors.js";
+import { describeThrown } from "../util/describe.js";
+import type { JsonObject, Tool } from "../types/public.js";
+
+/**
+ * A tool result that cannot cross into the sandbox. Its message says what the
+ * value holds; the engine words the error ("Tool 'x' returned a value that is
+ * not JSON data: <message>"). Not a failure of the tool but a fault of the
+ * host: it ends the run, and no on-error or compensate of a step function sees it.
+ */
+export class ToolValueError extends Error {}
+
+function rejectNonJson(_key: string, value: unknown): unknown {
+  switch (typeof value) {
+    case "function":
+      throw new ToolValueError("a function");
+    case "bigint":
+      throw new ToolValueError("a BigInt (convert it to a number or a string)");
+    case "symbol":
+      throw new ToolValueError("a symbol");
+    case "number":
+      if (!Number.isFinite(value)) throw new ToolValueError(`${value} (JSON numbers are finite)`);
+      return value;
+    case "object":
+      // JSON.stringify would silently turn these into {}: refuse instead of losing data.
+      if (value instanceof Map || value instanceof Set)
+        throw new ToolValueError(`a ${value.constructor.name} (convert it to an object or array)`);
+      return value;
+    default:
+      return value;
+  }
+}
+
+/** JSON text of a tool's result; undefined becomes null. Throws ToolValueError, and nothing else. */
+export function toolResultText(value: unknown): string {
+  if (value === undefined) return "null";
+  try {
+    return JSON.stringify(value, rejectNonJson) ?? "null";
+  } catch (e) {
+    if (e instanceof ToolValueError) throw e;
+    // JSON.stringify throws a TypeError on a cycle; a toJSON or a getter may
+    // throw anything, even a value whose message cannot be read.
+    const cycle = e instanceof TypeError ? `a cycle or an unserialisable object (${describeThrown(e)})` : undefined;
+    throw new ToolValueError(
+      cycle ?? `an object that threw while being read by a toJSON or a getter (${describeThrown(e)})`,
+    );
+  }
+}
+
+/**
+ * The end of a run, which abandons its calls still out (their timers cleared).
+ * Not an AbortSignal: a fan-out has many calls out, and Node warns past ten
+ * listeners on one signal.
+ */
+export class RunEnd {
+  private readonly listeners = new Set<() => void>();
+  on(listener: () => void): void {
+    this.listeners.add(listener);
+  }
+  off(listener: () => void): void {
+    this.listeners.delete(listener);
+  }
+  end(): void {
+    for (const listener of [...this.listeners]) listener();
+    this.listeners.clear();
+  }
+}
+
+/** What else bounds one call: its own time limit, and the end of its run. */
+export interface CallBounds {
+  /** toolTimeoutMs: past it the call fails (a failure the program may catch). */
+  toolTimeoutMs?: number;
+  runEnded?: RunEnd;
+}
+
+/**
+ * Calls one tool (a function, or a descriptor whose args are checked against
+ * its parameters first) and waits for it, but never past the deadline, its
+ * toolTimeoutMs or an abort: a tool still pending then is abandoned (its later
+ * result is ignored).
+ */
+export function awaitTool(
+  name: string,
+  tool: Tool | undefined,
+  args: JsonObject,
+  deadline: number,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  bounds: CallBounds = {},
+): Promise<ToolOutcome> {
+  return new Promise((resolve) => {
+    let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let callTimer: ReturnType<typeof setTimeout> | undefined;
+    const onAbort = () => settle({ kind: "abort", reason: describeThrown(signal?.reason) });
+    const onRunEnded = () => settle({ kind: "abort", reason: "the run ended" });
+    const settle = (outcome: ToolOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(callTimer);
+      bounds.runEnded?.off(onRunEnded);
+      resolve(outcome);
+      try {
+        signal?.removeEventListener("abort", onAbort);
+      } catch {
+        // an object posing as an AbortSignal; the call is settled all the same
+      }
+    };
+    const fail = (e: unknown) => settle({ kind: "failure", message: describeThrown(e) });
+    // The tool is the caller's code: whatever it throws, when or however,
+    // becomes this call's failure, and the promise always resolves.
+    try {
+      if (signal?.aborted) return onAbort();
+      let call: ReturnType<typeof prepareCall>;
+      try {
+        call = prepareCall(name, tool, args);
+      } catch (e) {
+        return settle({ kind: "failure", message: `its descriptor could not be read (${describeThrown(e)})` });
+      }
+      if ("problem" in call) return settle({ kind: "failure", message: call.problem });
+      timer = setTimeout(() => settle({ kind: "timeout", timeoutMs }), Math.max(0, deadline - performance.now()));
+      const { toolTimeoutMs } = bounds;
+      if (toolTimeoutMs !== undefined && performance.now() + toolTimeoutMs < deadline)
+        callTimer = setTimeout(() => settle({ kind: "callTimeout", toolTimeoutMs }), toolTimeoutMs);
+      bounds.runEnded?.on(onRunEnded);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      void Promise.resolve(call.execute(args)).then((value) => {
+        let text: string;
+        try {
+          text = toolResultText(value);
+        } catch (e) {
+          return settle({ kind: "fault", message: (e as ToolValueError).message });
+        }
+        settle({ kind: "value", text });
+      }, fail);
+    } catch (e) {
+      fail(e);
+    }
+  });
+}
+
+/** What bounds any wait of a run on the host: its deadline and abort signal. */
+export interface RunBounds {
+  deadline: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Waits for a host promise other than a tool's (an approval check) within the
+ * run's bounds: its value, or the timeout / abort outcome that came first.
+ */
+export function withinRun<T>(promise: Promise<T>, bounds: RunBounds): Promise<{ value: T } | { outcome: ToolOutcome }> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (r: { value: T } | { outcome: ToolOutcome }) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      bounds.signal?.removeEventListener("abort", onAbort);
+      resolve(r);
+    };
+    const onAbort = () => settle({ outcome: { kind: "abort", reason: describeThrown(bounds.signal?.reason) } });
+    const timer = Number.isFinite(bounds.deadline)
+      ? setTimeout(
+          () => settle({ outcome: { kind: "timeout", timeoutMs: bounds.timeoutMs } }),
+          Math.max(0, bounds.deadline - performance.now()),
+        )
+      : undefined;
+    if (bounds.signal?.aborted) return onAbort();
+    bounds.signal?.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => settle({ value }),
+      (e: unknown) =>
+        settle({
+          outcome: { kind: "failure", message: `its approval check threw (${describeThrown(e)}), so it was not run` },
+        }),
+    );
+  });
+}

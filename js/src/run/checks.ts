@@ -1,0 +1,205 @@
+// Checking the options of every entry point the same way: run(), runWorkflow(),
+// validate(), the sessions of the MCP server and the AI SDK tool, and the CLI's
+// flags. A wrong option is the caller's bug: a TypeError (a usage error in the
+// CLI), never a result.
+import { describeThrown } from "../util/describe.js";
+import { descriptorProblem } from "./descriptors.js";
+import type { LoadOptions } from "../engine/resident.js";
+import type { ResumeOptions, RunOptions, ValidateOptions } from "../types/public.js";
+
+/** The longest timer JavaScript can set (longer ones fire at once). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** The numeric limits and their largest values. */
+export const LIMIT_MAX = {
+  timeoutMs: MAX_TIMEOUT_MS,
+  maxHeapBytes: Number.MAX_SAFE_INTEGER,
+  maxResidentBytes: Number.MAX_SAFE_INTEGER,
+  maxDepth: Number.MAX_SAFE_INTEGER,
+  /** Tool calls per run (the engine's own bound: 2^30). */
+  maxToolCalls: 2 ** 30,
+  /** Tool calls outstanding at once in one run. */
+  maxConcurrency: 1024,
+  /** Of one tool call. */
+  toolTimeoutMs: MAX_TIMEOUT_MS,
+  /** Of one MCP message over stdio (mcp-stdio.ts): 1 GiB, past what Node can turn into one string. */
+  maxMessageBytes: 2 ** 30,
+};
+export type LimitName = keyof typeof LIMIT_MAX;
+
+/** Limits that count things: whole numbers. */
+const COUNTS: ReadonlySet<LimitName> = new Set(["maxToolCalls", "maxConcurrency"]);
+
+/** What a limit's value must be: "a positive number of at most ...". */
+export const limitRule = (name: LimitName) =>
+  `a positive ${COUNTS.has(name) ? "integer" : "number"} of at most ${LIMIT_MAX[name]}`;
+
+export function limitAccepts(name: LimitName, value: unknown): boolean {
+  return (
+    typeof value === "number" && value > 0 && value <= LIMIT_MAX[name] && (!COUNTS.has(name) || Number.isInteger(value))
+  );
+}
+
+function limitProblem(name: LimitName, value: unknown): string | undefined {
+  if (limitAccepts(name, value)) return undefined;
+  const got = typeof value === "number" ? String(value) : value === null ? "null" : `a ${typeof value}`;
+  return `must be ${limitRule(name)}, got ${got}`;
+}
+
+export const isPlainObject = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value);
+
+type OptionCheck = (value: unknown) => string | undefined;
+
+const booleanOption: OptionCheck = (value) => (typeof value === "boolean" ? undefined : "must be true or false");
+
+const JOURNAL_SHAPE =
+  "must be a journal: a list of { tool, path, args, value } or { tool, path, args, error } (a result's `journal`)";
+
+function isJournalEntry(entry: unknown): boolean {
+  if (!isPlainObject(entry)) return false;
+  const e = entry as Record<string, unknown>;
+  return (
+    typeof e.tool === "string" &&
+    typeof e.path === "string" &&
+    isPlainObject(e.args) &&
+    ("value" in e ? !("error" in e) : typeof e.error === "string")
+  );
+}
+
+const objectOption: OptionCheck = (value) => (isPlainObject(value) ? undefined : "must be an object");
+const limitOption =
+  (name: LimitName): OptionCheck =>
+  (value) =>
+    limitProblem(name, value);
+
+const OPTION_CHECKS: Record<string, OptionCheck> = {
+  context: objectOption,
+  memory: objectOption,
+  tools: (value) => {
+    if (!isPlainObject(value)) return "must be an object";
+    for (const [name, tool] of Object.entries(value as object)) {
+      const problem = descriptorProblem(tool);
+      if (problem) return `entry '${name}' ${problem}`;
+    }
+    return undefined;
+  },
+  input: objectOption,
+  entry: (value) => (typeof value === "string" ? undefined : "must be a function name"),
+  timeoutMs: limitOption("timeoutMs"),
+  maxHeapBytes: limitOption("maxHeapBytes"),
+  maxResidentBytes: limitOption("maxResidentBytes"),
+  // Which runtime's load() made it is checked where the run starts (resident.ts).
+  resident: (value) => (value !== null && typeof value === "object" ? undefined : "must be what load() returned"),
+  maxDepth: limitOption("maxDepth"),
+  maxMessageBytes: limitOption("maxMessageBytes"),
+  maxToolCalls: limitOption("maxToolCalls"),
+  maxConcurrency: limitOption("maxConcurrency"),
+  toolTimeoutMs: limitOption("toolTimeoutMs"),
+  trace: booleanOption,
+  suspend: booleanOption,
+  journal: booleanOption,
+  replay: (value) => (Array.isArray(value) && value.every(isJournalEntry) ? undefined : JOURNAL_SHAPE),
+  approve: (value) => (typeof value === "function" ? undefined : "must be a function deciding a held call"),
+  results: (value) => (isPlainObject(value) ? undefined : "must be an object of results by pending call id"),
+  signal: (value) => {
+    const s = value as AbortSignal;
+    return s && typeof s.aborted === "boolean" && typeof s.addEventListener === "function"
+      ? undefined
+      : "must be an AbortSignal";
+  },
+};
+
+const unreadable = (name: string, e: unknown) =>
+  new TypeError(`ptc-wasm: options.${name} could not be read (${describeThrown(e)})`);
+
+function copyTools(tools: object): object {
+  try {
+    return { ...tools };
+  } catch (e) {
+    throw unreadable("tools", e);
+  }
+}
+
+/**
+ * The named options, checked the same way for every entry point (run,
+ * runWorkflow, sessions, the CLI) and read once: the copy returned is what the
+ * run uses, so a getter runs once, and one that throws is a TypeError naming
+ * the option. Throws TypeError for anything of the wrong type (a caller's bug,
+ * not a bad program).
+ */
+export function checkedOptions<T extends object>(options: T, names: readonly (keyof T & string)[]): T {
+  if (!isPlainObject(options)) throw new TypeError("ptc-wasm: options must be an object");
+  const checked: Record<string, unknown> = {};
+  for (const name of names) {
+    let value: unknown;
+    try {
+      value = (options as Record<string, unknown>)[name];
+    } catch (e) {
+      throw unreadable(name, e);
+    }
+    if (value === undefined) continue;
+    let problem: string | undefined;
+    try {
+      problem = OPTION_CHECKS[name]?.(value);
+    } catch (e) {
+      throw unreadable(name, e); // an object posing as an AbortSignal, whose getters throw
+    }
+    if (problem) throw new TypeError(`ptc-wasm: options.${name} ${problem}`);
+    // The tools are copied: their names (sent to the engine) and the functions
+    // called are then the same, whatever the object's getters do.
+    checked[name] = name === "tools" ? copyTools(value as object) : value;
+  }
+  return checked as T;
+}
+
+const RUN_OPTIONS = [
+  "context",
+  "resident",
+  "memory",
+  "tools",
+  "timeoutMs",
+  "maxHeapBytes",
+  "maxDepth",
+  "maxToolCalls",
+  "maxConcurrency",
+  "toolTimeoutMs",
+  "trace",
+  "signal",
+  "suspend",
+  "journal",
+  "replay",
+] as const;
+
+/** The options of run(), checked; see checkedOptions. */
+export function checkRunOptions(options: RunOptions): RunOptions {
+  return checkedOptions(options, RUN_OPTIONS);
+}
+
+/** The options of resume(); see checkedOptions. */
+export function checkResumeOptions(options: ResumeOptions): ResumeOptions {
+  return checkedOptions(options, [
+    "results",
+    "tools",
+    "context",
+    "resident",
+    "timeoutMs",
+    "toolTimeoutMs",
+    "maxConcurrency",
+    "trace",
+    "journal",
+    "suspend",
+    "signal",
+  ]);
+}
+
+/** The options of load(); see checkedOptions. */
+export function checkLoadOptions(options: LoadOptions): LoadOptions {
+  return checkedOptions(options, ["maxResidentBytes", "timeoutMs"]);
+}
+
+export function checkValidateOptions(options: ValidateOptions): void {
+  const problem = options.maxDepth === undefined ? undefined : limitProblem("maxDepth", options.maxDepth);
+  if (problem) throw new TypeError(`ptc-wasm: options.maxDepth ${problem}`);
+  if (options.tools !== undefined && (options.tools === null || typeof options.tools !== "object"))
+    throw new TypeError("ptc-wasm: options.tools must be a list of names or an object of tools");
+}

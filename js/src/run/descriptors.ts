@@ -1,0 +1,88 @@
+// Tools as descriptors: { description, parameters, execute }. The description
+// and the parameters' JSON Schema go into the prompt; the args of a call are
+// checked against the schema (in JS, before execute runs) and a mismatch becomes
+// the tool's failure, naming the arg's JSON Pointer and what was expected.
+import { extras } from "./extras-loader.js";
+import type { JsonObject, Tool, ToolDescriptor, ToolFunction } from "../types/public.js";
+
+/** A descriptor: an object with an execute function, or a deferred tool ({ defer: true }, run by the host). */
+export function isToolDescriptor(tool: unknown): tool is ToolDescriptor {
+  if (typeof tool !== "object" || tool === null) return false;
+  const d = tool as ToolDescriptor;
+  return typeof d.execute === "function" || d.defer === true;
+}
+
+/**
+ * What a descriptor declares about its calls, read once; undefined for a plain
+ * function, or for a descriptor whose getters throw (its calls then fail,
+ * saying the descriptor could not be read).
+ */
+export function declarations(tool: unknown): Pick<ToolDescriptor, "effect" | "approval" | "defer"> | undefined {
+  try {
+    if (!isToolDescriptor(tool)) return undefined;
+    return { effect: tool.effect, approval: tool.approval, defer: tool.defer };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a descriptor's effect, approval or defer cannot be used, or undefined.
+ * A misspelt effect must not quietly make a write tool a read one.
+ */
+export function descriptorProblem(tool: unknown): string | undefined {
+  const declared = declarations(tool);
+  if (!declared) return undefined;
+  const { effect, approval, defer } = declared;
+  if (effect !== undefined && effect !== "read" && effect !== "write")
+    return `has effect ${JSON.stringify(effect) ?? String(effect)}: it must be "read" or "write"`;
+  if (approval !== undefined && typeof approval !== "boolean" && typeof approval !== "function")
+    return "has an approval that is neither true/false nor a function of the call's args";
+  if (defer !== undefined && typeof defer !== "boolean") return "has a defer that is not true or false";
+  return undefined;
+}
+
+/** A tool as the prompt describes it. */
+export interface ToolInfo {
+  name: string;
+  description?: string;
+  parameters?: JsonObject;
+}
+
+/** Name, description and parameters of each tool (plain functions have neither). */
+export function toolInfos(tools: Record<string, unknown> | string[] | undefined): ToolInfo[] {
+  if (!tools) return [];
+  if (Array.isArray(tools)) return tools.map((name) => ({ name }));
+  return Object.entries(tools).map(([name, tool]) => {
+    if (!isToolDescriptor(tool)) return { name };
+    const info: ToolInfo = { name };
+    if (typeof tool.description === "string" && tool.description) info.description = tool.description;
+    if (tool.parameters && typeof tool.parameters === "object") info.parameters = tool.parameters as JsonObject;
+    return info;
+  });
+}
+
+/** What to call for a tool entry, once its args are checked; or why it cannot be called. */
+export function prepareCall(
+  name: string,
+  tool: Tool | undefined,
+  args: JsonObject,
+): { execute: ToolFunction } | { problem: string } {
+  if (typeof tool === "function") return { execute: tool };
+  if (!isToolDescriptor(tool))
+    return { problem: `'${name}' is not a function or a tool descriptor {description, parameters, execute}` };
+  if (typeof tool.execute !== "function")
+    return {
+      problem: `'${name}' is deferred (the host runs it): resume the run with { value } or { error } for this call, not { approved: true }`,
+    };
+  if (tool.parameters && typeof tool.parameters === "object") {
+    let problem: string | undefined;
+    try {
+      problem = extras().argsProblem(tool.parameters as JsonObject, args);
+    } catch (e) {
+      problem = `its parameters schema could not be used (${(e as Error).message})`;
+    }
+    if (problem) return { problem };
+  }
+  return { execute: (a) => tool.execute(a) };
+}

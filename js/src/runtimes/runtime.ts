@@ -1,0 +1,449 @@
+// The in-process Runtime: checks options, drives runs on the engine instance,
+// runs tool callbacks with the deadline and abort signal. Language semantics
+// live in the engine; nothing here interprets a program.
+import {
+  driveRun,
+  type DoneStatus,
+  type Payload,
+  type RunIo,
+  type ToolCall,
+  type Projections,
+  type Timings,
+} from "../run/driver.js";
+import { EngineInstance } from "../engine/engine.js";
+import { checkLoadOptions, checkResumeOptions, checkRunOptions, checkValidateOptions } from "../run/checks.js";
+import type { ResumeSeed } from "../gate/journal.js";
+import { compensationWarnings, effectOf, withEffects } from "../gate/effects.js";
+import { finishedRun, gatedRun, type Gated, resumption } from "../gate/suspension.js";
+import {
+  abortedResult,
+  DEFAULT_TIMEOUT_MS,
+  engineOptionsJson,
+  failure,
+  now,
+  payloadFor,
+  programText,
+  toRunResult,
+  validateOptionsJson,
+} from "../run/options.js";
+import { checkedError, repairHint } from "./format.js";
+import { extras } from "../run/extras-loader.js";
+import { minimalProgramInput, schemaForm } from "../run/tool-input.js";
+import { RunObserver } from "../run/telemetry.js";
+import { awaitTool, RunEnd } from "../gate/tools.js";
+import {
+  loadResult,
+  residentOf,
+  residentSpec,
+  sentLoads,
+  type LoadOptions,
+  type LoadResult,
+  type ResidentSpec,
+} from "../engine/resident.js";
+import {
+  checkWorkflowOptions,
+  toWorkflowResult,
+  validateWorkflowOptions,
+  workflowEngineOptions,
+  workflowPayload,
+  type ValidateWorkflowOptions,
+  type WorkflowOptions,
+  type WorkflowResult,
+} from "../run/workflows.js";
+import type {
+  AnalyzeResult,
+  DescribeLanguageOptions,
+  FormattableError,
+  FunctionTool,
+  FunctionToolOptions,
+  JsonSchema,
+  Operation,
+  ProgramAnalysis,
+  ProgramInput,
+  PromptOptions,
+  ResumeOptions,
+  RunKind,
+  RunOptions,
+  RunResult,
+  SchemaOptions,
+  SuspendedState,
+  Tool,
+  ValidateOptions,
+  ValidateResult,
+  WasmModule,
+  WorkflowAnalysis,
+  WorkflowLanguage,
+  WorkflowPromptOptions,
+} from "../types/public.js";
+
+/** What both runtimes (in-process and worker) offer. */
+export interface PtcRuntime {
+  run(program: ProgramInput, options?: RunOptions): Promise<RunResult>;
+  /**
+   * Loads context data into the engine once, for any number of runs (the
+   * `resident` option of run()); its memory is bounded by maxResidentBytes and
+   * released by close().
+   */
+  load(context: Record<string, unknown>, options?: LoadOptions): Promise<LoadResult>;
+  runWorkflow(source: string, options?: WorkflowOptions): Promise<WorkflowResult>;
+  /**
+   * Continues a suspended run on this runtime (any runtime, any process): the
+   * `state` of a { status: "suspended" } result, maybe through JSON, and the
+   * pending calls' results by id. Resolves as run() (or runWorkflow()) does.
+   */
+  resume(state: SuspendedState<"program">, options?: ResumeOptions): Promise<RunResult>;
+  resume(state: SuspendedState<"workflow">, options?: ResumeOptions): Promise<WorkflowResult>;
+  resume(state: SuspendedState, options?: ResumeOptions): Promise<RunResult | WorkflowResult>;
+  validate(program: ProgramInput, options?: ValidateOptions): ValidateResult;
+  validateWorkflow(source: string, options?: ValidateWorkflowOptions): ValidateResult;
+  /** What a program may do (tools, context, memory), without running it; errors as validate. */
+  analyze(program: ProgramInput, options?: ValidateOptions): AnalyzeResult<ProgramAnalysis>;
+  analyzeWorkflow(source: string, options?: ValidateWorkflowOptions): AnalyzeResult<WorkflowAnalysis>;
+  formatError(error: FormattableError, program?: ProgramInput): string;
+  operations(): Operation[];
+  schema(options?: SchemaOptions): JsonSchema;
+  prompt(options?: PromptOptions): string;
+  workflowLanguage(): WorkflowLanguage;
+  workflowSchema(options?: SchemaOptions): JsonSchema;
+  workflowPrompt(options?: WorkflowPromptOptions): string;
+  asFunctionTool(options?: FunctionToolOptions): FunctionTool;
+  describeLanguage(options?: DescribeLanguageOptions): string;
+  /** Runs in flight (started and not finished). */
+  readonly activeRuns: number;
+  /** Releases the runtime's resources (the worker, in worker mode). */
+  close(): void;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === "object") {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * WebAssembly memory only grows. An idle instance that grew past this (a huge
+ * input once) is replaced, so the host gets the memory back.
+ */
+const RECYCLE_ENGINE_BYTES = 256 * 1024 * 1024;
+const RECYCLE_IDLE_MS = 2000;
+
+/**
+ * What both modes share: the entry points of runs, checked here once and run
+ * by each mode's runProgram / runSteps, and the methods that need no run,
+ * served by a local engine instance.
+ */
+export abstract class EngineHost {
+  private operationList?: Operation[];
+  private workflowTable?: WorkflowLanguage;
+  constructor(
+    protected readonly wasmModule: WasmModule,
+    protected engine = EngineInstance.create(wasmModule),
+  ) {}
+
+  /** Runs a program. Never throws for a bad program: failures come back as { ok: false, error }. */
+  async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
+    options = checkRunOptions(options);
+    const text = programText(program);
+    if (typeof text !== "string") return text;
+    return this.runProgram(text, options);
+  }
+
+  /**
+   * Runs a step-function file (docs/step-functions.md): verified before anything
+   * runs, then executed step by step. Never throws for a bad file.
+   */
+  async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
+    options = checkWorkflowOptions(options);
+    if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    return this.runSteps(source, options);
+  }
+
+  /** Continues a suspended run (`state` of a { status: "suspended" } result) with its pending calls' results. */
+  resume(state: SuspendedState<"program">, options?: ResumeOptions): Promise<RunResult>;
+  resume(state: SuspendedState<"workflow">, options?: ResumeOptions): Promise<WorkflowResult>;
+  resume(state: SuspendedState, options?: ResumeOptions): Promise<RunResult | WorkflowResult>;
+  async resume(state: SuspendedState, options: ResumeOptions = {}): Promise<RunResult | WorkflowResult> {
+    const r = resumption(state, checkResumeOptions(options));
+    if (!("seed" in r)) return r;
+    if (r.kind === "program") return this.runProgram(r.source, checkRunOptions(r.options), r.seed);
+    return this.runSteps(r.source, checkWorkflowOptions(r.options), r.seed);
+  }
+
+  /** Runs checked options in this mode (in-process or in a worker); seed: the journal of a resumed run. */
+  protected abstract runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult>;
+  protected abstract runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult>;
+
+  validate(program: ProgramInput, options: ValidateOptions = {}): ValidateResult {
+    checkValidateOptions(options);
+    const text = programText(program);
+    if (typeof text !== "string") return text;
+    return JSON.parse(this.healthyEngine().validate(text, validateOptionsJson(options))) as ValidateResult;
+  }
+
+  /** The tools a program may call (with how often), the context and memory it reads and writes; runs nothing. */
+  analyze(program: ProgramInput, options: ValidateOptions = {}): AnalyzeResult<ProgramAnalysis> {
+    checkValidateOptions(options);
+    const text = programText(program);
+    if (typeof text !== "string") return text;
+    const result = JSON.parse(
+      this.healthyEngine().analyze(text, validateOptionsJson(options)),
+    ) as AnalyzeResult<ProgramAnalysis>;
+    return withEffects(result, options.tools);
+  }
+
+  /** The tools a step-function file may call (with how often) and the input fields it reads; runs nothing. */
+  analyzeWorkflow(source: string, options: ValidateWorkflowOptions = {}): AnalyzeResult<WorkflowAnalysis> {
+    if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    const result = JSON.parse(
+      this.healthyEngine().analyzeWorkflow(source, validateWorkflowOptions(options)),
+    ) as AnalyzeResult<WorkflowAnalysis>;
+    return withEffects(result, options.tools);
+  }
+
+  /**
+   * One line a model can act on in one retry: the error type, the JSON Pointer,
+   * the message with its did-you-mean and, for validation errors, the op's
+   * shape: "ValidationError at /program/steps/1: Unknown operation 'filer'. ..."
+   * Pass the program to get the shape also where the message has none.
+   */
+  formatError(error: FormattableError, program?: ProgramInput): string {
+    const checked = checkedError(error);
+    return this.healthyEngine().formatError(JSON.stringify(checked)) + repairHint(checked, this.operations(), program);
+  }
+
+  /** The JSON Schema (draft 2020-12) of a program, generated from the op table. */
+  schema(options: SchemaOptions = {}): JsonSchema {
+    return extras().programSchema(this.operations(), options);
+  }
+
+  /** The system-prompt text that teaches a model PTC-JSON (and the given tools), from the op table. */
+  prompt(options: PromptOptions = {}): string {
+    return extras().languagePrompt(this.operations(), options);
+  }
+
+  /**
+   * A function-calling definition for OpenAI-style APIs: { name, description,
+   * parameters }, the description being the compact prompt and the parameters
+   * {program: object} (with schema "full": the program's JSON Schema). The
+   * call's arguments are a program: pass them to run().
+   */
+  asFunctionTool(options: FunctionToolOptions = {}): FunctionTool {
+    const parameters = schemaForm(options.schema) === "full" ? this.fullParameters(options) : minimalProgramInput();
+    return {
+      name: options.name ?? "run_program",
+      description: this.prompt({ tools: options.tools, context: options.context, compact: options.compact ?? true }),
+      parameters,
+    };
+  }
+
+  private fullParameters(options: FunctionToolOptions): JsonSchema {
+    const { $schema: _dialect, ...parameters } = this.schema({ tools: options.tools ?? {} });
+    return parameters;
+  }
+
+  /** Verifies a step-function file without running it (tools, entry and input optional). */
+  validateWorkflow(source: string, options: ValidateWorkflowOptions = {}): ValidateResult {
+    if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    const valid = JSON.parse(
+      this.healthyEngine().validateWorkflow(source, validateWorkflowOptions(options)),
+    ) as ValidateResult;
+    if (!valid.ok || !Object.values(options.tools ?? {}).some((tool) => effectOf(tool) === "write")) return valid;
+    return compensationWarnings(valid, this.analyzeWorkflow(source, options), options.tools);
+  }
+
+  /** The engine's operation table: every op with its fields, description and example. */
+  operations(): Operation[] {
+    this.operationList ??= deepFreeze(JSON.parse(this.healthyEngine().operations()) as Operation[]);
+    return this.operationList;
+  }
+
+  /** The engine's step table (step kinds with their keys), operators and functions of step functions. */
+  workflowLanguage(): WorkflowLanguage {
+    this.workflowTable ??= deepFreeze(JSON.parse(this.healthyEngine().workflowLanguage()) as WorkflowLanguage);
+    return this.workflowTable;
+  }
+
+  /** The JSON Schema (draft 2020-12) of a step-function file {"functions": [...]}, from the step table. */
+  workflowSchema(options: SchemaOptions = {}): JsonSchema {
+    return extras().workflowSchema(this.workflowLanguage(), options);
+  }
+
+  /**
+   * Details on demand, for a model that has the compact prompt: an op, a family,
+   * an error code, a step kind or function of step functions, or a whole dialect
+   * (what MCP's describe_language answers).
+   */
+  describeLanguage(options: DescribeLanguageOptions = {}): string {
+    return extras().describeLanguage(this.operations(), this.workflowLanguage(), options);
+  }
+
+  /** The system-prompt text that teaches a model step functions (and the given tools), from the step table. */
+  workflowPrompt(options: WorkflowPromptOptions = {}): string {
+    return extras().workflowLanguagePrompt(this.workflowLanguage(), options);
+  }
+
+  /** Bytes of the engine's linear memory. */
+  get engineMemoryBytes(): number {
+    return this.healthyEngine().memoryBytes();
+  }
+
+  // A trapped instance is dropped; a fresh one is made from the compiled module.
+  protected healthyEngine(): EngineInstance {
+    if (this.engine.broken) this.recycleEngine();
+    return this.engine;
+  }
+
+  protected recycleEngine(): void {
+    this.engine = EngineInstance.create(this.wasmModule);
+  }
+}
+
+export class Runtime extends EngineHost implements PtcRuntime {
+  // Named here: the bundles are minified without keepNames (it cost half a
+  // millisecond of every import), and a public class keeps its name.
+  static {
+    Object.defineProperty(this, "name", { value: "Runtime" });
+  }
+
+  private inFlight = 0;
+  private recycleTimer?: ReturnType<typeof setTimeout>;
+
+  // Back-to-back big runs reuse the grown memory; only an instance that stays
+  // idle for a while is replaced, so the host gets the memory back.
+  private recycleWhenIdle(): void {
+    clearTimeout(this.recycleTimer);
+    this.recycleTimer = setTimeout(() => {
+      if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleEngine();
+    }, RECYCLE_IDLE_MS);
+    (this.recycleTimer as { unref?: () => void }).unref?.();
+  }
+
+  protected async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
+    if (options.signal?.aborted) return abortedResult(options.signal);
+    const resident = residentOf(options, this);
+    if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
+    return this.drive(
+      "program",
+      text,
+      engineOptionsJson(options),
+      options,
+      (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
+      toRunResult,
+      resident?.spec,
+      gatedRun("program", text, options, seed),
+    );
+  }
+
+  async load(context: Record<string, unknown>, options: LoadOptions = {}): Promise<LoadResult> {
+    options = checkLoadOptions(options);
+    const made = residentSpec(context, options);
+    if (!("spec" in made)) return made;
+    const release = (spec: ResidentSpec) => {
+      if (!this.engine.broken) this.engine.releaseResident(spec);
+    };
+    return loadResult(this.healthyEngine().loadResident(made.spec), made.spec, this, release);
+  }
+
+  /** Bytes the resident contexts loaded (and not closed) take in the engine. */
+  get residentBytes(): number {
+    return this.healthyEngine().residentBytes();
+  }
+
+  /**
+   * Runs a step-function file (docs/step-functions.md): verified before anything
+   * runs, then executed step by step. Never throws for a bad file.
+   */
+  protected async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
+    if (options.signal?.aborted) return abortedResult(options.signal) as WorkflowResult;
+    return this.drive(
+      "workflow",
+      source,
+      workflowEngineOptions(options),
+      options,
+      () => workflowPayload(options),
+      toWorkflowResult,
+      undefined,
+      gatedRun("workflow", source, options, seed),
+    );
+  }
+
+  private async drive<R extends object>(
+    kind: RunKind,
+    text: string,
+    engineOptions: string,
+    options: {
+      tools?: Record<string, Tool>;
+      timeoutMs?: number;
+      toolTimeoutMs?: number;
+      signal?: AbortSignal;
+      trace?: boolean;
+      journal?: boolean;
+    },
+    payload: (loads: string[], fields?: Projections) => Payload,
+    convert: (status: DoneStatus, started: number, timings: Timings) => R,
+    resident?: ResidentSpec,
+    gated?: Gated,
+  ): Promise<R> {
+    const started = now();
+    const tools = options.tools ?? {};
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = started + timeoutMs;
+    const observer = RunObserver.start(kind, kind === "program" && options.trace === true);
+    const runEnded = new RunEnd();
+    const bounds = { toolTimeoutMs: options.toolTimeoutMs, runEnded };
+    if (gated) gated.gate.bounds = { deadline, timeoutMs, signal: options.signal };
+    this.inFlight++;
+    try {
+      let payloadMs = 0;
+      // Methods, not named arrows: see driveRun (driver.ts).
+      const io: RunIo = {
+        payload(loads: string[], fields?: Projections) {
+          if (gated) gated.base.loads = loads;
+          const t = now();
+          try {
+            return payload(loads, fields);
+          } finally {
+            payloadMs += now() - t;
+          }
+        },
+        tool(call: ToolCall) {
+          const live = () =>
+            awaitTool(call.tool, tools[call.tool], call.args, deadline, timeoutMs, options.signal, bounds);
+          const outcome = gated ? gated.gate.call(call, live) : live();
+          return observer ? observer.call(call, outcome) : outcome;
+        },
+        resident,
+      };
+      const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, kind);
+      const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;
+      const timings = { toolMs, payloadMs };
+      // R (RunResult, WorkflowResult) has the suspended result of its kind.
+      const result = finishedRun(status, convert, started, timings, gated, options.journal) as R;
+      return observer ? observer.finish(result as R & { ok: boolean }) : result;
+    } finally {
+      runEnded.end();
+      this.inFlight--;
+      if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleWhenIdle();
+    }
+  }
+
+  /** @internal for tests of trap recovery: makes the engine trap. */
+  trapForTesting(): void {
+    this.healthyEngine().trapForTesting();
+  }
+
+  get activeRuns(): number {
+    return this.inFlight;
+  }
+
+  /** @internal for tests of leaks: runs the engine instance holds (started and not ended). */
+  async liveEngineRunsForTesting(): Promise<number> {
+    return this.engine.broken ? 0 : this.engine.liveRuns();
+  }
+
+  close(): void {
+    clearTimeout(this.recycleTimer);
+  }
+}

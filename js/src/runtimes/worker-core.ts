@@ -1,0 +1,125 @@
+// The engine side of worker mode: runs programs on an engine instance inside the
+// worker and asks the caller's thread for payloads and tool outcomes (tools
+// always run where the caller defined them).
+import { driveRun, failedRun, type Driven } from "../run/driver.js";
+import { describeThrown } from "../util/describe.js";
+import { EngineInstance } from "../engine/engine.js";
+import type { ResidentSpec } from "../engine/resident.js";
+import type { CrossingCall, FromWorker, ToWorker } from "./worker-protocol.js";
+import type { RunKind } from "../types/public.js";
+
+export function serveEngine(post: (message: FromWorker) => void): (message: ToWorker) => void {
+  let module: WebAssembly.Module | undefined;
+  let engine: EngineInstance | undefined;
+  const answers = new Map<string, (value: never) => void>();
+  const residents = new Map<number, ResidentSpec>();
+
+  // The instance runs start on: a fresh one once the last has failed.
+  function current(): EngineInstance {
+    if (!engine || engine.broken) engine = EngineInstance.create(module as WebAssembly.Module);
+    return engine;
+  }
+
+  function ask<T>(key: string, message: FromWorker): Promise<T> {
+    return new Promise<T>((resolve) => {
+      answers.set(key, resolve as (value: never) => void);
+      post(message);
+    });
+  }
+
+  function reply(key: string, value: unknown): void {
+    const resolve = answers.get(key);
+    answers.delete(key);
+    resolve?.(value as never);
+  }
+
+  async function run(
+    id: number,
+    program: string,
+    engineOptions: string,
+    kind: RunKind,
+    submittedAt: number,
+    resident?: number,
+  ): Promise<void> {
+    let done: Driven;
+    const spentMs = Math.max(0, performance.timeOrigin + performance.now() - submittedAt);
+    let issued: CrossingCall[] = [];
+    try {
+      done = await driveRun(
+        current,
+        program,
+        engineOptions,
+        {
+          payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
+          tool: (call) =>
+            new Promise((resolve) => {
+              answers.set(`${id}:${call.id}`, resolve as (value: never) => void);
+              issued.push({ id: call.id, tool: call.tool, path: call.path, args: JSON.stringify(call.args) });
+            }),
+          waiting: () => {
+            post({ type: "calls", id, calls: issued });
+            issued = [];
+          },
+          resident: resident === undefined ? undefined : residents.get(resident),
+        },
+        kind,
+        spentMs,
+      );
+    } catch (e) {
+      done = failedRun("engine_crashed", `The engine worker failed while running this program: ${describeThrown(e)}`);
+    }
+    for (const key of answers.keys()) if (key.startsWith(`${id}:`)) answers.delete(key); // calls still out
+    post({ type: "done", id, status: done.text, toolMs: done.toolMs });
+  }
+
+  return (message) => {
+    switch (message.type) {
+      case "init":
+        module = message.module;
+        return;
+      case "run":
+        void run(
+          message.id,
+          message.program,
+          message.engineOptions,
+          message.kind,
+          message.submittedAt,
+          message.resident,
+        );
+        return;
+      case "resident": {
+        residents.set(message.spec.id, message.spec);
+        if (!message.answer) return;
+        let status: string;
+        try {
+          status = current().loadResident(message.spec);
+        } catch (e) {
+          status = failedRun(
+            "engine_crashed",
+            `The engine worker failed while loading the context: ${describeThrown(e)}`,
+          ).text;
+        }
+        return post({ type: "resident", id: message.spec.id, status });
+      }
+      case "unresident": {
+        const spec = residents.get(message.id);
+        residents.delete(message.id);
+        if (spec && engine && !engine.broken) engine.releaseResident(spec);
+        return;
+      }
+      case "payload":
+        return reply(`${message.id}:payload`, message.payload);
+      case "outcome":
+        return reply(`${message.id}:${message.call}`, message.outcome);
+      case "liveRuns?": // tests of leaks
+        return post({ type: "liveRuns", count: engine && !engine.broken ? engine.liveRuns() : 0 });
+      case "trap":
+        try {
+          current().trapForTesting();
+        } catch {
+          // the instance is now broken: the next run starts on a fresh one
+        }
+        return;
+    }
+  };
+}

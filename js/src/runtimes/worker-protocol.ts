@@ -1,0 +1,60 @@
+// Messages between the caller's thread and an engine worker. What may nest
+// deeply (results, tool args) crosses as JSON text: a structured clone of a
+// deeply nested object can fail on the receiving side, which then drops the
+// message (a 'messageerror' event), while a string always arrives and
+// JSON.parse reads any depth.
+import type { Payload, Projections, ToolOutcome } from "../run/driver.js";
+import type { ResidentSpec } from "../engine/resident.js";
+
+/** A tool call as it crosses: its args as JSON text. */
+export interface CrossingCall {
+  id: number;
+  tool: string;
+  path: string;
+  args: string;
+}
+import type { RunKind, WasmModule } from "../types/public.js";
+
+export type ToWorker =
+  | { type: "init"; module: WasmModule }
+  // submittedAt: when the caller submitted the run (ms since the epoch, as
+  // performance.timeOrigin + performance.now()): the time it spent queued, or on
+  // a worker that was replaced, counts toward its limit.
+  | {
+      type: "run";
+      id: number;
+      program: string;
+      engineOptions: string;
+      kind: RunKind;
+      submittedAt: number;
+      /** The id of a resident context sent before (type "resident"). */
+      resident?: number;
+    }
+  // A resident context the worker keeps for runs (and loads into each engine
+  // instance it uses); answered with "resident" when `answer` is set.
+  | { type: "resident"; spec: ResidentSpec; answer: boolean }
+  | { type: "unresident"; id: number }
+  | { type: "payload"; id: number; payload: Payload }
+  | { type: "outcome"; id: number; call: number; outcome: ToolOutcome }
+  | { type: "liveRuns?" }
+  // Tests of trap recovery: the worker's engine instance traps.
+  | { type: "trap" };
+
+// Each run, payload and outcome message gets exactly one answer (payload?,
+// calls or done), in the order they were sent; "calls" lists the tool calls
+// the run issued meanwhile (maybe none: it waits on calls still out). An
+// outcome that arrives once its run is done gets none.
+export type FromWorker =
+  | { type: "payload?"; id: number; loads: string[]; fields?: Projections }
+  | { type: "calls"; id: number; calls: CrossingCall[] }
+  | { type: "done"; id: number; status: string; toolMs: number }
+  | { type: "liveRuns"; count: number }
+  | { type: "resident"; id: number; status: string };
+
+/** A worker as the caller's thread sees it (Node worker_threads or a Web Worker). */
+export interface WorkerPort {
+  post(message: ToWorker): void;
+  onMessage(listener: (message: FromWorker) => void): void;
+  onError(listener: (error: unknown) => void): void;
+  terminate(): void;
+}

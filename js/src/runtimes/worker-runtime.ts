@@ -1,0 +1,490 @@
+// Worker mode, the caller's side: runs execute in an engine worker while tools
+// run here. The engine enforces the deadline itself; a run the worker is still
+// computing well past its deadline (or past an abort) means the worker is stuck
+// in native code, and only terminating the worker stops that. Then the culprit
+// gets its timeout (or abort), runs that called no tool yet start again on a
+// fresh worker, and the others fail saying why: nothing is lost silently.
+import {
+  failedRun,
+  type DoneStatus,
+  type Payload,
+  type Projections,
+  type Timings,
+  type ToolCall,
+  type ToolOutcome,
+} from "../run/driver.js";
+import { EngineHost, type PtcRuntime } from "./runtime.js";
+import { checkLoadOptions } from "../run/checks.js";
+import type { ResumeSeed } from "../gate/journal.js";
+import { finishedRun, gatedRun, type Gated } from "../gate/suspension.js";
+import {
+  abortedResult,
+  DEFAULT_TIMEOUT_MS,
+  engineOptionsJson,
+  failure,
+  now,
+  payloadFor,
+  toRunResult,
+} from "../run/options.js";
+import { describeThrown } from "../util/describe.js";
+import {
+  loadResult,
+  residentOf,
+  residentSpec,
+  sentLoads,
+  type LoadOptions,
+  type LoadResult,
+  type ResidentSpec,
+} from "../engine/resident.js";
+import { RunObserver } from "../run/telemetry.js";
+import { awaitTool, RunEnd } from "../gate/tools.js";
+import type { JsonObject, PtcError, RunKind, RunOptions, RunResult, Tool, WasmModule } from "../types/public.js";
+import {
+  toWorkflowResult,
+  workflowEngineOptions,
+  workflowPayload,
+  type WorkflowOptions,
+  type WorkflowResult,
+} from "../run/workflows.js";
+import type { CrossingCall, FromWorker, ToWorker, WorkerPort } from "./worker-protocol.js";
+
+type Failed = { ok: false; error: PtcError };
+
+interface Submission<R extends object> {
+  kind: RunKind;
+  text: string;
+  engineOptions: string;
+  timeoutMs: number;
+  toolTimeoutMs?: number;
+  trace: boolean;
+  tools: Record<string, Tool>;
+  signal?: AbortSignal;
+  payload(loads: string[], fields?: Projections): Payload;
+  convert(status: DoneStatus, started: number, timings: Timings): R;
+  resident?: ResidentSpec;
+  /** Journal, replay, holds and effects (journal.ts), when the run uses any of them. */
+  gated?: Gated;
+  journal?: boolean;
+}
+
+/** One run as the caller's side tracks it, whatever its dialect. */
+interface PendingRun {
+  id: number;
+  submission: Submission<object>;
+  port: WorkerPort;
+  started: number;
+  /** When the run must be done: its time limit, or the moment it was aborted. */
+  deadline: number;
+  payloadMs: number;
+  toolCalls: number;
+  /** Started again on a fresh worker once already (never twice). */
+  retried: boolean;
+  /** Tool calls out (running here). */
+  toolsOut: number;
+  /**
+   * The order of the oldest message the worker has not answered yet for this
+   * run (undefined while the caller holds the run: waiting on tools), and of
+   * the later ones (outcomes of calls that ended together).
+   */
+  pending?: number;
+  later: number[];
+  observer?: RunObserver;
+  /** Calls still out when the run ends are abandoned. */
+  ended: RunEnd;
+  /** When that message was sent. */
+  sentAt: number;
+  /** Aborted while the worker held it: settled already; its next step ends it in the worker. */
+  abandoned: boolean;
+  resolve(result: unknown): void;
+  watchdog?: ReturnType<typeof setTimeout>;
+  onAbort?: () => void;
+}
+
+/** How long past its deadline a computing run may take before its worker is terminated. */
+const graceMs = (timeoutMs: number) => Math.max(100, timeoutMs / 2);
+/** How long the worker may keep computing an aborted run before it is terminated. */
+const ABORT_GRACE_MS = 100;
+
+const ABANDONED = "The run was aborted by the caller";
+
+export class WorkerRuntime extends EngineHost implements PtcRuntime {
+  // Named here: the bundles are minified without keepNames (it cost half a
+  // millisecond of every import), and a public class keeps its name.
+  static {
+    Object.defineProperty(this, "name", { value: "WorkerRuntime" });
+  }
+
+  private port?: WorkerPort;
+  private readonly runs = new Map<number, PendingRun>();
+  private nextId = 0;
+  private sent = 0;
+  // When the current worker last answered anything: the message it is busy
+  // with now was taken up no earlier.
+  private lastAnswerAt = 0;
+
+  /** @internal use createRuntime({ worker: true }) */
+  constructor(
+    wasmModule: WasmModule,
+    private readonly spawn: () => WorkerPort,
+  ) {
+    super(wasmModule);
+  }
+
+  protected async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
+    if (options.signal?.aborted) return abortedResult(options.signal);
+    const resident = residentOf(options, this);
+    if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
+    return this.submit<RunResult>({
+      kind: "program",
+      text,
+      engineOptions: engineOptionsJson(options),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      toolTimeoutMs: options.toolTimeoutMs,
+      trace: options.trace === true,
+      tools: options.tools ?? {},
+      signal: options.signal,
+      payload: (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
+      convert: toRunResult,
+      resident: resident?.spec,
+      gated: gatedRun("program", text, options, seed),
+      journal: options.journal,
+    });
+  }
+
+  // Resident contexts are kept by the worker; a fresh worker is sent them again
+  // before its first run that needs one.
+  private readonly residentSent = new WeakMap<WorkerPort, Set<number>>();
+  private readonly residentAnswers = new Map<number, (status: string) => void>();
+
+  async load(context: Record<string, unknown>, options: LoadOptions = {}): Promise<LoadResult> {
+    options = checkLoadOptions(options);
+    const made = residentSpec(context, options);
+    if (!("spec" in made)) return made;
+    const spec = made.spec;
+    const port = this.workerPort();
+    const status = await new Promise<string>((resolve) => {
+      // The idle worker does not keep Node alive: a timer does, until it answers.
+      const keepAlive = setInterval(() => {}, 1000);
+      this.residentAnswers.set(spec.id, (text) => {
+        clearInterval(keepAlive);
+        resolve(text);
+      });
+      this.sendResident(port, spec, true);
+    });
+    const release = (s: ResidentSpec) => {
+      if (!this.port) return; // a fresh worker is sent only what runs need
+      this.residentSent.get(this.port)?.delete(s.id);
+      this.port.post({ type: "unresident", id: s.id });
+    };
+    const result = loadResult(status, spec, this, release);
+    if (!result.ok) release(spec);
+    return result;
+  }
+
+  private sendResident(port: WorkerPort, spec: ResidentSpec, answer: boolean): void {
+    let sent = this.residentSent.get(port);
+    if (!sent) this.residentSent.set(port, (sent = new Set()));
+    sent.add(spec.id);
+    port.post({ type: "resident", spec, answer });
+  }
+
+  protected async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
+    if (options.signal?.aborted) return abortedResult(options.signal) as Failed;
+    return this.submit<WorkflowResult>({
+      kind: "workflow",
+      text: source,
+      engineOptions: workflowEngineOptions(options),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      toolTimeoutMs: options.toolTimeoutMs,
+      trace: false,
+      tools: options.tools ?? {},
+      signal: options.signal,
+      payload: () => workflowPayload(options),
+      convert: toWorkflowResult,
+      gated: gatedRun("workflow", source, options, seed),
+      journal: options.journal,
+    });
+  }
+
+  get activeRuns(): number {
+    let active = 0;
+    for (const run of this.runs.values()) if (!run.abandoned) active++;
+    return active;
+  }
+
+  private readonly liveRunsAnswers: ((count: number) => void)[] = []; // the worker answers in order
+
+  /** @internal for tests of leaks: runs the worker's engine holds (started and not ended). */
+  liveEngineRunsForTesting(): Promise<number> {
+    const port = this.port;
+    if (!port) return Promise.resolve(0); // no worker, or it was terminated with its runs
+    return new Promise((resolve) => {
+      // The idle worker does not keep Node alive: a timer does, until it answers.
+      const keepAlive = setInterval(() => {}, 1000);
+      this.liveRunsAnswers.push((count) => {
+        clearInterval(keepAlive);
+        resolve(count);
+      });
+      port.post({ type: "liveRuns?" });
+    });
+  }
+
+  /** Terminates the worker; runs in flight end with an execution_error. */
+  close(): void {
+    if (this.port) this.replaceWorker(this.port, "The runtime was closed", false);
+  }
+
+  /** @internal for tests of trap recovery: makes the worker's engine instance trap. */
+  trapForTesting(): void {
+    this.workerPort().post({ type: "trap" });
+  }
+
+  private submit<R extends object>(s: Submission<R>): Promise<R> {
+    const started = now();
+    return new Promise<R>((resolve) => {
+      const run: PendingRun = {
+        id: ++this.nextId,
+        submission: s as Submission<object>,
+        port: undefined as unknown as WorkerPort, // set by start
+        started,
+        deadline: started + s.timeoutMs,
+        payloadMs: 0,
+        toolCalls: 0,
+        retried: false,
+        toolsOut: 0,
+        later: [],
+        sentAt: started,
+        abandoned: false,
+        observer: RunObserver.start(s.kind, s.trace),
+        ended: new RunEnd(),
+        resolve: (result: unknown) => {
+          run.ended.end();
+          resolve((run.observer ? run.observer.finish(result as Failed) : result) as R);
+        },
+      };
+      this.runs.set(run.id, run);
+      if (s.gated) s.gated.gate.bounds = { deadline: run.deadline, timeoutMs: s.timeoutMs, signal: s.signal };
+      this.armWatchdog(run, s.timeoutMs + graceMs(s.timeoutMs));
+      if (s.signal) {
+        run.onAbort = () => this.abort(run);
+        s.signal.addEventListener("abort", run.onAbort, { once: true });
+      }
+      this.start(run);
+    });
+  }
+
+  // Posts the run to the current worker (again, when it is started over).
+  private start(run: PendingRun): void {
+    const s = run.submission;
+    run.port = this.workerPort();
+    const submittedAt = performance.timeOrigin + run.started;
+    if (s.resident && !this.residentSent.get(run.port)?.has(s.resident.id))
+      this.sendResident(run.port, s.resident, false);
+    this.request(run, {
+      type: "run",
+      id: run.id,
+      program: s.text,
+      engineOptions: s.engineOptions,
+      kind: s.kind,
+      submittedAt,
+      ...(s.resident ? { resident: s.resident.id } : {}),
+    });
+  }
+
+  // The worker takes messages up in the order they were sent and answers each
+  // before the next: the run with the oldest unanswered message is the one it
+  // is computing (or about to).
+  private request(run: PendingRun, message: ToWorker): void {
+    const order = ++this.sent;
+    if (run.pending === undefined) {
+      run.pending = order;
+      run.sentAt = now();
+    } else run.later.push(order);
+    run.port.post(message);
+  }
+
+  // The worker answered the oldest message of the run.
+  private answered(run: PendingRun): void {
+    run.pending = run.later.shift();
+    if (run.pending !== undefined) run.sentAt = now();
+  }
+
+  private workerPort(): WorkerPort {
+    if (this.port) return this.port;
+    const port = this.spawn();
+    // A worker that never answered did not start (its script is missing, say):
+    // a fresh one would not either, so its runs are not started again.
+    let answered = false;
+    port.onMessage((message) => {
+      answered = true;
+      this.handle(port, message);
+    });
+    port.onError((error) => this.replaceWorker(port, `The engine worker failed (${describeThrown(error)})`, answered));
+    port.post({ type: "init", module: this.wasmModule });
+    this.port = port;
+    this.lastAnswerAt = now();
+    return port;
+  }
+
+  private handle(port: WorkerPort, message: FromWorker): void {
+    if (message.type === "liveRuns") return this.liveRunsAnswers.shift()?.(message.count);
+    if (message.type === "resident") {
+      const answer = this.residentAnswers.get(message.id);
+      this.residentAnswers.delete(message.id);
+      return answer?.(message.status);
+    }
+    if (port === this.port) this.lastAnswerAt = now();
+    const run = this.runs.get(message.id);
+    if (!run || run.port !== port) return;
+    this.answered(run);
+    switch (message.type) {
+      case "payload?":
+        return this.request(run, {
+          type: "payload",
+          id: run.id,
+          payload: run.abandoned ? { error: ABANDONED } : this.payload(run, message),
+        });
+      case "calls":
+        for (const call of message.calls) this.callTool(run, port, call);
+        return;
+      case "done": {
+        this.forget(run);
+        if (run.abandoned) return;
+        const timings = { toolMs: message.toolMs, payloadMs: run.payloadMs };
+        const s = run.submission;
+        return run.resolve(finishedRun(message.status, s.convert, run.started, timings, s.gated, s.journal));
+      }
+    }
+  }
+
+  // Runs one tool call here and sends its outcome to the worker.
+  private callTool(run: PendingRun, port: WorkerPort, call: CrossingCall): void {
+    run.toolCalls++;
+    const outcome = (o: ToolOutcome) => ({ type: "outcome" as const, id: run.id, call: call.id, outcome: o });
+    if (run.abandoned) return this.request(run, outcome({ kind: "abort", reason: "" }));
+    const s = run.submission;
+    run.toolsOut++;
+    const parsed: ToolCall = {
+      id: call.id,
+      tool: call.tool,
+      path: call.path,
+      args: JSON.parse(call.args) as JsonObject,
+    };
+    const bounds = { toolTimeoutMs: s.toolTimeoutMs, runEnded: run.ended };
+    const live = () =>
+      awaitTool(call.tool, s.tools[call.tool], parsed.args, run.deadline, s.timeoutMs, s.signal, bounds);
+    const out = s.gated ? s.gated.gate.call(parsed, live) : live();
+    void (run.observer ? run.observer.call(parsed, out) : out).then((o) => {
+      run.toolsOut--;
+      if (this.runs.get(run.id) === run && run.port === port) this.request(run, outcome(o));
+    });
+  }
+
+  private payload(run: PendingRun, message: { loads: string[]; fields?: Projections }): Payload {
+    if (run.submission.gated) run.submission.gated.base.loads = message.loads;
+    const t = now();
+    const payload = run.submission.payload(message.loads, message.fields);
+    // Row blocks are a view of a buffer the next payload reuses: post a copy
+    // (a posted view would also carry the whole buffer behind it).
+    if ("rows" in payload && payload.rows) payload.rows = payload.rows.slice();
+    run.payloadMs += now() - t;
+    return payload;
+  }
+
+  private armWatchdog(run: PendingRun, afterMs: number): void {
+    clearTimeout(run.watchdog);
+    run.watchdog = setTimeout(() => this.watchdog(run), Math.max(0, afterMs));
+  }
+
+  // Past its deadline, a run is given a grace period counted from when the
+  // worker took up its current step; a run still computing after that is stuck.
+  // One waiting on a tool (awaitTool answers the deadline) or behind another
+  // run's step is looked at again later.
+  private watchdog(run: PendingRun): void {
+    if (this.runs.get(run.id) !== run) return;
+    const grace = run.abandoned ? ABORT_GRACE_MS : graceMs(run.submission.timeoutMs);
+    if (run.pending === undefined || this.computing(run.port) !== run) return this.armWatchdog(run, grace);
+    const stuckAt = Math.max(run.deadline, run.sentAt, this.lastAnswerAt) + grace;
+    if (now() < stuckAt) return this.armWatchdog(run, stuckAt - now());
+    const timeoutMs = run.submission.timeoutMs;
+    const why = run.abandoned
+      ? "another run on it was aborted while computing and did not stop"
+      : "another run on it kept computing past its time limit";
+    this.replaceWorker(run.port, `The engine worker running this program was restarted (${why})`, true, {
+      run,
+      result: failure(
+        "timeout",
+        "timeout",
+        `Execution exceeded the time limit of ${timeoutMs} ms (timeoutMs); the worker running it did not stop and was terminated`,
+      ) as Failed,
+    });
+  }
+
+  /** The run whose step the worker is busy with: the oldest unanswered message. */
+  private computing(port: WorkerPort): PendingRun | undefined {
+    let oldest: PendingRun | undefined;
+    for (const run of this.runs.values())
+      if (run.port === port && run.pending !== undefined && (!oldest || run.pending < (oldest.pending as number)))
+        oldest = run;
+    return oldest;
+  }
+
+  // Waiting on a tool, awaitTool answers the abort and the engine ends the run.
+  // Otherwise the caller has its answer at once; the worker ends the run at its
+  // next step, and is terminated only if it keeps computing it.
+  private abort(run: PendingRun): void {
+    if (this.runs.get(run.id) !== run || run.toolsOut > 0 || run.abandoned) return;
+    run.abandoned = true;
+    run.deadline = now();
+    run.resolve(abortedResult(run.submission.signal as AbortSignal));
+    this.armWatchdog(run, ABORT_GRACE_MS);
+  }
+
+  /**
+   * Terminates the worker. The culprit gets its own result; runs that called
+   * no tool yet start again on a fresh worker (once, when `retry`); the others
+   * fail with `why`.
+   */
+  private replaceWorker(
+    port: WorkerPort,
+    why: string,
+    retry: boolean,
+    culprit?: { run: PendingRun; result: Failed },
+  ): void {
+    port.terminate();
+    if (this.port === port) this.port = undefined;
+    // Loads waiting on this worker will not be answered.
+    for (const answer of this.residentAnswers.values())
+      answer(failedRun("engine_crashed", `${why} while loading the context`).text);
+    this.residentAnswers.clear();
+    for (const run of [...this.runs.values()]) {
+      if (run.port !== port) continue;
+      run.pending = undefined;
+      run.later = [];
+      if (run.abandoned || run === culprit?.run) {
+        this.forget(run);
+        if (!run.abandoned) run.resolve(culprit?.result);
+      } else if (retry && run.toolCalls === 0 && !run.retried) {
+        run.retried = true;
+        this.start(run);
+      } else {
+        this.forget(run);
+        run.resolve(failure("execution_error", "engine_crashed", retry ? bystanderMessage(why, run.toolCalls) : why));
+      }
+    }
+  }
+
+  private forget(run: PendingRun): void {
+    clearTimeout(run.watchdog);
+    if (run.onAbort) run.submission.signal?.removeEventListener("abort", run.onAbort);
+    this.runs.delete(run.id);
+  }
+}
+
+function bystanderMessage(why: string, toolCalls: number): string {
+  if (toolCalls === 0) return `${why}; this run was already started again once, so it was not retried: run it again`;
+  return (
+    `${why}; this run had already called ${toolCalls} tool${toolCalls === 1 ? "" : "s"}, so it was not started again ` +
+    `(that would call them again): run it again`
+  );
+}
