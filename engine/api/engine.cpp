@@ -42,15 +42,14 @@ void checkProgramSize(std::string_view text, const std::string& what, const char
 // long that took so that the run which needed it can be charged.
 template <class Compile>
 auto withinTimeLimit(int64_t timeoutMs, const std::string& what, double* spentMs, Compile&& compile) {
-  const auto started = std::chrono::steady_clock::now();
+  const auto started = Clock::now();
   Deadline clock;
   clock.start(timeoutMs);
   DeadlineScope scope(&clock);
   BudgetScope noBudget(nullptr);  // compiled texts belong to no run
   try {
     auto compiled = compile([&clock] { clock.checkDeadline(); });
-    if (spentMs)
-      *spentMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    if (spentMs) *spentMs = std::chrono::duration<double, std::milli>(Clock::now() - started).count();
     return compiled;
   } catch (const PtcError& e) {
     if (e.error.type != ErrorType::Timeout) throw;

@@ -3,20 +3,22 @@
 #include <cmath>
 
 #include "core/json.h"
+#include "core/limits.h"
 #include "core/protocol.h"
 
 namespace ptc {
 
 namespace {
 
+// A limit's value: absent = the default; past the table's maximum is refused,
+// not capped, so a run never has another limit than the one asked for.
 int64_t positiveInt(const Value& options, const char* key, int64_t fallback, int64_t max) {
   const Value* v = options.find(key);
   if (!v || v->isNull()) return fallback;
-  if (!v->isNumber() || v->asDouble() <= 0 || !std::isfinite(v->asDouble()))
+  if (!v->isNumber() || v->asDouble() <= 0 || !std::isfinite(v->asDouble()) || v->asDouble() > static_cast<double>(max))
     throw PtcError(ErrorType::Validation, ErrorCode::BadOption,
-                   std::string("Option '") + key + "' must be a positive number");
-  double d = std::floor(v->asDouble());
-  return d > static_cast<double>(max) ? max : static_cast<int64_t>(d);
+                   std::string("Option '") + key + "' must be a positive number of at most " + std::to_string(max));
+  return static_cast<int64_t>(std::floor(v->asDouble()));
 }
 
 }  // namespace
@@ -26,12 +28,14 @@ EngineOptions parseEngineOptions(std::string_view optionsJson) {
   if (optionsJson.empty()) return o;
   BudgetScope noBudget(nullptr);
   Value v = parseJson(optionsJson, "options");
-  o.limits.timeoutMs = positiveInt(v, "timeoutMs", o.limits.timeoutMs, (1LL << 31) - 1);  // the longest JS timer
-  o.limits.maxHeapBytes =
-      static_cast<uint64_t>(positiveInt(v, "maxHeapBytes", static_cast<int64_t>(o.limits.maxHeapBytes), 1LL << 40));
-  o.limits.maxDepth = static_cast<int>(positiveInt(v, "maxDepth", o.limits.maxDepth, 500));
-  o.limits.maxToolCalls = static_cast<int>(positiveInt(v, "maxToolCalls", o.limits.maxToolCalls, 1LL << 30));
-  o.limits.maxConcurrency = static_cast<int>(positiveInt(v, "maxConcurrency", o.limits.maxConcurrency, 1024));
+  o.limits.timeoutMs = positiveInt(v, "timeoutMs", o.limits.timeoutMs, limits::timeoutMsMax);
+  o.limits.maxHeapBytes = static_cast<uint64_t>(
+      positiveInt(v, "maxHeapBytes", static_cast<int64_t>(o.limits.maxHeapBytes), limits::maxHeapBytesMax));
+  o.limits.maxDepth = static_cast<int>(positiveInt(v, "maxDepth", o.limits.maxDepth, limits::maxDepthMax));
+  o.limits.maxToolCalls =
+      static_cast<int>(positiveInt(v, "maxToolCalls", o.limits.maxToolCalls, limits::maxToolCallsMax));
+  o.limits.maxConcurrency =
+      static_cast<int>(positiveInt(v, "maxConcurrency", o.limits.maxConcurrency, limits::maxConcurrencyMax));
   o.compile.maxDepth = o.limits.maxDepth;
   if (const Value* entry = v.find("entry"); entry && entry->isString()) o.entry = entry->str();
   if (const Value* input = v.find("input")) o.inputJson = toJson(*input);

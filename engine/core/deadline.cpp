@@ -7,7 +7,7 @@
 namespace ptc {
 
 void Deadline::checkDeadline() const {
-  if (std::chrono::steady_clock::now() >= deadline)
+  if (Clock::now() >= deadline)
     throw PtcError(ErrorType::Timeout, ErrorCode::Timeout,
                    "Execution exceeded the time limit of " + std::to_string(timeoutMs) +
                        " ms (timeoutMs); reduce the data the program walks, e.g. filter "

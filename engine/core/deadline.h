@@ -10,6 +10,15 @@
 
 namespace ptc {
 
+// The time deadlines read: the steady clock, unless a test sets a fake one
+// (FakeClock), so that no test depends on how fast the machine is.
+struct Clock {
+  using time_point = std::chrono::steady_clock::time_point;
+  static time_point now() { return fake_ ? fake_() : std::chrono::steady_clock::now(); }
+  using Source = time_point (*)();
+  static inline Source fake_ = nullptr;
+};
+
 struct Deadline {
   std::chrono::steady_clock::time_point deadline;
   int64_t timeoutMs = 1000;
@@ -24,7 +33,7 @@ struct Deadline {
   // Starts the clock: timeoutMs from now.
   void start(int64_t ms) {
     timeoutMs = ms;
-    deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    deadline = Clock::now() + std::chrono::milliseconds(ms);
   }
 
   // The deadline of the work being done, or none (nothing to check).
@@ -50,6 +59,16 @@ class DeadlineScope {
 // For loops whose length the program does not bound (see above).
 inline void tickDeadline() {
   if (Deadline* d = Deadline::current()) d->tick();
+}
+
+// A comparison for std::sort that ticks the deadline: a sort of n items makes
+// n log n comparisons, which no loop around it would count.
+template <class Less>
+auto tickingLess(Less less) {
+  return [less](const auto& a, const auto& b) {
+    tickDeadline();
+    return less(a, b);
+  };
 }
 
 }  // namespace ptc

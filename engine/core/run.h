@@ -14,16 +14,20 @@
 
 #include "core/coro.h"
 #include "core/deadline.h"
+#include "core/limits.h"
 #include "core/value.h"
 
 namespace ptc {
 
+// Defaults from the limits table (core/limits.h).
 struct RunLimits {
-  int64_t timeoutMs = 1000;
-  uint64_t maxHeapBytes = 10 * 1024 * 1024;
-  int maxDepth = 50;
-  int maxToolCalls = 1000;  // calls one run may make; the next one ends the run
-  int maxConcurrency = 1;   // tool calls outstanding at once (the package defaults to 8)
+  int64_t timeoutMs = limits::timeoutMsDefault;
+  uint64_t maxHeapBytes = limits::maxHeapBytesDefault;
+  int maxDepth = limits::maxDepthDefault;
+  int maxToolCalls = limits::maxToolCallsDefault;  // calls one run may make; the next one ends the run
+  // Tool calls outstanding at once: one, for an embedder that answers calls in
+  // order; the package sends the table's default.
+  int maxConcurrency = 1;
 };
 
 struct Node;

@@ -34,10 +34,10 @@ const uint32_t* keyIndexOf(ObjectBlock* block) {
   if (!block->indexed) {
     Member* members = block->members();
     for (uint32_t i = 0; i < block->count; ++i) index[i] = i;
-    std::sort(index, index + block->count, [members](uint32_t x, uint32_t y) {
-      int c = members[x].key.str().compare(members[y].key.str());
-      return c != 0 ? c < 0 : x < y;
-    });
+    std::sort(index, index + block->count, tickingLess([members](uint32_t x, uint32_t y) {
+                int c = members[x].key.str().compare(members[y].key.str());
+                return c != 0 ? c < 0 : x < y;
+              }));
     block->indexed = true;
   }
   return index;

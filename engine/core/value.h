@@ -4,6 +4,7 @@
 // to the Budget of the run that created it, which enforces maxHeapBytes.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -291,6 +292,71 @@ class ObjectBuilder {
  private:
   Members members_;
   std::unordered_map<std::string_view, size_t> index_;  // views of the keys' strings, which members_ holds
+};
+
+// Memory a computation holds outside any value while it builds one (the list
+// being filled, the groups of group_by, the set of items seen by distinct):
+// charged to the run's budget as it grows, so maxHeapBytes holds before the
+// value exists rather than once it is made; given back when the computation
+// ends (the value it builds is charged on its own).
+class Scratch {
+ public:
+  Scratch() : budget_(Budget::current()) {}
+  ~Scratch() { handBack(); }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  void charge(uint64_t bytes) {
+    if (!budget_) return;
+    budget_->charge(bytes);
+    held_ += bytes;
+  }
+  void handBack() { release(held_); }
+  void release(uint64_t bytes) {  // part of what it holds (at most all)
+    bytes = std::min(bytes, held_);
+    if (budget_) budget_->release(bytes);
+    held_ -= bytes;
+  }
+
+ private:
+  Budget* budget_;
+  uint64_t held_ = 0;
+};
+
+// A list filled an item at a time: what its storage takes is charged before
+// it grows (Scratch), so the limit holds while it fills; the charge passes to
+// the list's value when it is built.
+class ListBuilder {
+ public:
+  void reserve(size_t n) { cover(n); }
+  void push_back(Value v) {
+    if (items_.size() == items_.capacity()) cover(items_.size() + 1);
+    items_.push_back(std::move(v));
+  }
+  template <class It>
+  void append(It first, It last) {
+    cover(items_.size() + static_cast<size_t>(last - first));
+    items_.insert(items_.end(), first, last);
+  }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  const Value& back() const { return items_.back(); }
+  Value build() {
+    scratch_.handBack();  // the list's value charges its own bytes
+    return Value::array(std::move(items_));
+  }
+
+ private:
+  // Room for `needed` items, grown by half at least (as a vector grows, but
+  // charged before the storage is allocated).
+  void cover(size_t needed) {
+    const size_t capacity = items_.capacity();
+    if (needed <= capacity) return;
+    const size_t to = std::max(needed, capacity + capacity / 2);
+    scratch_.charge((to - capacity) * sizeof(Value));
+    items_.reserve(to);
+  }
+  Array items_;
+  Scratch scratch_;
 };
 
 // Equality, ordering and hashing walk values whole; they check the deadline

@@ -31,7 +31,7 @@ namespace {
 // what only its run over a list reports (an overflow).
 template <typename Tick>
 std::optional<Value> foldedGroups(const Node& n, Groups& groups, const GroupFolds& folds, Tick tick) {
-  Array out;
+  ListBuilder out;
   out.reserve(groups.size());
   Operands aggs(n.keys.size());
   for (size_t i = 0; i < groups.size(); ++i) {
@@ -39,7 +39,7 @@ std::optional<Value> foldedGroups(const Node& n, Groups& groups, const GroupFold
     if (!folds.results(i, aggs.data())) return std::nullopt;
     out.push_back(groupObject(n, groups.all()[i].key, aggs.data(), aggs.size()));
   }
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 // group_by's result with the aggs folded item by item; nullopt when one meets
@@ -85,6 +85,8 @@ std::optional<Value> Evaluator::groupByCells(const Node& n, size_t size, const C
     aggCells[j] = *cells;
   }
   Groups groups;
+  Scratch scratch;
+  scratch.charge(keys->values->size() * sizeof(int64_t));
   std::vector<int64_t> textGroups(keys->values->size(), -1);
   auto groupOf = [&](size_t i) -> size_t {
     if (keys->tag(i) != RowTag::String) return groups.indexOf(keys->value(i));
@@ -138,8 +140,8 @@ Value Evaluator::groupBy(const Node& n, const Value& list) {
   // Every group's list is made (and charged to the budget) before any aggregate runs.
   std::vector<Value> lists;
   lists.reserve(groups.size());
-  for (Groups::Group& g : groups.all()) lists.push_back(Value::array(std::move(g.items)));
-  Array out;
+  for (size_t i = 0; i < groups.size(); ++i) lists.push_back(groups.takeItems(i));
+  ListBuilder out;
   out.reserve(groups.size());
   Operands aggs(n.keys.size());
   for (size_t i = 0; i < lists.size(); ++i) {
@@ -147,7 +149,7 @@ Value Evaluator::groupBy(const Node& n, const Value& list) {
     for (size_t j = 0; j < n.keys.size(); ++j) aggs[j] = evalSync(*n.kids[firstAgg + j], lists[i]);
     out.push_back(groupObject(n, groups.all()[i].key, aggs.data(), aggs.size()));
   }
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 // key/value expressions (named in n.keys) read each item; without them its
@@ -178,7 +180,7 @@ Value Evaluator::caught(const Node& n, const Value& in, const Error& error) {
 // kids: init, next, while. Each result is the current value of the next
 // `while` and `next` (and bound to `as` when given).
 Value Evaluator::loop(const Node& n, const Value& in) {
-  Array results;
+  ListBuilder results;
   results.push_back(evalSync(*n.kids[0], in));
   while (static_cast<int64_t>(results.size()) < n.count) {
     st_.core.checkDeadline();
@@ -186,7 +188,7 @@ Value Evaluator::loop(const Node& n, const Value& in) {
     if (!evalSync(*n.kids[2], results.back()).truthy()) break;
     results.push_back(evalSync(*n.kids[1], results.back()));
   }
-  return locatedAt(n.path, [&] { return Value::array(std::move(results)); });  // it may nest too deep
+  return locatedAt(n.path, [&] { return results.build(); });  // it may nest too deep
 }
 
 // kids: [init], expr. Each item's expr sees the item as the current value and
@@ -252,24 +254,24 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
         if (std::optional<Value> planned = plannedFilter(n, in)) return std::move(*planned);
       const bool keep = n.op == Op::Filter;
       const Array& items = expectList(n, in);
-      Array out;
+      ListBuilder out;
       for (const Value& item : items) {
         ItemScope scope(st_, n, item);
         if (evalSync(*n.kids[0], item).truthy() == keep) out.push_back(item);
       }
-      return Value::array(std::move(out));
+      return out.build();
     }
     case Op::Map:
     case Op::FlatMap: {
       const Array& items = expectList(n, in);
-      Array out;
+      ListBuilder out;
       out.reserve(items.size());
       for (const Value& item : items) {
         ItemScope scope(st_, n, item);
         if (n.op == Op::Map) out.push_back(evalSync(*n.kids[0], item));
         else appendFlat(out, evalSync(*n.kids[0], item));
       }
-      return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
+      return locatedAt(n.path, [&] { return out.build(); });
     }
     // Ops that nest what they are given: a value too deep is refused at their node.
     case Op::GroupBy:

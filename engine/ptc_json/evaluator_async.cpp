@@ -22,7 +22,7 @@ Task<Value> Evaluator::caughtAsync(const Node& n, Value in, Error error) {
 
 Task<Value> Evaluator::loopAsync(const Node& n, Value in) {
   Value first = co_await evalAsync(*n.kids[0], in);
-  Array results;
+  ListBuilder results;
   results.push_back(std::move(first));
   while (static_cast<int64_t>(results.size()) < n.count) {
     st_.core.checkDeadline();
@@ -31,7 +31,7 @@ Task<Value> Evaluator::loopAsync(const Node& n, Value in) {
     Value next = co_await evalAsync(*n.kids[1], results.back());
     results.push_back(std::move(next));
   }
-  co_return locatedAt(n.path, [&] { return Value::array(std::move(results)); });
+  co_return locatedAt(n.path, [&] { return results.build(); });
 }
 
 Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
@@ -56,23 +56,23 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Op::Reject: {
       const bool keep = n.op == Op::Filter;
       const Array& items = expectList(n, in);
-      Array out;
+      ListBuilder out;
       if (fansOut(items.size())) {
         std::vector<Value> verdicts = co_await fanOutItems(n, items);
         for (size_t i = 0; i < items.size(); ++i)
           if (verdicts[i].truthy() == keep) out.push_back(items[i]);
-        co_return Value::array(std::move(out));
+        co_return out.build();
       }
       for (const Value& item : items) {
         ItemScope scope(st_, n, item);
         if ((co_await evalAsync(*n.kids[0], item)).truthy() == keep) out.push_back(item);
       }
-      co_return Value::array(std::move(out));
+      co_return out.build();
     }
     case Op::Map:
     case Op::FlatMap: {
       const Array& items = expectList(n, in);
-      Array out;
+      ListBuilder out;
       out.reserve(items.size());
       if (fansOut(items.size())) {
         std::vector<Value> results = co_await fanOutItems(n, items);
@@ -86,7 +86,7 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
           else appendFlat(out, co_await evalAsync(*n.kids[0], item));
         }
       }
-      co_return locatedAt(n.path, [&] { return Value::array(std::move(out)); });
+      co_return locatedAt(n.path, [&] { return out.build(); });
     }
     case Op::And:
       for (const auto& c : n.kids)

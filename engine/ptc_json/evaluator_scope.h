@@ -52,8 +52,10 @@ class ItemScope {
 };
 
 // Appends a flat_map result: a list's items, or any other value as one item.
-inline void appendFlat(Array& out, Value v) {
-  if (v.isArray()) out.insert(out.end(), v.items().begin(), v.items().end());
+// Each item is charged as it is added (ListBuilder): a flat_map whose every
+// item yields one long list holds items x length references before its value exists.
+inline void appendFlat(ListBuilder& out, Value v) {
+  if (v.isArray()) out.append(v.items().begin(), v.items().end());
   else out.push_back(std::move(v));
 }
 

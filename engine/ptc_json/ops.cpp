@@ -164,6 +164,8 @@ struct ValueEq {
   bool operator()(const Value* a, const Value* b) const { return equals(*a, *b); }
 };
 using ValueSet = std::unordered_set<const Value*, ValueHash, ValueEq>;
+// What an entry of a hash set or map costs besides its value: its node and bucket (charged as Scratch).
+constexpr uint64_t kSetEntryBytes = 48;
 
 // The allowed values: a list's items, or an object's keys.
 Value allowedValues(const Node& n, const Value& allowed) {
@@ -183,9 +185,11 @@ Value allowedValues(const Node& n, const Value& allowed) {
 Value filterIn(const Node& n, const Value& in, const Value& allowedValue, bool keep) {
   const Array& items = expectList(n, in);
   Value allowed = allowedValues(n, allowedValue);
+  Scratch scratch;
+  scratch.charge(allowed.items().size() * kSetEntryBytes);
   ValueSet set;
   for (const Value& a : allowed.items()) set.insert(&a);
-  Array out;
+  ListBuilder out;
   for (const Value& item : items) {
     tickDeadline();
     if (!n.field.isNone() && !item.isObject()) continue;
@@ -205,7 +209,7 @@ Value chunk(const Node& n, const Array& items, size_t size) {
     out.push_back(Value::array(Array(items.begin() + static_cast<ptrdiff_t>(at),
                                      items.begin() + static_cast<ptrdiff_t>(std::min(items.size(), at + size)))));
   }
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 // ---- collections ----
@@ -224,7 +228,7 @@ Value select(const Node& n, const Value& in) {
   if (!in.isArray())
     throwExecution(ErrorCode::TypeMismatch, n,
                    "'select' expects an object or a list of objects, got " + std::string(typeName(in)));
-  Array out;
+  ListBuilder out;
   out.reserve(in.items().size());
   for (size_t i = 0; i < in.items().size(); ++i) {
     tickDeadline();
@@ -234,7 +238,7 @@ Value select(const Node& n, const Value& in) {
                      "'select' expects a list of objects, but item " + std::to_string(i) + " is a " + typeName(item));
     out.push_back(selectFields(n, item));
   }
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 // One sort key of two items: nulls (and missing fields) last in either order.
@@ -247,36 +251,44 @@ int compareSortKey(const Node& n, const Value& a, const Value& b, bool desc) {
 // Stable, by n.sortKeys in order (the first that differs decides).
 Value sortBy(const Node& n, const Array& items) {
   const size_t k = n.sortKeys.size();
+  Scratch scratch;  // the keys and the order, then the sorted list
+  scratch.charge(items.size() * (k * sizeof(Value) + sizeof(size_t)));
   std::vector<Value> keys;  // row-major: keys[i * k + j] is key j of item i
   keys.reserve(items.size() * k);
   for (const Value& item : items)
     for (const auto& key : n.sortKeys) keys.push_back(key.first.isNone() ? item : item.field(key.first.str()));
   std::vector<size_t> order(items.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    for (size_t j = 0; j < k; ++j)
-      if (int c = compareSortKey(n, keys[a * k + j], keys[b * k + j], n.sortKeys[j].second)) return c < 0;
-    return false;
-  });
-  Array out;
+  std::stable_sort(order.begin(), order.end(), tickingLess([&](size_t a, size_t b) {
+                     for (size_t j = 0; j < k; ++j)
+                       if (int c = compareSortKey(n, keys[a * k + j], keys[b * k + j], n.sortKeys[j].second))
+                         return c < 0;
+                     return false;
+                   }));
+  ListBuilder out;
   out.reserve(items.size());
   for (size_t i : order) out.push_back(items[i]);
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 Value slice(const Array& items, size_t from, size_t to) {
   from = std::min(from, items.size());
   to = std::min(to, items.size());
+  if (Budget* budget = Budget::current()) budget->require((std::max(from, to) - from) * sizeof(Value));
   return Value::array(Array(items.begin() + static_cast<std::ptrdiff_t>(from),
                             items.begin() + static_cast<std::ptrdiff_t>(std::max(from, to))));
 }
 
 Value distinct(const Array& items) {
+  Scratch scratch;
   ValueSet seen;
-  Array out;
+  ListBuilder out;
   for (const Value& item : items)
-    if (seen.insert(&item).second) out.push_back(item);
-  return Value::array(std::move(out));
+    if (seen.insert(&item).second) {
+      scratch.charge(kSetEntryBytes);
+      out.push_back(item);
+    }
+  return out.build();
 }
 
 // ---- aggregation ----
@@ -298,6 +310,18 @@ Value sum(const Node& n, const Array& items) {
   return total.isFloat() ? number(n, total.asDouble()) : Value::integer(total.asInt());
 }
 
+// The mean of the numbers when their sum overflows: each one divided by the
+// count first, so the terms and their sum stay within the largest number.
+double scaledMean(const Node& n, const Array& items, size_t count) {
+  double mean = 0;
+  for (const Value& item : items) {
+    tickDeadline();
+    Value v = subject(n, item);
+    if (v.isNumber()) mean += v.asDouble() / static_cast<double>(count);
+  }
+  return mean;
+}
+
 Value avg(const Node& n, const Array& items) {
   NumberSum total;
   size_t count = 0;
@@ -309,7 +333,8 @@ Value avg(const Node& n, const Array& items) {
     ++count;
   }
   if (count == 0) return Value();
-  return number(n, total.asDouble() / static_cast<double>(count));
+  const double mean = total.asDouble() / static_cast<double>(count);
+  return number(n, std::isfinite(mean) ? mean : scaledMean(n, items, count));
 }
 
 // Skips null and missing values; numbers and texts do not mix (orderOf).
@@ -367,7 +392,7 @@ Value keys(const Node& n, const Value& in) {
     return Value::array(std::move(out));
   }
   for (const Member& m : in.members()) out.push_back(m.key);
-  std::sort(out.begin(), out.end(), [](const Value& a, const Value& b) { return a.str() < b.str(); });
+  std::sort(out.begin(), out.end(), tickingLess([](const Value& a, const Value& b) { return a.str() < b.str(); }));
   return Value::array(std::move(out));
 }
 
@@ -407,16 +432,17 @@ Value zip(const Node& n, const Value* args, size_t nargs) {
   if (nargs == 0) return Value::array({});
   size_t shortest = SIZE_MAX;
   for (size_t i = 0; i < nargs; ++i) shortest = std::min(shortest, listOperand(n, args[i], i).size());
-  Array out;
+  ListBuilder out;
   out.reserve(shortest);
   for (size_t row = 0; row < shortest; ++row) {
     tickDeadline();
+    if (Budget* budget = Budget::current()) budget->require(nargs * sizeof(Value));
     Array tuple;
     tuple.reserve(nargs);
     for (size_t i = 0; i < nargs; ++i) tuple.push_back(args[i].items()[row]);
     out.push_back(Value::array(std::move(tuple)));
   }
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 }  // namespace

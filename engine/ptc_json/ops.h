@@ -109,11 +109,18 @@ class Groups {
     Value key;
     Array items;
   };
-  void add(const Value& key, const Value& item) { groups_[indexOf(key)].items.push_back(item); }
+  // The groups and their items are charged to the run as they grow (Scratch).
+  void add(const Value& key, const Value& item) {
+    Group& g = groups_[indexOf(key)];
+    scratch_.charge(sizeof(Value));
+    g.items.push_back(item);
+  }
   // The group of `key` (made empty when new), its items left to the caller.
   size_t indexOf(const Value& key);
   size_t size() const { return groups_.size(); }
   std::vector<Group>& all() { return groups_; }
+  // Group i's items as a list value, whose charge replaces theirs.
+  Value takeItems(size_t i);
   Value toList();  // [{"key": k, "items": [...]}]
 
  private:
@@ -129,6 +136,7 @@ class Groups {
   // one value per distinct text, so most keys are found here without hashing.
   static constexpr size_t kRecent = 16;
   std::vector<std::pair<Value, size_t>> recent_;
+  Scratch scratch_;
 };
 // group_by's aggregates folded while grouping, when every one is count or
 // sum/avg/min/max of a field or of the items: no list per group is built.
@@ -156,9 +164,11 @@ class GroupFolds {
   };
   Fold* groupFolds(size_t group);
   static bool fold(Fold& f, const Node& agg, Value v);
+  void cover(size_t folds);  // folds_ holds at least this many, charged
   const Node& n_;
   size_t first_;             // the first agg among n_.kids
   std::vector<Fold> folds_;  // group * aggs + agg
+  Scratch scratch_;
 };
 // {"key": k, <agg name>: <value>...} for group_by with aggs (names in n.keys).
 Value groupObject(const Node& n, const Value& key, const Value* aggs, size_t count);
@@ -173,6 +183,7 @@ class Entries {
  private:
   std::unordered_map<std::string, size_t> index_;
   Members members_;
+  Scratch scratch_;  // the index and the members, charged as they grow
 };
 Value toEntries(const Node& n, const Value& in);
 Value flatten(const Array& items);

@@ -11,14 +11,28 @@
 
 namespace ptc {
 
+namespace {
+// What an entry of a hash index costs besides its key: its node and bucket.
+constexpr uint64_t kGroupIndexBytes = 48;
+}  // namespace
+
 size_t Groups::indexOf(const Value& key) {
   if (key.isString())
     for (const auto& [seen, group] : recent_)
       if (seen.sameHeap(key)) return group;  // the same text value: equal, so the same group
   auto [it, fresh] = index_.try_emplace(key, groups_.size());
   if (key.isString() && recent_.size() < kRecent) recent_.emplace_back(key, it->second);
-  if (fresh) groups_.push_back(Group{key, {}});
+  if (fresh) {
+    groups_.push_back(Group{key, {}});
+    scratch_.charge(sizeof(Group) + kGroupIndexBytes);
+  }
   return it->second;
+}
+
+Value Groups::takeItems(size_t i) {
+  Array& items = groups_[i].items;
+  scratch_.release(items.size() * sizeof(Value));
+  return Value::array(std::move(items));
 }
 
 bool GroupFolds::canFold(const Node& agg) {
@@ -32,9 +46,15 @@ bool GroupFolds::canFold(const Node& agg) {
   }
 }
 
+void GroupFolds::cover(size_t folds) {
+  if (folds_.size() >= folds) return;
+  scratch_.charge((folds - folds_.size()) * sizeof(Fold));
+  folds_.resize(folds);
+}
+
 GroupFolds::Fold* GroupFolds::groupFolds(size_t group) {
   const size_t aggs = n_.keys.size();
-  if (folds_.size() < (group + 1) * aggs) folds_.resize((group + 1) * aggs);
+  cover((group + 1) * aggs);
   return &folds_[group * aggs];
 }
 
@@ -56,7 +76,7 @@ bool GroupFolds::add(size_t group, const Value& item) {
 bool GroupFolds::addCells(const uint32_t* groups, size_t count, size_t groupCount, const CellColumn* columns,
                           size_t from) {
   const size_t aggs = n_.keys.size();
-  if (folds_.size() < groupCount * aggs) folds_.resize(groupCount * aggs);
+  cover(groupCount * aggs);
   for (size_t j = 0; j < aggs; ++j) {
     const Node& agg = *n_.kids[first_ + j];
     Fold* folds = folds_.data() + j;
@@ -115,11 +135,11 @@ bool GroupFolds::results(size_t group, Value* out) const {
 Value Groups::toList() {
   const Value keyName = Value::string("key");
   const Value itemsName = Value::string("items");
-  Array out;
+  ListBuilder out;
   out.reserve(groups_.size());
-  for (Group& g : groups_)
-    out.push_back(Value::object(Members{Member{keyName, g.key}, Member{itemsName, Value::array(std::move(g.items))}}));
-  return Value::array(std::move(out));
+  for (size_t i = 0; i < groups_.size(); ++i)
+    out.push_back(Value::object(Members{Member{keyName, groups_[i].key}, Member{itemsName, takeItems(i)}}));
+  return out.build();
 }
 
 Value groupObject(const Node& n, const Value& key, const Value* aggs, size_t count) {
@@ -148,6 +168,7 @@ void Entries::add(const Node& n, const Value& key, Value value, size_t index) {
                    "'from_entries' needs each key to be a text or a number, but the key of item " +
                        std::to_string(index) + " is " + describeValue(key));
   auto [it, fresh] = index_.try_emplace(name, members_.size());
+  if (fresh) scratch_.charge(name.size() + kGroupIndexBytes + sizeof(Member));
   if (fresh) members_.push_back(Member{Value::string(std::move(name)), std::move(value)});
   else members_[it->second].value = std::move(value);
 }
@@ -161,23 +182,23 @@ Value toEntries(const Node& n, const Value& in) {
                        (in.isArray() ? " (from_entries builds an object from a list)" : ""));
   const Value keyName = Value::string("key");
   const Value valueName = Value::string("value");
-  Array out;
+  ListBuilder out;
   out.reserve(in.members().size());
   for (const Member& m : in.members()) {
     tickDeadline();
     out.push_back(Value::object(Members{Member{keyName, m.key}, Member{valueName, m.value}}));
   }
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 Value flatten(const Array& items) {
-  Array out;
+  ListBuilder out;
   for (const Value& item : items) {
     tickDeadline();
-    if (item.isArray()) out.insert(out.end(), item.items().begin(), item.items().end());
+    if (item.isArray()) out.append(item.items().begin(), item.items().end());
     else out.push_back(item);
   }
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 }  // namespace ptc

@@ -14,7 +14,9 @@ namespace ptc {
 namespace {
 
 // The numbers of the list, sorted ascending.
-std::vector<Value> sortedNumbers(const Node& n, const Array& items) {
+// Their copy is charged to the run while it lives (`scratch`).
+std::vector<Value> sortedNumbers(const Node& n, const Array& items, Scratch& scratch) {
+  scratch.charge(items.size() * sizeof(Value));
   std::vector<Value> numbers;
   numbers.reserve(items.size());
   for (size_t i = 0; i < items.size(); ++i) {
@@ -27,8 +29,18 @@ std::vector<Value> sortedNumbers(const Node& n, const Array& items) {
                      quoted(n) + " requires numbers, but item " + std::to_string(i) + " holds " + describeValue(v));
     numbers.push_back(std::move(v));
   }
-  std::sort(numbers.begin(), numbers.end(), [](const Value& a, const Value& b) { return a.asDouble() < b.asDouble(); });
+  std::sort(numbers.begin(), numbers.end(),
+            tickingLess([](const Value& a, const Value& b) { return a.asDouble() < b.asDouble(); }));
   return numbers;
+}
+
+// The point `fraction` of the way from a to b (a <= b), finite for finite ends:
+// b - a overflows when they are far apart (-1e308 and 1e308), a weighted sum
+// of the ends does not.
+double between(double a, double b, double fraction) {
+  const double gap = b - a;
+  if (std::isfinite(gap)) return a + gap * fraction;
+  return a * (1 - fraction) + b * fraction;
 }
 
 // Linear interpolation between the closest ranks (numpy's default, "type 7"):
@@ -39,7 +51,7 @@ Value linear(const std::vector<Value>& xs, double p) {
   size_t hi = std::min(lo + 1, xs.size() - 1);
   double fraction = rank - static_cast<double>(lo);
   if (fraction == 0) return xs[lo];
-  return Value::number(xs[lo].asDouble() + (xs[hi].asDouble() - xs[lo].asDouble()) * fraction);
+  return Value::number(between(xs[lo].asDouble(), xs[hi].asDouble(), fraction));
 }
 
 // Nearest rank: the smallest item with at least p% of the items at or below it.
@@ -52,15 +64,19 @@ Value nearest(const std::vector<Value>& xs, double p) {
 }  // namespace
 
 Value median(const Node& n, const Array& items) {
-  std::vector<Value> xs = sortedNumbers(n, items);
+  Scratch scratch;
+  std::vector<Value> xs = sortedNumbers(n, items, scratch);
   if (xs.empty()) return Value();
   size_t mid = xs.size() / 2;
   if (xs.size() % 2 == 1) return xs[mid];
-  return Value::number((xs[mid - 1].asDouble() + xs[mid].asDouble()) / 2.0);
+  const double a = xs[mid - 1].asDouble(), b = xs[mid].asDouble();
+  // Halves first when the sum overflows: the mean of two finite numbers is finite.
+  return Value::number(std::isfinite(a + b) ? (a + b) / 2.0 : a / 2.0 + b / 2.0);
 }
 
 Value percentile(const Node& n, const Array& items) {
-  std::vector<Value> xs = sortedNumbers(n, items);
+  Scratch scratch;
+  std::vector<Value> xs = sortedNumbers(n, items, scratch);
   if (xs.empty()) return Value();
   double p = n.data.asDouble();
   return n.name.isString() && n.name.str() == "nearest" ? nearest(xs, p) : linear(xs, p);
@@ -73,11 +89,12 @@ Value countDistinct(const Node& n, const Array& items) {
   struct Eq {
     bool operator()(const Value& a, const Value& b) const { return equals(a, b); }
   };
+  Scratch scratch;  // the set: a value and its node per distinct value
   std::unordered_set<Value, Hash, Eq> seen;
   for (size_t i = 0; i < items.size(); ++i) {
     tickDeadline();
     Value v = itemValue(n, items[i], i);
-    if (!v.isNull()) seen.insert(std::move(v));
+    if (!v.isNull() && seen.insert(std::move(v)).second) scratch.charge(sizeof(Value) + 32);
   }
   return Value::integer(static_cast<int64_t>(seen.size()));
 }

@@ -168,14 +168,14 @@ Value slice(const Node& n, const Value& v, const Value* args) {
 // ---- split, join, replace ----
 
 Value split(const Node& n, const std::string& s, const std::string& sep) {
-  Array out;
+  ListBuilder out;
   if (sep.empty()) {
     std::vector<size_t> at = offsets(s);
     for (size_t k = 0; k + 1 < at.size(); ++k) {
       tickDeadline();
       out.push_back(Value::string(s.substr(at[k], at[k + 1] - at[k])));
     }
-    return Value::array(std::move(out));
+    return out.build();
   }
   size_t from = 0;
   for (size_t hit = s.find(sep); hit != std::string::npos; hit = s.find(sep, from)) {
@@ -184,33 +184,48 @@ Value split(const Node& n, const std::string& s, const std::string& sep) {
     from = hit + sep.size();
   }
   out.push_back(Value::string(s.substr(from)));
-  return Value::array(std::move(out));
+  return out.build();
 }
 
-// How an item of join (or a field of format) reads as text.
-std::string piece(const Node& n, const Value& v, const std::string& where) {
-  if (v.isString()) return v.str();
-  if (v.isNull()) return "";
-  if (v.isNumber() || v.isBool()) return toJson(v);
-  throwExecution(ErrorCode::TypeMismatch, n,
-                 quoted(n) + " cannot write " + where + " as text: it is " + describeValue(v) +
-                     " (pick a field of it, or convert it with {\"op\": \"to_string\"})");
+// How an item of join (or a field of format) reads as text: appended to `out`.
+void appendPiece(std::string& out, const Node& n, const Value& v, const std::string& where) {
+  if (v.isString()) out += v.str();
+  else if (v.isNumber() || v.isBool()) out += toJson(v);
+  else if (!v.isNull())
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   quoted(n) + " cannot write " + where + " as text: it is " + describeValue(v) +
+                       " (pick a field of it, or convert it with {\"op\": \"to_string\"})");
 }
 
+// The bytes an item of join adds, checked as appendPiece checks it: a number
+// or boolean is short, its text written once here.
+uint64_t pieceSize(const Node& n, const Value& v, size_t i) {
+  if (v.isString()) return v.str().size();
+  std::string text;
+  appendPiece(text, n, v, "item " + std::to_string(i));
+  return text.size();
+}
+
+// The whole text is measured, and charged, before any of it is copied: a list
+// holding one long text many times is small, its join is not.
 Value join(const Node& n, const Value& v, const Value* args) {
   if (!v.isArray()) throwExecution(ErrorCode::TypeMismatch, n, "'join' expects a list, got " + describeValue(v));
   const Value& sepArg = operand(n, args, kFirstExtra);
   const std::string sep = sepArg.isNull() ? "" : textArg(n, sepArg, "'sep'");
-  std::vector<std::string> pieces;
+  const Array& items = v.items();
   uint64_t total = 0;
-  for (size_t i = 0; i < v.items().size(); ++i) {
+  for (size_t i = 0; i < items.size(); ++i) {
     tickDeadline();
-    pieces.push_back(piece(n, v.items()[i], "item " + std::to_string(i)));
-    total += pieces.back().size() + sep.size();
+    total += pieceSize(n, items[i], i) + (i ? sep.size() : 0);
   }
   reserveText(total);
   std::string out;
-  for (size_t i = 0; i < pieces.size(); ++i) out += (i ? sep : "") + pieces[i];
+  out.reserve(static_cast<size_t>(total));
+  for (size_t i = 0; i < items.size(); ++i) {
+    tickDeadline();
+    if (i) out += sep;
+    appendPiece(out, n, items[i], "item " + std::to_string(i));
+  }
   return Value::string(std::move(out));
 }
 
@@ -263,7 +278,7 @@ Value format(const Node& n, const Value& v) {
       throwExecution(ErrorCode::TypeMismatch, n,
                      "'format' reads field '" + name + "' of the current value, which is " + describeValue(v) +
                          " (use {} for the value itself)");
-    out += piece(n, name.empty() ? v : v.field(name), name.empty() ? "the value" : "field '" + name + "'");
+    appendPiece(out, n, name.empty() ? v : v.field(name), name.empty() ? "the value" : "field '" + name + "'");
     reserveText(out.size());
     i = close;
   }

@@ -235,14 +235,14 @@ std::optional<Value> foldCells(size_t size, const CellColumn& keys, const std::o
 
 Value probe(const JoinIndexes::Index& index, const Value& key, bool firstOnly) {
   const Array& items = index.list.items();
-  Array out;
+  ListBuilder out;
   auto it = index.heads.find(key);
   if (it != index.heads.end())
     for (uint32_t p = it->second; p != JoinIndexes::kEnd; p = index.next[p]) {
       out.push_back(items[p]);
       if (firstOnly) break;
     }
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 }  // namespace
@@ -338,7 +338,7 @@ std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
   std::optional<CellFilter> byCells;
   if (keys) byCells.emplace(*keys, rhs, wantEqual);
   const Value null;
-  Array out;
+  ListBuilder out;
   for (size_t i = 0; i < items.size(); ++i) {
     tick();
     if (byCells) {
@@ -357,7 +357,7 @@ std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
         if (!items[j].isObject() && !items[j].isNull()) readField(cmp, items[j]);
     break;
   }
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 }  // namespace ptc

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/limits.h"
 #include "core/value.h"
 #include "ptc_json/op_table.h"
 
@@ -52,7 +53,7 @@ struct Program {
 };
 
 struct CompileOptions {
-  int maxDepth = 50;
+  int maxDepth = limits::maxDepthDefault;
   bool toolsKnown = false;
   std::vector<std::string> tools;
 };

@@ -133,7 +133,7 @@ Call call(const Value& v, const std::string& path, const BodyContext& ctx) {
   Call c;
   c.path = path;
   const Value& target = *v.find("call");
-  if (!target.isString() || !isName(target.str()))
+  if (!target.isString() || !(isName(target.str()) || isServerToolName(target.str())))
     fail(ErrorCode::WrongKind, childPath(path, "call"),
          "\"call\" must name a function of the file or a tool, got " + shortJson(target));
   c.target = target.str();

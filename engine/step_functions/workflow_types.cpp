@@ -87,6 +87,14 @@ bool isName(std::string_view s) {
   return true;
 }
 
+bool isServerToolName(std::string_view s) {
+  size_t dot = s.find('.');
+  if (dot == std::string_view::npos || dot + 1 == s.size() || !isName(s.substr(0, dot))) return false;
+  for (char c : s.substr(dot + 1))
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') return false;
+  return true;
+}
+
 bool parseType(std::string_view text, bool allowResult, Type& out, std::string& error) {
   return TypeParser(text, error).parse(allowResult, out);
 }

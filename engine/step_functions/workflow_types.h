@@ -33,6 +33,10 @@ bool conforms(const Value& v, const Type& t);
 // NAME = [A-Za-z_][A-Za-z0-9_]* optionally followed by -groups (make-id, user-id).
 bool isName(std::string_view s);
 
+// A tool of an upstream MCP server, "<server>.<tool>": a NAME, a dot, then
+// [A-Za-z0-9_.-]+ (MCP tool names). Only tools have such names, never functions.
+bool isServerToolName(std::string_view s);
+
 // The type as written ("list customer").
 std::string typeText(const Type& t);
 

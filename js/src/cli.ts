@@ -7,6 +7,8 @@ import { limitAccepts, limitRule, type LimitName } from "./run/checks.js";
 import { describeThrown } from "./util/describe.js";
 import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
 import type { Runtime } from "./runtimes/runtime.js";
+import { escapeControls, shownJson } from "./util/shown-text.js";
+import { SESSION_TIMEOUT_MS } from "./agents/session.js";
 import { VERSION } from "./util/version.js";
 import type {
   CallResult,
@@ -32,7 +34,7 @@ Commands:
   schema                       Print the JSON Schema (draft 2020-12) of a program.
   prompt                       Print the system prompt that teaches a model the language.
   mcp                          Serve run_program, run_workflow and describe_language as an MCP
-                               server over stdio.
+                               server over stdio (with --mcp-config: in front of MCP servers).
   help                         Print this help.
 
 Options:
@@ -40,10 +42,18 @@ Options:
   --memory <file | ->    JSON object of memory from earlier runs, read with {"op": "var"} (run, mcp)
   --memory-out <file>    Write the memory after the run (the memory contract) to a file (run)
   --tools <module>       A JS module whose exports are tools: functions or descriptors
-                         {description, parameters, execute} (run, validate, schema, prompt, mcp)
-  --timeout <ms>         Time limit of a run, tool calls included (default 1000)
+                         {description, parameters, execute} (run, validate, schema, prompt, mcp).
+                         An exported function named dispose or close is no tool: it is called
+                         when the command ends (close the module's connections there)
+  --mcp-config <file>    MCP servers whose tools programs call as "<server>.<tool>": a JSON file
+                         {"mcpServers": {"<name>": {"command", "args", "env"} | {"url", "headers"}}},
+                         as MCP clients write it (run, prompt, mcp). Tools that declare
+                         destructiveHint ask for approval; "approval": true|false per server
+                         overrides it
+  --timeout <ms>         Time limit of a run, tool calls included (default 1000; mcp, and run
+                         with --mcp-config: 30000, as real tools take hundreds of ms a call)
   --max-heap <bytes>     Bytes of values a run may hold (default 10485760)
-  --max-depth <n>        Deepest nesting of operations (default 50)
+  --max-depth <n>        Deepest nesting of operations (default 50, at most 500)
   --max-message-bytes <n>
                          Bytes of one MCP message the server reads (default 10485760);
                          a longer one gets a JSON-RPC error, the server stays up (mcp)
@@ -54,7 +64,7 @@ Options:
   --replay <file | ->    Answer tool calls from a journal instead of the tools (run)
   --state-out <file>     When the run stops at calls needing approval, write its state to
                          a file for 'resume' (run, resume)
-  --results <file | ->   The pending calls' results by id: {"call-1": {"approved": true}, ...},
+  --results <file | ->   The pending calls' results by id: {"<pending id>": {"approved": true}, ...},
                          or {"value": ...}, {"error": "..."}, {"approved": false, "reason": "..."} (resume)
   --full                 Print the whole run result {result, memoryDelta, memory, metrics} (run, resume);
                          a failed run prints {ok: false, error: {type, code, message, ...}} too
@@ -71,7 +81,8 @@ A program file holds {"program": {"op": ...}}.
 Exit codes: 0 success; 1 the program failed (parse, validation or execution
 error, timeout, memory exceeded: the formatted error is printed on stderr);
 2 bad usage (unknown command or option, missing or unreadable file, 'mcp'
-without its optional dependencies); 3 an internal failure of ptc-wasm itself;
+without its optional dependencies, a wrong --mcp-config or a server of it that
+cannot be reached); 3 an internal failure of ptc-wasm itself;
 4 the run is suspended at calls needing approval (they are listed on stderr,
 the state is written to --state-out).
 
@@ -80,6 +91,7 @@ Examples:
   echo '{"program": {"op": "add", "left": 1, "right": 2}}' | ptc-wasm run -
   ptc-wasm prompt --compact --tools ./tools.mjs
   ptc-wasm mcp --tools ./tools.mjs --context data.json
+  ptc-wasm mcp --mcp-config mcp.json        # in front of the MCP servers of mcp.json
   ptc-wasm run refunds.json --tools ./tools.mjs --state-out state.json   # exit 4: suspended
   ptc-wasm resume state.json --results approvals.json --tools ./tools.mjs
 `;
@@ -108,6 +120,7 @@ const VALUED = new Set([
   "--replay",
   "--state-out",
   "--results",
+  "--mcp-config",
 ]);
 const FLAGS = new Set(["--full", "--compact", "--workflow", "--full-schema", "--help", "--version"]);
 const TOOL_LIMITS = ["--max-tool-calls", "--max-concurrency", "--tool-timeout"];
@@ -122,6 +135,7 @@ const ALLOWED: Record<string, string[]> = {
     "--max-depth",
     "--full",
     ...TOOL_LIMITS,
+    "--mcp-config",
     "--journal",
     "--replay",
     "--state-out",
@@ -140,7 +154,7 @@ const ALLOWED: Record<string, string[]> = {
   ],
   validate: ["--tools", "--max-depth"],
   schema: ["--tools", "--workflow"],
-  prompt: ["--tools", "--context", "--compact", "--workflow"],
+  prompt: ["--tools", "--context", "--compact", "--workflow", "--mcp-config"],
   mcp: [
     "--tools",
     "--context",
@@ -151,6 +165,7 @@ const ALLOWED: Record<string, string[]> = {
     "--max-message-bytes",
     "--full-schema",
     ...TOOL_LIMITS,
+    "--mcp-config",
   ],
   help: [],
 };
@@ -210,7 +225,25 @@ async function readObject(file: string, what: string): Promise<Record<string, un
   return value as Record<string, unknown>;
 }
 
-/** Tools from a module's exports: named exports, and the entries of a default-exported object. */
+// What the command closes when it ends: a tools module's dispose/close, the MCP gateway's connections.
+const disposers: (() => unknown)[] = [];
+const HOOKS = new Set(["dispose", "close"]);
+
+async function disposeAll(): Promise<void> {
+  for (const dispose of disposers.splice(0).reverse()) {
+    try {
+      await dispose();
+    } catch (e) {
+      process.stderr.write(`ptc-wasm: closing failed: ${describeThrown(e)}\n`);
+    }
+  }
+}
+
+/**
+ * Tools from a module's exports: named exports, and the entries of a
+ * default-exported object. A function named dispose or close is the module's
+ * hook, called when the command ends, not a tool.
+ */
 export async function loadTools(file: string): Promise<Record<string, Tool>> {
   let mod: Record<string, unknown>;
   try {
@@ -221,9 +254,14 @@ export async function loadTools(file: string): Promise<Record<string, Tool>> {
   const isTool = (v: unknown): v is Tool => typeof v === "function" || isToolDescriptor(v);
   const tools: Record<string, Tool> = {};
   const fallback = mod.default;
-  if (fallback && typeof fallback === "object" && !isToolDescriptor(fallback))
-    for (const [name, value] of Object.entries(fallback)) if (isTool(value)) tools[name] = value;
-  for (const [name, value] of Object.entries(mod)) if (name !== "default" && isTool(value)) tools[name] = value;
+  const entries = [
+    ...(fallback && typeof fallback === "object" && !isToolDescriptor(fallback) ? Object.entries(fallback) : []),
+    ...Object.entries(mod).filter(([name]) => name !== "default"),
+  ];
+  for (const [name, value] of entries) {
+    if (HOOKS.has(name) && typeof value === "function") disposers.push(value as () => unknown);
+    else if (isTool(value)) tools[name] = value;
+  }
   if (!Object.keys(tools).length)
     throw new UsageError(
       `the tools module '${file}' exports no tools (export functions or {description, parameters, execute} descriptors)`,
@@ -240,8 +278,12 @@ function limitFlag(options: Parsed["options"], flag: string, limit: LimitName): 
   return n;
 }
 
+// Everything the CLI prints goes through here. Much of it is the program's
+// (op names in errors, keys in paths, results): its control characters would
+// be the terminal's commands, so they are escaped (shown-text.ts); JSON stays
+// the same data.
 function write(stream: NodeJS.WriteStream, text: string): void {
-  stream.write(text.endsWith("\n") ? text : `${text}\n`);
+  stream.write(escapeControls(text.endsWith("\n") ? text : `${text}\n`));
 }
 
 async function readJournal(file: string): Promise<JournalEntry[]> {
@@ -254,6 +296,13 @@ async function readJournal(file: string): Promise<JournalEntry[]> {
   }
   throw new UsageError(`the journal file '${file}' must hold a JSON list (what --journal writes)`);
 }
+
+// Control characters (a newline, ESC) become spaces: the text stays one line on a terminal.
+const oneLine = (text: string) =>
+  Array.from(text, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x20 || (code >= 0x7f && code < 0xa0) ? " " : c;
+  }).join("");
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
@@ -269,7 +318,10 @@ async function report(
   if (r.status === "suspended") {
     if (options.has("--state-out")) await writeFile(options.get("--state-out") as string, json(r.state));
     if (full) write(process.stdout, JSON.stringify(r, null, 2));
-    const calls = r.pending.map((p) => `  ${p.id}: ${p.tool} ${JSON.stringify(p.args)} at ${p.path} (${p.reason})`);
+    // One line per call, whatever its tool, args and path hold: each is JSON.
+    const calls = r.pending.map(
+      (p) => `  ${p.id}: ${shownJson(p.tool)} ${shownJson(p.args)} at ${shownJson(p.path)} (${p.reason})`,
+    );
     const next = options.has("--state-out")
       ? `resume with: ptc-wasm resume ${options.get("--state-out") as string} --results <file> (and the same --tools, --context)`
       : "pass --state-out <file> to keep the state and resume it";
@@ -287,6 +339,16 @@ async function report(
     await writeFile(options.get("--memory-out") as string, json(r.memory));
   write(process.stdout, JSON.stringify(full ? r : r.result, null, 2));
   return 0;
+}
+
+// The --tools module's tools and the --mcp-config servers' ones ("<server>.<tool>").
+async function toolsOf(options: Parsed["options"]): Promise<Record<string, Tool> | undefined> {
+  const own = options.has("--tools") ? await loadTools(options.get("--tools") as string) : undefined;
+  if (!options.has("--mcp-config")) return own;
+  const { mcpTools } = await import("./agents/mcp.js");
+  const gateway = await mcpTools(options.get("--mcp-config") as string);
+  disposers.push(gateway.close);
+  return { ...gateway.tools, ...own };
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -313,13 +375,14 @@ async function main(argv: string[]): Promise<number> {
   ].filter((v) => v === "-");
   if (fromStdin.length > 1) throw new UsageError("standard input (-) can be read only once");
 
-  const tools = options.has("--tools") ? await loadTools(options.get("--tools") as string) : undefined;
+  const tools = await toolsOf(options);
   const context = options.has("--context")
     ? await readObject(options.get("--context") as string, "context")
     : undefined;
   const memory = options.has("--memory") ? await readObject(options.get("--memory") as string, "memory") : undefined;
   const limits = {
-    timeoutMs: limitFlag(options, "--timeout", "timeoutMs"),
+    timeoutMs:
+      limitFlag(options, "--timeout", "timeoutMs") ?? (options.has("--mcp-config") ? SESSION_TIMEOUT_MS : undefined),
     maxHeapBytes: limitFlag(options, "--max-heap", "maxHeapBytes"),
     maxDepth: limitFlag(options, "--max-depth", "maxDepth"),
     maxToolCalls: limitFlag(options, "--max-tool-calls", "maxToolCalls"),
@@ -346,8 +409,9 @@ async function main(argv: string[]): Promise<number> {
         : runtime.prompt({ tools, context, compact });
       write(process.stdout, text);
       if (process.stderr.isTTY)
-        process.stderr.write(
-          `(${text.length} characters, ~${approximateTokens(text)} tokens estimated as characters/4)\n`,
+        write(
+          process.stderr,
+          `(${text.length} characters, ~${approximateTokens(text)} tokens estimated as characters/4)`,
         );
       return 0;
     }
@@ -377,30 +441,50 @@ async function main(argv: string[]): Promise<number> {
         toolTimeoutMs,
         journal: options.has("--journal"),
       });
+      // A state that cannot be resumed is bad input, as a bad flag is: one line, exit 2.
+      if (!resumed.ok && resumed.error.code === "bad_state")
+        return (process.stderr.write(`ptc-wasm: ${oneLine(resumed.error.message)}\n`), 2);
       return report(runtime, resumed, options);
     }
     case "mcp": {
       const { serveStdio } = await import("./agents/mcp.js");
       const schema = options.has("--full-schema") ? "full" : "minimal";
-      await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes, schema });
-      return -1; // keeps serving until the client closes standard input
+      const server = await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes, schema });
+      // Serves until the client closes standard input; then the connections close and the CLI ends.
+      await new Promise((done) => process.stdin.once("end", done).once("close", done));
+      await server.close();
+      return 0;
     }
   }
   return 0;
 }
 
+// A reader that stops early (ptc-wasm schema | head -1) closes stdout: end quietly.
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+
+// The command's work is done: close what it opened, and end once stdout is written,
+// even if a tools module left something open.
+async function end(code: number): Promise<void> {
+  process.exitCode = code;
+  await disposeAll();
+  process.stdout.write("", () => process.exit(code));
+}
+
 main(process.argv.slice(2)).then(
-  (code) => {
-    if (code >= 0) process.exitCode = code;
-  },
+  (code) => end(code),
   (e) => {
+    let code = 3;
     if (e instanceof UsageError) {
-      process.stderr.write(`ptc-wasm: ${e.message}\nRun 'ptc-wasm --help' for usage.\n`);
-      process.exitCode = 2;
-    } else if ((e as { code?: unknown }).code === "ERR_PTC_MISSING_PEER") {
-      // mcp without the MCP SDK: the message says what to install (a MissingPeerError of mcp.mjs).
-      process.stderr.write(`ptc-wasm: ${(e as Error).message}\n`);
-      process.exitCode = 2;
+      write(process.stderr, `ptc-wasm: ${e.message}\nRun 'ptc-wasm --help' for usage.`);
+      code = 2;
+    } else if (["ERR_PTC_MISSING_PEER", "ERR_PTC_MCP_CONFIG"].includes((e as { code?: string }).code ?? "")) {
+      // mcp without the MCP SDK (the message says what to install), or a wrong --mcp-config.
+      write(process.stderr, `ptc-wasm: ${(e as Error).message}`);
+      code = 2;
     } else {
       let text: string;
       try {
@@ -408,8 +492,8 @@ main(process.argv.slice(2)).then(
       } catch {
         text = describeThrown(e);
       }
-      process.stderr.write(`ptc-wasm: ${text}\n`);
-      process.exitCode = 3;
+      write(process.stderr, `ptc-wasm: ${text}`);
     }
+    return end(code);
   },
 );

@@ -3,12 +3,25 @@
 // cannot reach this page's DOM, variables or storage (localStorage, IndexedDB,
 // cookies), cannot navigate the page or open windows, and the frame's
 // Content-Security-Policy (default-src 'none') keeps it off the network. The
-// page and the frame talk by postMessage only: "evaluate this tools text",
-// "call this tool", each answer matched by its id. A tool call is async, as the
-// package expects; a tool that never answers is cut off by the run's deadline.
+// page and the frame talk by messages only (over a MessageChannel, below):
+// "evaluate this tools text", "call this tool", each answer matched by its id.
+// A tool call is async, as the package expects; a tool that never answers is
+// cut off by the run's deadline.
 //
 // The frame evaluates a tools text only when the page asks, and the page asks
 // only for tools the visitor typed or trusted (consent.ts holds a shared link's).
+//
+// A tool may try to navigate its own frame (`location.href = url + args`):
+// CSP does not govern a frame's own navigation, and the page that then loaded
+// would be the attacker's, still the tools frame. Three things stop it. The
+// page's own policy (index.html) has `frame-src 'none'`, which blocks every
+// navigation of its frames that fetches (the srcdoc frame fetches nothing), so
+// no request leaves with data in its URL. The conversation runs over a
+// MessageChannel whose port only the srcdoc document holds: a document that
+// replaced it gets no question, and its posts to the page are ignored (the page
+// takes one window message, the frame's "ready", checked by source and origin).
+// And a second load event of the frame (a navigation, even one blocked into an
+// error page) replaces the frame, failing the calls that waited on it.
 //
 // A tool is a function, or a descriptor as the package takes it:
 // `{ effect: "write", approval: true | (args) => boolean, execute: async (args) => value }`.
@@ -43,16 +56,15 @@ interface Thrown {
   message: string;
 }
 
-/** What the frame posts. */
+/** What the frame answers on its port. */
 type FrameMessage =
-  | { kind: "ready" }
   | { kind: "compiled"; id: number; ok: true; names: string[]; traits: Record<string, ToolTraits> }
   | { kind: "compiled"; id: number; ok: false; message: string }
   | { kind: "result"; id: number; ok: true; value: unknown }
   | { kind: "result"; id: number; ok: false; error: Thrown };
 
 /** The answer to a question: the frame's, or "unavailable" (it was replaced, or never started). */
-type Reply = Exclude<FrameMessage, { kind: "ready" }> | { kind: "unavailable"; message: string };
+type Reply = FrameMessage | { kind: "unavailable"; message: string };
 
 /**
  * The frame's script. It is put into the frame's srcdoc as text
@@ -63,7 +75,9 @@ function frameMain(): void {
   type Entry = { execute: Fn; approval?: boolean | Fn };
   /** Evaluated tool sets by id; the page asks for a new set when the text changes. */
   const sets = new Map<number, Record<string, Entry>>();
-  const send = (message: unknown) => parent.postMessage(message, "*");
+  // The page's port (sent once, in answer to "ready"): every question comes and every answer goes through it.
+  let port: MessagePort | undefined;
+  const send = (message: unknown) => port?.postMessage(message);
   const text = (get: () => unknown, fallback: string): string => {
     try {
       return String(get());
@@ -136,7 +150,7 @@ function frameMain(): void {
       const check = tool.approval;
       const value = approve
         ? typeof check === "function"
-          ? (await check(args)) === true
+          ? (await check(args)) !== false // only false means no asking, as in the package
           : check === true
         : await tool.execute(args, info);
       try {
@@ -154,14 +168,18 @@ function frameMain(): void {
       send({ kind: "result", id, ok: false, error: thrown(e) });
     }
   };
-  addEventListener("message", (event: MessageEvent) => {
-    if (event.source !== parent) return;
+  const onQuestion = (event: MessageEvent) => {
     const m = event.data;
     if (m?.kind === "compile") compile(m.id, m.source);
     else if (m?.kind === "call" || m?.kind === "approve")
       void call(m.id, m.set, m.name, m.args, m.info, m.kind === "approve");
+  };
+  addEventListener("message", (event: MessageEvent) => {
+    if (port || event.source !== parent || event.data?.kind !== "port" || !event.ports[0]) return;
+    port = event.ports[0];
+    port.onmessage = onQuestion;
   });
-  send({ kind: "ready" });
+  parent.postMessage({ kind: "ready" }, "*");
 }
 
 const FRAME_HTML =
@@ -186,8 +204,15 @@ const COMPILE_LIMIT_MS = 1000;
 /** How long the frame may take to start (a host's Content-Security-Policy may forbid its script). */
 const START_LIMIT_MS = 10_000;
 
-/** One frame: created hidden, out of the tab order; its messages, matched to the questions. */
-function openFrame(host: HTMLElement) {
+/** Why the calls waiting on a frame that navigated fail. */
+const NAVIGATED =
+  "a mock tool navigated the sandbox's frame away (tools may not load pages); the sandbox was replaced and this call abandoned";
+
+/**
+ * One frame: created hidden, out of the tab order; its answers, matched to the
+ * questions. `navigated` is told when the frame loads a second document.
+ */
+function openFrame(host: HTMLElement, navigated: () => void) {
   const frame = document.createElement("iframe");
   frame.setAttribute("sandbox", "allow-scripts");
   frame.setAttribute("aria-hidden", "true");
@@ -206,20 +231,31 @@ function openFrame(host: HTMLElement) {
     unavailable = `the mock tools' sandbox did not start within ${START_LIMIT_MS / 1000} s (does this host forbid inline scripts in frames?)`;
     markReady();
   }, START_LIMIT_MS);
-  const onMessage = (event: MessageEvent) => {
-    // Only this frame's own messages; what they say is data, shown as text at most.
-    if (event.source !== frame.contentWindow || !event.data || typeof event.data !== "object") return;
-    const reply = event.data as FrameMessage;
-    if (reply.kind === "ready") {
-      performance.mark("ptc-tools-ready");
-      clearTimeout(startTimer);
-      markReady();
-    } else if (typeof reply.id === "number") {
-      waiting.get(reply.id)?.(reply);
-      waiting.delete(reply.id);
-    }
+  const channel = new MessageChannel();
+  // What the frame answers; data, shown as text at most.
+  channel.port1.onmessage = (event: MessageEvent) => {
+    const reply = event.data as FrameMessage | null;
+    if (!reply || typeof reply !== "object" || typeof reply.id !== "number") return;
+    waiting.get(reply.id)?.(reply);
+    waiting.delete(reply.id);
   };
-  window.addEventListener("message", onMessage);
+  // The one window message taken: "ready" from this frame's srcdoc document (an
+  // opaque origin, "null"), answered with the port. Then none is listened to.
+  const onReady = (event: MessageEvent) => {
+    if (event.source !== frame.contentWindow || event.origin !== "null") return;
+    if ((event.data as { kind?: unknown } | null)?.kind !== "ready") return;
+    window.removeEventListener("message", onReady);
+    frame.contentWindow?.postMessage({ kind: "port" }, "*", [channel.port2]);
+    performance.mark("ptc-tools-ready");
+    clearTimeout(startTimer);
+    markReady();
+  };
+  window.addEventListener("message", onReady);
+  // The srcdoc document loads once; another load is a navigation (blocked or not).
+  let loads = 0;
+  frame.addEventListener("load", () => {
+    if (++loads > 1) navigated();
+  });
   host.append(frame);
 
   return {
@@ -234,14 +270,14 @@ function openFrame(host: HTMLElement) {
           clearTimeout(timer);
           resolve(reply);
         });
-        // The frame's origin is opaque: it cannot be named as the target.
-        frame.contentWindow?.postMessage({ ...message, id }, "*");
+        channel.port1.postMessage({ ...message, id });
       });
     },
-    close(): void {
-      unavailable = "the mock tools' sandbox was restarted while this call waited";
+    close(why = "the mock tools' sandbox was restarted while this call waited"): void {
+      unavailable = why;
       clearTimeout(startTimer);
-      window.removeEventListener("message", onMessage);
+      window.removeEventListener("message", onReady);
+      channel.port1.close();
       frame.remove();
       markReady(); // questions not asked yet are answered at once
       for (const answer of waiting.values()) answer({ kind: "unavailable", message: unavailable });
@@ -252,15 +288,22 @@ function openFrame(host: HTMLElement) {
 
 /** The sandbox: a frame, replaced when it is stuck. */
 export function createToolSandbox(host: HTMLElement = document.body): ToolSandbox {
-  let frame = openFrame(host);
+  let frame: ReturnType<typeof openFrame>;
   let cache: { source: string; compiled: Promise<CompiledTools> } | undefined;
   let lastNames: string[] = [];
 
-  const restart = () => {
-    frame.close();
-    frame = openFrame(host);
+  const open = () => {
+    const opened = openFrame(host, () => {
+      if (frame === opened) restart(NAVIGATED);
+    });
+    return opened;
+  };
+  const restart = (why?: string) => {
+    frame.close(why);
+    frame = open();
     cache = undefined; // the new frame has evaluated nothing yet
   };
+  frame = open();
 
   const callIn =
     (owner: ReturnType<typeof openFrame>, set: number, kind: "call" | "approve") =>

@@ -172,7 +172,7 @@ describe("approvals", () => {
     const program = '{"program": {"op": "call", "tool": "refund", "args": {"id": 7}}}';
     const hash = `#j=${Buffer.from(JSON.stringify({ v: 1, program, context: "{}", tools })).toString("base64url")}`;
     const { page, context } = await openPage(env.browser, env.server.url, { path: hash, waitForResult: false });
-    await page.waitForFunction(() => document.body.dataset.status === "held", null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.body.dataset.status === "held", null, { timeout: 60_000 });
     await page.waitForTimeout(300);
     assert.equal(await page.evaluate(() => window.__playground.runs), 0);
     await nextRun(page, () => page.click("#consent .trust-tools"));

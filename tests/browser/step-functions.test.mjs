@@ -243,7 +243,7 @@ describe("step functions in the playground", () => {
     await pickExample(page, "classify-summaries");
     await select(page, "program", '"classify", "args"');
     await page.keyboard.type('"cl');
-    await page.locator(".cm-tooltip-autocomplete").waitFor({ timeout: 5000 });
+    await page.locator(".cm-tooltip-autocomplete").waitFor({ timeout: 60_000 });
     const offered = await page.locator(".cm-tooltip-autocomplete li .cm-completionLabel").allInnerTexts();
     assert.ok(offered.includes("classify"), offered.join(", "));
     await context.close();

@@ -7,10 +7,12 @@
 
 #include <string>
 
+#include "api/engine.h"
 #include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/value.h"
+#include "test_support.h"
 
 namespace {
 
@@ -153,6 +155,62 @@ TEST(WideObjects, TheBuilderKeepsFirstPositionsAndLastValues) {
   EXPECT_EQ(o.members()[3].value.asInt(), -3);
   EXPECT_EQ(o.members()[29].value.asInt(), -29);
   EXPECT_EQ(o.find("k29")->asInt(), -29);
+}
+
+// ---- sorts (issue 24, item 17) ----
+
+// A sort of n items makes n log n comparisons that no loop around it counts:
+// each comparison ticks the deadline. The fake clock moves a millisecond at
+// every check of the deadline, so a limit is an amount of the engine's work.
+
+// {"rows": [{"v": ...}, ...], "o": {"k...": ...}}: n rows in a scrambled order, an object of n keys.
+std::string sortableContext(int n) {
+  std::string rows, object;
+  for (int i = 0; i < n; ++i) {
+    const int v = static_cast<int>((static_cast<int64_t>(i) * 7919) % n);
+    rows += (i ? "," : "") + std::string("{\"v\":") + std::to_string(v) + "}";
+    object += (i ? "," : "") + std::string("\"k") + std::to_string(v) + "\":" + std::to_string(i);
+  }
+  return "{\"rows\":[" + rows + "],\"o\":{" + object + "}}";
+}
+
+// The status of a run under a fake clock, and how often the run read it.
+std::pair<Value, int64_t> timedRun(const std::string& program, const std::string& context, int64_t timeoutMs) {
+  ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
+  ptc::Engine engine;
+  Value prepared = ptc::parseJson(
+      engine.prepare(program, R"({"timeoutMs":)" + std::to_string(timeoutMs) + R"(,"maxHeapBytes":268435456})"), "s");
+  EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
+  Value done = ptc::parseJson(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, "{}"), "s");
+  return {done, clock.readings()};
+}
+
+std::string pipeOf(const std::string& load, const std::string& steps) {
+  return R"({"program":{"op":"pipe","steps":[{"op":"load","name":")" + load + "\"}," + steps + "]}}";
+}
+
+TEST(SortDeadline, EverySortChecksTheDeadline) {
+  constexpr int kItems = 50000;
+  const std::string context = sortableContext(kItems);
+  // The work of reading the data and walking it once: what every program below does besides sorting.
+  const int64_t walk = timedRun(pipeOf("rows", R"({"op":"sum","field":"v"})"), context, 1 << 30).second;
+  const int64_t walkObject = timedRun(pipeOf("o", R"({"op":"length"})"), context, 1 << 30).second;
+  // Twice the walk, and a walk's worth of checks more: enough for anything
+  // linear; a sort of 50,000 items makes ~800,000 comparisons (~780 checks).
+  const int64_t pastTheWalk = 2 * walk + kItems / 1024;
+  for (const char* sort : {R"({"op":"median","field":"v"})", R"({"op":"percentile","field":"v","p":90})",
+                           R"({"op":"sort_by","by":["v"]},{"op":"count"})"}) {
+    auto [done, readings] = timedRun(pipeOf("rows", sort), context, pastTheWalk);
+    EXPECT_EQ(done.field("error").field("type").str(), "timeout") << sort << ": " << ptc::toJson(done).substr(0, 300);
+    EXPECT_EQ(done.field("error").field("code").str(), "timeout") << sort;
+  }
+  auto [keys, readings] = timedRun(pipeOf("o", R"({"op":"keys"},{"op":"count"})"), context, 2 * walkObject + 40);
+  EXPECT_EQ(keys.field("error").field("type").str(), "timeout")
+      << "keys sorts a wide object's keys: " << ptc::toJson(keys).substr(0, 300);
+  // With time enough, the same runs finish.
+  EXPECT_EQ(
+      ptc::toJson(timedRun(pipeOf("rows", R"({"op":"median","field":"v"})"), context, 1 << 30).first.field("result")),
+      "24999.5");
 }
 
 }  // namespace

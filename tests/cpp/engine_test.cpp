@@ -92,3 +92,22 @@ TEST(PreparedPrograms, BadDataIsAParseErrorAndTheProgramStaysUsable) {
 }
 
 }  // namespace
+
+// A journal entry with neither a value nor an error (issue 24, item 10) can only
+// reach the engine as an answer that is no JSON value: whatever the host sends,
+// it is a typed failure of that call, and the engine's other runs go on.
+TEST(ToolAnswers, AnAnswerThatIsNoJsonValueFailsThatCallOnly) {
+  ptc::Engine engine;
+  const int program = prepareOk(engine, R"({"program":{"op":"call","tool":"t"}})", R"({"tools":["t"]})");
+  for (const char* answer : {"", "undefined", " "}) {
+    Value waiting = status(engine.runPrepared(program, "{}", "{}"));
+    Value bystander = status(engine.runPrepared(program, "{}", "{}"));
+    ASSERT_EQ(waiting.field("state").str(), "call");
+    Value done = status(engine.resume(static_cast<int>(waiting.field("run").asInt()), answer));
+    EXPECT_EQ(done.field("error").field("type").str(), "execution_error") << ptc::toJson(done);
+    EXPECT_NE(done.field("error").field("message").str().find("Tool 't'"), std::string::npos) << ptc::toJson(done);
+    Value other = status(engine.resume(static_cast<int>(bystander.field("run").asInt()), "2"));
+    EXPECT_EQ(ptc::toJson(other.field("result")), "2") << ptc::toJson(other);
+  }
+  EXPECT_EQ(engine.liveRuns(), 0u);
+}

@@ -1,8 +1,11 @@
 // Hostile data against the run limits, through the engine's JSON-text API:
 // operations on wide objects that used to be quadratic in their keys (and
 // blind to timeoutMs), values used in many places that are small to hold but
-// huge as text, and program text that is huge itself. Time bounds are
-// generous: each bug was an order of magnitude or more above them.
+// huge as text, and program text that is huge itself. Every run here reads a
+// fake clock that moves a millisecond at each check of the deadline (one per
+// 1024 steps of work): timeoutMs is then an amount of work, the same on any
+// machine, loaded or not. The limits below let the right (linear or n log n)
+// work finish and stop the quadratic work each bug did.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,18 +13,11 @@
 
 #include "api/engine.h"
 #include "core/json.h"
+#include "test_support.h"
 
 namespace {
 
 using ptc::Value;
-using Clock = std::chrono::steady_clock;
-
-// Debug and sanitizer builds run many times slower: time bounds scale.
-#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
-constexpr double kSlowBuild = 1;
-#else
-constexpr double kSlowBuild = 15;
-#endif
 
 Value parsed(const std::string& text) { return ptc::parseJson(text, "status"); }
 
@@ -38,12 +34,11 @@ std::string wideObject(int n, const std::string& prefix = "k", bool reversed = f
 
 struct Outcome {
   std::string text;  // the final status
-  double seconds = 0;
 };
 
 Outcome runProgram(ptc::Engine& engine, const std::string& program, const std::string& context,
                    const std::string& options, const std::string& memory = "{}") {
-  auto started = Clock::now();
+  ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
   Value prepared = parsed(engine.prepare(program, options));
   Outcome out;
   if (prepared.field("state").str() != "prepared") {
@@ -51,13 +46,12 @@ Outcome runProgram(ptc::Engine& engine, const std::string& program, const std::s
   } else {
     out.text = engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, memory);
   }
-  out.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return out;
 }
 
 Outcome runWorkflow(ptc::Engine& engine, const std::string& source, const std::string& input,
                     const std::string& options) {
-  auto started = Clock::now();
+  ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
   Value ready = parsed(engine.startWorkflow(source, options));
   Outcome out;
   if (ready.field("state").str() != "ready") {
@@ -65,7 +59,6 @@ Outcome runWorkflow(ptc::Engine& engine, const std::string& source, const std::s
   } else {
     out.text = engine.begin(static_cast<int>(ready.field("run").asInt()), input, "");
   }
-  out.seconds = std::chrono::duration<double>(Clock::now() - started).count();
   return out;
 }
 
@@ -78,26 +71,23 @@ Value statusOf(const Outcome& o) {
 
 std::string errorType(const Value& status) { return status.field("error").field("type").str(); }
 
-// Either the right result or a timeout: both keep the limit; what matters is
-// that the answer comes promptly.
-void expectResultOrTimeout(const Outcome& o, const std::string& resultJson) {
-  Value status = statusOf(o);
-  if (status.field("ok").truthy()) EXPECT_EQ(ptc::toJson(status.field("result")), resultJson);
-  else EXPECT_EQ(errorType(status), "timeout") << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
+// The right result within the run's limit of work.
+void expectResult(const Outcome& o, const std::string& resultJson) {
+  EXPECT_EQ(ptc::toJson(statusOf(o).field("result")), resultJson) << o.text.substr(0, 300);
 }
 
 // ---- wide objects (issue 11, item 5) ----
 
-// Sizes are such that the quadratic versions took 5-30 s natively (and 5x that in wasm).
+// Sizes are such that the quadratic versions took 5-30 s natively (and 5x that in wasm): hundreds
+// of millions of steps, where the limits below allow some tens of millions.
 
 TEST(WideObjects, MergeOfFortyThousandKeysWithItselfIsPrompt) {
   ptc::Engine engine;
   Outcome o = runProgram(engine,
                          R"({"program":{"op":"pipe","steps":[{"op":"merge","objects":[{"op":"load","name":"o"},)"
                          R"({"op":"load","name":"o"}]},{"op":"keys"},{"op":"count"}]}})",
-                         "{\"o\":" + wideObject(40000) + "}", R"({"timeoutMs":100})");
-  expectResultOrTimeout(o, "40000");
+                         "{\"o\":" + wideObject(40000) + "}", R"({"timeoutMs":20000})");
+  expectResult(o, "40000");
 }
 
 TEST(WideObjects, EqualityOfSixtyThousandKeysInAnotherOrderIsPrompt) {
@@ -108,7 +98,6 @@ TEST(WideObjects, EqualityOfSixtyThousandKeysInAnotherOrderIsPrompt) {
                          "{\"a\":" + wideObject(60000) + ",\"b\":" + wideObject(60000, "k", true) + "}",
                          R"({"timeoutMs":30000})");
   EXPECT_EQ(ptc::toJson(statusOf(o).field("result")), "true") << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 TEST(WideObjects, DistinctOverOneWideObjectUsedManyTimesIsPrompt) {
@@ -121,8 +110,8 @@ TEST(WideObjects, DistinctOverOneWideObjectUsedManyTimesIsPrompt) {
                  R"({"program":{"op":"let","name":"o","value":{"op":"load","name":"o"},"in":)"
                  R"({"op":"pipe","steps":[{"op":"literal","value":)" +
                      indexes + R"(},{"op":"map","expr":{"op":"var","name":"o"}},{"op":"distinct"},{"op":"count"}]}}})",
-                 "{\"o\":" + wideObject(5000) + "}", R"({"timeoutMs":100})");
-  expectResultOrTimeout(o, "1");
+                 "{\"o\":" + wideObject(5000) + "}", R"({"timeoutMs":20000})");
+  expectResult(o, "1");
 }
 
 TEST(WideObjects, TheMemoryContractMergesWideMemoryPromptly) {
@@ -131,7 +120,6 @@ TEST(WideObjects, TheMemoryContractMergesWideMemoryPromptly) {
                          R"({"timeoutMs":30000,"maxHeapBytes":67108864})", wideObject(60000, "m"));
   ASSERT_LT(o.text.size(), 16u << 20);
   EXPECT_EQ(parsed(o.text).field("memory").members().size(), 60000u) << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 TEST(WideObjects, GetOnAWideObjectInsideAMapFindsTheKeyWithoutAScan) {
@@ -147,7 +135,6 @@ TEST(WideObjects, GetOnAWideObjectInsideAMapFindsTheKeyWithoutAScan) {
                  R"({"op":"get","field":"k50000"}]}},{"op":"count"}]}}})",
                  "{\"o\":" + wideObject(80000, "k", true) + ",\"xs\":" + indexes + "}", R"({"timeoutMs":30000})");
   EXPECT_EQ(ptc::toJson(statusOf(o).field("result")), "80000") << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 TEST(WideObjects, StepFunctionMergeOfFortyThousandKeysIsPrompt) {
@@ -155,8 +142,8 @@ TEST(WideObjects, StepFunctionMergeOfFortyThousandKeysIsPrompt) {
   Outcome o = runWorkflow(engine,
                           R"({"function":"main","input":{"o":"any"},"output":"number","steps":[)"
                           R"({"let":"m","expr":{"$merge":["$input.o","$input.o"]}},{"return":1}]})",
-                          "{\"o\":" + wideObject(40000) + "}", R"({"timeoutMs":100})");
-  expectResultOrTimeout(o, "1");
+                          "{\"o\":" + wideObject(40000) + "}", R"({"timeoutMs":20000})");
+  expectResult(o, "1");
 }
 
 TEST(WideObjects, AStepFunctionFileWithAWideObjectIsReadPromptly) {
@@ -164,8 +151,8 @@ TEST(WideObjects, AStepFunctionFileWithAWideObjectIsReadPromptly) {
   Outcome o = runWorkflow(
       engine,
       R"({"function":"main","output":"number","steps":[{"let":"o","expr":)" + wideObject(50000) + R"(},{"return":1}]})",
-      "{}", R"({"timeoutMs":1000})");
-  expectResultOrTimeout(o, "1");
+      "{}", R"({"timeoutMs":20000})");
+  expectResult(o, "1");
 }
 
 TEST(WideObjects, AWideObjectFollowedByBadJsonFailsPromptly) {
@@ -175,7 +162,6 @@ TEST(WideObjects, AWideObjectFollowedByBadJsonFailsPromptly) {
                          R"({"timeoutMs":60000})");
   Value status = statusOf(o);
   EXPECT_EQ(errorType(status), "parse_error") << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 TEST(WideObjects, SelectListingAFieldTwiceKeepsItOnce) {
@@ -233,7 +219,6 @@ TEST(Amplification, WritingTheResultCountsTowardTheTimeLimit) {
   Outcome o = runProgram(engine, doubled(14, R"({"op":"var","name":"s14"})"), "{}",
                          R"({"timeoutMs":1,"maxHeapBytes":1099511627776})");
   EXPECT_EQ(errorType(statusOf(o)), "timeout");
-  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 TEST(Amplification, ToolArgsThatRepeatOneStringAreChargedAsTheirText) {
@@ -305,6 +290,7 @@ TEST(ProgramText, AStepFunctionFileOverOneMebibyteIsAValidationError) {
 }
 
 TEST(ProgramText, ReadingItCountsTowardTheTimeLimit) {
+  ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
   ptc::Engine engine;
   std::string numbers;
   for (int i = 0; numbers.size() < 1000000; ++i) numbers += (i ? ",123456" : "123456");
@@ -322,12 +308,11 @@ TEST(ProgramText, AMebibyteOfDistinctLoadsIsReadPromptly) {
   std::string steps;
   for (int i = 0; i < 34000; ++i)
     steps += (i ? "," : "") + std::string(R"({"op":"load","name":"n)") + std::to_string(i) + "\"}";
-  auto started = Clock::now();
+  ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
   Value prepared =
       parsed(engine.prepare(R"({"program":{"op":"pipe","steps":[)" + steps + "]}}", R"({"timeoutMs":30000})"));
-  EXPECT_EQ(prepared.field("state").str(), "prepared");
+  EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared).substr(0, 300);
   EXPECT_EQ(prepared.field("loads").items().size(), 34000u);
-  EXPECT_LT(std::chrono::duration<double>(Clock::now() - started).count(), 1.5 * kSlowBuild);
 }
 
 TEST(ProgramText, AStepFunctionFileBindingThirtyThousandNamesIsReadPromptly) {
@@ -337,9 +322,8 @@ TEST(ProgramText, AStepFunctionFileBindingThirtyThousandNamesIsReadPromptly) {
     steps += R"(,{"let":"v)" + std::to_string(i) + R"(","expr":"$v)" + std::to_string(i - 1) + "\"}";
   Outcome o =
       runWorkflow(engine, R"({"function":"main","output":"number","steps":[)" + steps + R"(,{"return":"$v29999"}]})",
-                  "{}", R"({"timeoutMs":30000})");
+                  "{}", R"({"timeoutMs":300000})");  // a run checks its deadline at every step: 30,000 of them
   EXPECT_EQ(ptc::toJson(statusOf(o).field("result")), "1") << o.text.substr(0, 300);
-  EXPECT_LT(o.seconds, 3.0 * kSlowBuild);
 }
 
 }  // namespace

@@ -10,9 +10,42 @@
 #include <vector>
 
 #include "api/engine.h"
+#include "core/deadline.h"
 #include "core/value.h"
 
 namespace ptc::testing {
+
+// A clock for the engine's deadlines that moves only when told (advance), and
+// by `step` at every reading: a time limit then counts the engine's work
+// (every reading is a check of the deadline, one per 1024 ticks), never the
+// machine's speed, so a test's outcome is the same on a loaded machine.
+class FakeClock {
+ public:
+  explicit FakeClock(std::chrono::milliseconds step = std::chrono::milliseconds(0)) : step_(step) {
+    active_ = this;
+    Clock::fake_ = &read;
+  }
+  ~FakeClock() {
+    Clock::fake_ = nullptr;
+    active_ = nullptr;
+  }
+  FakeClock(const FakeClock&) = delete;
+  FakeClock& operator=(const FakeClock&) = delete;
+  void advance(std::chrono::milliseconds by) { now_ += by; }
+  int64_t readings() const { return readings_; }
+
+ private:
+  static Clock::time_point read() {
+    Clock::time_point t = active_->now_;
+    active_->now_ += active_->step_;
+    ++active_->readings_;
+    return t;
+  }
+  static inline FakeClock* active_ = nullptr;
+  Clock::time_point now_{};
+  std::chrono::milliseconds step_;
+  int64_t readings_ = 0;
+};
 
 // One conformance case. Its test name stays the same when cases are added
 // elsewhere: "<file>_json__<case name>", non-alphanumerics as "_" (and "__2", "__3"

@@ -4,11 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <thread>
 #include <vector>
 
 #include "api/engine.h"
 #include "core/json.h"
+#include "test_support.h"
 
 namespace {
 
@@ -33,11 +33,11 @@ int started(ptc::Engine& engine, const std::string& source, const std::string& o
 }
 
 TEST(WorkflowTrace, ACallAnsweredAfterTheDeadlineEndsAsTimeout) {
+  ptc::testing::FakeClock clock;  // time passes only where the test says
   ptc::Engine engine;
-  // Long enough to reach the call on a loaded machine, then overstayed.
   int run = started(engine, kCallThenReturn, R"({"timeoutMs":300,"tools":["slow"]})");
   ASSERT_EQ(status(engine.begin(run, "{}", "")).field("state").str(), "call");
-  std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  clock.advance(std::chrono::milliseconds(600));  // the tool overstays
   Value done = status(engine.resume(run, "1"));
   EXPECT_EQ(done.field("error").field("type").str(), "timeout");
   EXPECT_EQ(outcomes(done), "call:timeout ");
@@ -45,35 +45,23 @@ TEST(WorkflowTrace, ACallAnsweredAfterTheDeadlineEndsAsTimeout) {
 }
 
 TEST(WorkflowTrace, TheDeadlinePassingBetweenStepsEndsTheOpenStepsAsTimeout) {
-  // Two loops over 200 items each: 80,000 steps, cut at a fifth of the time the
-  // whole run takes on this machine (measured first). A loaded machine can still
-  // cut too early (inside the let) or too late (not at all): the limit then moves
-  // (doubled or halved) and the run is tried again, up to eight times.
+  // Two loops over 200 items each: 80,000 steps. The fake clock moves a
+  // millisecond at each check of the deadline, so the limit is an amount of
+  // work: a fifth of what the whole run does, whatever the machine's speed.
   std::string items = "0";
   for (int i = 1; i < 200; ++i) items += "," + std::to_string(i);
   std::string source = R"({"function":"f","output":"any","steps":[{"let":"xs","expr":[)" + items +
                        R"(]},{"for":"a","in":"$xs","do":[{"for":"b","in":"$xs","do":[{"yield":"$b"}]}]}]})";
+  ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
   ptc::Engine engine;
-  auto begun = std::chrono::steady_clock::now();
-  status(engine.begin(started(engine, source, R"({"timeoutMs":600000})"), "{}", ""));
-  auto wholeMs =
-      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - begun).count();
-  long long limitMs = std::max<long long>(2, wholeMs / 5);
-  Value done;
-  for (int attempt = 0; attempt < 8; ++attempt) {
-    std::string limit = std::to_string(limitMs);
-    done = status(engine.begin(started(engine, source, R"({"timeoutMs":)" + limit + "}"), "{}", ""));
-    if (!done.field("error").isObject()) {
-      limitMs = std::max<long long>(1, limitMs / 2);  // too late: the run finished
-      continue;
-    }
-    const ptc::Array& trace = done.field("trace").items();
-    if (trace.size() < 3 || trace[0].field("outcome").str() != "value") {
-      limitMs *= 2;  // too early: the limit struck before the loops began
-      continue;
-    }
-    break;
-  }
+  int whole = started(engine, source, R"({"timeoutMs":600000000})");
+  const int64_t before = clock.readings();
+  Value finished = status(engine.begin(whole, "{}", ""));
+  ASSERT_TRUE(finished.field("ok").truthy()) << ptc::toJson(finished.field("error"));
+  const int64_t limitMs = (clock.readings() - before) / 5;
+  ASSERT_GT(limitMs, 100) << "the run checks its deadline as its steps go";
+  Value done =
+      status(engine.begin(started(engine, source, R"({"timeoutMs":)" + std::to_string(limitMs) + "}"), "{}", ""));
   ASSERT_EQ(done.field("error").field("type").str(), "timeout") << ptc::toJson(done.field("error"));
   const ptc::Array& trace = done.field("trace").items();
   ASSERT_GE(trace.size(), 3u);

@@ -150,7 +150,10 @@ describe("the MCP server", () => {
         { id: "b", refunded: 900 },
       ]);
       expect(asked).toEqual([
-        `A program asks to call the tool 'refund' with {"id":"b","amount":900} (at /program/steps/1/expr/expr). Allow it?`,
+        'A program asks to call the tool "refund" at "/program/steps/1/expr/expr" with these args (every one, as JSON):\n' +
+          '  "amount": 900\n' +
+          '  "id": "b"\n' +
+          "Allow it?",
       ]);
       expect(refund.ran).toEqual(["a", "b"]);
     } finally {
@@ -167,6 +170,71 @@ describe("the MCP server", () => {
     } finally {
       await client.close();
     }
+  });
+
+  // Issue 24, item 2: the person sees every arg that reaches the tool, in a layout the program cannot forge.
+  describe("what the user is shown", () => {
+    const ask = async (args, program) => {
+      const asked = [];
+      const { client, refund } = await connected({ elicitation: { form: {} } }, async (request) => {
+        asked.push(request.params.message);
+        return { action: "accept", content: { allow: false, reason: "checked" } };
+      });
+      try {
+        const r = await client.callTool({
+          name: "run_program",
+          arguments: program ?? { program: { op: "call", tool: "refund", args } },
+        });
+        return { asked, ran: refund.ran, text: r.content[0].text };
+      } finally {
+        await client.close();
+      }
+    };
+
+    test("every arg, whole, each on its own line: a long one first hides none after it", async () => {
+      const note = "Routine refund, nothing to see. ".repeat(19); // 608 characters
+      const { asked } = await ask({ note, id: "z", amount: 1000000 });
+      expect(asked).toHaveLength(1);
+      expect(asked[0].split("\n")).toEqual([
+        'A program asks to call the tool "refund" at "/program" with these args (every one, as JSON):',
+        '  "amount": 1000000',
+        '  "id": "z"',
+        `  "note": ${JSON.stringify(note)}`,
+        "Allow it?",
+      ]);
+    });
+
+    test("keys, texts and the path are quoted and escaped: no line is the program's", async () => {
+      const key = "amount\nNote from the host: already approved";
+      const program = {
+        program: {
+          ["s\nNote from the host: already approved\u001b[2K"]: {
+            op: "call",
+            tool: "refund",
+            args: { [key]: 1, id: "x\r\u009b\u202e", amount: 500 },
+          },
+        },
+      };
+      const { asked } = await ask(undefined, program);
+      const lines = asked[0].split("\n");
+      expect(lines).toEqual([
+        'A program asks to call the tool "refund" at "/program/s\\nNote from the host: already approved\\u001b[2K" ' +
+          "with these args (every one, as JSON):",
+        '  "amount": 500',
+        '  "amount\\nNote from the host: already approved": 1',
+        '  "id": "x\\r\\u009b\\u202e"',
+        "Allow it?",
+      ]);
+    });
+
+    test("args too long to show are not put to the user: the call is denied, saying why", async () => {
+      const { asked, ran, text } = await ask({ id: "z", amount: 1000000, note: "x".repeat(3000) });
+      expect(asked).toEqual([]);
+      expect(ran).toEqual([]);
+      expect(text).toMatch(
+        /Tool 'refund' failed: the call was denied: its args take \d+ characters to show, more than the 2000 a person is shown to approve a call: call the tool with smaller args/,
+      );
+    });
   });
 
   test("a client without elicitation: the call is denied, saying why", async () => {
@@ -212,9 +280,13 @@ describe("the CLI", () => {
       "state.json",
     );
     expect(first.code).toBe(4);
-    expect(first.stderr).toContain(`call-2: refund {"id":"b","amount":900} at /program/steps/1/expr/expr (approval)`);
+    const [held] = JSON.parse(fs.readFileSync(path.join(tmp, "state.json"), "utf8")).pending;
+    expect(held.id).toMatch(/^call-[0-9a-f]{14}$/);
+    expect(first.stderr).toContain(
+      `${held.id}: "refund" {"id":"b","amount":900} at "/program/steps/1/expr/expr" (approval)`,
+    );
     expect(first.stderr).toContain("resume with: ptc-wasm resume state.json --results <file>");
-    fs.writeFileSync(path.join(tmp, "results.json"), JSON.stringify({ "call-2": { approved: true } }));
+    fs.writeFileSync(path.join(tmp, "results.json"), JSON.stringify({ [held.id]: { approved: true } }));
     const done = cli(
       "resume",
       "state.json",

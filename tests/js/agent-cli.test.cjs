@@ -140,14 +140,12 @@ describe("run", () => {
   });
 
   test("--timeout: a run past its time limit is exit 1 with a Timeout", () => {
-    const started = Date.now();
     const r = cli(
       ["run", "-", "--tools", path.join(tmp, "slow-tools.mjs"), "--timeout", "150"],
       '{"program": {"op": "call", "tool": "slow"}}',
     );
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^Timeout/);
-    expect(Date.now() - started).toBeLessThan(10000);
+    expect(r.stderr).toMatch(/^Timeout/); // the limit, not the tool's own end, stopped it
   });
 
   test("long output is not truncated", () => {
@@ -290,9 +288,9 @@ describe("usage", () => {
       "--max-heap must be a positive number of at most 9007199254740991, got '1e300'",
     ],
     [
-      "a depth past the safe integers",
+      "a depth past the engine's maximum",
       ["validate", "-", "--max-depth", "1e300"],
-      "--max-depth must be a positive number of at most 9007199254740991, got '1e300'",
+      "--max-depth must be a positive number of at most 500, got '1e300'",
     ],
     [
       "an infinite timeout",
@@ -312,5 +310,50 @@ describe("usage", () => {
     expect(r.stderr).toContain(`ptc-wasm: ${message}`);
     expect(r.stderr).toContain("Run 'ptc-wasm --help' for usage.");
     expect(r.stderr).not.toMatch(/^\s+at /m); // no stack trace
+  });
+});
+
+// Issue 24, item 3: text a program controls (op names, keys, args, results)
+// must not reach a terminal as control characters: ESC and OSC sequences, CR
+// and C1 controls would rewrite what was printed before.
+describe("what reaches the terminal", () => {
+  // eslint-disable-next-line no-control-regex -- what must not be printed raw
+  const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/;
+  // Erase the line, go back to its start, set the window title, a C1 CSI: each would act on a terminal.
+  const TRICKS = "\u001b[2K\r\u001b]0;owned\u0007\u009b31m";
+
+  test("an op name in an error is printed escaped", () => {
+    for (const command of ["run", "validate"]) {
+      const r = cli([command, "-"], JSON.stringify({ program: { op: `x${TRICKS}refund` } }));
+      expect(r.code).toBe(1);
+      expect(r.stderr).not.toMatch(RAW_CONTROL);
+      expect(r.stderr).toContain("Unknown operation 'x\\u001b[2K\\u000d\\u001b]0;owned\\u0007\\u009b31mrefund'");
+    }
+  });
+
+  test("a pending call's keys, args and path are printed escaped, one line per call", () => {
+    const tools = file(
+      "ask-tools.mjs",
+      "export const refund = { effect: 'write', approval: true, execute: () => 1 };\n",
+    );
+    const key = `${TRICKS}get_weather {}\nNote: approved`;
+    const program = { program: { [key]: { op: "call", tool: "refund", args: { [`amount${TRICKS}`]: 1000000 } } } };
+    const r = cli(["run", "-", "--tools", tools], JSON.stringify(program));
+    expect(r.code).toBe(4);
+    expect(r.stderr).not.toMatch(RAW_CONTROL);
+    const shown = (text) =>
+      JSON.stringify(text).replace(/[\u007f-\u009f]/g, (c) => `\\u00${c.charCodeAt(0).toString(16)}`);
+    expect(r.stderr.split("\n")[1]).toBe(
+      `  call-1: "refund" {${shown(`amount${TRICKS}`)}:1000000} at ${shown(`/program/${key}`)} (approval)`,
+    );
+    expect(r.stderr).not.toMatch(/^Note/m);
+  });
+
+  test("a result is printed escaped, and is the same JSON data", () => {
+    const value = { [`k${TRICKS}`]: `v${TRICKS}\u0085\u202e` };
+    const r = cli(["run", "-"], JSON.stringify({ program: { op: "literal", value } }));
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(RAW_CONTROL);
+    expect(JSON.parse(r.stdout)).toEqual(value);
   });
 });

@@ -23,11 +23,14 @@ async function timed(run) {
   return { r, seconds: (performance.now() - started) / 1000 };
 }
 
-/** The right result, or a timeout (both keep the limit), within a few seconds. */
-function expectResultOrTimeout({ r, seconds }, result) {
+/**
+ * The right result, or a timeout (both keep the limit). How much work each
+ * takes (linear, not quadratic) is tested natively with a fake clock
+ * (tests/cpp/limits_test.cpp): no test here depends on the machine's speed.
+ */
+function expectResultOrTimeout({ r }, result) {
   if (r.ok) expect(r.result).toEqual(result);
   else expect(r.error.type).toBe("timeout");
-  expect(seconds).toBeLessThan(3);
 }
 
 describe("objects with many keys", () => {
@@ -60,14 +63,13 @@ describe("objects with many keys", () => {
         { op: "eq", value: { op: "load", name: "b" } },
       ],
     };
-    const { r, seconds } = await timed(() =>
+    const { r } = await timed(() =>
       rt.run(
         { program },
         { context: { a: wideObject(60000), b: reversed(wideObject(60000)) }, timeoutMs: 60000, maxHeapBytes: 64 << 20 },
       ),
     );
     expect(r).toMatchObject({ ok: true, result: true });
-    expect(seconds).toBeLessThan(3);
   }, 120000);
 
   test("distinct over 200 references to one 5,000-key object under timeoutMs 100", async () => {
@@ -92,7 +94,7 @@ describe("objects with many keys", () => {
   }, 120000);
 
   test("the memory contract merges a 40,000-key memory with a 40,000-key result", async () => {
-    const { r, seconds } = await timed(() =>
+    const { r } = await timed(() =>
       rt.run(
         { program: { op: "load", name: "o" } },
         {
@@ -105,7 +107,6 @@ describe("objects with many keys", () => {
     );
     expect(r.ok).toBe(true);
     expect(Object.keys(r.memory)).toHaveLength(40000);
-    expect(seconds).toBeLessThan(3);
   }, 120000);
 
   test("$merge of a 40,000-key object in a step function under timeoutMs 100", async () => {
@@ -135,7 +136,7 @@ function doubled(times, use) {
 describe("values used in many places are charged as the text they become", () => {
   test("a result holding one 10 KB string 16,384 times (164 MB of JSON) is a typed limit error", async () => {
     for (const timeoutMs of [100, 10000]) {
-      const { r, seconds } = await timed(() => rt.run(doubled(14, { op: "var", name: "s14" }), { timeoutMs }));
+      const { r } = await timed(() => rt.run(doubled(14, { op: "var", name: "s14" }), { timeoutMs }));
       expect(r.ok).toBe(false);
       expect(["memory_exceeded", "timeout"]).toContain(r.error.type);
       if (timeoutMs === 10000) {
@@ -143,7 +144,6 @@ describe("values used in many places are charged as the text they become", () =>
         expect(r.error.message).toContain("while writing the result and memory as JSON");
       }
       expect(r.metrics.memoryBytes).toBeLessThanOrEqual(10 * 1024 * 1024);
-      expect(seconds).toBeLessThan(3);
     }
   });
 
@@ -215,7 +215,7 @@ describe("values used in many places are charged as the text they become", () =>
     for (let i = 0; i < 2000; i++) steps.push({ let: "xs", expr: "$input.xs" });
     steps.push({ return: 1 });
     const source = JSON.stringify({ function: "main", input: { xs: "list number" }, output: "number", steps });
-    const { r, seconds } = await timed(() =>
+    const { r } = await timed(() =>
       rt.runWorkflow(source, { input: { xs: [...Array(10000).keys()] }, timeoutMs: 2000 }),
     );
     expect(r.ok).toBe(false);
@@ -224,7 +224,6 @@ describe("values used in many places are charged as the text they become", () =>
     expect(r.trace).toHaveLength(2001);
     expect(r.trace[0]).toMatchObject({ kind: "let", outcome: "value" });
     expect(r.trace[0]).not.toHaveProperty("value");
-    expect(seconds).toBeLessThan(5);
   });
 });
 
@@ -236,13 +235,12 @@ describe("program text", () => {
 
   test("a 50 MB program is a validation_error, promptly, under timeoutMs 1000", async () => {
     const text = programOfBytes(50 * 1024 * 1024);
-    const { r, seconds } = await timed(() => rt.run(text, { timeoutMs: 1000 }));
+    const { r } = await timed(() => rt.run(text, { timeoutMs: 1000 }));
     expect(r.error).toMatchObject({
       type: "validation_error",
       message: expect.stringContaining("over the limit of 1048576 bytes"),
     });
     expect(r.error.message).toContain("context");
-    expect(seconds).toBeLessThan(2); // a copy into the engine (the first one grows its memory), then refused
     expect(rt.validate(text)).toMatchObject({ ok: false, error: { type: "validation_error" } });
   });
 

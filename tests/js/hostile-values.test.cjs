@@ -318,7 +318,7 @@ describe.each(MODES)("%s", (mode, createOptions) => {
       new TypeError("ptc-wasm: options.entry must be a function name"),
     );
     await expect(rt.run(call, null)).rejects.toThrow(new TypeError("ptc-wasm: options must be an object"));
-    expect(await rt.runWorkflow(workflow, { timeoutMs: 100, maxHeapBytes: 1 << 20 })).toMatchObject({
+    expect(await rt.runWorkflow(workflow, { timeoutMs: 60000, maxHeapBytes: 1 << 20 })).toMatchObject({
       ok: true,
       result: 1,
     });

@@ -56,14 +56,13 @@ describe.each(modes)("%s", (_mode, create) => {
       timeoutMs: 20000,
     });
     await g.reached;
-    const started = performance.now();
+    // The typed error, not the 10 s timeout it used to be in worker mode (no bound on wall time).
     const r = await rt.run(wrapped(2000), { timeoutMs: 10000 });
     expect(r.error).toMatchObject({
       type: "execution_error",
       path: "/program/steps/1001",
       message: expect.stringMatching(TOO_DEEP),
     });
-    expect(performance.now() - started).toBeLessThan(5000); // it was a 10 s timeout in worker mode
     g.open();
     expect(await bystander).toMatchObject({ ok: true, result: 8 });
     expect(rt.activeRuns).toBe(0);
@@ -249,7 +248,6 @@ describe("worker mode: aborts and restarts", () => {
     );
     await g.reached;
     const controller = new AbortController();
-    const started = performance.now();
     const computing = w.run(runaway, { context: { rows }, timeoutMs: 20000, signal: controller.signal });
     await sleep(50); // the worker is computing the runaway
     const queued = Array.from({ length: 5 }, (_, i) => w.run({ program: { op: "add", left: i, right: 100 } }));
@@ -261,7 +259,6 @@ describe("worker mode: aborts and restarts", () => {
     });
     // Queued behind the runaway, they had called no tool: they ran on the fresh worker.
     expect((await Promise.all(queued)).map((r) => r.result)).toEqual([100, 101, 102, 103, 104]);
-    expect(performance.now() - started).toBeLessThan(10000); // not the runaway's 20 s
     for (const r of await Promise.all(calling)) {
       expect(r.error.type).toBe("execution_error");
       expect(r.error.message).toContain(

@@ -360,6 +360,22 @@ async function main() {
       const r = node(core, "agent-loop/agent.mjs");
       expect(/memory at the end: travel_expenses/.test(r.stdout), `unexpected output: ${r.stdout.slice(-500)}`);
     });
+    // The README's agent examples use examples/agent-loop: the package ships it.
+    await check("the package ships examples/agent-loop: the README's CLI examples run in node_modules/ptc-wasm", () => {
+      const installed = join(core, "node_modules/ptc-wasm");
+      const r = run(
+        "npx",
+        ["ptc-wasm", "run", "examples/agent-loop/program.json", "--context", "examples/agent-loop/data.json"],
+        {
+          cwd: installed,
+        },
+      );
+      expect(r.stdout.trim().length > 0, "no output");
+      expect(
+        /memory at the end: travel_expenses/.test(node(installed, "examples/agent-loop/agent.mjs").stdout),
+        "agent.mjs",
+      );
+    });
   }
 
   // With the optional peers, at the versions this repository tests.
@@ -373,6 +389,15 @@ async function main() {
     await check("ptc-wasm/ai-sdk: execute and generateText (ESM and CommonJS entries)", () =>
       expectOk(node(full, "ai-sdk.mjs")),
     );
+    await check("README: In front of your MCP servers (memory and everything, over stdio)", () => {
+      // The reference servers, as `npx -y` finds them once installed.
+      const servers = ["@modelcontextprotocol/server-memory", "@modelcontextprotocol/server-everything"];
+      if (!existsSync(join(full, "node_modules", servers[0])))
+        linkTools(root, full, servers, ["mcp-server-memory", "mcp-server-everything"]);
+      writeFileSync(join(full, "gateway-demo.mjs"), recipe("MCP gateway"));
+      const r = node(full, "gateway-demo.mjs");
+      expect(/city: 'Chicago', temperature: 36/.test(r.stdout), `unexpected output: ${r.stdout.slice(-500)}`);
+    });
     await check("MCP over stdio: npx ptc-wasm mcp answers initialize and tools/call", async () => {
       const program = {
         op: "pipe",

@@ -5,7 +5,7 @@
 // `ai` is an optional peer dependency.
 import { jsonSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
 import type { PtcRuntime } from "../runtimes/runtime.js";
-import { ProgramSession, runWorkflowFor, type SessionOptions } from "./session.js";
+import { ProgramSession, runWorkflowFor, type SessionMemory, type SessionOptions } from "./session.js";
 import {
   minimalProgramInput,
   minimalWorkflowInput,
@@ -20,6 +20,7 @@ export interface PtcToolOptions extends SessionOptions {
   /** The input schema: "minimal" (default: the envelope; the engine's errors name every fix) or "full". */
   schema?: SchemaForm;
 }
+export type { SessionMemory } from "./session.js";
 
 /** What the model sends: a program {"program": ...} (its value may also arrive as JSON text). */
 export interface PtcToolInput {
@@ -37,6 +38,8 @@ export type PtcToolOutput =
  */
 export type PtcTool = Omit<Extract<Tool<PtcToolInput, PtcToolOutput>, { type?: "function" }>, "execute"> & {
   execute(input: PtcToolInput, options?: Partial<ToolExecutionOptions<unknown>>): Promise<PtcToolOutput>;
+  /** The session's memory: read it, set it (e.g. from a store, per request) or clear it. */
+  readonly memory: SessionMemory;
 };
 
 /**
@@ -50,6 +53,7 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
     schemaForm(options.schema) === "full" ? runtime.schema({ tools }) : minimalProgramInput();
   // What ai's tool() would return (it returns its argument), typed as a PtcTool.
   return {
+    memory: session.memoryAccess,
     description: runtime.prompt({ tools, context: options.context, compact: true }),
     inputSchema: jsonSchema<PtcToolInput>(schema as JSONSchema7),
     execute: async (input: PtcToolInput): Promise<PtcToolOutput> => {

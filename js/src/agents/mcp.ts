@@ -14,10 +14,21 @@
 // a message saying what to install when they are missing.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { checkedOptions } from "../run/checks.js";
+import { declarations } from "../run/descriptors.js";
 import { StdioTransport } from "./mcp-stdio.js";
+import { registerDescribeTools, shownTools } from "./mcp-catalog.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
-import { ProgramSession, runWorkflowFor, storedNote, type ApproveCall, type SessionOptions } from "./session.js";
+import {
+  ProgramSession,
+  runWorkflowFor,
+  storedNote,
+  type ApproveCall,
+  type SessionMemory,
+  type SessionOptions,
+} from "./session.js";
+import type { JsonObject, PendingCall, Tool } from "../types/public.js";
+import { shownJson } from "../util/shown-text.js";
 import {
   CONTEXT_INPUT_DESCRIPTION,
   ENTRY_INPUT_DESCRIPTION,
@@ -44,6 +55,8 @@ export interface PtcMcpServerOptions extends SessionOptions {
 }
 
 export { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from "./mcp-stdio.js";
+export type { SessionMemory } from "./session.js";
+export { mcpTools, McpConfigError, type McpConfig, type McpServerEntry, type McpTools } from "./mcp-gateway.js";
 
 export const RUN_PROGRAM = "run_program";
 export const RUN_WORKFLOW = "run_workflow";
@@ -61,12 +74,17 @@ function mcpPeers(): McpPeers {
   }));
 }
 
+/** The MCP server of createMcpServer: an McpServer with its session's memory (read, set, clear). */
+export type PtcMcpServer = McpServer & { readonly memory: SessionMemory };
+
 /** An McpServer with run_program, run_workflow and describe_language; connect it to any transport. */
-export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): McpServer {
+export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): PtcMcpServer {
   const { McpServer, z } = mcpPeers();
   const server = new McpServer({ name: options.name ?? "ptc-wasm", version: options.version ?? VERSION });
   const session = new ProgramSession(runtime, { ...options, approve: options.approve ?? askTheUser(server) });
-  const tools = options.tools ?? {};
+  Object.defineProperty(server, "memory", { value: session.memoryAccess });
+  // Upstream tools ("<server>.<tool>") are listed per server and described on demand (mcp-catalog.ts).
+  const tools = shownTools(options.tools ?? {});
   // The session's context stays in the engine while the server is connected.
   const onclose = server.server.onclose;
   server.server.onclose = () => {
@@ -78,8 +96,14 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     RUN_PROGRAM,
     {
       title: "Run a PTC-JSON program",
-      description: runtime.prompt({ tools, context: options.context, compact: true, describeTool: DESCRIBE_LANGUAGE }),
+      description: runtime.prompt({
+        tools: tools.prompt,
+        context: options.context,
+        compact: true,
+        describeTool: DESCRIBE_LANGUAGE,
+      }),
       inputSchema: programInput(runtime, options, z),
+      annotations: runAnnotations(options.tools ?? {}),
     },
     async ({ program, context }) => {
       const outcome = await session.run(program, context as Record<string, unknown> | undefined);
@@ -95,11 +119,13 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
   );
 
   registerRunWorkflow(server, runtime, session, options, z);
+  registerDescribeTools(server, options.tools ?? {}, z);
 
   server.registerTool(
     DESCRIBE_LANGUAGE,
     {
       title: "Describe PTC-JSON or step functions",
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
       description:
         'Details of the languages on demand. topic: an operation of run_program ("date_diff"), a family ' +
         '("dates"), an error code ("tool_failed"), or "step-functions" (the files run_workflow runs). No topic: ' +
@@ -114,19 +140,20 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       const short = compact === true;
       const text =
         language === "step-functions" && topic === undefined
-          ? runtime.workflowPrompt({ tools, compact: short })
-          : runtime.describeLanguage({ topic, tools, context: options.context, compact: short });
+          ? runtime.workflowPrompt({ tools: tools.prompt, compact: short })
+          : runtime.describeLanguage({ topic, tools: tools.prompt, context: options.context, compact: short });
       return { content: [{ type: "text" as const, text }] };
     },
   );
-  return server;
+  return server as PtcMcpServer;
 }
 
 // run_program's input: {program, context?}. zod carries the schema through as
 // metadata and checks nothing itself, so a bad program reaches the engine and
 // comes back as its formatted error. Full: the program schema (from the op table).
 function programInput(runtime: PtcRuntime, options: PtcMcpServerOptions, z: McpPeers["z"]) {
-  const full = schemaForm(options.schema) === "full" ? runtime.schema({ tools: options.tools ?? {} }) : undefined;
+  const tools = shownTools(options.tools ?? {}).schema;
+  const full = schemaForm(options.schema) === "full" ? runtime.schema({ tools }) : undefined;
   const program = full ? (full.properties as Record<string, object>).program : { type: "object" };
   return z
     .object({
@@ -140,8 +167,8 @@ function programInput(runtime: PtcRuntime, options: PtcMcpServerOptions, z: McpP
 // like run_program's, zod checks nothing, so a bad file comes back as the
 // engine's formatted error. Full: the file's schema (from the step table).
 function workflowInput(runtime: PtcRuntime, options: PtcMcpServerOptions, z: McpPeers["z"]) {
-  const full =
-    schemaForm(options.schema) === "full" ? runtime.workflowSchema({ tools: options.tools ?? {} }) : undefined;
+  const tools = shownTools(options.tools ?? {}).schema;
+  const full = schemaForm(options.schema) === "full" ? runtime.workflowSchema({ tools }) : undefined;
   const functions: Record<string, unknown> = full
     ? ((full.properties as Record<string, Record<string, unknown>>).functions ?? {})
     : { type: ["array", "string"], description: FUNCTIONS_INPUT_DESCRIPTION };
@@ -175,6 +202,7 @@ function registerRunWorkflow(
       title: "Run a step-function file",
       description: WORKFLOW_DESCRIPTION,
       inputSchema: workflowInput(runtime, options, z),
+      annotations: runAnnotations(options.tools ?? {}),
     },
     async (request) => {
       const outcome = await runWorkflowFor(session, request);
@@ -189,27 +217,64 @@ function registerRunWorkflow(
   );
 }
 
-const shown = (args: unknown) => {
-  const text = JSON.stringify(args);
-  return text.length > 500 ? `${text.slice(0, 497)}...` : text;
-};
+/** The most characters of args a person is shown to approve a call; a call with more is denied unasked. */
+const MAX_SHOWN_ARGS = 2000;
+
+// The args as a person must see them to decide: every one, whole, one per line,
+// keys sorted and every key and text quoted and escaped as JSON, so that no
+// arg hides another past a cut and no text of the program's reads as the host's.
+function shownArgs(args: JsonObject): string {
+  return Object.keys(args)
+    .sort()
+    .map((key) => `  ${shownJson(key)}: ${shownJson(args[key])}`)
+    .join("\n");
+}
+
+/** The prompt for a held call, or why the call cannot be put to a person. */
+function approvalPrompt(call: PendingCall): { message: string } | { refused: string } {
+  const args = shownArgs(call.args);
+  if (args.length > MAX_SHOWN_ARGS)
+    return {
+      refused:
+        `its args take ${args.length} characters to show, more than the ${MAX_SHOWN_ARGS} a person is shown ` +
+        `to approve a call: call the tool with smaller args`,
+    };
+  const what = call.reason === "deferred" ? "wants the host to run" : "asks to call";
+  const listed = args ? `with these args (every one, as JSON):\n${args}` : "with no args";
+  return {
+    message: `A program ${what} the tool ${shownJson(call.tool)} at ${shownJson(call.path)} ${listed}\nAllow it?`,
+  };
+}
+
+/**
+ * What a host may assume of run_program and run_workflow (MCP tool
+ * annotations): read-only when every tool is a read, destructive when one is
+ * a write, open-world when there are tools (the sandbox itself reaches nothing).
+ */
+function runAnnotations(tools: Record<string, Tool>) {
+  const writes = Object.values(tools).some((tool) => declarations(tool)?.effect === "write");
+  const any = Object.keys(tools).length > 0;
+  return { readOnlyHint: !writes, destructiveHint: writes, idempotentHint: !any, openWorldHint: any };
+}
 
 /**
  * The default approver of an MCP session: asks the client's user through
  * elicitation (a form with "allow" and a reason), where the client can; a
- * client that cannot, or a user who declines or cancels, denies the call.
+ * client that cannot, a call too long to show, or a user who declines or
+ * cancels, denies the call.
  */
 function askTheUser(server: McpServer): ApproveCall {
   return async (call) => {
     if (!server.server.getClientCapabilities()?.elicitation)
       return { approved: false, reason: "the MCP client cannot ask its user (it does not support elicitation)" };
-    const what = call.reason === "deferred" ? "wants the host to run" : "asks to call";
+    const prompt = approvalPrompt(call);
+    if ("refused" in prompt) return { approved: false, reason: prompt.refused };
     const answer = await server.server.elicitInput({
-      message: `A program ${what} the tool '${call.tool}' with ${shown(call.args)} (at ${call.path}). Allow it?`,
+      message: prompt.message,
       requestedSchema: {
         type: "object",
         properties: {
-          allow: { type: "boolean", title: `Allow '${call.tool}'` },
+          allow: { type: "boolean", title: `Allow ${shownJson(call.tool)}` },
           reason: { type: "string", title: "Why not (optional)" },
         },
         required: ["allow"],
@@ -223,7 +288,7 @@ function askTheUser(server: McpServer): ApproveCall {
 }
 
 /** Serves run_program, run_workflow and describe_language over stdio until the input ends. */
-export async function serveStdio(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): Promise<McpServer> {
+export async function serveStdio(runtime: PtcRuntime, options: PtcMcpServerOptions = {}): Promise<PtcMcpServer> {
   const { maxMessageBytes } = checkedOptions(options, ["maxMessageBytes"]);
   const server = createMcpServer(runtime, options);
   await server.connect(new StdioTransport(maxMessageBytes));

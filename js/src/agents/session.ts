@@ -18,6 +18,8 @@ import type {
   Tool,
 } from "../types/public.js";
 import type { WorkflowResult } from "../run/workflows.js";
+import { DEFAULT_TIMEOUT_MS } from "../run/options.js";
+import { now } from "../run/driver.js";
 
 /**
  * What decides a call held for approval (a tool with `approval`, or a
@@ -33,6 +35,17 @@ export interface SessionOptions {
   context?: Record<string, unknown>;
   /** Memory to start from; it then carries over from one program to the next. */
   memory?: Record<string, unknown>;
+  /**
+   * Keep the keys of a program's object result in memory for the next
+   * programs (the memory contract; default true). false: nothing is stored,
+   * and memory stays what the host sets (session.memory / the tool's memory).
+   */
+  remember?: boolean;
+  /**
+   * Time limit of one program, tool awaits included (default 30000 in a
+   * session, against run()'s 1000): a session's tools are real ones (HTTP,
+   * MCP servers) whose calls take hundreds of milliseconds each.
+   */
   timeoutMs?: number;
   maxHeapBytes?: number;
   maxDepth?: number;
@@ -75,6 +88,7 @@ const SESSION_OPTIONS = [
   "tools",
   "context",
   "memory",
+  "remember",
   "timeoutMs",
   "maxHeapBytes",
   "maxDepth",
@@ -88,10 +102,12 @@ const SESSION_OPTIONS = [
 const NO_APPROVER = "this session has no one to approve it (its host gave no approve function)";
 
 // What the session's approve function says of a held call, as resume() takes it.
+// The function gets a copy: one that edits the call it is shown (redacting a
+// card number) changes neither what the tool gets nor which call it decides.
 async function decide(approve: ApproveCall | undefined, call: PendingCall): Promise<CallResult> {
   if (!approve) return { approved: false, reason: NO_APPROVER };
   try {
-    const said = await approve(call);
+    const said = await approve(JSON.parse(JSON.stringify(call)) as PendingCall);
     if (said === true) return { approved: true };
     if (said === false) return { approved: false };
     return said;
@@ -100,21 +116,81 @@ async function decide(approve: ApproveCall | undefined, call: PendingCall): Prom
   }
 }
 
+/** A session's default time limit of one program, tool awaits included (see SessionOptions.timeoutMs). */
+export const SESSION_TIMEOUT_MS = 30_000;
+
+/** The memory of a session, for a host that keeps it across requests (serverless) or resets it. */
+export interface SessionMemory {
+  /** The memory now (a copy). */
+  get(): JsonObject;
+  /** Replaces it: the next program reads these keys. */
+  set(memory: Record<string, unknown>): void;
+  /** Empties it. */
+  clear(): void;
+}
+
+/**
+ * The clock of one model call: its program may run many times (once, then once
+ * more after each round of approvals), and all of those runs share one
+ * timeoutMs. The clock stops while the approve function decides: a person may
+ * take longer than a program may run.
+ */
+class CallClock {
+  private deadline: number;
+  rounds = 0;
+  constructor(readonly timeoutMs: number) {
+    this.deadline = now() + timeoutMs;
+  }
+  left(): number {
+    return this.deadline - now();
+  }
+  async decide(approve: ApproveCall | undefined, call: PendingCall): Promise<CallResult> {
+    const asked = now();
+    try {
+      return await decide(approve, call);
+    } finally {
+      this.deadline += now() - asked;
+    }
+  }
+  /** A leg's timeout, worded for the whole call (the leg itself had only what was left). */
+  timeout(error?: PtcError): PtcError {
+    return {
+      type: "timeout",
+      code: "timeout",
+      message:
+        `Execution exceeded the time limit of ${this.timeoutMs} ms (timeoutMs) of this call, which counts ` +
+        `every run of the program: it ran again after each of ${this.rounds} round(s) of approvals`,
+      ...(error?.path !== undefined ? { path: error.path } : {}),
+    };
+  }
+}
+
+// A macrotask between legs: a run with many approvals, each decided at once,
+// must let the host's timers and I/O run (promise callbacks alone would not).
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
  * Runs a program (or step-function file) to its end: each time it stops at
- * held calls, the session's approve function decides them and it resumes.
+ * held calls, the session's approve function decides them and it resumes, with
+ * what is left of the call's one timeoutMs.
  */
-export async function settled<R extends RunResult | WorkflowResult>(
+async function settled<R extends RunResult | WorkflowResult>(
   runtime: PtcRuntime,
   first: R,
   approve: ApproveCall | undefined,
   options: ResumeOptions,
+  clock: CallClock,
 ): Promise<R> {
   let r: RunResult | WorkflowResult = first;
   while (r.status === "suspended") {
     const results: Record<string, CallResult> = {};
-    for (const call of r.pending) results[call.id] = await decide(approve, call);
-    r = await runtime.resume(r.state, { ...options, results });
+    for (const call of r.pending) results[call.id] = await clock.decide(approve, call);
+    await nextTask();
+    clock.rounds++;
+    const timeoutMs = clock.left();
+    if (timeoutMs <= 0) return { ok: false, error: clock.timeout() } as R;
+    r = await runtime.resume(r.state, { ...options, results, timeoutMs });
+    if (!r.ok && r.error.type === "timeout") return { ...r, error: clock.timeout(r.error) } as R;
   }
   return r as R;
 }
@@ -131,6 +207,19 @@ export class ProgramSession {
     this.options = checkedOptions(options, SESSION_OPTIONS);
     this.memory = { ...(this.options.memory ?? {}) } as JsonObject;
   }
+
+  /** The session's memory, to read, set or clear between programs. */
+  readonly memoryAccess: SessionMemory = {
+    get: () => structuredClone(this.memory),
+    set: (memory) => {
+      if (memory === null || typeof memory !== "object" || Array.isArray(memory))
+        throw new TypeError("ptc-wasm: memory must be an object");
+      this.memory = structuredClone(memory) as JsonObject;
+    },
+    clear: () => {
+      this.memory = {};
+    },
+  };
 
   // The session's context, loaded into the engine at the first program and
   // then read there by every program (runtime.load): it crosses once. Where it
@@ -154,7 +243,8 @@ export class ProgramSession {
 
   /** The limits every run of the session gets. */
   get limits() {
-    const { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs } = this.options;
+    const { maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs } = this.options;
+    const timeoutMs = this.options.timeoutMs ?? SESSION_TIMEOUT_MS;
     return { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs };
   }
 
@@ -163,6 +253,7 @@ export class ProgramSession {
     const resident = await this.residentContext();
     const tools = this.options.tools ?? {};
     const runContext = resident ? (context ?? {}) : { ...(this.options.context ?? {}), ...(context ?? {}) };
+    const clock = new CallClock(this.limits.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const first = await this.runtime.run(input, {
       context: runContext,
       resident,
@@ -170,11 +261,14 @@ export class ProgramSession {
       tools,
       ...this.limits,
     });
-    const { timeoutMs, maxConcurrency, toolTimeoutMs } = this.limits;
-    const resumeOptions = { tools, context: runContext, resident, timeoutMs, maxConcurrency, toolTimeoutMs };
-    const r = await settled(this.runtime, first, this.options.approve, resumeOptions);
+    const { maxConcurrency, toolTimeoutMs } = this.limits;
+    const resumeOptions = { tools, context: runContext, resident, maxConcurrency, toolTimeoutMs };
+    const r = await settled(this.runtime, first, this.options.approve, resumeOptions, clock);
     if (!r.ok) return { ok: false, error: r.error, message: this.runtime.formatError(r.error, input) };
-    this.memory = r.memory;
+    if (this.options.remember === false) return { ok: true, result: r.result, stored: [] };
+    // Programs of one session may be in flight at once, each started from the
+    // memory of its time: merge what each stored, so none loses another's keys.
+    this.memory = { ...this.memory, ...r.memoryDelta };
     return { ok: true, result: r.result, stored: Object.keys(r.memoryDelta) };
   }
 }
@@ -229,9 +323,10 @@ export async function runWorkflowFor(session: ProgramSession, given: unknown): P
     return { ok: false, error, message: session.runtime.formatError(error) };
   }
   const limits = { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs };
+  const clock = new CallClock(timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const first = await session.runtime.runWorkflow(source, { input, entry, tools, ...limits });
-  const resumeOptions = { tools, timeoutMs, maxConcurrency, toolTimeoutMs };
-  const r = await settled(session.runtime, first, session.options.approve, resumeOptions);
+  const resumeOptions = { tools, maxConcurrency, toolTimeoutMs };
+  const r = await settled(session.runtime, first, session.options.approve, resumeOptions, clock);
   if (!r.ok) return { ok: false, error: r.error, message: session.runtime.formatError(r.error) };
   return { ok: true, result: r.result, stored: [] };
 }

@@ -3,6 +3,7 @@
 // the engine's op table; the prose around them states the semantics a model most
 // often gets wrong. Two forms: full, and compact for small context windows.
 import { toolInfos, type ToolInfo } from "../run/descriptors.js";
+import { typeOf } from "../run/signature.js";
 import type { JsonObject, Operation, PromptOptions } from "../types/public.js";
 
 const json = (v: unknown) => JSON.stringify(v);
@@ -27,13 +28,16 @@ function typeSummary(value: unknown): string {
 /** A one-line signature of a tool from its parameters schema: `search(query: string, limit?: integer)`. */
 export function signature(tool: ToolInfo): string {
   const props = tool.parameters?.properties as JsonObject | undefined;
-  if (!props) return tool.parameters ? `${tool.name}(args: see schema)` : tool.name;
+  if (!props) return (tool.parameters ? `${tool.name}(args: see schema)` : tool.name) + returnsText(tool);
   const required = new Set((tool.parameters?.required as string[] | undefined) ?? []);
   const params = Object.entries(props).map(
     ([name, s]) => `${name}${required.has(name) ? "" : "?"}: ${typeText(s as JsonObject)}`,
   );
-  return `${tool.name}(${params.join(", ")})`;
+  return `${tool.name}(${params.join(", ")})${returnsText(tool)}`;
 }
+
+// The result's fields (a descriptor's `returns`), so that a program reads fields it has.
+const returnsText = (tool: ToolInfo) => (tool.returns ? ` -> ${typeOf(tool.returns)}` : "");
 
 function typeText(s: JsonObject | undefined): string {
   if (!s || typeof s !== "object") return "any";
@@ -62,6 +66,7 @@ function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
     else {
       lines.push(`- \`${tool.name}\`: ${tool.description ?? "(no description)"}`);
       if (tool.parameters) lines.push(`  Parameters (JSON Schema): ${json(tool.parameters)}`);
+      if (tool.returns) lines.push(`  Returns: ${typeOf(tool.returns)}`);
     }
   }
   return lines;

@@ -9,11 +9,14 @@
 // and the first new call runs for real. The gate sits on the caller's side,
 // where the tools are, in both modes; a run that uses none of this has no gate
 // and pays nothing.
-import { withinRun, type RunBounds } from "./tools.js";
+import { toolEnded, withinRun, type RunBounds } from "./tools.js";
 import { declarations } from "../run/descriptors.js";
 import { effectOf } from "./effects.js";
 import { callTimeoutMessage, type ToolCall, type ToolOutcome } from "../run/driver.js";
+import { DEFAULT_MAX_HEAP_BYTES } from "../run/options.js";
+import { hash53, newRunId } from "./digest.js";
 import type {
+  CallIdentity,
   CallResult,
   JournalEntry,
   JsonObject,
@@ -26,6 +29,8 @@ import type {
 /** The gate options of run() and runWorkflow(). */
 export interface GateOptions {
   tools?: Record<string, Tool>;
+  /** Also bounds the JSON text of the args and results the gate keeps. */
+  maxHeapBytes?: number;
   /** Hold every call that is not answered from the journal (the host runs the tools). */
   suspend?: boolean;
   /** Return the journal with the result. */
@@ -37,8 +42,12 @@ export interface GateOptions {
 /** What a resumed run starts with (suspension.ts): the journal so far and the host's decisions. */
 export interface ResumeSeed {
   journal: JournalEntry[];
-  /** Decisions for the pending calls, by call key, in the order the calls were held. */
-  decisions: Map<string, CallResult[]>;
+  /** Decisions for the pending calls, by pending id. */
+  decisions: Map<string, CallResult>;
+  /** The run's id, from its state. */
+  runId: string;
+  /** Time spent reading the state: it counts toward timeoutMs. */
+  spentMs: number;
 }
 
 function needsGate(tools: Record<string, Tool>): boolean {
@@ -67,9 +76,13 @@ function argsText(args: JsonObject): string {
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
 
+// A value left undefined ({ value: undefined }, in a recording or a result
+// given to resume) is null, as a tool returning undefined gives null.
+const valueText = (value: unknown) => JSON.stringify(value) ?? "null";
+
 const entryOutcome = (entry: JournalEntry): ToolOutcome =>
   "value" in entry
-    ? { kind: "value", text: JSON.stringify(entry.value), from: "recording" }
+    ? { kind: "value", text: valueText(entry.value), from: "recording" }
     : { kind: "failure", message: entry.error, from: "recording" };
 
 export class ToolGate {
@@ -77,10 +90,17 @@ export class ToolGate {
   readonly journal: JournalEntry[] = [];
   /** Calls held for the host. */
   readonly pending: PendingCall[] = [];
+  /** Names the run in each call's identity (CallIdentity). */
+  readonly runId: string;
   private readonly recorded = new Map<string, JournalEntry[]>();
-  private readonly decisions: Map<string, CallResult[]>;
+  private readonly decisions: Map<string, CallResult>;
   private readonly replaying: boolean;
-  private writes: Promise<unknown> = Promise.resolve();
+  // Calls so far by tool, path and args: identical calls are told apart by their order.
+  private readonly seen = new Map<string, number>();
+  // JSON text of the args and results kept (journal, pending), bounded by maxHeapBytes.
+  private keptBytes = 0;
+  private readonly maxKeptBytes: number;
+  private writes: Promise<void> = Promise.resolve();
   /** The run's deadline and signal, which bound an approval check (set when the run starts). */
   bounds: RunBounds = { deadline: Infinity, timeoutMs: 0 };
 
@@ -89,10 +109,13 @@ export class ToolGate {
     private readonly suspendAll: boolean,
     answers: JournalEntry[],
     replaying: boolean,
-    decisions?: Map<string, CallResult[]>,
+    maxKeptBytes: number,
+    seed?: ResumeSeed,
   ) {
     this.replaying = replaying;
-    this.decisions = decisions ?? new Map();
+    this.maxKeptBytes = maxKeptBytes;
+    this.decisions = seed?.decisions ?? new Map();
+    this.runId = seed?.runId ?? newRunId();
     for (const entry of answers) {
       const key = callKey(entry.tool, entry.args);
       const list = this.recorded.get(key);
@@ -107,14 +130,27 @@ export class ToolGate {
     const replay = options.replay !== undefined;
     if (!seed && !replay && !options.suspend && !options.journal && !needsGate(tools)) return undefined;
     const answers = seed?.journal ?? options.replay ?? [];
-    return new ToolGate(tools, options.suspend === true, answers, replay, seed?.decisions);
+    const maxKept = options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES;
+    return new ToolGate(tools, options.suspend === true, answers, replay, maxKept, seed);
   }
 
-  /** The outcome of one call: from the journal, the host's decision, held, or run (`live`). */
-  async call(call: ToolCall, live: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
-    const key = callKey(call.tool, call.args);
+  /**
+   * The outcome of one call: from the journal, the host's decision, held, or
+   * run (`live`, given the call's identity). What is kept of it is what the
+   * program sent: a copy taken before anything runs, so a tool that changes its
+   * args in place cannot make the journal miss the call on resume.
+   */
+  async call(call: ToolCall, live: (identity: CallIdentity) => Promise<ToolOutcome>): Promise<ToolOutcome> {
+    const sentText = JSON.stringify(call.args);
+    const sent = JSON.parse(sentText) as JsonObject;
+    const canonical = canonicalJson(sent);
+    const key = `${call.tool}\u0000${canonical}`;
+    const callId = this.callId(call, canonical);
+    const over = this.keep(call, sentText.length);
+    if (over) return over;
+    const asked = { tool: call.tool, path: call.path, args: sent };
     const recorded = this.recorded.get(key)?.shift();
-    if (recorded) return this.record(call, entryOutcome(recorded));
+    if (recorded) return this.record(asked, entryOutcome(recorded));
     if (this.replaying)
       return {
         kind: "end",
@@ -125,20 +161,47 @@ export class ToolGate {
           `which the recording being replayed does not hold (${this.recordedCount(call.tool)}): ` +
           `the program asks something the recorded run did not`,
       };
-    const decision = this.decisions.get(key)?.shift();
-    if (decision && !("approved" in decision && decision.approved)) return this.record(call, decisionOutcome(decision));
+    const decision = this.decisions.get(callId);
+    this.decisions.delete(callId);
+    if (decision && !("approved" in decision && decision.approved))
+      return this.record(asked, decisionOutcome(decision));
     if (!decision) {
-      const held = await this.holdReason(call);
+      const held = await this.holdReason(call.tool, sentText);
       if ("outcome" in held) return held.outcome;
       const reason = held.value;
       if (reason) {
-        this.pending.push({ id: `call-${call.id}`, tool: call.tool, path: call.path, args: call.args, reason });
+        this.pending.push({ id: callId, ...asked, reason });
         return { kind: "hold" };
       }
     }
-    const tool = this.tools[call.tool];
-    const outcome = effectOf(tool) === "write" ? this.oneWriteAtATime(live) : live();
-    return this.record(call, await outcome);
+    const identity: CallIdentity = { runId: this.runId, callId };
+    const run = () => live(identity);
+    const outcome = effectOf(this.tools[call.tool]) === "write" ? this.oneWriteAtATime(run) : run();
+    return this.record(asked, await outcome);
+  }
+
+  // The same on every run of the same program with the same answers: the
+  // call's tool, path, args, and how many identical calls came before it.
+  private callId(call: ToolCall, canonical: string): string {
+    const what = `${call.tool}\u0000${call.path}\u0000${canonical}`;
+    const before = this.seen.get(what) ?? 0;
+    this.seen.set(what, before + 1);
+    return `call-${hash53(`${what}\u0000${before}`)}`;
+  }
+
+  // Counts JSON text the gate keeps; past maxHeapBytes the run ends (memory_exceeded).
+  private keep(call: { tool: string; path: string }, bytes: number): ToolOutcome | undefined {
+    this.keptBytes += bytes;
+    if (this.keptBytes <= this.maxKeptBytes) return undefined;
+    return {
+      kind: "end",
+      code: "memory_exceeded",
+      path: call.path,
+      message:
+        `The args and results of this run's tool calls, kept to resume or replay it, passed maxHeapBytes ` +
+        `(${this.maxKeptBytes} bytes of JSON text) at the call of '${call.tool}': ` +
+        `pass smaller args, return smaller results, or raise maxHeapBytes`,
+    };
   }
 
   private recordedCount(tool: string): string {
@@ -151,38 +214,55 @@ export class ToolGate {
 
   // Why the call is held, if it is. An approval function is the host's code:
   // it may throw, or never answer (the run's deadline and signal still hold).
-  private holdReason(call: ToolCall): Promise<{ value: PendingReason | undefined } | { outcome: ToolOutcome }> {
-    const d = declarations(this.tools[call.tool]);
+  // Only `false` means no approval is needed: any other answer (1, "yes", a
+  // reason, undefined) asks, so a check that answers oddly fails closed. The
+  // check gets its own copy of the args.
+  private holdReason(
+    tool: string,
+    argsText: string,
+  ): Promise<{ value: PendingReason | undefined } | { outcome: ToolOutcome }> {
+    const d = declarations(this.tools[tool]);
     const approval = d?.approval;
     const otherwise = this.suspendAll ? "suspend" : undefined;
     if (d?.defer === true) return Promise.resolve({ value: "deferred" });
     if (approval === true) return Promise.resolve({ value: "approval" });
     if (typeof approval !== "function") return Promise.resolve({ value: otherwise });
-    const asked = new Promise<unknown>((resolve) => resolve(approval(call.args)));
+    const asked = new Promise<unknown>((resolve) => resolve(approval(JSON.parse(argsText) as JsonObject)));
     return withinRun(asked, this.bounds).then((r) =>
-      "outcome" in r ? r : { value: r.value === true ? "approval" : otherwise },
+      "outcome" in r ? r : { value: r.value === false ? otherwise : "approval" },
     );
   }
 
-  // Write tools run one at a time, in the order their calls came; reads overlap freely.
+  // Write tools run one at a time, in the order their calls came; reads overlap
+  // freely. A turn ends when the tool really ends: a write abandoned at
+  // toolTimeoutMs (its call failed, the run went on) keeps the next one waiting,
+  // within the run's deadline and signal.
   private oneWriteAtATime(live: () => Promise<ToolOutcome>): Promise<ToolOutcome> {
-    const turn = this.writes.then(live);
-    this.writes = turn;
-    return turn;
+    const previous = this.writes;
+    let done!: () => void;
+    this.writes = new Promise<void>((resolve) => (done = resolve));
+    return withinRun(previous, this.bounds).then((waited) => {
+      if ("outcome" in waited) return (done(), waited.outcome);
+      const outcome = live();
+      void toolEnded(outcome).then(done);
+      return outcome;
+    });
   }
 
-  private record(call: ToolCall, outcome: ToolOutcome): ToolOutcome {
-    const asked = { tool: call.tool, path: call.path, args: call.args };
-    if (outcome.kind === "value") this.journal.push({ ...asked, value: JSON.parse(outcome.text) as JsonValue });
-    else if (outcome.kind === "failure") this.journal.push({ ...asked, error: outcome.message });
+  private record(asked: { tool: string; path: string; args: JsonObject }, outcome: ToolOutcome): ToolOutcome {
+    if (outcome.kind === "value") {
+      const over = this.keep(asked, outcome.text.length);
+      if (over) return over;
+      this.journal.push({ ...asked, value: JSON.parse(outcome.text) as JsonValue });
+    } else if (outcome.kind === "failure") this.journal.push({ ...asked, error: outcome.message });
     else if (outcome.kind === "callTimeout")
-      this.journal.push({ ...asked, error: callTimeoutMessage(call, outcome.toolTimeoutMs) });
+      this.journal.push({ ...asked, error: callTimeoutMessage(asked, outcome.toolTimeoutMs) });
     return outcome;
   }
 }
 
 function decisionOutcome(decision: CallResult): ToolOutcome {
-  if ("value" in decision) return { kind: "value", text: JSON.stringify(decision.value), from: "host" };
+  if ("value" in decision) return { kind: "value", text: valueText(decision.value), from: "host" };
   if ("error" in decision) return { kind: "failure", message: decision.error, from: "host" };
   const reason = "reason" in decision && decision.reason ? `: ${decision.reason}` : "";
   return { kind: "failure", message: `the call was denied${reason}`, from: "host" };

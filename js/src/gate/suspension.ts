@@ -7,11 +7,16 @@
 // may be large; a context that differs from the fingerprint is refused.
 // Resuming runs the program again from the start with the journal
 // (journal.ts): the same path up to the pending calls, then on.
-import { doneStatus, isSuspended, type DoneStatus, type Timings } from "../run/driver.js";
-import { isPlainObject } from "../run/checks.js";
+//
+// Without a key, a state is as trusted as the place it was kept: its hash only
+// tells a changed program from an accident. With the host's `stateKey`, the
+// whole state is signed (an HMAC in `mac`) and resume refuses any change.
+import { doneStatus, isSuspended, now, type DoneStatus, type Timings } from "../run/driver.js";
+import { isPlainObject, limitAccepts, limitRule, type LimitName } from "../run/checks.js";
 import { describeThrown } from "../util/describe.js";
-import { callKey, ToolGate, type ResumeSeed } from "./journal.js";
-import { now } from "../run/options.js";
+import { hash53, sameMac, stateMac } from "./digest.js";
+import { canonicalJson, ToolGate, type ResumeSeed } from "./journal.js";
+import { DEFAULT_MAX_TOOL_CALLS } from "../run/options.js";
 import { toolResultText } from "./tools.js";
 import { VERSION } from "../util/version.js";
 import type {
@@ -23,9 +28,11 @@ import type {
   RunKind,
   RunOptions,
   RunSuspended,
+  StateKey,
   SuspendedState,
   TraceEntry,
 } from "../types/public.js";
+import type { ResidentContext, ResidentSpec } from "../types/resident-context.js";
 
 /** The `format` of a state this version writes and reads. */
 export const STATE_FORMAT: SuspendedState["format"] = "ptc-wasm/suspended-run@1";
@@ -39,32 +46,39 @@ export interface StateBase {
   input?: unknown;
   memory?: unknown;
   context?: Record<string, unknown>;
+  resident?: ResidentContext;
   /** The context keys the engine asked for (set when the payload is made). */
   loads?: string[];
 }
 
-// cyrb53: a fast 53-bit string hash. It detects a changed program or context,
-// not a forged one: a state is as trusted as the program it carries.
-function hash53(text: string, seed = 0): string {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, "0");
+// Per key, a hash of the JSON text of its data, from the run's own context or
+// else from its resident context: the same data gives the same fingerprint
+// whichever way it came.
+function contextHash(
+  context: Record<string, unknown> | undefined,
+  keys: string[],
+  resident: ResidentContext | undefined,
+): string {
+  const own = context ?? {};
+  const parts = keys.map((key) => {
+    if (Object.prototype.propertyIsEnumerable.call(own, key)) return hash53(JSON.stringify(own[key]) ?? "");
+    if (resident?.keys.includes(key)) return residentKeyHashes(resident.spec).get(key) ?? "";
+    return "\u0000absent";
+  });
+  return hash53(parts.join("\u0001"));
 }
 
-// The data of the loaded keys, as the program saw it (JSON, key by key).
-function contextHash(context: Record<string, unknown> | undefined, keys: string[]): string {
-  const own = context ?? {};
-  const parts = keys.map((key) =>
-    Object.prototype.propertyIsEnumerable.call(own, key) ? (JSON.stringify(own[key]) ?? "") : "\u0000absent",
-  );
-  return hash53(parts.join("\u0001"));
+// A resident context's data is parsed again only to fingerprint it, once per
+// context; only the hashes are kept.
+const residentHashes = new WeakMap<ResidentSpec, Map<string, string>>();
+function residentKeyHashes(spec: ResidentSpec): Map<string, string> {
+  let hashes = residentHashes.get(spec);
+  if (!hashes) {
+    const data = JSON.parse(spec.text) as Record<string, unknown>;
+    hashes = new Map(Object.entries(data).map(([key, value]) => [key, hash53(JSON.stringify(value))]));
+    residentHashes.set(spec, hashes);
+  }
+  return hashes;
 }
 
 const asJson = (value: unknown) =>
@@ -97,7 +111,10 @@ export function suspendedResult(
     limits: base.limits,
     ...(base.entry !== undefined ? { entry: base.entry } : {}),
     ...(base.kind === "workflow" ? { input: asJson(base.input ?? {}) } : { memory: asJson(base.memory ?? {}) }),
-    ...(base.loads?.length ? { context: { keys: base.loads, hash: contextHash(base.context, base.loads) } } : {}),
+    ...(base.loads?.length
+      ? { context: { keys: base.loads, hash: contextHash(base.context, base.loads, base.resident) } }
+      : {}),
+    runId: gate.runId,
     journal: [...gate.journal],
     pending: [...gate.pending],
   };
@@ -146,23 +163,91 @@ export interface Resumption {
 }
 
 const isString = (v: unknown): v is string => typeof v === "string";
+const STATE_LIMITS: readonly LimitName[] = ["maxHeapBytes", "maxDepth", "maxToolCalls"];
+const REASONS: readonly unknown[] = ["approval", "deferred", "suspend"];
 
-function stateProblem(state: Record<string, unknown>): string | undefined {
+// Cheap checks first: a state far too big for its run is refused before its
+// journal is read (what a run may make, it may hold: maxToolCalls calls).
+function sizeProblem(state: Record<string, unknown>): string | undefined {
   if (state.format !== STATE_FORMAT)
     return `its format is ${JSON.stringify(state.format)}, not "${STATE_FORMAT}" (pass the \`state\` of a suspended result)`;
   if (state.version !== VERSION)
     return `it was written by ptc-wasm ${String(state.version)} and this is ${VERSION}: resume it with that version, or run the program again`;
+  if (!Array.isArray(state.journal) || !Array.isArray(state.pending)) return "its journal or pending list is missing";
+  const limits = state.limits as Record<string, unknown> | undefined;
+  const most = isPlainObject(limits) && typeof limits?.maxToolCalls === "number" ? limits.maxToolCalls : undefined;
+  const max = most ?? DEFAULT_MAX_TOOL_CALLS;
+  const calls = (state.journal as unknown[]).length + (state.pending as unknown[]).length;
+  if (calls > max)
+    return `its journal and pending list hold ${calls} calls, more than its run may make (maxToolCalls ${max})`;
+  return undefined;
+}
+
+function entryProblem(entry: unknown, pending: boolean): string | undefined {
+  const e = entry as Record<string, unknown>;
+  if (!isPlainObject(e) || !isString(e.tool) || !isString(e.path) || !isPlainObject(e.args))
+    return "an entry of its journal or pending list is not {tool, path, args, ...}";
+  if (pending) return isString(e.id) && REASONS.includes(e.reason) ? undefined : "a pending call has no id or reason";
+  const answered = "value" in e ? !("error" in e) : isString(e.error);
+  return answered ? undefined : "an entry of its journal has neither a value nor an error text (or both)";
+}
+
+function limitsProblem(limits: unknown): string | undefined {
+  if (!isPlainObject(limits)) return "its limits are missing";
+  for (const [name, value] of Object.entries(limits as object)) {
+    const limit = name as LimitName;
+    if (!STATE_LIMITS.includes(limit)) return `its limits hold an unknown key '${name}'`;
+    if (!limitAccepts(limit, value)) return `its limits.${name} is not ${limitRule(limit)}`;
+  }
+  return undefined;
+}
+
+function shapeProblem(state: Record<string, unknown>): string | undefined {
   if (state.kind !== "program" && state.kind !== "workflow") return "its kind is neither program nor workflow";
   if (!isString(state.source) || state.hash !== hash53(state.source))
     return "its source does not match its hash: the program was changed after the run suspended";
-  if (!Array.isArray(state.journal) || !Array.isArray(state.pending)) return "its journal or pending list is missing";
-  for (const entry of [...(state.journal as unknown[]), ...(state.pending as unknown[])]) {
-    const e = entry as Record<string, unknown>;
-    if (!isPlainObject(e) || !isString(e.tool) || !isString(e.path) || !isPlainObject(e.args))
-      return "an entry of its journal or pending list is not {tool, path, args, ...}";
+  if (!isString(state.runId)) return "its runId is missing";
+  for (const entry of state.journal as unknown[]) {
+    const problem = entryProblem(entry, false);
+    if (problem) return problem;
   }
-  if (!isPlainObject(state.limits)) return "its limits are missing";
-  return undefined;
+  for (const entry of state.pending as unknown[]) {
+    const problem = entryProblem(entry, true);
+    if (problem) return problem;
+  }
+  const data = state.kind === "program" ? "memory" : "input";
+  if (state[data] !== undefined && !isPlainObject(state[data])) return `its ${data} is not an object`;
+  if (state.entry !== undefined && !isString(state.entry)) return "its entry is not a function name";
+  const context = state.context as Record<string, unknown> | undefined;
+  if (context !== undefined && !(isPlainObject(context) && isString(context.hash) && Array.isArray(context.keys)))
+    return "its context fingerprint is not {keys, hash}";
+  if (context && !(context.keys as unknown[]).every(isString)) return "its context keys are not texts";
+  return limitsProblem(state.limits);
+}
+
+/** The mac of a state (its `mac` left out), under the host's key. */
+const macOf = async (key: StateKey, state: object) => {
+  const { mac: _mac, ...rest } = state as SuspendedState;
+  return `hmac-sha256:${await stateMac(key, canonicalJson(rest))}`;
+};
+
+function macProblem(state: Record<string, unknown>, key: StateKey | undefined): Promise<string | undefined> | string {
+  if (key === undefined)
+    return state.mac === undefined ? "" : "it is signed (mac): pass the stateKey it was written with";
+  if (!isString(state.mac)) return "it is not signed, and a stateKey was given: it was not written with that key";
+  return macOf(key, state).then((mac) =>
+    sameMac(mac, state.mac as string)
+      ? undefined
+      : "its mac does not match: it was changed, or signed with another key",
+  );
+}
+
+/** The state of a suspended result signed with the host's key (a `mac`), when one is given. */
+export async function sealed<R extends object>(result: R, key: StateKey | undefined): Promise<R> {
+  const r = result as Partial<RunSuspended>;
+  if (key === undefined || r.status !== "suspended" || !r.state) return result;
+  r.state.mac = await macOf(key, JSON.parse(JSON.stringify(r.state)) as object);
+  return result;
 }
 
 function resultProblem(id: string, result: unknown): string | undefined {
@@ -187,38 +272,41 @@ function resultProblem(id: string, result: unknown): string | undefined {
 
 /**
  * The run a state and resume options make, or why they cannot be resumed
- * (bad_state: the state is not one this version wrote, or was changed;
- * bad_resume: the results or the context do not match it).
+ * (bad_state: the state is not one this version wrote, is malformed, or was
+ * changed; bad_resume: the results or the context do not match it). Reads
+ * the state once, as JSON: a getter that throws is a bad_state too.
  */
-export function resumption(state: unknown, options: ResumeOptions): Resumption | Refusal {
+export async function resumption(state: unknown, options: ResumeOptions): Promise<Resumption | Refusal> {
+  const started = now();
   if (!isPlainObject(state))
     return refuse("bad_state", "The state is not an object: pass the `state` of a suspended result");
-  const s = state as Record<string, unknown>;
-  const problem = stateProblem(s);
+  let st: SuspendedState;
+  try {
+    const problem = sizeProblem(state as Record<string, unknown>);
+    if (problem) return refuse("bad_state", `The state cannot be resumed: ${problem}`);
+    st = JSON.parse(JSON.stringify(state)) as SuspendedState;
+  } catch (e) {
+    return refuse("bad_state", `The state cannot be resumed: it is not JSON data (${describeThrown(e)})`);
+  }
+  const s = st as unknown as Record<string, unknown>;
+  const problem = sizeProblem(s) ?? shapeProblem(s) ?? (await macProblem(s, options.stateKey));
   if (problem) return refuse("bad_state", `The state cannot be resumed: ${problem}`);
-  const st = state as unknown as SuspendedState;
   const results = options.results ?? {};
   if (!isPlainObject(results)) throw new TypeError("ptc-wasm: options.results must be an object of results by call id");
-  const byId = new Map(st.pending.map((p) => [p.id, p]));
-  const decisions = new Map<string, CallResult[]>();
-  for (const [id, result] of Object.entries(results)) {
-    const call = byId.get(id);
-    if (!call) {
-      const ids = [...byId.keys()].join(", ") || "none";
-      return refuse("bad_resume", `results["${id}"] names no pending call of this state (its pending calls: ${ids})`);
-    }
-    const wrong = resultProblem(id, result);
-    if (wrong) return refuse("bad_resume", wrong);
-    const key = callKey(call.tool, call.args);
-    decisions.set(key, [...(decisions.get(key) ?? []), result]);
+  let decisions: Map<string, CallResult> | Refusal;
+  try {
+    decisions = decided(st, results);
+  } catch (e) {
+    return refuse("bad_resume", `The results could not be read (${describeThrown(e)})`);
   }
+  if (!(decisions instanceof Map)) return decisions;
   if (st.context && st.kind === "program") {
-    const now = contextHash(options.context, st.context.keys);
+    const now = contextHash(options.context, st.context.keys, options.resident);
     if (now !== st.context.hash)
       return refuse(
         "bad_resume",
         `The context differs from the one the run suspended with (keys ${st.context.keys.join(", ")}): ` +
-          `pass the same context data to resume`,
+          `pass the same context data (and resident context) to resume`,
       );
   }
   const { results: _results, ...runOptions } = options;
@@ -230,8 +318,24 @@ export function resumption(state: unknown, options: ResumeOptions): Resumption |
       st.kind === "program"
         ? { ...runOptions, ...limits, memory: st.memory ?? {} }
         : { ...runOptions, ...limits, input: st.input ?? {}, ...(st.entry ? { entry: st.entry } : {}) },
-    seed: { journal: st.journal, decisions },
+    seed: { journal: st.journal, decisions, runId: st.runId, spentMs: now() - started },
   };
+}
+
+// The host's results by pending id: each goes to the call with that id, whatever the order of `results`.
+function decided(st: SuspendedState, results: Record<string, CallResult>): Map<string, CallResult> | Refusal {
+  const ids = new Set(st.pending.map((p) => p.id));
+  const decisions = new Map<string, CallResult>();
+  for (const [id, result] of Object.entries(results)) {
+    if (!ids.has(id)) {
+      const known = [...ids].join(", ") || "none";
+      return refuse("bad_resume", `results["${id}"] names no pending call of this state (its pending calls: ${known})`);
+    }
+    const wrong = resultProblem(id, result);
+    if (wrong) return refuse("bad_resume", wrong);
+    decisions.set(id, result);
+  }
+  return decisions;
 }
 
 /** A run's result from the driver's final text: done, or suspended at held calls. */
@@ -254,6 +358,8 @@ export function finishedRun<R extends object>(
 export interface Gated {
   gate: ToolGate;
   base: StateBase;
+  /** Time spent reading the state and indexing the journal (or recording): it counts toward timeoutMs. */
+  spentMs: number;
 }
 
 /** The gate of a run about to start (both modes), or undefined when it needs none. */
@@ -263,9 +369,11 @@ export function gatedRun(
   options: RunOptions & { entry?: string; input?: unknown },
   seed?: ResumeSeed,
 ): Gated | undefined {
+  const started = now();
   const gate = ToolGate.create(options, seed);
   if (!gate) return undefined;
-  return { gate, base: kind === "program" ? programBase(source, options) : workflowBase(source, options) };
+  const spentMs = (seed?.spentMs ?? 0) + now() - started;
+  return { gate, base: kind === "program" ? programBase(source, options) : workflowBase(source, options), spentMs };
 }
 
 /** What a PTC-JSON run that may suspend keeps for its state. */
@@ -275,6 +383,7 @@ const programBase = (source: string, options: RunOptions): StateBase => ({
   limits: stateLimits(options),
   memory: options.memory,
   context: options.context,
+  resident: options.resident,
 });
 
 /** What a step-function run that may suspend keeps for its state. */

@@ -57,6 +57,8 @@ export function toolResultText(value: unknown): string {
  */
 export class RunEnd {
   private readonly listeners = new Set<() => void>();
+  /** Set once the run ended: a call that was waiting its turn (a write) must not start then. */
+  ended = false;
   on(listener: () => void): void {
     this.listeners.add(listener);
   }
@@ -64,9 +66,20 @@ export class RunEnd {
     this.listeners.delete(listener);
   }
   end(): void {
+    this.ended = true;
     for (const listener of [...this.listeners]) listener();
     this.listeners.clear();
   }
+}
+
+// When each call's tool really ended, by the promise awaitTool returned: the
+// call may have been settled before (abandoned at toolTimeoutMs, the deadline,
+// an abort) while the tool still runs.
+const toolEnds = new WeakMap<Promise<ToolOutcome>, Promise<void>>();
+
+/** Resolves once the tool of a call awaitTool made has ended (resolved, thrown, or was never started). */
+export function toolEnded(call: Promise<ToolOutcome>): Promise<void> {
+  return toolEnds.get(call) ?? call.then(() => undefined);
 }
 
 /** What else bounds one call: its own time limit, and the end of its run. */
@@ -74,6 +87,8 @@ export interface CallBounds {
   /** toolTimeoutMs: past it the call fails (a failure the program may catch). */
   toolTimeoutMs?: number;
   runEnded?: RunEnd;
+  /** The call's identity (journal.ts), passed to the tool as its second argument; gated runs only. */
+  identity?: { runId: string; callId: string };
 }
 
 /**
@@ -91,7 +106,8 @@ export function awaitTool(
   signal: AbortSignal | undefined,
   bounds: CallBounds = {},
 ): Promise<ToolOutcome> {
-  return new Promise((resolve) => {
+  let ended: Promise<void> = Promise.resolve();
+  const outcome = new Promise<ToolOutcome>((resolve) => {
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let callTimer: ReturnType<typeof setTimeout> | undefined;
@@ -115,6 +131,9 @@ export function awaitTool(
     // becomes this call's failure, and the promise always resolves.
     try {
       if (signal?.aborted) return onAbort();
+      // A call that waited its turn (writes run one at a time) past the run's end or deadline is not made.
+      if (bounds.runEnded?.ended) return onRunEnded();
+      if (performance.now() >= deadline) return settle({ kind: "timeout", timeoutMs });
       let call: ReturnType<typeof prepareCall>;
       try {
         call = prepareCall(name, tool, args);
@@ -128,7 +147,14 @@ export function awaitTool(
         callTimer = setTimeout(() => settle({ kind: "callTimeout", toolTimeoutMs }), toolTimeoutMs);
       bounds.runEnded?.on(onRunEnded);
       signal?.addEventListener("abort", onAbort, { once: true });
-      void Promise.resolve(call.execute(args)).then((value) => {
+      const running = Promise.resolve(
+        bounds.identity ? call.execute(args, { ...bounds.identity }) : call.execute(args),
+      );
+      ended = running.then(
+        () => undefined,
+        () => undefined,
+      );
+      void running.then((value) => {
         let text: string;
         try {
           text = toolResultText(value);
@@ -141,6 +167,8 @@ export function awaitTool(
       fail(e);
     }
   });
+  toolEnds.set(outcome, ended);
+  return outcome;
 }
 
 /** What bounds any wait of a run on the host: its deadline and abort signal. */

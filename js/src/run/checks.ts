@@ -4,22 +4,27 @@
 // CLI), never a result.
 import { describeThrown } from "../util/describe.js";
 import { descriptorProblem } from "./descriptors.js";
+import { ENGINE_LIMITS } from "../types/engine-tables.js";
 import type { LoadOptions } from "../engine/resident.js";
 import type { ResumeOptions, RunOptions, ValidateOptions } from "../types/public.js";
 
 /** The longest timer JavaScript can set (longer ones fire at once). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+export const MAX_TIMEOUT_MS = ENGINE_LIMITS.timeoutMs.max;
 
-/** The numeric limits and their largest values. */
+/**
+ * The numeric limits and their largest values: the engine's from its limits
+ * table (engine/core/limits.h), so the package refuses what the engine would
+ * not honour; the rest are the package's own.
+ */
 export const LIMIT_MAX = {
-  timeoutMs: MAX_TIMEOUT_MS,
-  maxHeapBytes: Number.MAX_SAFE_INTEGER,
+  timeoutMs: ENGINE_LIMITS.timeoutMs.max,
+  maxHeapBytes: ENGINE_LIMITS.maxHeapBytes.max,
   maxResidentBytes: Number.MAX_SAFE_INTEGER,
-  maxDepth: Number.MAX_SAFE_INTEGER,
-  /** Tool calls per run (the engine's own bound: 2^30). */
-  maxToolCalls: 2 ** 30,
+  maxDepth: ENGINE_LIMITS.maxDepth.max,
+  /** Tool calls per run. */
+  maxToolCalls: ENGINE_LIMITS.maxToolCalls.max,
   /** Tool calls outstanding at once in one run. */
-  maxConcurrency: 1024,
+  maxConcurrency: ENGINE_LIMITS.maxConcurrency.max,
   /** Of one tool call. */
   toolTimeoutMs: MAX_TIMEOUT_MS,
   /** Of one MCP message over stdio (mcp-stdio.ts): 1 GiB, past what Node can turn into one string. */
@@ -28,7 +33,11 @@ export const LIMIT_MAX = {
 export type LimitName = keyof typeof LIMIT_MAX;
 
 /** Limits that count things: whole numbers. */
-const COUNTS: ReadonlySet<LimitName> = new Set(["maxToolCalls", "maxConcurrency"]);
+const COUNTS: ReadonlySet<string> = new Set(
+  Object.entries(ENGINE_LIMITS)
+    .filter(([, limit]) => limit.whole)
+    .map(([name]) => name),
+);
 
 /** What a limit's value must be: "a positive number of at most ...". */
 export const limitRule = (name: LimitName) =>
@@ -96,9 +105,15 @@ const OPTION_CHECKS: Record<string, OptionCheck> = {
   maxConcurrency: limitOption("maxConcurrency"),
   toolTimeoutMs: limitOption("toolTimeoutMs"),
   trace: booleanOption,
+  remember: booleanOption,
   suspend: booleanOption,
   journal: booleanOption,
   replay: (value) => (Array.isArray(value) && value.every(isJournalEntry) ? undefined : JOURNAL_SHAPE),
+  stateKey: (value) =>
+    (typeof value === "string" && value.length > 0) ||
+    ((value instanceof Uint8Array || value instanceof ArrayBuffer) && value.byteLength > 0)
+      ? undefined
+      : "must be a non-empty text or bytes (Uint8Array, ArrayBuffer)",
   approve: (value) => (typeof value === "function" ? undefined : "must be a function deciding a held call"),
   results: (value) => (isPlainObject(value) ? undefined : "must be an object of results by pending call id"),
   signal: (value) => {
@@ -168,6 +183,7 @@ const RUN_OPTIONS = [
   "suspend",
   "journal",
   "replay",
+  "stateKey",
 ] as const;
 
 /** The options of run(), checked; see checkedOptions. */
@@ -189,6 +205,7 @@ export function checkResumeOptions(options: ResumeOptions): ResumeOptions {
     "journal",
     "suspend",
     "signal",
+    "stateKey",
   ]);
 }
 

@@ -3,7 +3,8 @@
 // checked against the schema (in JS, before execute runs) and a mismatch becomes
 // the tool's failure, naming the arg's JSON Pointer and what was expected.
 import { extras } from "./extras-loader.js";
-import type { JsonObject, Tool, ToolDescriptor, ToolFunction } from "../types/public.js";
+import { isStandardSchema, jsonSchemaOf, standardArgs } from "./tool-schemas.js";
+import type { CallIdentity, JsonObject, Tool, ToolDescriptor } from "../types/public.js";
 
 /** A descriptor: an object with an execute function, or a deferred tool ({ defer: true }, run by the host). */
 export function isToolDescriptor(tool: unknown): tool is ToolDescriptor {
@@ -47,6 +48,8 @@ export interface ToolInfo {
   name: string;
   description?: string;
   parameters?: JsonObject;
+  /** JSON Schema of its result (the descriptor's `returns`). */
+  returns?: JsonObject;
 }
 
 /** Name, description and parameters of each tool (plain functions have neither). */
@@ -57,7 +60,10 @@ export function toolInfos(tools: Record<string, unknown> | string[] | undefined)
     if (!isToolDescriptor(tool)) return { name };
     const info: ToolInfo = { name };
     if (typeof tool.description === "string" && tool.description) info.description = tool.description;
-    if (tool.parameters && typeof tool.parameters === "object") info.parameters = tool.parameters as JsonObject;
+    const parameters = jsonSchemaOf(tool.parameters ?? tool.inputSchema);
+    if (parameters) info.parameters = parameters;
+    const returns = jsonSchemaOf(tool.returns ?? tool.outputSchema);
+    if (returns) info.returns = returns;
     return info;
   });
 }
@@ -67,22 +73,28 @@ export function prepareCall(
   name: string,
   tool: Tool | undefined,
   args: JsonObject,
-): { execute: ToolFunction } | { problem: string } {
-  if (typeof tool === "function") return { execute: tool };
+): { execute: (args: JsonObject, identity?: CallIdentity) => unknown } | { problem: string } {
+  if (typeof tool === "function") return { execute: tool as (args: JsonObject, identity?: CallIdentity) => unknown };
   if (!isToolDescriptor(tool))
     return { problem: `'${name}' is not a function or a tool descriptor {description, parameters, execute}` };
   if (typeof tool.execute !== "function")
     return {
       problem: `'${name}' is deferred (the host runs it): resume the run with { value } or { error } for this call, not { approved: true }`,
     };
-  if (tool.parameters && typeof tool.parameters === "object") {
+  const schema = tool.parameters ?? tool.inputSchema;
+  // A Standard Schema (zod...) checks the args itself; the tool gets its output.
+  if (isStandardSchema(schema))
+    return { execute: async (a) => tool.execute((await standardArgs(schema, a)) as JsonObject) };
+  const parameters = jsonSchemaOf(schema);
+  if (parameters) {
     let problem: string | undefined;
     try {
-      problem = extras().argsProblem(tool.parameters as JsonObject, args);
+      problem = extras().argsProblem(parameters, args);
     } catch (e) {
       problem = `its parameters schema could not be used (${(e as Error).message})`;
     }
     if (problem) return { problem };
   }
-  return { execute: (a) => tool.execute(a) };
+  const execute = tool.execute as (args: JsonObject, identity?: CallIdentity) => unknown;
+  return { execute: (a, identity) => (identity ? execute.call(tool, a, identity) : execute.call(tool, a)) };
 }

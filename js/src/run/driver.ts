@@ -253,9 +253,7 @@ export function driveRun(
 ): Driven | Promise<Driven> {
   const started = now() - spentMs;
   let toolCalls = 0;
-  // No named closure here: the bundle keeps function names (esbuild keepNames),
-  // which costs a defineProperty per closure made, ~0.2 us on every run. A
-  // method and anonymous arrows are not renamed.
+  // The caller's io, counting the tool calls it makes.
   const counted: RunIo = {
     payload: io.payload,
     tool(call) {
@@ -392,6 +390,6 @@ function answer(engine: EngineInstance, run: number, call: ToolCall, outcome: To
 }
 
 /** What a call that overstayed toolTimeoutMs fails with (after "Tool 'x' failed: "). */
-export function callTimeoutMessage(call: ToolCall, toolTimeoutMs: number): string {
+export function callTimeoutMessage(call: { path: string }, toolTimeoutMs: number): string {
   return `no answer within ${toolTimeoutMs} ms (toolTimeoutMs), so the call at ${call.path} was abandoned`;
 }

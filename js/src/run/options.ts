@@ -1,19 +1,18 @@
 // Turning run options into what the engine and driver need (checked first, in
 // checks.ts); shared by the in-process and the worker runtime.
 import { isPlainObject } from "./checks.js";
-import type { DoneStatus, Payload, Projections, Timings } from "./driver.js";
+import { now, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { describeThrown } from "../util/describe.js";
 import { RowBlockWriter } from "../engine/rows.js";
+import { ENGINE_LIMITS } from "../types/engine-tables.js";
 import type { ProgramInput, PtcError, RunOptions, RunResult, ValidateOptions } from "../types/public.js";
 
-export const DEFAULT_TIMEOUT_MS = 1000;
-export const DEFAULT_MAX_HEAP_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_MAX_DEPTH = 50;
-export const DEFAULT_MAX_TOOL_CALLS = 1000;
-export const DEFAULT_MAX_CONCURRENCY = 8;
-
-import { now } from "./driver.js";
-export { now }; // the one clock lives in driver.ts
+// The defaults are the engine's limits table (engine/core/limits.h).
+export const DEFAULT_TIMEOUT_MS = ENGINE_LIMITS.timeoutMs.default;
+export const DEFAULT_MAX_HEAP_BYTES = ENGINE_LIMITS.maxHeapBytes.default;
+export const DEFAULT_MAX_DEPTH = ENGINE_LIMITS.maxDepth.default;
+export const DEFAULT_MAX_TOOL_CALLS = ENGINE_LIMITS.maxToolCalls.default;
+export const DEFAULT_MAX_CONCURRENCY = ENGINE_LIMITS.maxConcurrency.default;
 
 export function failure(type: PtcError["type"], code: PtcError["code"], message: string): RunResult & { ok: false } {
   return { ok: false, error: { type, code, message } };

@@ -107,9 +107,12 @@ export class RunObserver {
   private readonly context?: OtelContext;
   private readonly started = performance.now();
   private ended = false;
+  // JSON text of the args the trace keeps, bounded by the run's maxHeapBytes.
+  private keptBytes = 0;
 
   private constructor(
     private readonly keepTrace: boolean,
+    private readonly maxKeptBytes: number,
     private readonly api: OpenTelemetryApi | null,
     dialect: string,
   ) {
@@ -119,13 +122,30 @@ export class RunObserver {
   }
 
   /** An observer for a run, or undefined when nothing would be observed. */
-  static start(dialect: "program" | "workflow", trace: boolean): RunObserver | undefined {
+  static start(dialect: "program" | "workflow", trace: boolean, maxKeptBytes: number): RunObserver | undefined {
     const api = openTelemetry();
-    return trace || api ? new RunObserver(trace, api, dialect) : undefined;
+    return trace || api ? new RunObserver(trace, maxKeptBytes, api, dialect) : undefined;
+  }
+
+  // The args a trace keeps count toward maxHeapBytes: past it, the run ends.
+  private overBudget(call: ToolCall): ToolOutcome | undefined {
+    if (!this.keepTrace) return undefined;
+    this.keptBytes += JSON.stringify(call.args).length;
+    if (this.keptBytes <= this.maxKeptBytes) return undefined;
+    return {
+      kind: "end",
+      code: "memory_exceeded",
+      path: call.path,
+      message:
+        `The args of this run's tool calls, kept for its trace, passed maxHeapBytes (${this.maxKeptBytes} bytes ` +
+        `of JSON text) at the call of '${call.tool}': pass smaller args, leave trace off, or raise maxHeapBytes`,
+    };
   }
 
   /** Records one call, from now until `outcome` settles. */
   call(call: ToolCall, outcome: Promise<ToolOutcome>): Promise<ToolOutcome> {
+    const over = this.overBudget(call);
+    if (over) return Promise.resolve(over);
     const started = performance.now();
     const entry: ToolCallTrace = {
       id: call.id,

@@ -1,7 +1,7 @@
 // Step functions, the second dialect (docs/step-functions.md): option checks,
 // the engine's options and payload, and the result with its trace. The runs
 // themselves go through the same driver as PTC-JSON programs.
-import type { DoneStatus, Payload, Timings } from "./driver.js";
+import { now, type DoneStatus, type Payload, type Timings } from "./driver.js";
 import { describeThrown } from "../util/describe.js";
 import { checkedOptions } from "./checks.js";
 import {
@@ -9,10 +9,18 @@ import {
   DEFAULT_MAX_HEAP_BYTES,
   DEFAULT_MAX_TOOL_CALLS,
   DEFAULT_TIMEOUT_MS,
-  now,
   toolNames,
 } from "./options.js";
-import type { JournalEntry, JsonValue, PtcError, RunMetrics, RunSuspended, Tool, TraceEntry } from "../types/public.js";
+import type {
+  JournalEntry,
+  JsonValue,
+  PtcError,
+  RunMetrics,
+  RunSuspended,
+  StateKey,
+  Tool,
+  TraceEntry,
+} from "../types/public.js";
 
 export interface WorkflowOptions {
   /** The function to run; default: the last function of the file. */
@@ -42,6 +50,8 @@ export interface WorkflowOptions {
   journal?: boolean;
   /** Answer tool calls from this recording; a call it does not hold ends the run (replay_missing). */
   replay?: JournalEntry[];
+  /** Signs a suspended state (see RunOptions.stateKey). */
+  stateKey?: StateKey;
 }
 
 export interface ValidateWorkflowOptions {
@@ -84,6 +94,7 @@ const WORKFLOW_OPTIONS = [
   "suspend",
   "journal",
   "replay",
+  "stateKey",
 ] as const;
 
 /** The options of runWorkflow(), checked as run()'s are (checks.ts); throws TypeError. */

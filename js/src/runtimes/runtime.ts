@@ -9,18 +9,21 @@ import {
   type ToolCall,
   type Projections,
   type Timings,
+  now,
 } from "../run/driver.js";
 import { EngineInstance } from "../engine/engine.js";
 import { checkLoadOptions, checkResumeOptions, checkRunOptions, checkValidateOptions } from "../run/checks.js";
 import type { ResumeSeed } from "../gate/journal.js";
+import type { CallIdentity } from "../types/public.js";
 import { compensationWarnings, effectOf, withEffects } from "../gate/effects.js";
-import { finishedRun, gatedRun, type Gated, resumption } from "../gate/suspension.js";
+import { finishedRun, gatedRun, type Gated, resumption, sealed } from "../gate/suspension.js";
 import {
   abortedResult,
+  DEFAULT_MAX_HEAP_BYTES,
+  DEFAULT_MAX_TOOL_CALLS,
   DEFAULT_TIMEOUT_MS,
   engineOptionsJson,
   failure,
-  now,
   payloadFor,
   programText,
   toRunResult,
@@ -61,6 +64,7 @@ import type {
   ProgramAnalysis,
   ProgramInput,
   PromptOptions,
+  PtcError,
   ResumeOptions,
   RunKind,
   RunOptions,
@@ -123,6 +127,24 @@ function deepFreeze<T>(value: T): T {
 }
 
 /**
+ * A recording holds at most what the run may call (maxToolCalls): a longer one
+ * is refused before any of it is read, so its size cannot outrun timeoutMs.
+ */
+function replayTooLong(options: {
+  replay?: unknown[];
+  maxToolCalls?: number;
+}): { ok: false; error: PtcError } | undefined {
+  const max = options.maxToolCalls ?? DEFAULT_MAX_TOOL_CALLS;
+  if (!options.replay || options.replay.length <= max) return undefined;
+  return failure(
+    "execution_error",
+    "tool_call_limit",
+    `The recording to replay holds ${options.replay.length} calls, more than the run may make ` +
+      `(maxToolCalls ${max}): replay the journal of a run with these limits, or raise maxToolCalls`,
+  ) as { ok: false; error: PtcError };
+}
+
+/**
  * WebAssembly memory only grows. An idle instance that grew past this (a huge
  * input once) is replaced, so the host gets the memory back.
  */
@@ -147,7 +169,9 @@ export abstract class EngineHost {
     options = checkRunOptions(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
-    return this.runProgram(text, options);
+    const tooLong = replayTooLong(options);
+    if (tooLong) return tooLong;
+    return sealed(await this.runProgram(text, options), options.stateKey);
   }
 
   /**
@@ -157,7 +181,9 @@ export abstract class EngineHost {
   async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
     options = checkWorkflowOptions(options);
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
-    return this.runSteps(source, options);
+    const tooLong = replayTooLong(options);
+    if (tooLong) return tooLong as WorkflowResult;
+    return sealed(await this.runSteps(source, options), options.stateKey);
   }
 
   /** Continues a suspended run (`state` of a { status: "suspended" } result) with its pending calls' results. */
@@ -165,10 +191,14 @@ export abstract class EngineHost {
   resume(state: SuspendedState<"workflow">, options?: ResumeOptions): Promise<WorkflowResult>;
   resume(state: SuspendedState, options?: ResumeOptions): Promise<RunResult | WorkflowResult>;
   async resume(state: SuspendedState, options: ResumeOptions = {}): Promise<RunResult | WorkflowResult> {
-    const r = resumption(state, checkResumeOptions(options));
+    options = checkResumeOptions(options);
+    const r = await resumption(state, options);
     if (!("seed" in r)) return r;
-    if (r.kind === "program") return this.runProgram(r.source, checkRunOptions(r.options), r.seed);
-    return this.runSteps(r.source, checkWorkflowOptions(r.options), r.seed);
+    const result =
+      r.kind === "program"
+        ? await this.runProgram(r.source, checkRunOptions(r.options), r.seed)
+        : await this.runSteps(r.source, checkWorkflowOptions(r.options), r.seed);
+    return sealed(result, options.stateKey);
   }
 
   /** Runs checked options in this mode (in-process or in a worker); seed: the journal of a resumed run. */
@@ -320,8 +350,18 @@ export class Runtime extends EngineHost implements PtcRuntime {
     (this.recycleTimer as { unref?: () => void }).unref?.();
   }
 
+  // Payloads being built: a context getter runs the caller's code, which may
+  // start other runs (or loads) on this runtime. Those wait until the payload
+  // is built and its run has started, so the engine is never entered in the
+  // middle of another run's start.
+  private buildingPayloads = 0;
+  private async notInPayload(): Promise<void> {
+    while (this.buildingPayloads > 0) await null;
+  }
+
   protected async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
     if (options.signal?.aborted) return abortedResult(options.signal);
+    if (this.buildingPayloads > 0) await this.notInPayload();
     const resident = residentOf(options, this);
     if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
     return this.drive(
@@ -338,6 +378,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
 
   async load(context: Record<string, unknown>, options: LoadOptions = {}): Promise<LoadResult> {
     options = checkLoadOptions(options);
+    if (this.buildingPayloads > 0) await this.notInPayload();
     const made = residentSpec(context, options);
     if (!("spec" in made)) return made;
     const release = (spec: ResidentSpec) => {
@@ -357,6 +398,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
    */
   protected async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
     if (options.signal?.aborted) return abortedResult(options.signal) as WorkflowResult;
+    if (this.buildingPayloads > 0) await this.notInPayload();
     return this.drive(
       "workflow",
       source,
@@ -380,21 +422,25 @@ export class Runtime extends EngineHost implements PtcRuntime {
       signal?: AbortSignal;
       trace?: boolean;
       journal?: boolean;
+      maxHeapBytes?: number;
     },
     payload: (loads: string[], fields?: Projections) => Payload,
     convert: (status: DoneStatus, started: number, timings: Timings) => R,
     resident?: ResidentSpec,
     gated?: Gated,
   ): Promise<R> {
-    const started = now();
+    const spentMs = gated?.spentMs ?? 0; // reading a state or a recording counts toward the time limit
+    const started = now() - spentMs;
     const tools = options.tools ?? {};
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const deadline = started + timeoutMs;
-    const observer = RunObserver.start(kind, kind === "program" && options.trace === true);
+    const maxKept = options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES;
+    const observer = RunObserver.start(kind, kind === "program" && options.trace === true, maxKept);
     const runEnded = new RunEnd();
     const bounds = { toolTimeoutMs: options.toolTimeoutMs, runEnded };
     if (gated) gated.gate.bounds = { deadline, timeoutMs, signal: options.signal };
     this.inFlight++;
+    const building = (by: number) => (this.buildingPayloads += by);
     try {
       let payloadMs = 0;
       // Methods, not named arrows: see driveRun (driver.ts).
@@ -402,21 +448,32 @@ export class Runtime extends EngineHost implements PtcRuntime {
         payload(loads: string[], fields?: Projections) {
           if (gated) gated.base.loads = loads;
           const t = now();
+          building(1);
           try {
             return payload(loads, fields);
           } finally {
+            building(-1);
             payloadMs += now() - t;
           }
         },
         tool(call: ToolCall) {
-          const live = () =>
-            awaitTool(call.tool, tools[call.tool], call.args, deadline, timeoutMs, options.signal, bounds);
+          // A gated call gets its identity; an ungated one shares the run's bounds.
+          const live = (identity?: CallIdentity) =>
+            awaitTool(
+              call.tool,
+              tools[call.tool],
+              call.args,
+              deadline,
+              timeoutMs,
+              options.signal,
+              identity ? { ...bounds, identity } : bounds,
+            );
           const outcome = gated ? gated.gate.call(call, live) : live();
           return observer ? observer.call(call, outcome) : outcome;
         },
         resident,
       };
-      const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, kind);
+      const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, kind, spentMs);
       const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;
       const timings = { toolMs, payloadMs };
       // R (RunResult, WorkflowResult) has the suspended result of its kind.

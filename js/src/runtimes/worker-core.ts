@@ -42,6 +42,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     resident?: number,
   ): Promise<void> {
     let done: Driven;
+    const spec = resident === undefined ? undefined : residents.get(resident);
     const spentMs = Math.max(0, performance.timeOrigin + performance.now() - submittedAt);
     let issued: CrossingCall[] = [];
     try {
@@ -60,7 +61,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
             post({ type: "calls", id, calls: issued });
             issued = [];
           },
-          resident: resident === undefined ? undefined : residents.get(resident),
+          resident: spec,
         },
         kind,
         spentMs,
@@ -69,6 +70,10 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
       done = failedRun("engine_crashed", `The engine worker failed while running this program: ${describeThrown(e)}`);
     }
     for (const key of answers.keys()) if (key.startsWith(`${id}:`)) answers.delete(key); // calls still out
+    // Closed while this run was in flight: the run may have loaded it into the
+    // instance after the close was handled (its payload came later), so it is
+    // released again now (a no-op when it is not loaded).
+    if (spec && !residents.has(spec.id) && engine && !engine.broken) engine.releaseResident(spec);
     post({ type: "done", id, status: done.text, toolMs: done.toolMs });
   }
 
@@ -112,7 +117,11 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
       case "outcome":
         return reply(`${message.id}:${message.call}`, message.outcome);
       case "liveRuns?": // tests of leaks
-        return post({ type: "liveRuns", count: engine && !engine.broken ? engine.liveRuns() : 0 });
+        return post({
+          type: "liveRuns",
+          count: engine && !engine.broken ? engine.liveRuns() : 0,
+          residentBytes: engine && !engine.broken ? engine.residentBytes() : 0,
+        });
       case "trap":
         try {
           current().trapForTesting();

@@ -48,7 +48,8 @@ export type FromWorker =
   | { type: "payload?"; id: number; loads: string[]; fields?: Projections }
   | { type: "calls"; id: number; calls: CrossingCall[] }
   | { type: "done"; id: number; status: string; toolMs: number }
-  | { type: "liveRuns"; count: number }
+  // residentBytes: what the resident contexts loaded into the instance take (tests of leaks).
+  | { type: "liveRuns"; count: number; residentBytes: number }
   | { type: "resident"; id: number; status: string };
 
 /** A worker as the caller's thread sees it (Node worker_threads or a Web Worker). */

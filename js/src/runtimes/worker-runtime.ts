@@ -6,6 +6,7 @@
 // fresh worker, and the others fail saying why: nothing is lost silently.
 import {
   failedRun,
+  now,
   type DoneStatus,
   type Payload,
   type Projections,
@@ -16,13 +17,14 @@ import {
 import { EngineHost, type PtcRuntime } from "./runtime.js";
 import { checkLoadOptions } from "../run/checks.js";
 import type { ResumeSeed } from "../gate/journal.js";
+import type { CallIdentity } from "../types/public.js";
 import { finishedRun, gatedRun, type Gated } from "../gate/suspension.js";
 import {
   abortedResult,
+  DEFAULT_MAX_HEAP_BYTES,
   DEFAULT_TIMEOUT_MS,
   engineOptionsJson,
   failure,
-  now,
   payloadFor,
   toRunResult,
 } from "../run/options.js";
@@ -57,6 +59,8 @@ interface Submission<R extends object> {
   timeoutMs: number;
   toolTimeoutMs?: number;
   trace: boolean;
+  /** Also bounds the args a trace keeps. */
+  maxHeapBytes?: number;
   tools: Record<string, Tool>;
   signal?: AbortSignal;
   payload(loads: string[], fields?: Projections): Payload;
@@ -141,6 +145,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       toolTimeoutMs: options.toolTimeoutMs,
       trace: options.trace === true,
+      maxHeapBytes: options.maxHeapBytes,
       tools: options.tools ?? {},
       signal: options.signal,
       payload: (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
@@ -212,18 +217,28 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     return active;
   }
 
-  private readonly liveRunsAnswers: ((count: number) => void)[] = []; // the worker answers in order
+  // The worker answers in order.
+  private readonly liveRunsAnswers: ((stats: { count: number; residentBytes: number }) => void)[] = [];
 
   /** @internal for tests of leaks: runs the worker's engine holds (started and not ended). */
-  liveEngineRunsForTesting(): Promise<number> {
+  async liveEngineRunsForTesting(): Promise<number> {
+    return (await this.engineStats()).count;
+  }
+
+  /** @internal for tests of leaks: bytes the resident contexts loaded into the worker's engine take. */
+  async residentBytesForTesting(): Promise<number> {
+    return (await this.engineStats()).residentBytes;
+  }
+
+  private engineStats(): Promise<{ count: number; residentBytes: number }> {
     const port = this.port;
-    if (!port) return Promise.resolve(0); // no worker, or it was terminated with its runs
+    if (!port) return Promise.resolve({ count: 0, residentBytes: 0 }); // no worker, or it was terminated
     return new Promise((resolve) => {
       // The idle worker does not keep Node alive: a timer does, until it answers.
       const keepAlive = setInterval(() => {}, 1000);
-      this.liveRunsAnswers.push((count) => {
+      this.liveRunsAnswers.push((stats) => {
         clearInterval(keepAlive);
-        resolve(count);
+        resolve(stats);
       });
       port.post({ type: "liveRuns?" });
     });
@@ -240,7 +255,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   }
 
   private submit<R extends object>(s: Submission<R>): Promise<R> {
-    const started = now();
+    const started = now() - (s.gated?.spentMs ?? 0); // reading a state or a recording counts toward the time limit
     return new Promise<R>((resolve) => {
       const run: PendingRun = {
         id: ++this.nextId,
@@ -255,7 +270,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         later: [],
         sentAt: started,
         abandoned: false,
-        observer: RunObserver.start(s.kind, s.trace),
+        observer: RunObserver.start(s.kind, s.trace, s.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES),
         ended: new RunEnd(),
         resolve: (result: unknown) => {
           run.ended.end();
@@ -327,7 +342,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   }
 
   private handle(port: WorkerPort, message: FromWorker): void {
-    if (message.type === "liveRuns") return this.liveRunsAnswers.shift()?.(message.count);
+    if (message.type === "liveRuns") return this.liveRunsAnswers.shift()?.(message);
     if (message.type === "resident") {
       const answer = this.residentAnswers.get(message.id);
       this.residentAnswers.delete(message.id);
@@ -371,8 +386,16 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       args: JSON.parse(call.args) as JsonObject,
     };
     const bounds = { toolTimeoutMs: s.toolTimeoutMs, runEnded: run.ended };
-    const live = () =>
-      awaitTool(call.tool, s.tools[call.tool], parsed.args, run.deadline, s.timeoutMs, s.signal, bounds);
+    const live = (identity?: CallIdentity) =>
+      awaitTool(
+        call.tool,
+        s.tools[call.tool],
+        parsed.args,
+        run.deadline,
+        s.timeoutMs,
+        s.signal,
+        identity ? { ...bounds, identity } : bounds,
+      );
     const out = s.gated ? s.gated.gate.call(parsed, live) : live();
     void (run.observer ? run.observer.call(parsed, out) : out).then((o) => {
       run.toolsOut--;

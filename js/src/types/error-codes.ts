@@ -175,7 +175,7 @@ export const ERROR_CODES = [
   c(
     "tool_call_limit",
     [E],
-    "The run made more tool calls than `maxToolCalls` (no try or on-error catches it).",
+    "The run made more tool calls than `maxToolCalls` (no try or on-error catches it), or was given a `replay` recording longer than that.",
     "Call tools fewer times (one call for many items), or raise `maxToolCalls`.",
   ),
   c("no_match", [E], 'A match step has no case for its subject and no "_" case.', 'Add a case or a "_" default.'),
@@ -233,8 +233,8 @@ export const ERROR_CODES = [
     code: "bad_state",
     types: [E],
     source: "package",
-    when: "`resume` got a state that is not a suspended run's, was written by another ptc-wasm version, or whose program was changed.",
-    fix: "Pass the `state` of a suspended result unchanged, to the same version; else run the program again.",
+    when: "`resume` got a state that is not a suspended run's, was written by another ptc-wasm version, is malformed or longer than its `maxToolCalls`, whose program was changed, or whose `mac` does not match the `stateKey` given (or is missing).",
+    fix: "Pass the `state` of a suspended result unchanged, to the same version, with the `stateKey` it was written with; else run the program again.",
   },
   {
     code: "bad_resume",

@@ -1,9 +1,14 @@
 // The package's public types: the leaf of js/src, which every layer may import
 // and which imports nothing but its neighbours in types/.
 import type { ErrorCode, ErrorType } from "./error-codes.js";
+import type { FieldKind } from "./engine-tables.js";
 import type { ResidentContext } from "./resident-context.js";
+import type { ToolSchema } from "./tool-schema.js";
+
+export type { StandardResult, StandardSchemaV1, ToolSchema } from "./tool-schema.js";
 
 export type { ErrorCode, ErrorCodeInfo, ErrorType } from "./error-codes.js";
+export type { FieldKind } from "./engine-tables.js";
 
 export interface PtcError {
   type: ErrorType;
@@ -32,12 +37,30 @@ export type JsonObject = { [key: string]: JsonValue };
 export type ToolArgs = Record<string, any>;
 
 /**
+ * What a tool of a gated run gets as its second argument (`execute(args,
+ * identity)`): the same on every resume and replay of the same call, so a write
+ * tool can refuse to do twice what one state, resumed twice, asks twice.
+ */
+export interface CallIdentity {
+  /** Given when the run started; kept in its state. */
+  runId: string;
+  /** The call's id (a pending call's `id`): its tool, path, args and how many such calls came before it. */
+  callId: string;
+}
+
+/** A host's key for suspended states (`stateKey`): text (UTF-8) or bytes. */
+export type StateKey = string | Uint8Array | ArrayBuffer;
+
+/**
  * A host tool: receives the evaluated args object, returns JSON-compatible data
  * (or a Promise of it). Generic over its args; written as a method's type so
  * that a function declaring narrower args (`{ id: number }`) is still a Tool.
+ * In a run with a gate (a write, approval or deferred tool; journal, replay,
+ * suspend, resume) it also gets the call's identity `{ runId, callId }`, the
+ * same on every resume of the same call: a write tool dedupes by it.
  */
 export type ToolFunction<Args extends object = ToolArgs> = {
-  bivarianceHack(args: Args): unknown;
+  bivarianceHack(args: Args, call?: CallIdentity): unknown;
 }["bivarianceHack"];
 
 /**
@@ -47,8 +70,22 @@ export type ToolFunction<Args extends object = ToolArgs> = {
  */
 export interface ToolDescriptor<Args extends object = ToolArgs> {
   description?: string;
-  /** JSON Schema (draft 2020-12) of the args object. */
-  parameters?: Record<string, unknown>;
+  /**
+   * The args object's schema: JSON Schema (draft 2020-12), or a Standard
+   * Schema (a zod 4 schema...), which then checks the args itself and is shown
+   * to the model as its JSON Schema.
+   */
+  parameters?: ToolSchema<Args>;
+  /** The AI SDK's name for `parameters` (a tool() object works as it is). */
+  inputSchema?: ToolSchema<Args>;
+  /**
+   * JSON Schema of the result: the prompts show its fields in the tool's
+   * signature (`-> {id: string, total: number}`), so that a program reads
+   * fields the result has. Not checked against the value.
+   */
+  returns?: ToolSchema;
+  /** The AI SDK's and MCP's name for `returns`. */
+  outputSchema?: ToolSchema;
   /** Runs the call; may be left out only when `defer` is true. */
   execute: ToolFunction<Args>;
   /**
@@ -75,8 +112,21 @@ export type ApprovalCheck<Args extends object = ToolArgs> = {
 /** A tool the host runs itself (`defer: true`): no `execute`. */
 export type DeferredToolDescriptor = Omit<ToolDescriptor, "execute" | "defer"> & { defer: true; execute?: undefined };
 
-/** A plain function or a descriptor. */
-export type Tool<Args extends object = ToolArgs> = ToolFunction<Args> | ToolDescriptor<Args> | DeferredToolDescriptor;
+/**
+ * An AI SDK tool() object, as it is: its inputSchema (zod, any Standard Schema,
+ * or jsonSchema()) checks the args and is shown to the model; its execute runs
+ * the call (with the args only). A tool() without execute cannot be called.
+ */
+export interface AiSdkToolLike {
+  inputSchema: unknown;
+  outputSchema?: unknown;
+  description?: unknown;
+  execute?: (input: never, options: never) => unknown;
+}
+
+/** A plain function, a descriptor, or an AI SDK tool() object. */
+export type Tool<Args extends object = ToolArgs> =
+  ToolFunction<Args> | ToolDescriptor<Args> | DeferredToolDescriptor | AiSdkToolLike;
 
 export interface RunOptions {
   /** Data the program reads with {"op": "load", "name": ...}. */
@@ -95,7 +145,7 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Bytes of values the run may hold, with the JSON text it writes for you (default 10 MiB). */
   maxHeapBytes?: number;
-  /** Deepest nesting of operations a program may have (default 50). */
+  /** Deepest nesting of operations a program may have (default 50, at most 500). */
   maxDepth?: number;
   /** Tool calls the run may make (default 1000); the next one ends the run with an execution_error no try catches. */
   maxToolCalls?: number;
@@ -124,6 +174,13 @@ export interface RunOptions {
    * tools: a call it does not hold ends the run (replay_missing).
    */
   replay?: JournalEntry[];
+  /**
+   * The host's key for suspended states (text or bytes): the state is signed
+   * (an HMAC-SHA-256 `mac` over all of it) and resume() with the same key
+   * refuses a state changed in any part (bad_state). Without it, a state is as
+   * trusted as where it was kept.
+   */
+  stateKey?: StateKey;
 }
 
 export interface ValidateOptions {
@@ -247,7 +304,7 @@ export type ProgramInput = string | { program: unknown; [key: string]: unknown }
 
 export interface OperationField {
   name: string;
-  kind: string;
+  kind: FieldKind;
   presence: "required" | "optional" | "one_of";
   description: string;
   /**
@@ -307,7 +364,7 @@ export interface WorkflowFunction {
   description: string;
   shape: string;
   example: JsonObject;
-  params: { name: string; kind: string; required: boolean; description: string; choices?: string[] }[];
+  params: { name: string; kind: FieldKind; required: boolean; description: string; choices?: string[] }[];
 }
 
 /** The step-function language as the engine defines it: what its prompt and schema are generated from. */
@@ -459,12 +516,16 @@ export interface SuspendedState<K extends RunKind = RunKind> {
   input?: JsonObject;
   /** PTC-JSON: the memory the run started with. */
   memory?: JsonObject;
-  /** The context keys the program loaded and a hash of their data: resume() must get the same data. */
+  /** The context keys the program loaded and a hash of their data (resident data too): resume() must get the same data. */
   context?: { keys: string[]; hash: string };
+  /** Names the run in its calls' identities (the second argument of `execute`): the same on every resume. */
+  runId: string;
   /** Every call answered so far. */
   journal: JournalEntry[];
   /** The calls the run stopped at. */
   pending: PendingCall[];
+  /** With a `stateKey`: "hmac-sha256:<hex>" over the rest of the state; resume refuses a state that does not match. */
+  mac?: string;
 }
 
 /** A run that stopped at calls held for the host (approvals, deferred tools, `suspend`). */
@@ -497,6 +558,8 @@ export interface ResumeOptions {
   journal?: boolean;
   suspend?: boolean;
   signal?: AbortSignal;
+  /** The key the state was signed with (run's `stateKey`); the next state is signed with it too. */
+  stateKey?: StateKey;
 }
 
 /** One executed step (docs/step-functions.md, "Trace"). */
