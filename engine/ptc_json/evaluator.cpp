@@ -196,7 +196,7 @@ Value Evaluator::loop(const Node& n, const Value& in) {
 Value Evaluator::scan(const Node& n, const Value& in) {
   const Array& items = expectList(n, in);
   Value acc = n.kids.size() > 1 ? evalSync(*n.kids[0], in) : Value();
-  Array out;
+  ListBuilder out;  // charged to the run's budget, as map's
   out.reserve(items.size());
   for (const Value& item : items) {
     ItemScope scope(st_, n, item);
@@ -205,7 +205,7 @@ Value Evaluator::scan(const Node& n, const Value& in) {
     acc = evalSync(*n.kids.back(), item);
     out.push_back(acc);
   }
-  return locatedAt(n.path, [&] { return Value::array(std::move(out)); });  // it may nest too deep
+  return locatedAt(n.path, [&] { return out.build(); });  // it may nest too deep
 }
 
 // Pipe steps from step i that run as one: a load of a list that crossed as

@@ -196,18 +196,20 @@ Value filterIn(const Node& n, const Value& in, const Value& allowedValue, bool k
     Value s = subject(n, item);
     if ((set.count(&s) != 0) == keep) out.push_back(item);
   }
-  return Value::array(std::move(out));
+  return out.build();
 }
 
 // Consecutive lists of `size` items (the last may be shorter): batches for a
 // tool that takes at most `size` ids per call.
 Value chunk(const Node& n, const Array& items, size_t size) {
   if (size == 0) throwExecution(ErrorCode::BadArgument, n, "'chunk' needs 'size' to be at least 1, got 0");
-  Array out;
+  ListBuilder out;  // charged to the run's budget, as every list an op builds
   for (size_t at = 0; at < items.size(); at += size) {
     tickDeadline();
-    out.push_back(Value::array(Array(items.begin() + static_cast<ptrdiff_t>(at),
-                                     items.begin() + static_cast<ptrdiff_t>(std::min(items.size(), at + size)))));
+    ListBuilder part;
+    part.append(items.begin() + static_cast<ptrdiff_t>(at),
+                items.begin() + static_cast<ptrdiff_t>(std::min(items.size(), at + size)));
+    out.push_back(part.build());
   }
   return out.build();
 }
