@@ -19,6 +19,7 @@ have_cmd cmake || need_apt+=(cmake)
 have_cmd g++ || need_apt+=(g++)
 have_cmd gzip || need_apt+=(gzip)
 have_cmd clang-format || need_apt+=(clang-format)  # npm run format:check
+have_cmd python3 || need_apt+=(python3)  # the token corpus's Python twins (tests/js/token-corpus.test.cjs)
 if [ "${PTC_SKIP_BROWSER:-}" != 1 ]; then
   have_cmd chromium || need_apt+=(chromium)
 fi

@@ -39,8 +39,11 @@ bool neverAnObject(Op op) {
     case Op::ToEntries:
     case Op::Keys:
     case Op::Loop:
+    case Op::Scan:
     case Op::FilterIn:
+    case Op::RejectIn:
     case Op::Count:
+    case Op::Chunk:
     case Op::Sum:
     case Op::Avg:
     case Op::Median:
@@ -62,6 +65,8 @@ bool neverAnObject(Op op) {
     case Op::Mul:
     case Op::Div:
     case Op::Round:
+    case Op::Floor:
+    case Op::Ceil:
     case Op::Pct:
     case Op::Typeof:
     case Op::ToNumber:
@@ -110,7 +115,7 @@ bool neverAnObject(Op op) {
 // Ops that run their expressions once per item of their list (the current value).
 bool perItem(Op op) {
   return op == Op::Filter || op == Op::Reject || op == Op::Map || op == Op::FlatMap || op == Op::GroupBy ||
-         op == Op::FromEntries;
+         op == Op::FromEntries || op == Op::Scan;
 }
 
 // The kid of an expression field, by name, or nullptr when absent.
@@ -176,6 +181,7 @@ class Analysis {
     if (n.op == Op::Let)  // binding i sees the earlier ones; `in` sees them all
       for (size_t b = 0; b < std::min(i, n.keys.size()); ++b) names_.push_back(n.keys[b].str());
     if (n.op == Op::Try && &k == fieldKid(n, "catch")) names_.push_back("error");
+    if (n.op == Op::Scan && &k == fieldKid(n, "expr")) names_.push_back("acc");
     if ((perItem(n.op) || n.op == Op::Loop) && !n.name.isNone() && n.name.isString()) names_.push_back(n.name.str());
     if (perItem(n.op)) repeats_.push_back("per item of " + input);
     if (n.op == Op::Loop && &k != fieldKid(n, "init"))

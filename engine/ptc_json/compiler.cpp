@@ -147,6 +147,7 @@ class Compiler {
     node->path = path;
     checkFieldNames(*spec, v, path);
     for (const FieldSpec& f : spec->fields) {
+      if (inShortForm(*spec, f)) continue;  // compiled into the condition or expression shortForm builds
       const Value* value = v.find(f.name);
       if (!value) {
         if (f.presence == Presence::Required)
@@ -156,8 +157,15 @@ class Compiler {
       }
       compileField(*node, *spec, f, *value, childPath(path, f.name), depth);
     }
+    if ((spec->op == Op::Filter || spec->op == Op::Reject) && v.find("field") && !v.find("value"))
+      fail(ErrorCode::MissingField, path,
+           "'" + std::string(spec->name) +
+               "' takes 'field' only with 'value' (the items whose field equals value), or a condition in 'where'. "
+               "Shape: " +
+               opShape(*spec));
     checkOneOf(*spec, v, path);
     checkForms(*spec, *node, v, path);
+    shortForm(*node, *spec, v, path, depth);
     if (spec->valueOverridesInput && v.find("value")) {  // reads `value` (kids[0]) instead of the current value
       node->readsInput = false;
       node->valueGiven = true;
@@ -167,13 +175,35 @@ class Compiler {
     if (node->op == Op::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
     finish(*node);
     countRead(*node);
-    if ((node->op == Op::GroupBy || node->op == Op::FromEntries) && node->hasCall)
+    if ((node->op == Op::GroupBy || node->op == Op::FromEntries || node->op == Op::Scan) && node->hasCall)
       fail(ErrorCode::NotAllowedHere, path,
            "'" + std::string(spec->name) +
                "' cannot call tools in its expressions: call them in a map first, "
                "then " +
                spec->name + " the results");
     return node;
+  }
+
+  // The short forms: filter/reject {"field", "value"} is the condition
+  // {"op": "eq", "field", "value"} and map {"field"} the expression
+  // {"op": "get", "field"}. They compile as those operations at the op's own
+  // path, so an error inside `value` still points at /.../value.
+  // (`field` is still checked as the op's own field, then cleared.)
+  static bool inShortForm(const OpSpec& spec, const FieldSpec& f) {
+    return (spec.op == Op::Filter || spec.op == Op::Reject) && std::string_view(f.name) == "value";
+  }
+
+  void shortForm(Node& node, const OpSpec& spec, const Value& v, const std::string& path, int depth) {
+    const bool condition = (spec.op == Op::Filter || spec.op == Op::Reject) && v.find("value");
+    if (!condition && !(spec.op == Op::Map && v.find("field"))) return;
+    ObjectBuilder built;
+    built.put(Value::string("op"), Value::string(condition ? "eq" : "get"));
+    if (const Value* f = v.find("field")) built.put(Value::string("field"), *f);
+    if (condition) built.put(Value::string("value"), *v.find("value"));
+    node.kids.insert(node.kids.begin(), operation(built.build(), path, depth));
+    node.field = Value::none();
+    node.slots.assign(spec.fields.size(), -1);
+    node.slots[0] = 0;  // where / expr
   }
 
   // Fields that go together or exclude each other, beyond required/one-of.
@@ -191,7 +221,8 @@ class Compiler {
     }
     if (spec.op == Op::Var && has("field") && has("path"))
       shapeError(ErrorCode::ConflictingFields, "takes 'field' or 'path', not both");
-    if (spec.op == Op::Try) node.name = Value::string("error");  // the variable catch sees
+    if (spec.op == Op::Try) node.name = Value::string("error");          // the variable catch sees
+    if (spec.op == Op::Scan) node.keys.push_back(Value::string("acc"));  // the variable expr sees
 
     if (spec.op == Op::GroupBy && v.field("aggs").find("key"))
       fail(ErrorCode::BadValue, childPath(path, "aggs"),

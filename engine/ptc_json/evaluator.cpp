@@ -206,6 +206,23 @@ Value Evaluator::loop(const Node& n, const Value& in) {
   return locatedAt(n.path, [&] { return results.build(); });  // it may nest too deep
 }
 
+// kids: [init], expr. Each item's expr sees the item as the current value and
+// the previous result as `acc` (keys[0]): init, or null, for the first item.
+Value Evaluator::scan(const Node& n, const Value& in) {
+  const Array& items = expectList(n, in);
+  Value acc = n.kids.size() > 1 ? evalSync(*n.kids[0], in) : Value();
+  ListBuilder out;  // charged to the run's budget, as map's
+  out.reserve(items.size());
+  for (const Value& item : items) {
+    ItemScope scope(st_, n, item);
+    Bindings vars(st_);
+    vars.add(&n.keys[0], acc);
+    acc = evalSync(*n.kids.back(), item);
+    out.push_back(acc);
+  }
+  return locatedAt(n.path, [&] { return out.build(); });  // it may nest too deep
+}
+
 // Pipe steps from step i that run as one: a load of a list that crossed as
 // columns and the fold that reads its cells, or a filter folded into the count
 // or sum after it. Their value, with i on the last of them; nullopt when step
@@ -284,6 +301,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
         return caught(n, in, e.error);
       }
     case Op::Loop: return loop(n, in);
+    case Op::Scan: return scan(n, in);
     case Op::And:
       for (const auto& c : n.kids)
         if (!evalSync(*c, in).truthy()) return Value::boolean(false);
@@ -304,6 +322,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Op::Drop:
     case Op::Distinct:
     case Op::Count:
+    case Op::Chunk:
     case Op::Sum:
     case Op::Avg:
     case Op::Min:
@@ -322,11 +341,14 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Op::Contains:
     case Op::In:
     case Op::FilterIn:
+    case Op::RejectIn:
     case Op::Add:
     case Op::Sub:
     case Op::Mul:
     case Op::Div:
     case Op::Round:
+    case Op::Floor:
+    case Op::Ceil:
     case Op::Pct:
     case Op::Not:
     case Op::Object:

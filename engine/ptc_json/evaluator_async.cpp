@@ -116,6 +116,7 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Op::Load:  // no kids: never on the way to a call
     case Op::GroupBy:
     case Op::FromEntries:
+    case Op::Scan:
       co_return evalSync(n, in);  // validation keeps tool calls out of them
     // A call, and the strict operations: operands first, in order.
     case Op::Call:
@@ -128,6 +129,7 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Op::Drop:
     case Op::Distinct:
     case Op::Count:
+    case Op::Chunk:
     case Op::Sum:
     case Op::Avg:
     case Op::Min:
@@ -146,11 +148,14 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Op::Contains:
     case Op::In:
     case Op::FilterIn:
+    case Op::RejectIn:
     case Op::Add:
     case Op::Sub:
     case Op::Mul:
     case Op::Div:
     case Op::Round:
+    case Op::Floor:
+    case Op::Ceil:
     case Op::Pct:
     case Op::Not:
     case Op::Object:

@@ -48,6 +48,15 @@ constexpr FieldSpec asName() {
   return field("as", K::Name, P::Optional, "a variable name bound to each item (read it with var)");
 }
 
+// filter/reject: a condition, or the short form `field` + `value` for the
+// condition {"op": "eq", "field": ..., "value": ...} (the compiler builds it).
+constexpr OpFields filterFields() {
+  return {withRole(Role::Predicate,
+                   field("where", K::Expr, P::OneOf, "condition evaluated with each item as the current value")),
+          field("field", K::FieldName, P::Optional, "with value: the field to compare (omit: the item)"),
+          field("value", K::Expr, P::OneOf, "instead of where: the items (their field) equal to this"), asName()};
+}
+
 constexpr OpSpec seesMapItem(OpSpec spec) {
   spec.valueSeesMapItem = true;
   return spec;
@@ -57,7 +66,8 @@ constexpr OpSpec seesMapItem(OpSpec spec) {
 constexpr const char* kDateFormats[] = {"datetime", "date", "month"};
 constexpr const char* kDiffUnits[] = {"second", "minute", "hour", "day", "week"};
 constexpr const char* kAddUnits[] = {"second", "minute", "hour", "day", "week", "month", "year"};
-constexpr const char* kDateParts[] = {"year", "quarter", "month", "day", "weekday", "hour", "minute", "second"};
+constexpr const char* kDateParts[] = {"year", "quarter", "month",  "day",      "weekday",
+                                      "hour", "minute",  "second", "iso_week", "day_of_year"};
 constexpr const char* kTruncUnits[] = {"year", "quarter", "month", "week", "day", "hour", "minute"};
 
 // The op table and its entry builders are laid out by hand, an entry per op.
@@ -123,17 +133,17 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
       {Op::Pipe, "pipe", "collections", false, {withRole(Role::Step, field("steps", K::ExprList, P::Required, "operations in order"))},
        "Chains operations: each step gets the previous result. Empty: null.",
        R"({"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "count"}]})"},
-      listOp(Op::Filter, "filter", "collections", "Keeps the items of a list for which `where` is truthy (a comparison's `value` in it still sees the enclosing "
-             "map's item).",
-             R"({"op": "filter", "where": {"op": "eq", "field": "status", "value": "active"}})",
-             {predicate("where", K::Expr, "condition evaluated with each item as the current value"), asName()}),
-      listOp(Op::Reject, "reject", "collections", "Removes the items of a list for which `where` is truthy.",
-             R"({"op": "reject", "where": {"op": "eq", "field": "deleted", "value": true}})",
-             {predicate("where", K::Expr, "condition evaluated with each item as the current value"), asName()}),
-      listOp(Op::Map, "map", "collections", "Transforms each item of a list with `expr`.",
+      listOp(Op::Filter, "filter", "collections",
+             "Keeps the items for which `where` is truthy (or `field` equals `value`); a comparison's `value` in it "
+             "still sees the enclosing map's item.",
+             R"({"op": "filter", "where": {"op": "gt", "field": "total", "value": 100}})", filterFields()),
+      listOp(Op::Reject, "reject", "collections",
+             "Removes the items for which `where` is truthy (or `field` equals `value`).",
+             R"({"op": "reject", "field": "deleted", "value": true})", filterFields()),
+      listOp(Op::Map, "map", "collections", "Transforms each item with `expr` (or takes its `field`).",
              R"({"op": "map", "expr": {"op": "get", "field": "name"}})",
-             {withRole(Role::Step, field("expr", K::Expr, P::Required, "expression evaluated with each item as the current value")),
-              asName()}),
+             {withRole(Role::Step, field("expr", K::Expr, P::OneOf, "expression evaluated with each item as the current value")),
+              field("field", K::ItemField, P::OneOf, "instead of expr: this field of each item"), asName()}),
       listOp(Op::Select, "select", "collections",
              "Keeps only the listed fields of an object, or of each object in a list.",
              R"({"op": "select", "fields": ["id", "name"]})",
@@ -159,6 +169,15 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
       listOp(Op::Distinct, "distinct", "collections",
              "Removes duplicate items (structural equality), keeping first occurrences.", R"({"op": "distinct"})"),
       listOp(Op::Count, "count", "collections", "The number of items in a list.", R"({"op": "count"})"),
+      listOp(Op::Chunk, "chunk", "collections", "Splits a list into lists of `size` items (batches).",
+             R"({"op": "chunk", "size": 10})",
+             {field("size", K::Count, P::Required, "items per list (at least 1): an integer, or an expression seeing the list")}),
+      listOp(Op::Scan, "scan", "collections",
+             "Running values: `expr` per item sees var acc, the previous result.",
+             R"({"op": "scan", "init": 0, "expr": {"op": "add", "left": {"op": "var", "name": "acc"}, "right": {"op": "get", "field": "amount"}}})",
+             {field("init", K::Expr, P::Optional, "the first acc (default null)"),
+              withRole(Role::Step, field("expr", K::Expr, P::Required, "the next result; the item is the current value")),
+              asName()}),
       // aggregation
       listOp(Op::Sum, "sum", "aggregation", "Sum of a field over a list (0 when empty; non-numbers are an error).",
              R"({"op": "sum", "field": "amount"})", {fieldOf("field to sum; omit to sum the items")}),
@@ -202,6 +221,11 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
                          R"({"op": "filter_in", "field": "status", "value": ["active", "pending"]})",
                          {fieldOf("field of each item; omit to test the item itself"),
                           field("value", K::Expr, P::Required, "the allowed values: a list or an expression giving one")})),
+      seesMapItem(listOp(Op::RejectIn, "reject_in", "collections",
+                         "Removes the items whose field value is in `value`.",
+                         R"({"op": "reject_in", "field": "id", "value": [3, 7]})",
+                         {fieldOf("field of each item; omit to test the item itself"),
+                          field("value", K::Expr, P::Required, "the excluded values: a list or an expression giving one")})),
       // arithmetic
       binaryArithmetic(Op::Add, "add", "Adds two numbers.", R"({"op": "add", "left": 5, "right": 3})"),
       binaryArithmetic(Op::Sub, "sub", "Subtracts right from left.", R"({"op": "sub", "left": 10, "right": 3})"),
@@ -213,6 +237,9 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
         field("precision", K::Precision, P::Optional, "decimal places, 0-15 (default 0: an integer)")},
        "Rounds to `precision` decimal places, half away from zero.",
        R"({"op": "round", "value": {"op": "var", "name": "x"}, "precision": 2})"},
+      valueOp(Op::Floor, "floor", "arithmetic", "Rounds down to an integer.",
+              R"({"op": "floor", "field": "ms"})"),
+      valueOp(Op::Ceil, "ceil", "arithmetic", "Rounds up to an integer.", R"({"op": "ceil", "field": "hours"})"),
       {Op::Pct, "pct", "arithmetic", false,
        {field("part", K::Expr, P::Required, "number or expression"),
         field("whole", K::Expr, P::Required, "number or expression (not zero)")},

@@ -36,6 +36,8 @@ enum class Op : uint8_t {
   Drop,
   Distinct,
   Count,
+  Chunk,
+  Scan,
   // aggregation
   Sum,
   Avg,
@@ -57,12 +59,15 @@ enum class Op : uint8_t {
   Contains,
   In,
   FilterIn,
+  RejectIn,
   // arithmetic
   Add,
   Sub,
   Mul,
   Div,
   Round,
+  Floor,
+  Ceil,
   Pct,
   // logic
   And,

@@ -89,6 +89,20 @@ double roundDecimal(double x, int places) {
   return x < 0 ? -r : r;
 }
 
+// floor and ceil: an integer (a float beyond the int64 range stays a float).
+// null stays null, as for the other value-level ops (a missing value stays missing).
+Value floorOrCeil(const Node& n, const Value& v) {
+  if (v.isNull()) return v;
+  if (!v.isNumber())
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   quoted(n) + " requires a number, got " + describeValue(v) +
+                       (v.isString() ? " (convert text with {\"op\": \"to_number\"})" : ""));
+  if (v.isInt()) return v;
+  double r = n.op == Op::Floor ? std::floor(v.asDouble()) : std::ceil(v.asDouble());
+  if (std::fabs(r) < 9.2e18) return Value::integer(static_cast<int64_t>(r));
+  return Value::number(r);
+}
+
 Value roundOp(const Node& n, const Value& v) {
   if (!v.isNumber())
     throwExecution(ErrorCode::TypeMismatch, n, "'round' requires a numeric value, got " + std::string(typeName(v)));
@@ -166,8 +180,9 @@ Value allowedValues(const Node& n, const Value& allowed) {
   return Value::array(std::move(keys));
 }
 
-// With a field, items that are not objects have no such field: they are skipped.
-Value filterIn(const Node& n, const Value& in, const Value& allowedValue) {
+// With a field, items that are not objects have no such field: they are
+// skipped (by filter_in and reject_in alike). reject_in keeps what filter_in drops.
+Value filterIn(const Node& n, const Value& in, const Value& allowedValue, bool keep) {
   const Array& items = expectList(n, in);
   Value allowed = allowedValues(n, allowedValue);
   Scratch scratch;
@@ -179,7 +194,22 @@ Value filterIn(const Node& n, const Value& in, const Value& allowedValue) {
     tickDeadline();
     if (!n.field.isNone() && !item.isObject()) continue;
     Value s = subject(n, item);
-    if (set.count(&s)) out.push_back(item);
+    if ((set.count(&s) != 0) == keep) out.push_back(item);
+  }
+  return out.build();
+}
+
+// Consecutive lists of `size` items (the last may be shorter): batches for a
+// tool that takes at most `size` ids per call.
+Value chunk(const Node& n, const Array& items, size_t size) {
+  if (size == 0) throwExecution(ErrorCode::BadArgument, n, "'chunk' needs 'size' to be at least 1, got 0");
+  ListBuilder out;  // charged to the run's budget, as every list an op builds
+  for (size_t at = 0; at < items.size(); at += size) {
+    tickDeadline();
+    ListBuilder part;
+    part.append(items.begin() + static_cast<ptrdiff_t>(at),
+                items.begin() + static_cast<ptrdiff_t>(std::min(items.size(), at + size)));
+    out.push_back(part.build());
   }
   return out.build();
 }
@@ -468,7 +498,7 @@ Value itemValue(const Node& n, const Value& item, size_t i) {
 size_t countOperand(const Node& n, const Value* args, size_t nargs) {
   if (nargs == 0) return static_cast<size_t>(n.count);
   const Value& v = args[0];
-  const char* name = n.op == Op::Nth ? "index" : "count";
+  const char* name = n.op == Op::Nth ? "index" : (n.op == Op::Chunk ? "size" : "count");
   if (v.isInt() && v.asInt() >= 0) return static_cast<size_t>(v.asInt());
   double d = v.isNumber() ? v.asDouble() : -1;
   if (d >= 0 && d == std::floor(d)) return d >= 1.8e19 ? SIZE_MAX : static_cast<size_t>(d);
@@ -574,7 +604,11 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::DateAdd:
     case Op::DatePart:
     case Op::DateTrunc: return dateOp(n, valueInput(n, in, args), args);
-    case Op::FilterIn: return filterIn(n, in, args[0]);
+    case Op::FilterIn: return filterIn(n, in, args[0], true);
+    case Op::RejectIn: return filterIn(n, in, args[0], false);
+    case Op::Chunk: return locatedAt(n.path, [&] { return chunk(n, expectList(n, in), countOperand(n, args, nargs)); });
+    case Op::Floor:
+    case Op::Ceil: return floorOrCeil(n, valueInput(n, in, args));
     case Op::Add:
     case Op::Sub:
     case Op::Mul:
@@ -608,6 +642,7 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::FlatMap:
     case Op::Try:
     case Op::Loop:
+    case Op::Scan:
     case Op::End_: break;
   }
   throwExecution(ErrorCode::Internal, n,

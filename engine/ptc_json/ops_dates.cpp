@@ -229,6 +229,15 @@ Value dateAdd(const Node& n, const Instant& in, const Value& amount) {
   return dateResult(n, in, static_cast<double>(daysFromCivil(y, m, d) * kDay) + timeOfDay, in.dateOnly);
 }
 
+// ISO 8601 week number: the week (Monday to Sunday) holding the date's
+// Thursday, counted in that Thursday's year (so 2024-12-30 is week 1 of 2025).
+int64_t isoWeek(int64_t days) {
+  int64_t weekday = ((days % 7 + 7) % 7 + 3) % 7;  // 0 = Monday
+  int64_t thursday = days - weekday + 3;
+  int64_t thursdayYear = civilFromDays(thursday).year;
+  return (thursday - daysFromCivil(thursdayYear, 1, 1)) / 7 + 1;
+}
+
 Value datePart(const Node& n, const Instant& in) {
   const std::string& part = n.name.str();
   int64_t total = static_cast<int64_t>(std::floor(in.seconds));
@@ -241,6 +250,8 @@ Value datePart(const Node& n, const Instant& in) {
   else if (part == "month") r = c.month;
   else if (part == "day") r = c.day;
   else if (part == "weekday") r = ((days % 7 + 7) % 7 + 3) % 7 + 1;  // 1970-01-01 was a Thursday (4)
+  else if (part == "day_of_year") r = days - daysFromCivil(c.year, 1, 1) + 1;
+  else if (part == "iso_week") r = isoWeek(days);
   else if (part == "hour") r = rest / 3600;
   else if (part == "minute") r = rest / 60 % 60;
   else r = rest % 60;  // second

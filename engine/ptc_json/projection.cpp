@@ -94,6 +94,8 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::Drop:
     case Op::Distinct:
     case Op::Count:
+    case Op::Chunk:
+    case Op::Scan:
     case Op::Sum:
     case Op::Avg:
     case Op::Min:
@@ -103,11 +105,14 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case Op::Keys:
     case Op::Typeof:
     case Op::FilterIn:
+    case Op::RejectIn:
     case Op::Add:
     case Op::Sub:
     case Op::Mul:
     case Op::Div:
     case Op::Round:
+    case Op::Floor:
+    case Op::Ceil:
     case Op::Pct:
     case Op::If:
     case Op::Call:
@@ -238,6 +243,7 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::Filter:
     case Op::Reject: return rowPredicate(*step.kids[0], fields) ? Flow::Rows : Flow::Opaque;
     case Op::FilterIn:
+    case Op::RejectIn:
       return !step.field.isNone() && isConstant(*step.kids[0]) && withField(step, fields) ? Flow::Rows : Flow::Opaque;
     case Op::SortBy: return sortFields(step, fields) ? Flow::Rows : Flow::Opaque;
     case Op::GroupBy: return groupOnRows(step, fields);
@@ -260,6 +266,8 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::Map: return rowProjection(*step.kids[0], fields) ? Flow::Settled : Flow::Opaque;
     // Anything else may see a row whole (distinct, a comparison of the items,
     // get of the list) or let one escape: the list crosses whole.
+    case Op::Chunk:
+    case Op::Scan:
     case Op::Literal:
     case Op::Var:
     case Op::Load:
@@ -282,6 +290,8 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case Op::Mul:
     case Op::Div:
     case Op::Round:
+    case Op::Floor:
+    case Op::Ceil:
     case Op::Pct:
     case Op::And:
     case Op::Or:

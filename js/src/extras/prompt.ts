@@ -362,7 +362,8 @@ const OPS_NOTES_COMPACT = [
   "Notes: `contains`: list member, substring or object key; `in`: the field is a list holding value; filter_in: " +
     "items whose field is in a list; group_by gives [{key, items}], with aggs [{key, <agg>...}] over each group; " +
     "get path [] is the current value; slice end is exclusive, negative from the end; format fills {field}; div, " +
-    "pct give floats; sort_by puts nulls last; min_by/max_by give the item.",
+    "pct give floats; sort_by puts nulls last; min_by/max_by give the item; scan's expr " +
+    "sees var acc.",
   "",
 ];
 
