@@ -272,7 +272,7 @@ test("destructiveHint: the call asks the host's user first (elicitation)", async
     text: JSON.stringify("cancelled o1"),
   });
   expect(elicited).toHaveLength(1);
-  expect(elicited[0]).toContain("'shop.cancel_order'");
+  expect(elicited[0]).toContain('the tool "shop.cancel_order"');
   const denied = await run({ op: "call", tool: "shop.cancel_order", args: { id: "o666" } });
   expect(denied.isError).toBe(true);
   // A read-only tool asks nobody.

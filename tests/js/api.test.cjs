@@ -276,7 +276,7 @@ describe("operations", () => {
   test("field requirements match the spec for a few operations (with the fields the language added)", () => {
     const byName = Object.fromEntries(rt.operations().map((o) => [o.name, o]));
     const presence = (op) => Object.fromEntries(byName[op].fields.map((f) => [f.name, f.presence]));
-    expect(presence("filter")).toEqual({ where: "required", as: "optional" });
+    expect(presence("filter")).toEqual({ where: "one_of", value: "one_of", field: "optional", as: "optional" });
     expect(presence("if")).toEqual({ condition: "required", then: "required", else: "required" });
     // name and value, or bindings: the engine checks the two forms (a validation error otherwise).
     expect(presence("let")).toEqual({ name: "optional", value: "optional", bindings: "optional", in: "required" });

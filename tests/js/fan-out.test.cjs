@@ -1,6 +1,6 @@
 // Parallel tool calls (maxConcurrency), the tool limits (maxToolCalls,
 // toolTimeoutMs) and the tool-call trace, in both modes: in-process and worker.
-const { ptcWasm, sleep } = require("./helpers.cjs");
+const { TRY_HINT, ptcWasm, sleep } = require("./helpers.cjs");
 
 const pipe = (...steps) => ({ program: { op: "pipe", steps } });
 const call = (tool, args) => ({ op: "call", tool, ...(args ? { args } : {}) });
@@ -105,7 +105,7 @@ describe.each([
     const r = await rt.run(mapCalls(range(8)), { maxConcurrency: 8, tools: { t } });
     expect(r.ok).toBe(false);
     expect(r.error).toMatchObject({ type: "execution_error", path: "/program/steps/1/expr" });
-    expect(r.error.message).toBe("Tool 't' failed: item 2 is down");
+    expect(r.error.message).toBe(`Tool 't' failed: item 2 is down${TRY_HINT}`);
   });
 
   test("after a failure no later item starts; the items already out run to their end", async () => {
@@ -158,7 +158,8 @@ describe.each([
     const failed = await rt.run(mapCalls([0, 1, 2], "slow"), { toolTimeoutMs: 50, tools: { slow } });
     expect(failed.error).toMatchObject({ type: "execution_error", path: "/program/steps/1/expr" });
     expect(failed.error.message).toBe(
-      "Tool 'slow' failed: no answer within 50 ms (toolTimeoutMs), so the call at /program/steps/1/expr was abandoned",
+      "Tool 'slow' failed: no answer within 50 ms (toolTimeoutMs), so the call at /program/steps/1/expr was abandoned" +
+        TRY_HINT,
     );
     const caught = await rt.run(
       pipe(literal([0, 1, 2]), {

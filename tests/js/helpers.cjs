@@ -168,7 +168,13 @@ function mockTools(spec, calls, controller) {
   return tools;
 }
 
+// How an unhandled tool failure's message ends (engine/ptc_json/program_run.cpp,
+// issue 26): it names the `try` that lets the program go on.
+const TRY_HINT =
+  '. To go on when a tool fails, wrap the call in a try: {"op": "try", "expr": {"op": "call", ...}, "catch": <the value to use instead>}';
+
 module.exports = {
+  TRY_HINT,
   ptcWasm,
   sameJson,
   sleep,

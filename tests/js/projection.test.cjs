@@ -311,7 +311,7 @@ test("runs of different sizes one after another each read their own rows", async
     const category = i % 2 ? "travel" : "food";
     const rows = rowsOf(n, category);
     const want = category === "travel" ? rows.reduce((s, r) => s + r.amount, 0) : 0;
-    const r = await rt.run(sumTravel, { context: { rows }, maxHeapBytes: 64 << 20 });
+    const r = await rt.run(sumTravel, { context: { rows }, maxHeapBytes: 64 << 20, timeoutMs: 60_000 });
     expect(r).toMatchObject({ ok: true, result: want });
   }
 });

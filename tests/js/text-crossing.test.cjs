@@ -2,7 +2,7 @@
 // JS strings may hold and UTF-8 cannot) becomes U+FFFD at every entry point, as
 // TextEncoder makes it for context data, and never swallows the next character
 // (Emscripten's encoder read "a\uD800b" as "a\u{10062}").
-const { ptcWasm } = require("./helpers.cjs");
+const { TRY_HINT, ptcWasm } = require("./helpers.cjs");
 
 const LONE = ["a\uD800b", "a\uDC00b", "a\uD800"];
 const REPLACED = ["a\uFFFDb", "a\uFFFDb", "a\uFFFD"];
@@ -47,7 +47,7 @@ for (const worker of [false, true]) {
       const tools = { boom: () => Promise.reject(new Error(text)) };
       expect(await rt.runWorkflow(catching, { tools })).toMatchObject({ ok: true, result: want });
       const r = await rt.run({ program: { op: "call", tool: "boom" } }, { tools });
-      expect(r.error.message).toBe(`Tool 'boom' failed: ${want}`);
+      expect(r.error.message).toBe(`Tool 'boom' failed: ${want}${TRY_HINT}`);
       const thrown = await rt.run(
         { program: { op: "call", tool: "boom" } },
         {
@@ -58,7 +58,7 @@ for (const worker of [false, true]) {
           },
         },
       );
-      expect(thrown.error.message).toBe(`Tool 'boom' failed: ${want}`);
+      expect(thrown.error.message).toBe(`Tool 'boom' failed: ${want}${TRY_HINT}`);
     });
 
     test.each(LONE.map((text, i) => [text, REPLACED[i]]))("an abort reason %j", async (text, want) => {

@@ -122,6 +122,12 @@ export interface AiSdkToolLike {
   outputSchema?: unknown;
   description?: unknown;
   execute?: (input: never, options: never) => unknown;
+  // Never set on a tool() object: a literal with one of them is a ToolDescriptor,
+  // so its `execute: async (args) => ...` gets the descriptor's args type.
+  parameters?: undefined;
+  effect?: undefined;
+  approval?: undefined;
+  defer?: undefined;
 }
 
 /** A plain function, a descriptor, or an AI SDK tool() object. */
