@@ -1,7 +1,7 @@
 // The package's public types: the leaf of js/src, which every layer may import
 // and which imports nothing but its neighbours in types/.
 import type { ErrorCode, ErrorType } from "./error-codes.js";
-import type { FieldKind } from "./engine-tables.js";
+import type { JsonObject, JsonValue } from "./json.js";
 import type { ResidentContext } from "./resident-context.js";
 import type { ToolSchema } from "./tool-schema.js";
 
@@ -9,6 +9,7 @@ export type { StandardResult, StandardSchemaV1, ToolSchema } from "./tool-schema
 
 export type { ErrorCode, ErrorCodeInfo, ErrorType } from "./error-codes.js";
 export type { FieldKind } from "./engine-tables.js";
+export type { JsonObject, JsonValue } from "./json.js";
 
 export interface PtcError {
   type: ErrorType;
@@ -24,9 +25,6 @@ export interface PtcError {
 
 /** What formatError takes: a result's error, or one built by hand, whose `code` may be absent. */
 export type FormattableError = Omit<PtcError, "code"> & { code?: ErrorCode };
-
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export type JsonObject = { [key: string]: JsonValue };
 
 /**
  * The args object a tool receives (the call's evaluated `args`). Loose on
@@ -339,77 +337,15 @@ export type AnalyzeResult<A> =
 /** A program: JSON text, or an already-parsed {"program": {...}} object. */
 export type ProgramInput = string | { program: unknown; [key: string]: unknown };
 
-export interface OperationField {
-  name: string;
-  kind: FieldKind;
-  presence: "required" | "optional" | "one_of";
-  description: string;
-  /**
-   * For expression fields: "predicate" must be an operation (a constant
-   * condition is always true or false), "step" must not be a bare string (it
-   * would be a field name meant as get); "value" takes any expression.
-   */
-  role: "value" | "step" | "predicate";
-  /** The allowed texts of a field of kind "choice". */
-  choices?: string[];
-}
-
-/** One entry of the engine's operation table. */
-export interface Operation {
-  name: string;
-  category: string;
-  readsInput: boolean;
-  description: string;
-  example: JsonObject;
-  shape: string;
-  fields: OperationField[];
-}
-
-/** One key of a step kind in the engine's step table. */
-export interface WorkflowStepKey {
-  name: string;
-  /** expr, name, target, args, steps, cases, calls, handler or returned (a value the function returns). */
-  kind: string;
-  /** "kind": the key that makes a step this kind; "required" or "optional". */
-  presence: "kind" | "required" | "optional";
-}
-
-/** One step kind of the step-function language. */
-export interface WorkflowStepKind {
-  name: string;
-  description: string;
-  /** Its keys as messages show them: "{let?, call, args?, on-error?}". */
-  shape: string;
-  keys: WorkflowStepKey[];
-}
-
-/** An operator of step-function expressions: {"<key>": [operands]}. */
-export interface WorkflowOperator {
-  key: string;
-  minOperands: number;
-  /** null: no limit. */
-  maxOperands: number | null;
-  description: string;
-}
-
-/** A function of step-function expressions: {"$name": [args]}, a PTC-JSON op's semantics. */
-export interface WorkflowFunction {
-  key: string;
-  /** The PTC-JSON operation it computes. */
-  op: string;
-  category: string;
-  description: string;
-  shape: string;
-  example: JsonObject;
-  params: { name: string; kind: FieldKind; required: boolean; description: string; choices?: string[] }[];
-}
-
-/** The step-function language as the engine defines it: what its prompt and schema are generated from. */
-export interface WorkflowLanguage {
-  steps: WorkflowStepKind[];
-  operators: WorkflowOperator[];
-  functions: WorkflowFunction[];
-}
+export type {
+  OperationField,
+  Operation,
+  WorkflowStepKey,
+  WorkflowStepKind,
+  WorkflowOperator,
+  WorkflowFunction,
+  WorkflowLanguage,
+} from "./language.js";
 
 /**
  * A compiled WebAssembly.Module. Named here rather than written as
