@@ -14,10 +14,6 @@
 
 namespace ptc {
 
-namespace {
-
-const char* opName(const Node& n) { return specOf(n.op).name; }
-
 // The value a comparison or aggregate looks at: the item's field, or the item.
 Value subject(const Node& n, const Value& item) { return n.field.isNone() ? item : fieldOf(n, item); }
 
@@ -37,6 +33,10 @@ int orderOf(const Node& n, const Value& a, const Value& b) {
   if (a.isString() && b.isNumber()) throwTextNotNumber(n, "cannot order a number against the text", a);
   return compare(a, b);
 }
+
+namespace {
+
+const char* opName(const Node& n) { return specOf(n.op).name; }
 
 // ---- arithmetic ----
 
@@ -299,80 +299,6 @@ Value distinct(const Array& items) {
       out.push_back(item);
     }
   return out.build();
-}
-
-// ---- aggregation ----
-
-Value sum(const Node& n, const Array& items) {
-  NumberSum total;
-  for (size_t i = 0; i < items.size(); ++i) {
-    tickDeadline();
-    Value v = itemValue(n, items[i], i);
-    if (v.isNull()) continue;  // null and missing values are skipped
-    if (!v.isNumber()) {
-      std::string where =
-          n.field.isNone() ? "item " + std::to_string(i) : "field '" + n.field.str() + "' of item " + std::to_string(i);
-      if (v.isString()) throwTextNotNumber(n, "requires numbers, but " + where + " is the text", v);
-      throwExecution(ErrorCode::TypeMismatch, n, "'sum' requires numbers, but " + where + " is " + typeName(v));
-    }
-    total.add(v);
-  }
-  return total.isFloat() ? number(n, total.asDouble()) : Value::integer(total.asInt());
-}
-
-// The mean of the numbers when their sum overflows: each one divided by the
-// count first, so the terms and their sum stay within the largest number.
-double scaledMean(const Node& n, const Array& items, size_t count) {
-  double mean = 0;
-  for (const Value& item : items) {
-    tickDeadline();
-    Value v = subject(n, item);
-    if (v.isNumber()) mean += v.asDouble() / static_cast<double>(count);
-  }
-  return mean;
-}
-
-Value avg(const Node& n, const Array& items) {
-  NumberSum total;
-  size_t count = 0;
-  for (const Value& item : items) {
-    tickDeadline();
-    Value v = subject(n, item);
-    if (!v.isNumber()) continue;
-    total.add(v);
-    ++count;
-  }
-  if (count == 0) return Value();
-  const double mean = total.asDouble() / static_cast<double>(count);
-  return number(n, std::isfinite(mean) ? mean : scaledMean(n, items, count));
-}
-
-// Skips null and missing values; numbers and texts do not mix (orderOf).
-Value extreme(const Node& n, const Array& items, bool wantMax) {
-  Value best;
-  for (size_t i = 0; i < items.size(); ++i) {
-    Value v = itemValue(n, items[i], i);
-    if (v.isNull()) continue;
-    int c = best.isNull() ? 0 : orderOf(n, v, best);
-    if (best.isNull() || (wantMax ? c > 0 : c < 0)) best = std::move(v);
-  }
-  return best;
-}
-
-Value extremeBy(const Node& n, const Array& items, bool wantMax) {
-  const Value* bestItem = nullptr;
-  Value bestKey;
-  for (const Value& item : items) {
-    tickDeadline();
-    Value key = fieldOf(n, item);
-    if (key.isNull()) continue;
-    int c = bestItem ? orderOf(n, key, bestKey) : 0;
-    if (!bestItem || (wantMax ? c > 0 : c < 0)) {
-      bestItem = &item;
-      bestKey = std::move(key);
-    }
-  }
-  return bestItem ? *bestItem : Value();
 }
 
 // ---- access ----

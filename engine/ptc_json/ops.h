@@ -68,7 +68,18 @@ bool startsOrEndsWith(const Node& n, const Value& subject, const Value& affix);
 // dates (ops_dates.cpp); `v` is the op's input (valueInput)
 Value dateOp(const Node& n, const Value& v, const Value* args);
 
+// What the op families share (ops.cpp): the value a comparison or aggregate
+// looks at (the item's field, or the item); a float result, an error when it is
+// not finite; the order of two values, an error for a number against a text.
+Value subject(const Node& n, const Value& item);
+Value number(const Node& n, double d);
+int orderOf(const Node& n, const Value& a, const Value& b);
+
 // statistics (ops_stats.cpp)
+Value sum(const Node& n, const Array& items);
+Value avg(const Node& n, const Array& items);
+Value extreme(const Node& n, const Array& items, bool wantMax);    // min, max
+Value extremeBy(const Node& n, const Array& items, bool wantMax);  // min_by, max_by
 Value median(const Node& n, const Array& items);
 Value percentile(const Node& n, const Array& items);
 Value countDistinct(const Node& n, const Array& items);

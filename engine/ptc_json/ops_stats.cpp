@@ -1,6 +1,6 @@
-// Statistics over a list: median, percentile, count_distinct. Values are read
-// as sum reads them (itemValue): null and missing values are skipped, a text is
-// an error that names to_number.
+// Statistics over a list: sum, avg, min, max, min_by, max_by, median,
+// percentile, count_distinct. Values are read as sum reads them (itemValue):
+// null and missing values are skipped, a text is an error that names to_number.
 #include <algorithm>
 #include <cmath>
 #include <unordered_set>
@@ -97,6 +97,84 @@ Value countDistinct(const Node& n, const Array& items) {
     if (!v.isNull() && seen.insert(std::move(v)).second) scratch.charge(sizeof(Value) + 32);
   }
   return Value::integer(static_cast<int64_t>(seen.size()));
+}
+
+// ---- sum, avg, min, max, min_by, max_by ----
+
+Value sum(const Node& n, const Array& items) {
+  NumberSum total;
+  for (size_t i = 0; i < items.size(); ++i) {
+    tickDeadline();
+    Value v = itemValue(n, items[i], i);
+    if (v.isNull()) continue;  // null and missing values are skipped
+    if (!v.isNumber()) {
+      std::string where =
+          n.field.isNone() ? "item " + std::to_string(i) : "field '" + n.field.str() + "' of item " + std::to_string(i);
+      if (v.isString()) throwTextNotNumber(n, "requires numbers, but " + where + " is the text", v);
+      throwExecution(ErrorCode::TypeMismatch, n, "'sum' requires numbers, but " + where + " is " + typeName(v));
+    }
+    total.add(v);
+  }
+  return total.isFloat() ? number(n, total.asDouble()) : Value::integer(total.asInt());
+}
+
+namespace {
+
+// The mean of the numbers when their sum overflows: each one divided by the
+// count first, so the terms and their sum stay within the largest number.
+double scaledMean(const Node& n, const Array& items, size_t count) {
+  double mean = 0;
+  for (const Value& item : items) {
+    tickDeadline();
+    Value v = subject(n, item);
+    if (v.isNumber()) mean += v.asDouble() / static_cast<double>(count);
+  }
+  return mean;
+}
+
+}  // namespace
+
+Value avg(const Node& n, const Array& items) {
+  NumberSum total;
+  size_t count = 0;
+  for (const Value& item : items) {
+    tickDeadline();
+    Value v = subject(n, item);
+    if (!v.isNumber()) continue;
+    total.add(v);
+    ++count;
+  }
+  if (count == 0) return Value();
+  const double mean = total.asDouble() / static_cast<double>(count);
+  return number(n, std::isfinite(mean) ? mean : scaledMean(n, items, count));
+}
+
+// Skips null and missing values; numbers and texts do not mix (orderOf).
+Value extreme(const Node& n, const Array& items, bool wantMax) {
+  Value best;
+  for (size_t i = 0; i < items.size(); ++i) {
+    Value v = itemValue(n, items[i], i);
+    if (v.isNull()) continue;
+    int c = best.isNull() ? 0 : orderOf(n, v, best);
+    if (best.isNull() || (wantMax ? c > 0 : c < 0)) best = std::move(v);
+  }
+  return best;
+}
+
+Value extremeBy(const Node& n, const Array& items, bool wantMax) {
+  const Value* bestItem = nullptr;
+  Value bestKey;
+  for (const Value& item : items) {
+    tickDeadline();
+    Value key = fieldOf(n, item);
+    if (key.isNull()) continue;
+    int c = bestItem ? orderOf(n, key, bestKey) : 0;
+    if (!bestItem || (wantMax ? c > 0 : c < 0)) {
+      bestItem = &item;
+      bestKey = std::move(key);
+    }
+  }
+  return bestItem ? *bestItem : Value();
 }
 
 }  // namespace ptc
