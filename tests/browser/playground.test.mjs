@@ -562,7 +562,9 @@ describe("measurements", () => {
     // 467 KB since projected rows cross as columns (the wasm kept its size; the
     // row writer in browser.mjs grew by a few hundred bytes); 450 KB since the
     // size-optimised engine files inline again (214 KB of wasm) and the bundles
-    // lost keepNames.
-    assert.ok(gz < 450_000, `the page transfers ${gz} B gzip`);
+    // lost keepNames; 470 KB once the engine gave warnings with did-you-mean
+    // (issue 26), charged its list builders as they grow (issue 24), and grew
+    // scan, chunk, reject_in, floor and ceil (issue 25): 216 KB of wasm.
+    assert.ok(gz < 470_000, `the page transfers ${gz} B gzip`);
   });
 });
