@@ -7,7 +7,7 @@
 
 #include "ptc_json/evaluator.h"
 #include "ptc_json/evaluator_scope.h"
-#include "ptc_json/ops.h"
+#include "ptc_json/ops/ops.h"
 
 namespace ptc {
 

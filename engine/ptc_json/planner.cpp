@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "ptc_json/evaluator.h"
-#include "ptc_json/ops.h"
+#include "ptc_json/ops/ops.h"
 
 namespace ptc {
 

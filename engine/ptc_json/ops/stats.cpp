@@ -7,7 +7,7 @@
 
 #include "core/deadline.h"
 #include "core/json_pointer.h"
-#include "ptc_json/ops.h"
+#include "ptc_json/ops/ops.h"
 
 namespace ptc {
 

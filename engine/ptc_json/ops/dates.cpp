@@ -7,7 +7,7 @@
 #include "core/digits.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
-#include "ptc_json/ops.h"
+#include "ptc_json/ops/ops.h"
 
 namespace ptc {
 

@@ -1,4 +1,4 @@
-#include "ptc_json/ops.h"
+#include "ptc_json/ops/ops.h"
 
 #include <algorithm>
 #include <cmath>

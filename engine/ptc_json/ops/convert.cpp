@@ -9,7 +9,7 @@
 #include "core/json.h"
 #include "core/json_fast.h"
 #include "core/json_pointer.h"
-#include "ptc_json/ops.h"
+#include "ptc_json/ops/ops.h"
 
 namespace ptc {
 

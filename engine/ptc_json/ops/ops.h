@@ -27,7 +27,7 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs);
 const Array& expectList(const Node& n, const Value& in);
 Value objectFromFields(const Node& n, const Value* args, size_t nargs);
 
-// Helpers the op families (ops_*.cpp) share.
+// Helpers the op families (ops/*.cpp) share.
 std::string quoted(const Node& n);  // 'name' of the op
 // The field `n.field` of the current value, or the value itself without a
 // field: null when the value is null, an execution error when it is a number,
@@ -61,21 +61,21 @@ size_t countOperand(const Node& n, const Value* args, size_t nargs);
 // The value of the expression field at `fieldIndex` in the op table, or null when absent.
 const Value& operand(const Node& n, const Value* args, size_t fieldIndex);
 
-// text (ops_text.cpp); `v` is the op's input (valueInput)
+// text (ops/text.cpp); `v` is the op's input (valueInput)
 Value textOp(const Node& n, const Value& v, const Value* args);
 bool startsOrEndsWith(const Node& n, const Value& subject, const Value& affix);
 
-// dates (ops_dates.cpp); `v` is the op's input (valueInput)
+// dates (ops/dates.cpp); `v` is the op's input (valueInput)
 Value dateOp(const Node& n, const Value& v, const Value* args);
 
-// What the op families share (ops.cpp): the value a comparison or aggregate
+// What the op families share (ops/ops.cpp): the value a comparison or aggregate
 // looks at (the item's field, or the item); a float result, an error when it is
 // not finite; the order of two values, an error for a number against a text.
 Value subject(const Node& n, const Value& item);
 Value number(const Node& n, double d);
 int orderOf(const Node& n, const Value& a, const Value& b);
 
-// statistics (ops_stats.cpp)
+// statistics (ops/stats.cpp)
 Value sum(const Node& n, const Array& items);
 Value avg(const Node& n, const Array& items);
 Value extreme(const Node& n, const Array& items, bool wantMax);    // min, max
@@ -87,7 +87,7 @@ Value countDistinct(const Node& n, const Array& items);
 // var with `field` or `path`: reads inside the variable's value, as get does.
 Value readVarValue(const Node& n, const Value& v);
 
-// conversions (ops_convert.cpp)
+// conversions (ops/convert.cpp)
 Value toNumber(const Node& n, const Value& v);
 Value toText(const Node& n, const Value& v);
 
@@ -118,7 +118,7 @@ class NumberSum {
   double float_ = 0;
 };
 
-// group and reshape (ops_groups.cpp)
+// group and reshape (ops/groups.cpp)
 // Items bucketed by key (structural equality), groups in first-seen order.
 class Groups {
  public:
