@@ -17,110 +17,12 @@ struct CallSite {
   bool caught = false;               // inside a try's expr: its failure is handled
 };
 
-// Ops whose value is never an object: as a program's final value they write
-// no memory. The others (unless finalWrites follows them) may give an object
-// of keys known only when the program runs. No default: a new op must choose.
-bool neverAnObject(Op op) {
-  switch (op) {
-    case Op::Filter:
-    case Op::Reject:
-    case Op::Map:
-    case Op::FlatMap:
-    case Op::List:
-    case Op::Concat:
-    case Op::Zip:
-    case Op::Select:
-    case Op::SortBy:
-    case Op::Take:
-    case Op::Drop:
-    case Op::Distinct:
-    case Op::Flatten:
-    case Op::GroupBy:
-    case Op::ToEntries:
-    case Op::Keys:
-    case Op::Loop:
-    case Op::Scan:
-    case Op::FilterIn:
-    case Op::RejectIn:
-    case Op::Count:
-    case Op::Chunk:
-    case Op::Sum:
-    case Op::Avg:
-    case Op::Median:
-    case Op::Percentile:
-    case Op::CountDistinct:
-    case Op::Eq:
-    case Op::Neq:
-    case Op::Gt:
-    case Op::Gte:
-    case Op::Lt:
-    case Op::Lte:
-    case Op::Contains:
-    case Op::In:
-    case Op::And:
-    case Op::Or:
-    case Op::Not:
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Div:
-    case Op::Round:
-    case Op::Floor:
-    case Op::Ceil:
-    case Op::Pct:
-    case Op::Typeof:
-    case Op::ToNumber:
-    case Op::ToString:
-    case Op::Length:
-    case Op::Lower:
-    case Op::Upper:
-    case Op::Trim:
-    case Op::Split:
-    case Op::Join:
-    case Op::StartsWith:
-    case Op::EndsWith:
-    case Op::Replace:
-    case Op::Format:
-    case Op::ToTimestamp:
-    case Op::FormatDate:
-    case Op::DateDiff:
-    case Op::DateAdd:
-    case Op::DatePart:
-    case Op::DateTrunc: return true;
-    case Op::Literal:
-    case Op::Var:
-    case Op::Load:
-    case Op::Let:
-    case Op::Pipe:
-    case Op::First:
-    case Op::Last:
-    case Op::Nth:
-    case Op::Min:
-    case Op::Max:
-    case Op::MinBy:
-    case Op::MaxBy:
-    case Op::Get:
-    case Op::If:
-    case Op::Call:
-    case Op::Object:
-    case Op::Merge:
-    case Op::FromEntries:
-    case Op::Slice:
-    case Op::Try:
-    case Op::End_: return false;
-  }
-  return false;
-}
-
 // Ops that run their expressions once per item of their list (the current value).
-bool perItem(Op op) {
-  return op == Op::Filter || op == Op::Reject || op == Op::Map || op == Op::FlatMap || op == Op::GroupBy ||
-         op == Op::FromEntries || op == Op::Scan;
-}
+bool perItem(Op op) { return specOf(op).runs == Runs::PerItem; }
 
 // The kid of an expression field, by name, or nullptr when absent.
 const Node* fieldKid(const Node& n, std::string_view name) {
-  const auto& fields = opTable()[static_cast<size_t>(n.op)].fields;
+  const auto& fields = specOf(n.op).fields;
   for (size_t i = 0; i < fields.size() && i < n.slots.size(); ++i)
     if (name == fields[i].name && n.slots[i] >= 0) return n.kids[static_cast<size_t>(n.slots[i])].get();
   return nullptr;
@@ -182,7 +84,7 @@ class Analysis {
       for (size_t b = 0; b < std::min(i, n.keys.size()); ++b) names_.push_back(n.keys[b].str());
     if (n.op == Op::Try && &k == fieldKid(n, "catch")) names_.push_back("error");
     if (n.op == Op::Scan && &k == fieldKid(n, "expr")) names_.push_back("acc");
-    if ((perItem(n.op) || n.op == Op::Loop) && !n.name.isNone() && n.name.isString()) names_.push_back(n.name.str());
+    if (bindsAs(specOf(n.op)) && n.name.isString()) names_.push_back(n.name.str());  // `as`
     if (perItem(n.op)) repeats_.push_back("per item of " + input);
     if (n.op == Op::Loop && &k != fieldKid(n, "init"))
       repeats_.push_back("at most " + std::to_string(n.count) + " times");
@@ -212,7 +114,7 @@ class Analysis {
     } else if (n.op == Op::If || n.op == Op::Try) {
       for (const char* f : {"then", "else", "expr", "catch"})
         if (const Node* k = fieldKid(n, f)) finalWrites(*k, writes, unknown);
-    } else if (n.op != Op::Literal && !neverAnObject(n.op)) {
+    } else if (n.op != Op::Literal && !specOf(n.op).neverAnObject) {  // an object of keys known only at run time
       unknown = true;
     }
   }

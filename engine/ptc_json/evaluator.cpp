@@ -242,19 +242,27 @@ std::optional<Value> Evaluator::foldedSteps(const Node& pipe, size_t& i, const V
   return std::nullopt;
 }
 
+// Strict ops: operands first, in order, then the op's function (ops/*.cpp).
+// Control ops: a case each, run here (op_table.h: Control).
 Value Evaluator::evalSync(const Node& n, const Value& in) {
   tick();
   if (n.readsInput && in.isNone()) throwNoInput(n);
-  switch (n.op) {
-    case Op::Literal: return n.data;
-    case Op::Var: return readVarValue(n, lookupVar(n));
-    case Op::Load: return loadContext(n);
-    case Op::Let: {
+  const OpSpec& spec = specOf(n.op);
+  switch (spec.control) {
+    case Control::None: {
+      Operands args(n.kids.size());
+      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
+      return spec.apply(n, in, args.data(), args.size());
+    }
+    case Control::Literal: return n.data;
+    case Control::Var: return readVarValue(n, lookupVar(n));
+    case Control::Load: return loadContext(n);
+    case Control::Let: {
       Bindings scope(st_);
       for (size_t i = 0; i < n.keys.size(); ++i) scope.add(&n.keys[i], evalSync(*n.kids[i], in));
       return evalSync(*n.kids[n.keys.size()], in);
     }
-    case Op::Pipe: {
+    case Control::Pipe: {
       if (n.kids.empty()) return Value();
       Value current = in;
       for (size_t i = 0; i < n.kids.size(); ++i) {
@@ -263,8 +271,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       }
       return current;
     }
-    case Op::Filter:
-    case Op::Reject: {
+    case Control::Filter: {  // filter, reject
       if (n.plan)
         if (std::optional<Value> planned = plannedFilter(n, in)) return std::move(*planned);
       const bool keep = n.op == Op::Filter;
@@ -276,8 +283,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       }
       return out.build();
     }
-    case Op::Map:
-    case Op::FlatMap: {
+    case Control::Map: {  // map, flat_map
       const Array& items = expectList(n, in);
       ListBuilder out;
       out.reserve(items.size());
@@ -289,102 +295,30 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       return locatedAt(n.path, [&] { return out.build(); });
     }
     // Ops that nest what they are given: a value too deep is refused at their node.
-    case Op::GroupBy:
+    case Control::GroupBy:
       return locatedAt(n.path, [&] {
         expectList(n, in);
         return groupBy(n, in);
       });
-    case Op::FromEntries: return locatedAt(n.path, [&] { return fromEntries(n, expectList(n, in)); });
-    case Op::Try: try { return evalSync(*n.kids[0], in);
+    case Control::FromEntries: return locatedAt(n.path, [&] { return fromEntries(n, expectList(n, in)); });
+    case Control::Try: try { return evalSync(*n.kids[0], in);
       } catch (const PtcError& e) {
         if (!catchable(e)) throw;
         return caught(n, in, e.error);
       }
-    case Op::Loop: return loop(n, in);
-    case Op::Scan: return scan(n, in);
-    case Op::And:
+    case Control::Loop: return loop(n, in);
+    case Control::Scan: return scan(n, in);
+    case Control::And:
       for (const auto& c : n.kids)
         if (!evalSync(*c, in).truthy()) return Value::boolean(false);
       return Value::boolean(true);
-    case Op::Or:
+    case Control::Or:
       for (const auto& c : n.kids)
         if (evalSync(*c, in).truthy()) return Value::boolean(true);
       return Value::boolean(false);
-    case Op::If: return evalSync(*n.kids[evalSync(*n.kids[0], in).truthy() ? 1 : 2], in);
-    case Op::Call: throwExecution(ErrorCode::Internal, n, "internal: a tool call reached the synchronous evaluator");
-    // The strict operations: operands first, in order, then ops.h.
-    case Op::Select:
-    case Op::SortBy:
-    case Op::First:
-    case Op::Last:
-    case Op::Nth:
-    case Op::Take:
-    case Op::Drop:
-    case Op::Distinct:
-    case Op::Count:
-    case Op::Chunk:
-    case Op::Sum:
-    case Op::Avg:
-    case Op::Min:
-    case Op::Max:
-    case Op::MinBy:
-    case Op::MaxBy:
-    case Op::Get:
-    case Op::Keys:
-    case Op::Typeof:
-    case Op::Eq:
-    case Op::Neq:
-    case Op::Gt:
-    case Op::Gte:
-    case Op::Lt:
-    case Op::Lte:
-    case Op::Contains:
-    case Op::In:
-    case Op::FilterIn:
-    case Op::RejectIn:
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Div:
-    case Op::Round:
-    case Op::Floor:
-    case Op::Ceil:
-    case Op::Pct:
-    case Op::Not:
-    case Op::Object:
-    case Op::Merge:
-    case Op::Concat:
-    case Op::Zip:
-    case Op::List:
-    case Op::ToNumber:
-    case Op::ToString:
-    case Op::ToEntries:
-    case Op::Flatten:
-    case Op::Median:
-    case Op::Percentile:
-    case Op::CountDistinct:
-    case Op::Length:
-    case Op::Lower:
-    case Op::Upper:
-    case Op::Trim:
-    case Op::Slice:
-    case Op::Split:
-    case Op::Join:
-    case Op::StartsWith:
-    case Op::EndsWith:
-    case Op::Replace:
-    case Op::Format:
-    case Op::ToTimestamp:
-    case Op::FormatDate:
-    case Op::DateDiff:
-    case Op::DateAdd:
-    case Op::DatePart:
-    case Op::DateTrunc: {
-      Operands args(n.kids.size());
-      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
-      return applyOp(n, in, args.data(), args.size());
-    }
-    case Op::End_: break;
+    case Control::If: return evalSync(*n.kids[evalSync(*n.kids[0], in).truthy() ? 1 : 2], in);
+    case Control::Call:
+      throwExecution(ErrorCode::Internal, n, "internal: a tool call reached the synchronous evaluator");
   }
   throwExecution(ErrorCode::Internal, n, "internal: not an operation");
 }

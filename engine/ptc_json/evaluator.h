@@ -1,6 +1,6 @@
 // Evaluation of a compiled program.
 //
-// Two paths share the op semantics (ops.h): evalSync, a plain recursive
+// Two paths share the op semantics (ops/ops.h, the op table's apply functions): evalSync, a plain recursive
 // evaluator, runs every subtree that calls no tool; evalAsync, a coroutine, runs
 // only the nodes on the way to a `call` and suspends there until the host's tool
 // result arrives. Many runs can be suspended at once, each owning its frames.
@@ -62,6 +62,8 @@ class Evaluator {
   std::optional<Value> groupByCells(const Node& n, size_t size, const ColumnSource& list);
   Value loadContext(const Node& n);
   Task<Value> loopAsync(const Node& n, Value in);
+  Task<std::vector<Value>> operandsAsync(const Node& n, Value in);
+  Task<Value> callAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).
   bool fansOut(size_t branches) const { return branches > 1 && st_.core.maxConcurrency > 1; }
   Task<std::vector<Value>> fanOutItems(const Node& n, const Array& items);

@@ -34,17 +34,46 @@ Task<Value> Evaluator::loopAsync(const Node& n, Value in) {
   co_return locatedAt(n.path, [&] { return results.build(); });
 }
 
+// Its operands, in order; those that call tools concurrently when several do
+// (e.g. a list of calls).
+Task<std::vector<Value>> Evaluator::operandsAsync(const Node& n, Value in) {
+  std::vector<Value> args(n.kids.size());
+  size_t calling = std::count_if(n.kids.begin(), n.kids.end(), [](const auto& k) { return k->hasCall; });
+  if (fansOut(calling)) args = co_await fanOutOperands(n, in);
+  else
+    for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
+  co_return args;
+}
+
+Task<Value> Evaluator::callAsync(const Node& n, Value in) {
+  std::vector<Value> args = co_await operandsAsync(n, in);
+  st_.core.checkDeadline();
+  // A named awaiter, not a braced temporary: g++ 12 destroys such temporaries
+  // inside co_await twice.
+  ToolAwaiter call{st_.core, ToolRequest{n.name.str(), objectFromFields(n, args.data(), args.size()), n.path}};
+  ToolAnswer answer = co_await call;
+  if (answer.failed) throwExecution(ErrorCode::ToolFailed, n, "Tool '" + n.name.str() + "' failed: " + answer.message);
+  co_return answer.value;
+}
+
+// The cases of evalSync, for a subtree that calls a tool.
 Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
   if (!n.hasCall) co_return evalSync(n, in);
   tick();
   if (n.readsInput && in.isNone()) throwNoInput(n);
-  switch (n.op) {
-    case Op::Let: {
+  const OpSpec& spec = specOf(n.op);
+  switch (spec.control) {
+    case Control::None: {
+      std::vector<Value> args = co_await operandsAsync(n, in);
+      co_return spec.apply(n, in, args.data(), args.size());
+    }
+    case Control::Call: co_return co_await callAsync(n, in);
+    case Control::Let: {
       Bindings scope(st_);
       for (size_t i = 0; i < n.keys.size(); ++i) scope.add(&n.keys[i], co_await evalAsync(*n.kids[i], in));
       co_return co_await evalAsync(*n.kids[n.keys.size()], in);
     }
-    case Op::Pipe: {
+    case Control::Pipe: {
       Value current = in;
       for (size_t i = 0; i < n.kids.size(); ++i) {
         if (std::optional<Value> folded = foldedSteps(n, i, current)) current = std::move(*folded);
@@ -52,8 +81,7 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       }
       co_return current;
     }
-    case Op::Filter:
-    case Op::Reject: {
+    case Control::Filter: {  // filter, reject
       const bool keep = n.op == Op::Filter;
       const Array& items = expectList(n, in);
       ListBuilder out;
@@ -69,8 +97,7 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       }
       co_return out.build();
     }
-    case Op::Map:
-    case Op::FlatMap: {
+    case Control::Map: {  // map, flat_map
       const Array& items = expectList(n, in);
       ListBuilder out;
       out.reserve(items.size());
@@ -88,19 +115,19 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       }
       co_return locatedAt(n.path, [&] { return out.build(); });
     }
-    case Op::And:
+    case Control::And:
       for (const auto& c : n.kids)
         if (!(co_await evalAsync(*c, in)).truthy()) co_return Value::boolean(false);
       co_return Value::boolean(true);
-    case Op::Or:
+    case Control::Or:
       for (const auto& c : n.kids)
         if ((co_await evalAsync(*c, in)).truthy()) co_return Value::boolean(true);
       co_return Value::boolean(false);
-    case Op::If: {
+    case Control::If: {
       bool condition = (co_await evalAsync(*n.kids[0], in)).truthy();
       co_return co_await evalAsync(*n.kids[condition ? 1 : 2], in);
     }
-    case Op::Try: {
+    case Control::Try: {
       std::optional<Error> failed;
       try {
         co_return co_await evalAsync(*n.kids[0], in);
@@ -110,101 +137,13 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       }
       co_return co_await caughtAsync(n, in, std::move(*failed));
     }
-    case Op::Loop: co_return co_await loopAsync(n, in);
-    case Op::Literal:
-    case Op::Var:
-    case Op::Load:  // no kids: never on the way to a call
-    case Op::GroupBy:
-    case Op::FromEntries:
-    case Op::Scan:
-      co_return evalSync(n, in);  // validation keeps tool calls out of them
-    // A call, and the strict operations: operands first, in order.
-    case Op::Call:
-    case Op::Select:
-    case Op::SortBy:
-    case Op::First:
-    case Op::Last:
-    case Op::Nth:
-    case Op::Take:
-    case Op::Drop:
-    case Op::Distinct:
-    case Op::Count:
-    case Op::Chunk:
-    case Op::Sum:
-    case Op::Avg:
-    case Op::Min:
-    case Op::Max:
-    case Op::MinBy:
-    case Op::MaxBy:
-    case Op::Get:
-    case Op::Keys:
-    case Op::Typeof:
-    case Op::Eq:
-    case Op::Neq:
-    case Op::Gt:
-    case Op::Gte:
-    case Op::Lt:
-    case Op::Lte:
-    case Op::Contains:
-    case Op::In:
-    case Op::FilterIn:
-    case Op::RejectIn:
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Div:
-    case Op::Round:
-    case Op::Floor:
-    case Op::Ceil:
-    case Op::Pct:
-    case Op::Not:
-    case Op::Object:
-    case Op::Merge:
-    case Op::Concat:
-    case Op::Zip:
-    case Op::List:
-    case Op::ToNumber:
-    case Op::ToString:
-    case Op::ToEntries:
-    case Op::Flatten:
-    case Op::Median:
-    case Op::Percentile:
-    case Op::CountDistinct:
-    case Op::Length:
-    case Op::Lower:
-    case Op::Upper:
-    case Op::Trim:
-    case Op::Slice:
-    case Op::Split:
-    case Op::Join:
-    case Op::StartsWith:
-    case Op::EndsWith:
-    case Op::Replace:
-    case Op::Format:
-    case Op::ToTimestamp:
-    case Op::FormatDate:
-    case Op::DateDiff:
-    case Op::DateAdd:
-    case Op::DatePart:
-    case Op::DateTrunc: {
-      std::vector<Value> args(n.kids.size());
-      size_t calling = std::count_if(n.kids.begin(), n.kids.end(), [](const auto& k) { return k->hasCall; });
-      if (fansOut(calling)) args = co_await fanOutOperands(n, in);  // e.g. a list of calls
-      else
-        for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
-      if (n.op == Op::Call) {
-        st_.core.checkDeadline();
-        // A named awaiter, not a braced temporary: g++ 12 destroys such temporaries
-        // inside co_await twice.
-        ToolAwaiter call{st_.core, ToolRequest{n.name.str(), objectFromFields(n, args.data(), args.size()), n.path}};
-        ToolAnswer answer = co_await call;
-        if (answer.failed)
-          throwExecution(ErrorCode::ToolFailed, n, "Tool '" + n.name.str() + "' failed: " + answer.message);
-        co_return answer.value;
-      }
-      co_return applyOp(n, in, args.data(), args.size());
-    }
-    case Op::End_: break;
+    case Control::Loop: co_return co_await loopAsync(n, in);
+    case Control::Literal:
+    case Control::Var:
+    case Control::Load:  // no kids: never on the way to a call
+    case Control::GroupBy:
+    case Control::FromEntries:
+    case Control::Scan: co_return evalSync(n, in);  // validation keeps tool calls out of them
   }
   throwExecution(ErrorCode::Internal, n, "internal: not an operation");
 }

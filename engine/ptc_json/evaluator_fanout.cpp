@@ -44,7 +44,7 @@ Task<bool> runBranch(Branch& b, FanOut& fan, size_t index) {
   try {
     if (const Node* n = fan.itemsOf) {  // the item's scope, as ItemScope makes it
       if (n->name.isString()) b.st.bindings.emplace_back(&n->name, input);
-      if (n->op == Op::Map || n->op == Op::FlatMap) b.st.mapItems.push_back(input);
+      if (specOf(n->op).setsMapItem) b.st.mapItems.push_back(input);
     }
     Value v = co_await b.ev.evalAsync(body, input);
     b.value = std::move(v);

@@ -35,7 +35,7 @@ class Bindings {
 class ItemScope {
  public:
   ItemScope(RunState& st, const Node& n, const Value& item)
-      : st_(st), vars_(st), mapItem_(n.op == Op::Map || n.op == Op::FlatMap) {  // loop: only `as`
+      : st_(st), vars_(st), mapItem_(specOf(n.op).setsMapItem) {  // loop: only `as`
     if (n.name.isString()) vars_.add(&n.name, item);
     if (mapItem_) st_.mapItems.push_back(item);
   }

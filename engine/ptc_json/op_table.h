@@ -1,11 +1,17 @@
 // The one table of operations. Each operation is declared once: its name, its
-// fields with their kinds, a description and an example. Validation and
-// compilation read it; so do the JSON export (schema, prompt, docs, playground
-// completion). Adding an operation is one entry here plus its evaluation: the
-// engine builds with -Werror=switch and no switch over Op has a default, so
-// the compiler lists every place that must decide what the new op does.
+// fields with their kinds, a description, an example, and what it does: the
+// function that applies it over its evaluated operands (ops/*.cpp), or the
+// control case the evaluators run it with, and the shapes the preflight
+// analysis and the projection read. Validation and compilation read it; so do
+// the JSON export (schema, prompt, docs, playground completion). Adding an
+// operation of an existing family is an enumerator here, an entry in
+// op_table.cpp and its function in the family's file: no switch names ops
+// (the evaluators switch over Control, projection.cpp over RowRole), and the
+// table does not compile with an op left out or with neither an apply
+// function nor a control case.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -15,6 +21,9 @@
 #include "core/fixed_list.h"
 
 namespace ptc {
+
+class Value;  // core/value.h
+struct Node;  // ptc_json/program.h
 
 enum class Op : uint8_t {
   // data
@@ -168,6 +177,61 @@ struct FieldSpec {
 inline constexpr size_t kMaxOpFields = 5;
 using OpFields = FixedList<FieldSpec, kMaxOpFields>;
 
+// An op applied over its evaluated operands: its expression fields (n.kids)
+// evaluated against the current value `in`, in order, into args[0..nargs).
+// Each family's functions live in ptc_json/ops/<family>.cpp.
+using ApplyFn = Value (*)(const Node& n, const Value& in, const Value* args, size_t nargs);
+
+// The ops the evaluators run themselves, because they bind, short-circuit,
+// iterate or call a tool: a case each in Evaluator::evalSync and evalAsync
+// (no default: a new one does not compile until both say what it does).
+enum class Control : uint8_t {
+  None,  // applied over its evaluated operands (OpSpec::apply)
+  Literal,
+  Var,
+  Load,
+  Let,
+  Pipe,
+  Filter,  // filter, reject
+  Map,     // map, flat_map
+  GroupBy,
+  FromEntries,
+  Scan,
+  And,
+  Or,
+  If,
+  Try,
+  Loop,
+  Call,
+};
+
+// How often a control op evaluates its expressions: the preflight analysis
+// counts a tool call inside a per-item op once per item of its list.
+enum class Runs : uint8_t { Once, PerItem };
+
+// What an op makes of loaded rows (projection.cpp: which fields of them a
+// program can observe). Opaque, the default, is always correct: the rows
+// cross whole, only slower.
+enum class RowRole : uint8_t {
+  Opaque,     // may see a row whole, or let one escape
+  Constant,   // literal, var: reads nothing of a row
+  FieldRead,  // get: one field of its input
+  Logic,      // and, or, not: a row predicate when all its conditions are
+  Compare,    // compares its `field` of the row with `value` (kids[0])
+  Filter,     // filter, reject: keeps rows by a row predicate
+  FilterIn,   // filter_in, reject_in: keeps rows by a field in a constant set
+  Sort,       // sort_by: the rows reordered by fields
+  Slice,      // take, drop: a sublist (a literal count)
+  Pick,       // first, last: one row
+  PickAt,     // nth: one row (a literal index)
+  PickBy,     // min_by, max_by: one row, chosen by a field
+  Count,      // count: a number, reading nothing of the rows
+  Aggregate,  // sum, avg, min, max, median...: a value of one field
+  Select,     // select: the listed fields of each row
+  Map,        // map: a value built from each row's fields
+  Group,      // group_by: groups of rows settled by their aggs
+};
+
 struct OpSpec {
   Op op = Op::End_;
   const char* name = nullptr;
@@ -185,13 +249,28 @@ struct OpSpec {
   // (or its `field`) unless its `value` expression is given, which then needs
   // no current value at all.
   bool valueOverridesInput = false;
+  // What it does (see op_table.cpp's behaviour builders): exactly one of
+  // `apply` and `control` (checked at compile time).
+  ApplyFn apply = nullptr;
+  Control control = Control::None;
+  Runs runs = Runs::Once;
+  // map, flat_map: comparison values inside its expression see its item
+  // (valueSeesMapItem).
+  bool setsMapItem = false;
+  // Its value is never an object: as a program's final value it writes no
+  // memory (analysis). False, the default, is always correct.
+  bool neverAnObject = false;
+  RowRole rows = RowRole::Opaque;
 };
 
 // One entry per Op, in enum order (checked at compile time).
-std::span<const OpSpec> opTable();
+extern const std::array<OpSpec, kOpCount> kOpSpecs;
+inline std::span<const OpSpec> opTable() { return kOpSpecs; }
+inline const OpSpec& specOf(Op op) { return kOpSpecs[static_cast<size_t>(op)]; }
 const OpSpec* findOp(std::string_view name);
-const OpSpec& specOf(Op op);
 const FieldSpec* findField(const OpSpec& spec, std::string_view name);
+// Whether it binds each item (or result) to its `as` variable.
+bool bindsAs(const OpSpec& spec);
 const char* fieldKindName(FieldKind kind);
 // The table as JSON text, for the package (schema, prompt, docs, completion).
 std::string opTableJson();

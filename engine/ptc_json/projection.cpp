@@ -17,7 +17,9 @@ enum class Flow {
   Opaque,   // the analysis cannot follow: send the value whole
 };
 
-bool isConstant(const Node& n) { return n.op == Op::Literal || n.op == Op::Var; }
+RowRole roleOf(const Node& n) { return specOf(n.op).rows; }
+
+bool isConstant(const Node& n) { return roleOf(n) == RowRole::Constant; }
 
 // Whether the node being analysed sits inside a map's expression, where a
 // comparison's `value` sees the map's item instead of the compared row (set by
@@ -56,99 +58,30 @@ bool fieldRead(const Node& n, Fields& fields) {
 // An expression of one row whose result depends only on its fields (a filter's
 // `where`): comparisons of a field with a constant, and/or/not of such, reads.
 bool rowPredicate(const Node& n, Fields& fields) {
-  switch (n.op) {
-    case Op::Literal:
-    case Op::Var: return true;
-    case Op::Get: return fieldRead(n, fields);
-    case Op::And:
-    case Op::Or:
-    case Op::Not:
+  switch (roleOf(n)) {
+    case RowRole::Constant: return true;
+    case RowRole::FieldRead: return fieldRead(n, fields);
+    case RowRole::Logic:
       return std::all_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return rowPredicate(*k, fields); });
-    case Op::Eq:
-    case Op::Neq:
-    case Op::Gt:
-    case Op::Gte:
-    case Op::Lt:
-    case Op::Lte:
-    case Op::Contains:
-    case Op::In:
-    case Op::StartsWith:
-    case Op::EndsWith:
+    case RowRole::Compare:
       if (n.field.isNone() || !notOfTheRow(*n.kids[0])) return false;  // without a field it compares the whole row
       fields.insert(n.field.str());
       return true;
     // Anything else may see more of the row than named fields (or does not
     // read the row): not a predicate the analysis vouches for.
-    case Op::Load:
-    case Op::Let:
-    case Op::Pipe:
-    case Op::Filter:
-    case Op::Reject:
-    case Op::Map:
-    case Op::Select:
-    case Op::SortBy:
-    case Op::First:
-    case Op::Last:
-    case Op::Nth:
-    case Op::Take:
-    case Op::Drop:
-    case Op::Distinct:
-    case Op::Count:
-    case Op::Chunk:
-    case Op::Scan:
-    case Op::Sum:
-    case Op::Avg:
-    case Op::Min:
-    case Op::Max:
-    case Op::MinBy:
-    case Op::MaxBy:
-    case Op::Keys:
-    case Op::Typeof:
-    case Op::FilterIn:
-    case Op::RejectIn:
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Div:
-    case Op::Round:
-    case Op::Floor:
-    case Op::Ceil:
-    case Op::Pct:
-    case Op::If:
-    case Op::Call:
-    case Op::Object:
-    case Op::Merge:
-    case Op::Concat:
-    case Op::Zip:
-    case Op::List:
-    case Op::ToNumber:
-    case Op::ToString:
-    case Op::GroupBy:
-    case Op::ToEntries:
-    case Op::FromEntries:
-    case Op::Flatten:
-    case Op::FlatMap:
-    case Op::Median:
-    case Op::Percentile:
-    case Op::CountDistinct:
-    case Op::Length:
-    case Op::Lower:
-    case Op::Upper:
-    case Op::Trim:
-    case Op::Slice:
-    case Op::Split:
-    case Op::Join:
-    case Op::Replace:
-    case Op::Format:
-    case Op::ToTimestamp:
-    case Op::FormatDate:
-    case Op::DateDiff:
-    case Op::DateAdd:
-    case Op::DatePart:
-    case Op::DateTrunc:
-    case Op::Try:
-    case Op::Loop:
-    case Op::End_: return false;
+    case RowRole::Opaque:
+    case RowRole::Filter:
+    case RowRole::FilterIn:
+    case RowRole::Sort:
+    case RowRole::Slice:
+    case RowRole::Pick:
+    case RowRole::PickAt:
+    case RowRole::PickBy:
+    case RowRole::Count:
+    case RowRole::Aggregate:
+    case RowRole::Select:
+    case RowRole::Map:
+    case RowRole::Group: return false;
   }
   return false;
 }
@@ -158,7 +91,7 @@ bool rowPredicate(const Node& n, Fields& fields) {
 // the order's user_id); false when one of them reads more. Comparisons under
 // a nested map see that map's item instead.
 bool mapItemReads(const Node& n, Fields& fields) {
-  if (n.op == Op::Map || n.op == Op::FlatMap) return true;
+  if (specOf(n.op).setsMapItem) return true;
   if (n.valueSeesMapItem && !n.kids.empty()) {
     const Node& value = *n.kids[0];
     if (!(isConstant(value) || fieldRead(value, fields))) return false;
@@ -236,99 +169,29 @@ bool sortFields(const Node& step, Fields& fields) {
 }
 
 Flow stepOnRows(const Node& step, Fields& fields) {
-  if (step.name.isString() && (step.op == Op::Filter || step.op == Op::Reject || step.op == Op::Map ||
-                               step.op == Op::GroupBy || step.op == Op::FlatMap))
+  if (step.name.isString() && bindsAs(specOf(step.op)))
     if (!asReads(step, step.name.str(), fields)) return Flow::Opaque;
-  switch (step.op) {
-    case Op::Filter:
-    case Op::Reject: return rowPredicate(*step.kids[0], fields) ? Flow::Rows : Flow::Opaque;
-    case Op::FilterIn:
-    case Op::RejectIn:
+  switch (roleOf(step)) {
+    case RowRole::Filter: return rowPredicate(*step.kids[0], fields) ? Flow::Rows : Flow::Opaque;
+    case RowRole::FilterIn:
       return !step.field.isNone() && isConstant(*step.kids[0]) && withField(step, fields) ? Flow::Rows : Flow::Opaque;
-    case Op::SortBy: return sortFields(step, fields) ? Flow::Rows : Flow::Opaque;
-    case Op::GroupBy: return groupOnRows(step, fields);
-    case Op::Take:
-    case Op::Drop: return step.kids.empty() ? Flow::Rows : Flow::Opaque;  // a count expression sees the list
-    case Op::First:
-    case Op::Last: return Flow::Row;
-    case Op::Nth: return step.kids.empty() ? Flow::Row : Flow::Opaque;
-    case Op::MinBy:
-    case Op::MaxBy: return withField(step, fields) ? Flow::Row : Flow::Opaque;
-    case Op::Count: return Flow::Settled;
-    case Op::Sum:
-    case Op::Avg:
-    case Op::Min:
-    case Op::Max:
-    case Op::Median:
-    case Op::Percentile:
-    case Op::CountDistinct: return withField(step, fields) ? Flow::Settled : Flow::Opaque;
-    case Op::Select: return addKeys(step, fields);
-    case Op::Map: return rowProjection(*step.kids[0], fields) ? Flow::Settled : Flow::Opaque;
+    case RowRole::Sort: return sortFields(step, fields) ? Flow::Rows : Flow::Opaque;
+    case RowRole::Group: return groupOnRows(step, fields);
+    case RowRole::Slice: return step.kids.empty() ? Flow::Rows : Flow::Opaque;  // a count expression sees the list
+    case RowRole::Pick: return Flow::Row;
+    case RowRole::PickAt: return step.kids.empty() ? Flow::Row : Flow::Opaque;
+    case RowRole::PickBy: return withField(step, fields) ? Flow::Row : Flow::Opaque;
+    case RowRole::Count: return Flow::Settled;
+    case RowRole::Aggregate: return withField(step, fields) ? Flow::Settled : Flow::Opaque;
+    case RowRole::Select: return addKeys(step, fields);
+    case RowRole::Map: return rowProjection(*step.kids[0], fields) ? Flow::Settled : Flow::Opaque;
     // Anything else may see a row whole (distinct, a comparison of the items,
     // get of the list) or let one escape: the list crosses whole.
-    case Op::Chunk:
-    case Op::Scan:
-    case Op::Literal:
-    case Op::Var:
-    case Op::Load:
-    case Op::Let:
-    case Op::Pipe:
-    case Op::Distinct:
-    case Op::Get:
-    case Op::Keys:
-    case Op::Typeof:
-    case Op::Eq:
-    case Op::Neq:
-    case Op::Gt:
-    case Op::Gte:
-    case Op::Lt:
-    case Op::Lte:
-    case Op::Contains:
-    case Op::In:
-    case Op::Add:
-    case Op::Sub:
-    case Op::Mul:
-    case Op::Div:
-    case Op::Round:
-    case Op::Floor:
-    case Op::Ceil:
-    case Op::Pct:
-    case Op::And:
-    case Op::Or:
-    case Op::Not:
-    case Op::If:
-    case Op::Call:
-    case Op::Object:
-    case Op::Merge:
-    case Op::Concat:
-    case Op::Zip:
-    case Op::List:
-    case Op::ToNumber:
-    case Op::ToString:
-    case Op::ToEntries:
-    case Op::FromEntries:
-    case Op::Flatten:
-    case Op::FlatMap:
-    case Op::Length:
-    case Op::Lower:
-    case Op::Upper:
-    case Op::Trim:
-    case Op::Slice:
-    case Op::Split:
-    case Op::Join:
-    case Op::StartsWith:
-    case Op::EndsWith:
-    case Op::Replace:
-    case Op::Format:
-    case Op::ToTimestamp:
-    case Op::FormatDate:
-    case Op::DateDiff:
-    case Op::DateAdd:
-    case Op::DatePart:
-    case Op::DateTrunc:
-    case Op::Try:
-    case Op::Loop:
-    case Op::End_: return Flow::Opaque;
+    case RowRole::Opaque:
+    case RowRole::Constant:
+    case RowRole::FieldRead:
+    case RowRole::Logic:
+    case RowRole::Compare: return Flow::Opaque;
   }
   return Flow::Opaque;
 }
@@ -370,7 +233,7 @@ struct Analysis {
       }
       return;
     }
-    if (n.op == Op::Map || n.op == Op::FlatMap) {
+    if (specOf(n.op).setsMapItem) {
       InsideMap inside;
       for (const auto& k : n.kids) visit(*k);
       return;

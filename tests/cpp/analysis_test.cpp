@@ -71,6 +71,13 @@ TEST(Analysis, AFinalValueFromAToolMayWriteAnyKey) {
   EXPECT_NE(a.find(R"("memory":{"reads":[],"writes":[],"writesUnknown":true})"), std::string::npos) << a;
 }
 
+// select of an object is an object: a program ending in one writes the keys it keeps.
+TEST(Analysis, AFinalSelectMayWriteAnyKey) {
+  std::string a = analysisOf(R"({"program": {"op": "pipe", "steps": [{"op": "var", "name": "profile"},
+      {"op": "select", "fields": ["name", "plan"]}]}})");
+  EXPECT_NE(a.find(R"("memory":{"reads":["profile"],"writes":[],"writesUnknown":true})"), std::string::npos) << a;
+}
+
 TEST(Analysis, ProjectedLoadsNameTheFieldsTheyRead) {
   std::string a = analysisOf(R"({"program": {"op": "pipe", "steps": [{"op": "load", "name": "rows"},
       {"op": "filter", "where": {"op": "eq", "field": "cat", "value": "a"}}, {"op": "sum", "field": "amount"}]}})");

@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "core/json.h"
 #include "ptc_json/op_table.h"
 #include "test_support.h"
 
@@ -55,6 +56,67 @@ TEST(OpTable, EveryOperationHasAConformanceCaseThatRunsToAResult) {
   for (const ptc::OpSpec& spec : ptc::opTable())
     EXPECT_TRUE(exercised.count(spec.name))
         << "no case in tests/conformance runs '" << spec.name << "' to a result: add one";
+}
+
+}  // namespace
+
+// What an op does is table data (OpSpec: apply or control, runs, rows...):
+// every op goes through the preflight analysis and the projection, and the
+// claims the analysis makes from the table hold for the corpus.
+namespace {
+
+const char* kNoOptions = "{}";
+
+TEST(OpBehaviour, EveryOpWalksThroughAnalysisAndProjection) {
+  for (const ptc::OpSpec& spec : ptc::opTable()) {
+    // The example after a load of rows: the analysis walks it, the projection follows the rows into it.
+    const std::string program =
+        std::string(R"({"program": {"op": "pipe", "steps": [{"op": "load", "name": "rows"}, )") + spec.example + "]}}";
+    ptc::Engine engine;
+    ptc::Value status = ptc::parseJson(engine.analyze(program, kNoOptions), "status");
+    ASSERT_TRUE(status.field("ok").truthy()) << spec.name << ": " << ptc::toJson(status);
+    const ptc::Value& analysis = status.field("analysis");
+    EXPECT_GE(analysis.field("nodes").asInt(), 3) << spec.name;
+    EXPECT_GE(analysis.field("context").items().size(), 1u) << spec.name << ": the load of rows";
+  }
+}
+
+TEST(OpBehaviour, EveryOpIsStrictOrControlAndOnlyControlOpsRunPerItem) {
+  for (const ptc::OpSpec& spec : ptc::opTable()) {
+    EXPECT_NE(spec.apply == nullptr, spec.control == ptc::Control::None) << spec.name;
+    if (spec.runs == ptc::Runs::PerItem) {
+      EXPECT_NE(spec.control, ptc::Control::None) << spec.name;
+    }
+    if (spec.setsMapItem) {
+      EXPECT_EQ(spec.runs, ptc::Runs::PerItem) << spec.name;
+    }
+  }
+}
+
+// The op whose value a program's value is: a pipe's last step, a let's `in`.
+ptc::Value finalOp(const ptc::Value& op) {
+  const ptc::Value& name = op.field("op");
+  if (name.isString() && name.str() == "pipe" && op.field("steps").isArray() && !op.field("steps").items().empty())
+    return finalOp(op.field("steps").items().back());
+  if (name.isString() && name.str() == "let" && op.find("in")) return finalOp(op.field("in"));
+  return op;
+}
+
+// neverAnObject lets analyze() say a program writes no memory: no case whose
+// value is such an op's may give an object.
+TEST(OpBehaviour, NeverAnObjectHoldsForEveryCaseThatRunsToAResult) {
+  std::set<std::string> checked;
+  for (const ptc::testing::Case& c : ptc::testing::loadCases(PTC_CONFORMANCE_DIR)) {
+    if (c.data.field("validateOnly").truthy() || !c.data.field("expect").find("result")) continue;
+    const ptc::Value last = finalOp(c.data.field("program").field("program"));
+    if (!isOperation(last) || !last.field("op").isString()) continue;
+    const ptc::OpSpec* spec = ptc::findOp(last.field("op").str());
+    if (!spec || !spec->neverAnObject) continue;
+    checked.insert(spec->name);
+    EXPECT_FALSE(c.data.field("expect").field("result").isObject())
+        << c.id << ": '" << spec->name << "' gave an object, but its entry says neverAnObject";
+  }
+  EXPECT_GE(checked.size(), 20u);
 }
 
 }  // namespace

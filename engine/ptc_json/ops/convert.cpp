@@ -84,4 +84,12 @@ Value toText(const Node& n, const Value& v) {
   return Value::string(toJson(v));
 }
 
+Value applyToNumber(const Node& n, const Value& in, const Value* args, size_t) {
+  return toNumber(n, valueInput(n, in, args));
+}
+
+Value applyToString(const Node& n, const Value& in, const Value* args, size_t) {
+  return toText(n, valueInput(n, in, args));
+}
+
 }  // namespace ptc

@@ -276,17 +276,41 @@ Value dateTrunc(const Node& n, const Instant& in) {
 
 }  // namespace
 
-Value dateOp(const Node& n, const Value& v, const Value* args) {
-  if (v.isNull()) return v;  // a missing date stays missing
-  Instant in = instantOf(n, v);
-  switch (n.op) {
-    case Op::ToTimestamp: return seconds(n, in.seconds);
-    case Op::FormatDate: return Value::string(isoText(in.seconds, n.name.isString() ? n.name.str() : "datetime"));
-    case Op::DateDiff: return dateDiff(n, in, operand(n, args, kFirstExtra));
-    case Op::DateAdd: return dateAdd(n, in, operand(n, args, kFirstExtra));
-    case Op::DatePart: return datePart(n, in);
-    default: return dateTrunc(n, in);  // DateTrunc
-  }
+namespace {
+
+// A date op on its input (valueInput) as an instant: a missing date (null) stays missing.
+template <typename F>
+Value onDate(const Node& n, const Value& in, const Value* args, F f) {
+  Value v = valueInput(n, in, args);
+  return v.isNull() ? v : f(instantOf(n, v));
+}
+
+}  // namespace
+
+Value applyToTimestamp(const Node& n, const Value& in, const Value* args, size_t) {
+  return onDate(n, in, args, [&](const Instant& date) { return seconds(n, date.seconds); });
+}
+
+Value applyFormatDate(const Node& n, const Value& in, const Value* args, size_t) {
+  return onDate(n, in, args, [&](const Instant& date) {
+    return Value::string(isoText(date.seconds, n.name.isString() ? n.name.str() : "datetime"));
+  });
+}
+
+Value applyDateDiff(const Node& n, const Value& in, const Value* args, size_t) {
+  return onDate(n, in, args, [&](const Instant& date) { return dateDiff(n, date, operand(n, args, kFirstExtra)); });
+}
+
+Value applyDateAdd(const Node& n, const Value& in, const Value* args, size_t) {
+  return onDate(n, in, args, [&](const Instant& date) { return dateAdd(n, date, operand(n, args, kFirstExtra)); });
+}
+
+Value applyDatePart(const Node& n, const Value& in, const Value* args, size_t) {
+  return onDate(n, in, args, [&](const Instant& date) { return datePart(n, date); });
+}
+
+Value applyDateTrunc(const Node& n, const Value& in, const Value* args, size_t) {
+  return onDate(n, in, args, [&](const Instant& date) { return dateTrunc(n, date); });
 }
 
 }  // namespace ptc

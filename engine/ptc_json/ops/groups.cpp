@@ -35,15 +35,10 @@ Value Groups::takeItems(size_t i) {
   return Value::array(std::move(items));
 }
 
+// The aggregates a fold computes: count, and sum/avg/min/max of a field or of the items.
 bool GroupFolds::canFold(const Node& agg) {
-  switch (agg.op) {
-    case Op::Count:
-    case Op::Sum:
-    case Op::Avg:
-    case Op::Min:
-    case Op::Max: return agg.kids.empty();
-    default: return false;
-  }
+  const Op op = agg.op;
+  return (op == Op::Count || op == Op::Sum || op == Op::Avg || op == Op::Min || op == Op::Max) && agg.kids.empty();
 }
 
 void GroupFolds::cover(size_t folds) {
@@ -121,12 +116,12 @@ bool GroupFolds::results(size_t group, Value* out) const {
   for (size_t j = 0; j < n_.keys.size(); ++j) {
     const Node& agg = *n_.kids[first_ + j];
     const Fold& f = folds_[group * n_.keys.size() + j];
-    switch (agg.op) {
-      case Op::Count: out[j] = Value::integer(static_cast<int64_t>(f.count)); break;
-      case Op::Sum: out[j] = f.sum.isFloat() ? Value::number(f.sum.asDouble()) : Value::integer(f.sum.asInt()); break;
-      case Op::Avg: out[j] = f.count ? Value::number(f.sum.asDouble() / static_cast<double>(f.count)) : Value(); break;
-      default: out[j] = f.best;
-    }
+    if (agg.op == Op::Count) out[j] = Value::integer(static_cast<int64_t>(f.count));
+    else if (agg.op == Op::Sum)
+      out[j] = f.sum.isFloat() ? Value::number(f.sum.asDouble()) : Value::integer(f.sum.asInt());
+    else if (agg.op == Op::Avg)
+      out[j] = f.count ? Value::number(f.sum.asDouble() / static_cast<double>(f.count)) : Value();
+    else out[j] = f.best;                                                      // min, max (canFold)
     if (out[j].isNumber() && !std::isfinite(out[j].asDouble())) return false;  // the ops' overflow error
   }
   return true;
@@ -200,5 +195,12 @@ Value flatten(const Array& items) {
   }
   return out.build();
 }
+
+// A list of objects nested deeply enough nests too deep: refused at its node.
+Value applyToEntries(const Node& n, const Value& in, const Value*, size_t) {
+  return locatedAt(n.path, [&] { return toEntries(n, in); });
+}
+
+Value applyFlatten(const Node& n, const Value& in, const Value*, size_t) { return flatten(expectList(n, in)); }
 
 }  // namespace ptc

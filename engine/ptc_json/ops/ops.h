@@ -15,10 +15,10 @@ namespace ptc {
 
 struct CellColumn;  // core/columns.h
 
-// Applies a "strict" operation: one whose expression fields (n.kids) have all
-// been evaluated against the current value `in`, in order, into args[0..].
-// Covers everything except the control operations (let, pipe, filter, reject,
-// map, and, or, if, var, load, call), which the evaluators run themselves.
+// Applies a strict operation: one whose expression fields (n.kids) have all
+// been evaluated against the current value `in`, in order, into args[0..]:
+// its table entry's function (OpSpec::apply, in ops/<family>.cpp). The control
+// operations (op_table.h: Control) are run by the evaluators themselves.
 Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs);
 
 // Helpers the evaluators share.
@@ -60,13 +60,6 @@ size_t countOperand(const Node& n, const Value* args, size_t nargs);
 
 // The value of the expression field at `fieldIndex` in the op table, or null when absent.
 const Value& operand(const Node& n, const Value* args, size_t fieldIndex);
-
-// text (ops/text.cpp); `v` is the op's input (valueInput)
-Value textOp(const Node& n, const Value& v, const Value* args);
-bool startsOrEndsWith(const Node& n, const Value& subject, const Value& affix);
-
-// dates (ops/dates.cpp); `v` is the op's input (valueInput)
-Value dateOp(const Node& n, const Value& v, const Value* args);
 
 // What the op families share (ops/ops.cpp): the value a comparison or aggregate
 // looks at (the item's field, or the item); a float result, an error when it is

@@ -177,4 +177,26 @@ Value extremeBy(const Node& n, const Array& items, bool wantMax) {
   return bestItem ? *bestItem : Value();
 }
 
+Value applySum(const Node& n, const Value& in, const Value*, size_t) { return sum(n, expectList(n, in)); }
+
+Value applyAvg(const Node& n, const Value& in, const Value*, size_t) { return avg(n, expectList(n, in)); }
+
+Value applyMin(const Node& n, const Value& in, const Value*, size_t) { return extreme(n, expectList(n, in), false); }
+
+Value applyMax(const Node& n, const Value& in, const Value*, size_t) { return extreme(n, expectList(n, in), true); }
+
+Value applyMinBy(const Node& n, const Value& in, const Value*, size_t) {
+  return extremeBy(n, expectList(n, in), false);
+}
+
+Value applyMaxBy(const Node& n, const Value& in, const Value*, size_t) { return extremeBy(n, expectList(n, in), true); }
+
+Value applyMedian(const Node& n, const Value& in, const Value*, size_t) { return median(n, expectList(n, in)); }
+
+Value applyPercentile(const Node& n, const Value& in, const Value*, size_t) { return percentile(n, expectList(n, in)); }
+
+Value applyCountDistinct(const Node& n, const Value& in, const Value*, size_t) {
+  return countDistinct(n, expectList(n, in));
+}
+
 }  // namespace ptc

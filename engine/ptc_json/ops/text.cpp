@@ -287,27 +287,71 @@ Value format(const Node& n, const Value& v) {
 
 }  // namespace
 
-Value textOp(const Node& n, const Value& v, const Value* args) {
-  if (v.isNull() && n.op != Op::Format) return v;  // a missing value stays missing
-  switch (n.op) {
-    case Op::Length: return length(n, v);
-    case Op::Lower: return changeCase(textArg(n, v, "its input"), false);
-    case Op::Upper: return changeCase(textArg(n, v, "its input"), true);
-    case Op::Trim: return trim(textArg(n, v, "its input"));
-    case Op::Slice: return slice(n, v, args);
-    case Op::Split: return split(n, textArg(n, v, "its input"), textArg(n, operand(n, args, kFirstExtra), "'sep'"));
-    case Op::Join: return join(n, v, args);
-    case Op::Replace: return replace(n, textArg(n, v, "its input"), args);
-    default: return format(n, v);  // Format
-  }
+namespace {
+
+// A text op on its input (valueInput): a missing value (null) stays missing.
+template <typename F>
+Value onInput(const Node& n, const Value& in, const Value* args, F f) {
+  Value v = valueInput(n, in, args);
+  return v.isNull() ? v : f(v);
 }
 
-bool startsOrEndsWith(const Node& n, const Value& subject, const Value& affix) {
+bool hasAffix(const Value& subject, const Value& affix, bool atStart) {
   if (!subject.isString() || !affix.isString()) return false;
   const std::string& s = subject.str();
   const std::string& a = affix.str();
   if (a.size() > s.size()) return false;
-  return n.op == Op::StartsWith ? s.compare(0, a.size(), a) == 0 : s.compare(s.size() - a.size(), a.size(), a) == 0;
+  return atStart ? s.compare(0, a.size(), a) == 0 : s.compare(s.size() - a.size(), a.size(), a) == 0;
+}
+
+}  // namespace
+
+Value applyLength(const Node& n, const Value& in, const Value* args, size_t) {
+  return onInput(n, in, args, [&](const Value& v) { return length(n, v); });
+}
+
+Value applyLower(const Node& n, const Value& in, const Value* args, size_t) {
+  return onInput(n, in, args, [&](const Value& v) { return changeCase(textArg(n, v, "its input"), false); });
+}
+
+Value applyUpper(const Node& n, const Value& in, const Value* args, size_t) {
+  return onInput(n, in, args, [&](const Value& v) { return changeCase(textArg(n, v, "its input"), true); });
+}
+
+Value applyTrim(const Node& n, const Value& in, const Value* args, size_t) {
+  return onInput(n, in, args, [&](const Value& v) { return trim(textArg(n, v, "its input")); });
+}
+
+Value applySlice(const Node& n, const Value& in, const Value* args, size_t) {
+  return onInput(n, in, args, [&](const Value& v) { return slice(n, v, args); });
+}
+
+Value applySplit(const Node& n, const Value& in, const Value* args, size_t) {
+  return onInput(n, in, args, [&](const Value& v) {
+    return split(n, textArg(n, v, "its input"), textArg(n, operand(n, args, kFirstExtra), "'sep'"));
+  });
+}
+
+Value applyJoin(const Node& n, const Value& in, const Value* args, size_t) {
+  return onInput(n, in, args, [&](const Value& v) { return join(n, v, args); });
+}
+
+Value applyReplace(const Node& n, const Value& in, const Value* args, size_t) {
+  return onInput(n, in, args, [&](const Value& v) { return replace(n, textArg(n, v, "its input"), args); });
+}
+
+// A template reads fields of null as null: format runs on a null input too.
+Value applyFormat(const Node& n, const Value& in, const Value* args, size_t) {
+  return format(n, valueInput(n, in, args));
+}
+
+// starts_with and ends_with compare as eq does: the current value's field with `value`.
+Value applyStartsWith(const Node& n, const Value& in, const Value* args, size_t) {
+  return Value::boolean(hasAffix(readField(n, in), args[0], true));
+}
+
+Value applyEndsWith(const Node& n, const Value& in, const Value* args, size_t) {
+  return Value::boolean(hasAffix(readField(n, in), args[0], false));
 }
 
 }  // namespace ptc

@@ -1,0 +1,71 @@
+// Access and introspection: get, keys, typeof (and var's field or path,
+// which reads inside a variable's value as get does).
+#include <algorithm>
+
+#include "core/deadline.h"
+#include "core/warnings.h"
+#include "ptc_json/ops/ops.h"
+
+namespace ptc {
+
+namespace {
+
+// A field of a list reads null: say how to reach its items' fields.
+void warnFieldOfList(const Node& n, const std::string& field) {
+  warn(ErrorCode::FieldOfList, n.path,
+       quoted(n) + " reads field '" + field +
+           "' of a list, which has no fields, so it is null. For that field of every item write {\"op\": \"map\", "
+           "\"expr\": {\"op\": \"get\", \"field\": \"" +
+           field + "\"}}; for the first item's, put {\"op\": \"first\"} before it");
+}
+
+Value get(const Node& n, const Value& in) {
+  Value result;
+  if (!n.usesPath) {
+    if (in.isArray() && !n.field.isNone()) warnFieldOfList(n, n.field.str());
+    result = fieldOf(n, in);
+  } else {
+    result = in;
+    for (const Value& key : n.keys) {
+      if (result.isArray()) warnFieldOfList(n, key.str());
+      const Value* next = result.isObject() ? result.find(key.str()) : nullptr;
+      if (result.isObject()) {
+        if (!next) noteRead(n, false, result);
+        else if (&key == &n.keys.back()) noteRead(n, true, result);
+      }
+      result = next ? *next : Value();
+      if (result.isNull()) {
+        if (next) noteRead(n, true, result);  // a null on the way is there, not misspelt
+        break;
+      }
+    }
+  }
+  if (result.isNull() && n.hasDefault) return n.data;
+  return result;
+}
+
+Value keys(const Node& n, const Value& in) {
+  if (!in.isObject())
+    throwExecution(ErrorCode::TypeMismatch, n, "'keys' expects an object, got " + std::string(typeName(in)));
+  Array out;
+  out.reserve(in.members().size());
+  if (const uint32_t* index = in.keyIndex()) {  // a wide object knows its key order
+    for (size_t i = 0; i < in.members().size(); ++i) out.push_back(in.members()[index[i]].key);
+    return Value::array(std::move(out));
+  }
+  for (const Member& m : in.members()) out.push_back(m.key);
+  std::sort(out.begin(), out.end(), tickingLess([](const Value& a, const Value& b) { return a.str() < b.str(); }));
+  return Value::array(std::move(out));
+}
+
+}  // namespace
+
+Value readVarValue(const Node& n, const Value& v) { return n.usesPath || !n.field.isNone() ? get(n, v) : v; }
+
+Value applyGet(const Node& n, const Value& in, const Value*, size_t) { return get(n, in); }
+
+Value applyKeys(const Node& n, const Value& in, const Value*, size_t) { return keys(n, in); }
+
+Value applyTypeof(const Node&, const Value& in, const Value*, size_t) { return Value::string(typeName(in)); }
+
+}  // namespace ptc
