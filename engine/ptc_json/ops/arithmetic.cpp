@@ -113,7 +113,9 @@ Value applyPct(const Node& n, const Value&, const Value* args, size_t) {
   return divide(n, args, "'pct' failed: division by zero (whole is 0)", 100.0);
 }
 
-Value applyRound(const Node& n, const Value&, const Value* args, size_t) { return roundOp(n, args[0]); }
+Value applyRound(const Node& n, const Value& in, const Value* args, size_t) {
+  return roundOp(n, valueInput(n, in, args));
+}
 
 Value applyFloor(const Node& n, const Value& in, const Value* args, size_t) {
   return floorOrCeil(n, valueInput(n, in, args));
