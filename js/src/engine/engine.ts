@@ -31,7 +31,7 @@ interface EmbindModule {
   begin(run: number, spentMs: number, contextPtr: number, contextLen: number, memory: string): string;
   resume(run: number, call: number, resultPtr: number, resultLen: number): string;
   fail(run: number, call: number, message: string): string;
-  cancel(run: number, call: number, reason: string, detail: string): string;
+  cancel(run: number, reason: string, detail: string, call: number): string;
   formatError(error: string): string;
   operations(): string;
   workflowLanguage(): string;
@@ -246,7 +246,7 @@ export class EngineInstance {
   }
   /** Ends a run waiting on a tool (engine/api/engine.h): timed out, aborted, or the tool's result is not JSON data. */
   cancel(run: number, reason: "timeout" | "abort" | "fault", detail: string, call = 0): string {
-    return this.guard(() => this.m.cancel(run, call, reason, wellFormed(detail)));
+    return this.guard(() => this.m.cancel(run, reason, wellFormed(detail), call));
   }
   formatError(error: string): string {
     return this.guard(() => this.m.formatError(wellFormed(error)));
