@@ -11,8 +11,10 @@ const rows = Array.from({ length: 100000 }, (_, i) => ({ id: i, name: `row ${i}`
 const grouped = (load) => ({
   program: { op: "pipe", steps: [load, { op: "group_by", field: "id" }, { op: "count" }] },
 });
+// Limits no loaded machine reaches (a fresh worker's start counts toward a run's time).
 const big = { context: { rows }, maxHeapBytes: 256 * MiB, timeoutMs: 600000 };
 const small = { program: { op: "literal", value: 1 } };
+const patient = { timeoutMs: 600000 };
 
 test("a worker whose engine grew past recycleEngineBytes is ended when its last run ends", async () => {
   const rt = await ptcWasm.createRuntime({ worker: true, recycleEngineBytes: 8 * MiB });
@@ -20,7 +22,7 @@ test("a worker whose engine grew past recycleEngineBytes is ended when its last 
     expect(await rt.run(grouped({ op: "load", name: "rows" }), big)).toMatchObject({ ok: true, result: 100000 });
     expect(rt.workersStartedForTesting).toBe(1);
     expect(await rt.workerEngineBytesForTesting()).toBe(0); // no worker: it was ended
-    expect(await rt.run(small)).toMatchObject({ ok: true, result: 1 });
+    expect(await rt.run(small, patient)).toMatchObject({ ok: true, result: 1 });
     expect(rt.workersStartedForTesting).toBe(2);
     expect(await rt.workerEngineBytesForTesting()).toBeLessThan(24 * MiB); // a fresh engine
   } finally {
@@ -33,7 +35,7 @@ test("below the threshold (default 256 MiB) the worker and its grown engine are 
   try {
     expect(await rt.run(grouped({ op: "load", name: "rows" }), big)).toMatchObject({ ok: true, result: 100000 });
     expect(await rt.workerEngineBytesForTesting()).toBeGreaterThan(24 * MiB);
-    expect(await rt.run(small)).toMatchObject({ ok: true, result: 1 });
+    expect(await rt.run(small, patient)).toMatchObject({ ok: true, result: 1 });
     expect(rt.workersStartedForTesting).toBe(1);
   } finally {
     rt.close();
