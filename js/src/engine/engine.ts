@@ -104,8 +104,12 @@ export class EngineInstance {
   // Where ptcRunPrepared leaves its status: {pointer, length}, as u32 indexes.
   private readonly statusAt: number;
 
+  // The memory the instance started with: what it grew by is what recycling gives back.
+  private readonly startBytes: number;
+
   private constructor(private readonly m: EmbindModule) {
     this.statusAt = m._ptcStatusSlot() >>> 2;
+    this.startBytes = m.HEAPU8.length;
   }
 
   // Instantiates synchronously from an already compiled module, so a trapped
@@ -267,6 +271,13 @@ export class EngineInstance {
   /** Bytes of wasm linear memory (grows, never shrinks). */
   memoryBytes(): number {
     return this.m.HEAPU8.length;
+  }
+  /**
+   * What the memory grew by beyond the resident contexts it holds: what a
+   * fresh instance (they are loaded into it again) would give back.
+   */
+  grownBytes(): number {
+    return this.broken ? 0 : Math.max(0, this.memoryBytes() - this.startBytes - this.residentBytes());
   }
 
   // Runs started before keep their compiled program: the engine shares it.
