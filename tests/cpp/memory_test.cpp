@@ -218,6 +218,25 @@ TEST_F(RunMemory, ALoopsYieldsAreChargedAsTheListGrows) {
   EXPECT_EQ(trace.back().field("outcome").str(), "failure");
 }
 
+TEST_F(RunMemory, PtcJsonMergeIsChargedAsItsMembersAreCollected) {
+  // The same in PTC-JSON: two context objects of 20,000 keys merged into one of
+  // 40,000 under 4 MiB fails as the members are collected.
+  auto keys = [](const char* prefix) {
+    std::string members;
+    for (int i = 0; i < 20000; ++i) members += (i ? "," : "") + std::string("\"") + prefix + std::to_string(i) + "\":0";
+    return "{" + members + "}";
+  };
+  Value status;
+  int64_t growth = peakGrowth([&] {
+    status = run(engine_,
+                 R"({"program":{"op":"pipe","steps":[{"op":"merge","objects":["$a","$b"]},{"op":"keys"},)"
+                 R"({"op":"count"}]}})",
+                 R"({"maxHeapBytes":4194304,"timeoutMs":600000})", "{\"a\":" + keys("a") + ",\"b\":" + keys("b") + "}");
+  });
+  EXPECT_EQ(errorCode(status), "memory_exceeded") << ptc::toJson(status).substr(0, 300);
+  EXPECT_LT(growth, 8 * kMiB) << "the engine allocated " << growth << " bytes under a 4 MiB limit";
+}
+
 TEST_F(RunMemory, AMergeIsChargedAsItsMembersAreCollected) {
   // Two objects of 20,000 keys each (they fit) merged into one of 40,000: the
   // members and the key index held while merging count too, so under 4 MiB

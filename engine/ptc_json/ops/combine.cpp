@@ -10,7 +10,7 @@ namespace ptc {
 namespace {
 
 Value merge(const Node& n, const Value* args, size_t nargs) {
-  ObjectBuilder out;
+  ObjectBuilder out(Budget::current());  // charged as it collects the members
   for (size_t i = 0; i < nargs; ++i) {
     if (!args[i].isObject())
       throwExecution(ErrorCode::TypeMismatch, n,
