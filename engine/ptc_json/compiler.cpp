@@ -415,11 +415,13 @@ class Compiler {
 
   // A node reading a named field of its input (or get's path) gets a slot in
   // the run's tally of field reads; a get with a default expects misses.
+  // select's fields and sort_by's `by` keys get a slot each (keyReads).
   void countRead(Node& node) {
-    bool reads = !node.field.isNone() || (node.usesPath && (node.op == Op::Get || node.op == Op::Var));
+    const size_t keys = keyReads(node);
+    bool reads = keys || !node.field.isNone() || (node.usesPath && (node.op == Op::Get || node.op == Op::Var));
     if (!reads || node.hasDefault) return;
     node.readSlot = static_cast<int32_t>(reads_.size());
-    reads_.push_back(&node);
+    reads_.insert(reads_.end(), std::max<size_t>(keys, 1), &node);
   }
 
   const CompileOptions& options_;

@@ -72,6 +72,10 @@ std::string unknownContextKeyMessage(const std::string& key, std::vector<std::st
 // The warnings of the run's field reads: each reading node that met no object
 // having its field (field_not_found, dotted_field).
 void fieldReadWarnings(const Program& program, Warnings& warnings);
+// How many reads of named fields a node makes with a slot each: select's
+// fields, sort_by's `by` keys (its slots are readSlot, readSlot + 1, ...); 0
+// for a node whose reads share one slot (its field, get's path).
+size_t keyReads(const Node& node);
 
 // Validates the value of the envelope's "program" key and compiles it. Throws
 // PtcError(validation_error) with the JSON Pointer of the first offending node.
