@@ -11,6 +11,7 @@
 #include "ptc_json/planner.h"
 #include "ptc_json/program.h"
 #include "ptc_json/projection.h"
+#include "ptc_json/returns_check.h"
 
 namespace ptc {
 
@@ -71,6 +72,7 @@ class Compiler {
                                          "The program is wrapped in 'program' twice, so its result is returned "
                                          "(and stored in memory) as {\"program\": ...}. Write "
                                          "{\"program\": {\"op\": ...}} with one 'program' key"});
+    for (Warning& w : returnsWarnings(*result->root, options_.returns)) result->warnings.push_back(std::move(w));
     return result;
   }
 

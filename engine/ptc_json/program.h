@@ -62,6 +62,9 @@ struct CompileOptions {
   int maxDepth = limits::maxDepthDefault;
   bool toolsKnown = false;
   std::vector<std::string> tools;
+  // Tools' declared results (JSON Schema), by name: reads of fields they cannot
+  // have warn before the run (returns_check.h).
+  std::map<std::string, Value> returns;
 };
 
 // The warnings a program gives before it runs: its own, and with the context

@@ -32,19 +32,6 @@ bool dottedPath(const std::string& name, const Value& object) {
   return dot != std::string::npos && dot > 0 && object.find(name.substr(0, dot)) != nullptr;
 }
 
-std::string pathOf(const std::string& dotted) {
-  std::string out = "[";
-  size_t from = 0;
-  while (true) {
-    size_t dot = dotted.find('.', from);
-    out +=
-        (from ? ", \"" : "\"") + dotted.substr(from, dot == std::string::npos ? std::string::npos : dot - from) + "\"";
-    if (dot == std::string::npos) break;
-    from = dot + 1;
-  }
-  return out + "]";
-}
-
 // Where a read is warned of: its node, or for a per-key read the key's entry
 // (so that two misspelt fields of one select are two warnings).
 std::string readPath(const Node& n, size_t key) {
@@ -58,7 +45,7 @@ Warning fieldWarning(const Node& n, size_t key, const Value& object) {
   if (dottedPath(name, object))
     return Warning{ErrorCode::DottedField, path,
                    opOf(n) + " reads field '" + name + "', which no object it read has: a field name is one key, " +
-                       "not a path. Read the nested field with {\"op\": \"get\", \"path\": " + pathOf(name) +
+                       "not a path. Read the nested field with {\"op\": \"get\", \"path\": " + pathLiteral(name) +
                        "}: a pipe step before " + opOf(n) + " for one object, or a map before it for a list"};
   return Warning{ErrorCode::FieldNotFound, path,
                  opOf(n) + " reads field '" + name + "', which no object it read has, so it read null." +
@@ -103,7 +90,9 @@ void fieldReadWarnings(const Program& program, Warnings& warnings) {
   for (size_t i = 0; i < slots; ++i)
     if (const Value* object = warnings.missedOnly(i)) {
       const Node& n = *program.reads[i];
-      warnings.add(fieldWarning(n, i - static_cast<size_t>(n.readSlot), *object));
+      const size_t key = i - static_cast<size_t>(n.readSlot);
+      // A read the tool's declared result already warned of (returns_check.h) is said once.
+      if (!warnings.has(ErrorCode::UnknownResultField, readPath(n, key))) warnings.add(fieldWarning(n, key, *object));
     }
   warnings.forgetReads();
 }

@@ -79,7 +79,9 @@ export interface ToolDescriptor<Args extends object = ToolArgs> {
   /**
    * JSON Schema of the result: the prompts show its fields in the tool's
    * signature (`-> {id: string, total: number}`), so that a program reads
-   * fields the result has. Not checked against the value.
+   * fields the result has; a program reading a field it does not list gets
+   * the warning `unknown_result_field` (validate/analyze too). Not checked
+   * against the value.
    */
   returns?: ToolSchema;
   /** The AI SDK's and MCP's name for `returns`. */
@@ -194,7 +196,11 @@ export interface RunOptions {
 }
 
 export interface ValidateOptions {
-  /** Tool names, or a tools object: unknown tool names then fail validation. */
+  /**
+   * Tool names, or a tools object: unknown tool names then fail validation, and
+   * a field read of a tool's result that its declared `returns` does not list
+   * is a warning (`unknown_result_field`).
+   */
   tools?: string[] | Record<string, Tool>;
   maxDepth?: number;
   /**
