@@ -132,7 +132,8 @@ class Analysis {
     ++nodes_;
     depth_ = std::max(depth_, depth);
     if (n.op == Op::Call) tools_[n.name.str()].push_back(CallSite{n.path, repeats_, caught_ > 0});
-    if (n.op == Op::Var && !bound(n.name.str())) memoryReads_.insert(n.name.str());
+    if ((n.op == Op::Var && !bound(n.name.str())) || (n.op == Op::Load && n.memoryFirst))
+      memoryReads_.insert(n.name.str());
     if (n.op == Op::Pipe) return pipe(n, input, depth);
     for (size_t i = 0; i < n.kids.size(); ++i) kid(n, i, input, depth);
   }

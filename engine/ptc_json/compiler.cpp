@@ -11,6 +11,7 @@
 #include "ptc_json/planner.h"
 #include "ptc_json/program.h"
 #include "ptc_json/projection.h"
+#include "ptc_json/reference.h"
 #include "ptc_json/returns_check.h"
 
 namespace ptc {
@@ -19,9 +20,10 @@ namespace {
 
 bool isOperation(const Value& v) { return v.isObject() && v.find("op") != nullptr; }
 
-// Whether an operation appears anywhere in v: JSON without one is literal data.
+// Whether an operation (or a reference string, reference.h) appears anywhere
+// in v: JSON without one is literal data.
 bool hasOperation(const Value& v) {
-  if (isOperation(v)) return true;
+  if (isOperation(v) || looksLikeReference(v)) return true;
   if (v.isArray()) return std::any_of(v.items().begin(), v.items().end(), hasOperation);
   if (v.isObject())
     return std::any_of(v.members().begin(), v.members().end(), [](const Member& m) { return hasOperation(m.value); });
@@ -32,7 +34,8 @@ std::string bareStringMessage(const OpSpec& spec, const FieldSpec& f, const Valu
   std::string text = shortJson(v, 40);
   return "'" + std::string(f.name) + "' of '" + spec.name + "' is the bare text " + text +
          ", which is not read from the data. For a field of the current value write {\"op\": \"get\", \"field\": " +
-         text + "}; for the text itself write {\"op\": \"literal\", \"value\": " + text + "}";
+         text + "}; for the text itself write {\"op\": \"literal\", \"value\": " + text +
+         "}. The field's short form is " + shortJson(Value::string("$_." + v.str()), 44);
 }
 
 std::string constantConditionMessage(const OpSpec& spec, const FieldSpec& f, const Value& v) {
@@ -82,6 +85,7 @@ class Compiler {
   // operations at some depth, evaluated member by member, item by item.
   std::unique_ptr<Node> expression(const Value& v, const std::string& path, int depth) {
     if (isOperation(v)) return operation(v, path, depth);
+    if (std::optional<Reference> ref = parseReference(v, path)) return reference(*ref, path, depth);
     if (!hasOperation(v)) return literal(v, path);
     if (v.isObject()) return implicitObject(v, path, depth);
     return implicitList(v, path, depth);
@@ -94,6 +98,68 @@ class Compiler {
     node->data = v;
     return node;
   }
+
+  // A reference string compiles as the operation it stands for, at the
+  // string's own path: "$_..." a get; "$name..." the var of a binding in
+  // scope, else a load that looks in memory first (Node::memoryFirst).
+  std::unique_ptr<Node> reference(const Reference& ref, const std::string& path, int depth) {
+    bool binding = std::find(bound_.begin(), bound_.end(), ref.name) != bound_.end();
+    ObjectBuilder read;
+    read.put(Value::string("op"), Value::string(ref.current() ? "get" : binding ? "var" : "load"));
+    if (!ref.current()) read.put(Value::string("name"), Value::string(ref.name));
+    if (ref.current() || binding) {
+      putPath(read, ref.path, ref.current());
+      return operation(read.build(), path, depth);
+    }
+    std::unique_ptr<Node> load = operation(read.build(), path, depth);
+    load->memoryFirst = true;
+    if (ref.path.empty()) return load;
+    ObjectBuilder inside;  // a context key's path: the load, then a get
+    inside.put(Value::string("op"), Value::string("get"));
+    putPath(inside, ref.path, true);
+    auto pipe = std::make_unique<Node>();
+    pipe->op = Op::Pipe;
+    pipe->path = path;
+    pipe->kids.push_back(std::move(load));
+    pipe->kids.push_back(operation(inside.build(), path, depth));
+    finish(*pipe);
+    return pipe;
+  }
+
+  // One key as `field` (the form whose misses are warned of by name), several
+  // as `path`; the current value itself (no keys) as path [].
+  static void putPath(ObjectBuilder& read, const std::vector<std::string>& keys, bool emptyIsPath) {
+    if (keys.size() == 1) return read.put(Value::string("field"), Value::string(keys[0]));
+    if (keys.empty() && !emptyIsPath) return;
+    ListBuilder list;
+    for (const std::string& key : keys) list.push_back(Value::string(key));
+    read.put(Value::string("path"), list.build());
+  }
+
+  // The names an op binds for its own expressions (a superset: a let's value
+  // counts its own name bound, which only makes "$name" there a var).
+  static std::vector<std::string> namesBound(const OpSpec& spec, const Value& v) {
+    std::vector<std::string> names;
+    if (const Value* as = v.find("as"); as && as->isString()) names.push_back(as->str());
+    if (spec.op == Op::Let) {
+      if (const Value* name = v.find("name"); name && name->isString()) names.push_back(name->str());
+      if (const Value* bindings = v.find("bindings"); bindings && bindings->isObject())
+        for (const Member& m : bindings->members()) names.push_back(m.key.str());
+    }
+    if (spec.op == Op::Scan) names.push_back("acc");
+    if (spec.op == Op::Try) names.push_back("error");
+    return names;
+  }
+
+  // The names bound around the expression being compiled, innermost last.
+  struct Scope {
+    Scope(std::vector<std::string>& bound, std::vector<std::string> names) : bound_(bound), count_(names.size()) {
+      bound.insert(bound.end(), names.begin(), names.end());
+    }
+    ~Scope() { bound_.resize(bound_.size() - count_); }
+    std::vector<std::string>& bound_;
+    size_t count_;
+  };
 
   void checkDepth(const std::string& path, int depth) {
     if (depth > options_.maxDepth)
@@ -148,6 +214,7 @@ class Compiler {
     node->readsInput = spec->readsInput;
     node->path = path;
     checkFieldNames(*spec, v, path);
+    Scope scope(bound_, namesBound(*spec, v));
     for (const FieldSpec& f : spec->fields) {
       if (inShortForm(*spec, f)) continue;  // compiled into the condition or expression shortForm builds
       const Value* value = v.find(f.name);
@@ -309,7 +376,7 @@ class Compiler {
       fail(ErrorCode::NotAllowedHere, path,
            "'filter_in' filters a whole list, it is not a condition for one item: make it a pipe step of its "
            "own, before or instead of the filter: {\"op\": \"filter_in\", \"field\": ..., \"value\": [...]}");
-    if (f.role == Role::Value || isOperation(v)) return;
+    if (f.role == Role::Value || isOperation(v) || looksLikeReference(v)) return;
     if (v.isString()) fail(ErrorCode::BareString, path, bareStringMessage(spec, f, v));
     if (f.role == Role::Predicate) fail(ErrorCode::ConstantPredicate, path, constantConditionMessage(spec, f, v));
   }
@@ -359,8 +426,8 @@ class Compiler {
         node.usesPath = true;
         return;
       case FieldKind::Count:
-        if (isOperation(v)) {  // evaluated at run time (the op checks the value)
-          node.kids.push_back(operation(v, path, depth + 1));
+        if (isOperation(v) || looksLikeReference(v)) {  // evaluated at run time (the op checks the value)
+          node.kids.push_back(expression(v, path, depth + 1));
           return;
         }
         if (!v.isInt() || v.asInt() < 0) wrongKind(spec, f, path, "a non-negative integer or an operation", v);
@@ -427,6 +494,7 @@ class Compiler {
   }
 
   const CompileOptions& options_;
+  std::vector<std::string> bound_;  // Scope
   std::vector<const Node*> reads_;
   std::vector<std::string> loads_;
   std::unordered_set<std::string> loaded_;  // the same names: a program may load thousands
@@ -454,7 +522,7 @@ const Value& programOfEnvelope(const Value& document) {
                    "'program' is missing" +
                        (keys.empty() ? std::string() : " (found: " + keys + ")"));
   }
-  if (!program->isObject())
+  if (!program->isObject() && !looksLikeReference(*program))  // {"program": "$orders"} reads a name
     throw PtcError(ErrorType::Parse, ErrorCode::NotAnObject,
                    "The value of 'program' must be an operation object such as {\"op\": "
                    "\"pipe\", \"steps\": [...]}, got " +

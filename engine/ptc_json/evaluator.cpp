@@ -27,15 +27,35 @@ Value Evaluator::lookupVar(const Node& n) const {
   return Value();
 }
 
+// "$name" that names no binding in scope, memory key or context key: an error
+// (a text meant literally is the likelier slip than a missing key), naming
+// what there is and the literal form.
+void Evaluator::unknownReference(const Node& n, std::vector<std::string> contextKeys) const {
+  std::vector<std::string> names = keyNames(st_.memory);
+  names.insert(names.end(), contextKeys.begin(), contextKeys.end());
+  for (const auto& binding : st_.bindings) names.push_back(binding.first->str());
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  const std::string& name = n.name.str();
+  throw PtcError(ErrorType::Execution, ErrorCode::UnknownVariable,
+                 "\"$" + name + "\" names no let or 'as' binding, memory key or context key." +
+                     namesHint(name, names, "names") + " For the text \"$" + name +
+                     "\" itself write {\"op\": \"literal\", \"value\": \"$" + name + "\"}",
+                 n.path);
+}
+
 // A context key; one that crossed as columns becomes its list of rows here.
 Value Evaluator::loadContext(const Node& n) {
   const std::string& key = n.name.str();
+  if (n.memoryFirst)
+    if (const Value* stored = st_.memory.find(key)) return *stored;
   if (st_.columnar)
     if (ColumnarList* list = st_.columnar->find(key)) return list->rows();
   if (const Value* v = st_.context.find(key)) return *v;
   std::vector<std::string> keys = keyNames(st_.context, SIZE_MAX);
   if (st_.columnar)
     for (std::string& k : st_.columnar->names()) keys.push_back(std::move(k));
+  if (n.memoryFirst) unknownReference(n, std::move(keys));
   warn(ErrorCode::UnknownContextKey, n.path, unknownContextKeyMessage(key, std::move(keys)));
   return Value();
 }
@@ -229,7 +249,8 @@ Value Evaluator::scan(const Node& n, const Value& in) {
 // i runs on its own. (Folded steps never call tools: the async pipe uses it too.)
 std::optional<Value> Evaluator::foldedSteps(const Node& pipe, size_t& i, const Value& current) {
   const Node& step = *pipe.kids[i];
-  if (step.op == Op::Load && st_.columnar && i + 1 < pipe.kids.size())
+  if (step.op == Op::Load && st_.columnar && i + 1 < pipe.kids.size() &&
+      !(step.memoryFirst && st_.memory.find(step.name.str())))
     if (ColumnarList* list = st_.columnar->find(step.name.str())) {
       tick();
       if (std::optional<Value> folded = foldedColumns(pipe, i, *list)) return folded;

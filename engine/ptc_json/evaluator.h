@@ -61,6 +61,7 @@ class Evaluator {
   // group_by a field with folded aggregates of fields, read from cells.
   std::optional<Value> groupByCells(const Node& n, size_t size, const ColumnSource& list);
   Value loadContext(const Node& n);
+  [[noreturn]] void unknownReference(const Node& n, std::vector<std::string> contextKeys) const;
   Task<Value> loopAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).
   bool fansOut(size_t branches) const { return branches > 1 && st_.core.maxConcurrency > 1; }

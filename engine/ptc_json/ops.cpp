@@ -544,7 +544,7 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs) {
     case Op::Mul:
     case Op::Div:
     case Op::Pct: return arithmetic(n, args[0], args[1]);
-    case Op::Round: return roundOp(n, args[0]);
+    case Op::Round: return roundOp(n, valueInput(n, in, args));
     case Op::Not: return Value::boolean(!args[0].truthy());
     case Op::Merge: return merge(n, args, nargs);
     case Op::Concat: return concat(n, args, nargs);

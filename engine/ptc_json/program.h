@@ -32,7 +32,10 @@ struct Node {
   bool descending = false;
   bool usesPath = false;    // get with path (else with field)
   bool valueGiven = false;  // a value-level op with a `value` expression: kids[0]
-  int64_t count = 0;        // nth index, take/drop count, round precision
+  // load compiled from "$name" (reference.h): memory first, then the context;
+  // a name neither holds is an error (unknown_variable), not null.
+  bool memoryFirst = false;
+  int64_t count = 0;  // nth index, take/drop count, round precision
   // For each field of the op (table order), the index in kids of its
   // expression, or -1 when absent: ops with several optional expression fields.
   std::vector<int8_t> slots;

@@ -80,7 +80,11 @@ std::vector<Warning> staticWarnings(const Program& program, const std::vector<st
     if (n.op != Op::Load) return;
     const std::string& key = n.name.str();
     if (std::find(contextKeys->begin(), contextKeys->end(), key) != contextKeys->end()) return;
-    out.push_back(Warning{ErrorCode::UnknownContextKey, n.path, unknownContextKeyMessage(key, *contextKeys)});
+    std::string message = unknownContextKeyMessage(key, *contextKeys);
+    if (n.memoryFirst)  // "$key": memory, which validate does not see, may still hold it
+      message = "\"$" + key + "\" names no let or 'as' binding in scope and no context key, so the run fails " +
+                "unless memory holds '" + key + "'." + namesHint(key, *contextKeys, "context keys");
+    out.push_back(Warning{ErrorCode::UnknownContextKey, n.path, std::move(message)});
   });
   return out;
 }

@@ -126,6 +126,16 @@ void constantArgument(const FunctionSpec& f, const FunctionParam& p, const Expr&
          "The " + p.name + " of '" + f.key + "' is a constant text, one of " + choices + "; got " +
              (arg.kind == Expr::Kind::Const ? shortJson(arg.constant, 40) : std::string("an expression")));
   }
+  if (p.kind == FieldKind::Precision) {  // $round's decimal places, as the op's `precision`
+    bool ok = arg.kind == Expr::Kind::Const && arg.constant.isInt() && arg.constant.asInt() >= 0 &&
+              arg.constant.asInt() <= 15;
+    if (!ok)
+      fail(ErrorCode::WrongKind, path,
+           "The " + p.name + " of '" + f.key + "' is a constant integer from 0 to 15 (decimal places); got " +
+               (arg.kind == Expr::Kind::Const ? shortJson(arg.constant, 40) : std::string("an expression")));
+    node.count = arg.constant.asInt();
+    return;
+  }
   if (arg.kind != Expr::Kind::Const || (p.kind == FieldKind::Text && !text))
     fail(ErrorCode::WrongKind, path,
          "The " + p.name + " of '" + f.key + "' is a constant" + (p.kind == FieldKind::Text ? " text" : "") +

@@ -39,8 +39,8 @@ Commands:
   help                         Print this help.
 
 Options:
-  --context <file | ->   JSON object of context data, read with {"op": "load"} (run, mcp, prompt, validate)
-  --memory <file | ->    JSON object of memory from earlier runs, read with {"op": "var"} (run, mcp)
+  --context <file | ->   JSON object of context data, read with "$key" or {"op": "load"} (run, mcp, prompt, validate)
+  --memory <file | ->    JSON object of memory from earlier runs, read with "$key" or {"op": "var"} (run, mcp)
   --memory-out <file>    Write the memory after the run (the memory contract) to a file (run)
   --tools <module>       A JS module whose exports are tools: functions or descriptors
                          {description, parameters, execute} (run, validate, schema, prompt, mcp).

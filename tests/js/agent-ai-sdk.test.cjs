@@ -173,3 +173,52 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
     expect(out.generateText).toEqual({ text: "The largest n is 3.", toolResults: [{ ok: true, result: 3 }] });
   });
 });
+
+// Issue 28 item 2 for the AI SDK: tools of MCP servers ("<server>.<tool>") are a
+// line per server in ptcTool's description, read on demand with describeToolsTool.
+test("ptcTool lists upstream tools per server; describeToolsTool reads them on demand", () => {
+  const out = runNode(`
+    import { createRuntime } from "ptc-wasm";
+    import { ptcTool, workflowTool, describeToolsTool } from "ptc-wasm/ai-sdk";
+    const rt = await createRuntime();
+    const order = { type: "object", properties: { id: { type: "string" }, total: { type: "number" } } };
+    const tools = {
+      "shop.get_order": { description: "Get one order. Slow for old ones.", returns: order,
+        parameters: { type: "object", properties: { id: { type: "string", description: "the order id" } }, required: ["id"] },
+        execute: ({ id }) => ({ id, total: 5 }) },
+      "shop.list_orders": { description: "List the order ids.", execute: () => ["a", "b"] },
+      "crm.find": { description: "Find a customer.", execute: () => null },
+      local_sum: (args) => args.a + args.b,
+    };
+    const t = ptcTool(rt, { tools });
+    const d = describeToolsTool({ tools });
+    console.log(JSON.stringify({
+      description: t.description,
+      workflowDescription: workflowTool(rt, { tools }).description,
+      list: await d.execute({}),
+      shop: await d.execute({ server: "shop" }),
+      full: await d.execute({ tools: ["shop.get_order", "shop.nope"] }),
+      schema: await d.inputSchema.jsonSchema,
+      run: await t.execute({ program: { op: "pipe", steps: [{ op: "call", tool: "shop.list_orders" },
+        { op: "map", expr: { op: "call", tool: "shop.get_order", args: { id: "$_" } } }, { op: "sum", field: "total" }] } }),
+    }));
+  `);
+  expect(out.description).toContain("shop.<tool>");
+  expect(out.description).toContain("2 tools of MCP server 'shop'");
+  expect(out.description).toContain("crm.<tool>");
+  expect(out.description).toContain("local_sum");
+  expect(out.description).not.toContain("shop.get_order");
+  expect(out.workflowDescription).toContain("shop.<tool>");
+  expect(out.workflowDescription).not.toContain("shop.get_order");
+  expect(out.list).toContain("4 tools.");
+  expect(out.list).toContain("- local_sum (read)");
+  expect(out.list).toContain("- shop.get_order: Get one order. (read)");
+  expect(out.list).toContain("- crm.find: Find a customer. (read)");
+  expect(out.shop).toContain("2 tools.");
+  expect(out.shop).not.toContain("crm.find");
+  expect(out.full).toContain("shop.get_order(id: string) -> {id?: string, total?: number}");
+  expect(out.full).toContain("id: the order id");
+  expect(out.full).toContain("shop.nope: no such tool");
+  expect(out.schema.properties.tools.items.type).toBe("string");
+  expect(out.run).toEqual({ ok: true, result: 10 });
+});

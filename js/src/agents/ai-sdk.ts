@@ -15,7 +15,8 @@ import {
   WORKFLOW_INPUT_DESCRIPTION,
   type SchemaForm,
 } from "../run/tool-input.js";
-import type { ErrorCode, JsonValue } from "../types/public.js";
+import { describeTools, shownTools } from "./tool-catalog.js";
+import type { ErrorCode, JsonValue, Tool as PtcToolFunction } from "../types/public.js";
 
 export interface PtcToolOptions extends SessionOptions {
   /** The input schema: "minimal" (default: the envelope; the engine's errors name every fix) or "full". */
@@ -56,13 +57,14 @@ export type PtcTool = Omit<Extract<Tool<PtcToolInput, PtcToolOutput>, { type?: "
  */
 export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcTool {
   const session = new ProgramSession(runtime, options);
-  const tools = options.tools ?? {};
+  // Upstream MCP tools ("<server>.<tool>") are a line per server here, read with describeToolsTool.
+  const tools = shownTools(options.tools ?? {});
   const { $schema: _dialect, ...schema } =
-    schemaForm(options.schema) === "full" ? runtime.schema({ tools }) : minimalProgramInput();
+    schemaForm(options.schema) === "full" ? runtime.schema({ tools: tools.schema }) : minimalProgramInput();
   // What ai's tool() would return (it returns its argument), typed as a PtcTool.
   return {
     memory: session.memoryAccess,
-    description: runtime.prompt({ tools, context: options.context, compact: true }),
+    description: runtime.prompt({ tools: tools.prompt, context: options.context, compact: true }),
     inputSchema: jsonSchema<PtcToolInput>(schema as JSONSchema7),
     execute: async (input: PtcToolInput): Promise<PtcToolOutput> => {
       // Some models send the program as JSON text.
@@ -103,7 +105,7 @@ export type WorkflowTool = Omit<
  */
 export function workflowTool(runtime: PtcRuntime, options: PtcToolOptions = {}): WorkflowTool {
   const session = new ProgramSession(runtime, options);
-  const tools = options.tools ?? {};
+  const tools = shownTools(options.tools ?? {}).prompt;
   return {
     description: runtime.workflowPrompt({ tools, compact: true }),
     inputSchema: jsonSchema<WorkflowToolInput>(workflowInput(runtime, options) as JSONSchema7),
@@ -126,4 +128,40 @@ function workflowInput(runtime: PtcRuntime, options: PtcToolOptions): object {
     entry: { type: "string", description: ENTRY_INPUT_DESCRIPTION },
   };
   return { ...schema, properties };
+}
+
+/** What the model sends to describe_tools: nothing (every tool), a server, or the tools to read in full. */
+export interface DescribeToolsInput {
+  server?: string;
+  tools?: string[];
+}
+
+export type DescribeToolsTool = Omit<Extract<Tool<DescribeToolsInput, string>, { type?: "function" }>, "execute"> & {
+  execute(input: DescribeToolsInput, options?: Partial<ToolExecutionOptions<unknown>>): Promise<string>;
+};
+
+/**
+ * The companion of ptcTool and workflowTool when their tools come from MCP
+ * servers (mcpTools from ptc-wasm/mcp, named "<server>.<tool>"): their
+ * descriptions list a line per server, and this tool gives the model the names
+ * with one-line summaries, then the signatures of the tools it will call, on
+ * demand. `tools: { run_program: ptcTool(runtime, { tools }), describe_tools: describeToolsTool({ tools }) }`.
+ */
+export function describeToolsTool(options: { tools: Record<string, PtcToolFunction> }): DescribeToolsTool {
+  const tools = options.tools;
+  return {
+    description:
+      'The tools run_program and run_workflow call as "<server>.<tool>". Without input: every tool\'s name and ' +
+      "one-line summary (with server: that server's). With tools: each one's signature, name(args) -> result " +
+      "fields, and what its args mean.",
+    inputSchema: jsonSchema<DescribeToolsInput>({
+      type: "object",
+      properties: {
+        server: { type: "string" },
+        tools: { type: "array", items: { type: "string" }, description: 'full names, e.g. ["memory.read_graph"]' },
+      },
+      additionalProperties: false,
+    }),
+    execute: async (input: DescribeToolsInput): Promise<string> => describeTools(tools, input ?? {}),
+  };
 }

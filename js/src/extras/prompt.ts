@@ -183,33 +183,38 @@ const INTRO_FULL = [
   '- an operation: {"op": ...}',
   '- an implicit object: an object without "op" builds that object; operations in it are evaluated at any ' +
     "depth, everything else is literal data",
-  '- a list: evaluated item by item (so [{"op": "get", "field": "k"}, 1] builds a pair)',
-  '- any other JSON value (string, number, boolean, null), taken literally. Use {"op": "literal", "value": ...} ' +
-    'for data that holds "op" keys.',
+  '- a reference, a text that reads a value: "$_" is the current value and "$_.a.b" a field (or path) of it; ' +
+    '"$name" is the let or `as` binding of that name, else the memory key, else the context key (an error when ' +
+    'none holds it), and "$name.a.b" a field or path inside it. So "$_.amount" is {"op": "get", "field": ' +
+    '"amount"} and "$orders" is the context\'s orders',
+  '- a list: evaluated item by item (so ["$_.k", 1] builds a pair)',
+  "- any other JSON value (string, number, boolean, null), taken literally: texts are references only when they " +
+    'start with $ and a letter or _ ("$", "$5", "a@b.c" are literal). Use {"op": "literal", "value": ...} for data ' +
+    'that holds "op" keys or a text such as "$USD".',
   "A bare string where a value is computed (a pipe step, a let value, a map expr, a condition) is rejected: write " +
-    '{"op": "get", "field": "x"} for a field or {"op": "literal", "value": "x"} for the text. A condition ' +
-    "(where, condition, conditions) must be an operation, not a constant.",
+    '"$_.x" for a field or {"op": "literal", "value": "x"} for the text. A condition ' +
+    "(where, condition, conditions) must be an operation or a reference, not a constant.",
   "",
   "## The current value",
   "",
   "- Operations marked * read the current value (their input). At the top of a program there is none: start " +
-    "from `load` (context data), `var` (a let binding or memory), `call` (a tool) or `literal`.",
+    'from a reference ("$orders": a context key or memory key), `call` (a tool) or `literal`.',
   "- `pipe` gives its first step the pipe's own input and each next step the previous step's result.",
   "- Inside `filter`/`reject` (`where`) and `map` (`expr`), the current value is each item in turn.",
   "- Comparison operations read `field` of the current item, or the item itself " +
     "when `field` is omitted or null. Their `value` may be an expression: it is evaluated against the item of the " +
     "innermost enclosing `map` (outside any map, against the comparison's own input). That is how you join: inside " +
-    'a map over orders, {"op": "eq", "field": "id", "value": {"op": "get", "field": "user_id"}} over ' +
+    'a map over orders, {"op": "eq", "field": "id", "value": "$_.user_id"} over ' +
     "the users compares each user's id with the order's user_id.",
   '- `let` binds `name` to `value` (or each of `bindings`, {"a": <expr>, "b": <expr>}, in order, each seeing the ' +
-    "earlier ones) for its `in` expression; `var` reads it (with `field` or `path`: inside it).",
+    'earlier ones) for its `in` expression; "$name" reads it ("$name.a.b": inside it).',
   "- `filter`, `reject`, `map`, `flat_map`, `group_by` and `loop` take `as`: the item is also bound to that name, so " +
-    'an expression nested anywhere inside can read it. Comparing two fields of one row: {"op": "filter", ' +
-    '"as": "p", "where": {"op": "lt", "field": "qty", "value": {"op": "var", "name": "p", ' +
-    '"field": "reorder_level"}}}.',
+    'an expression nested anywhere inside can read it ("$p"). Comparing two fields of one row: {"op": "filter", ' +
+    '"where": {"op": "lt", "field": "qty", "value": "$_.reorder_level"}}.',
   "- Operations marked ° (text, dates, conversions) read the current value, or its `field`, or their `value` " +
     "expression instead (then they need no current value).",
-  "- `get` on a missing key or a non-object gives null; `load` and `var` of a missing name give null.",
+  '- `get` on a missing key or a non-object gives null; `load` and `var` of a missing name give null ("$name" ' +
+    "of one is an error).",
   "",
   "## Values",
   "",
@@ -232,7 +237,7 @@ const INTRO_FULL = [
   "- not an object: it is returned to you, memory is unchanged;",
   '- an object without "result": it is returned and each of its keys is stored in memory;',
   '- an object with "result": the value of "result" is returned, the other keys are stored.',
-  'A later program reads a stored key with {"op": "var", "name": "<key>"}. Store large intermediate data ' +
+  'A later program reads a stored key with "$<key>". Store large intermediate data ' +
     "there instead of returning it, and return only a summary. To return an object without storing it, return " +
     '{"result": <the object>}.',
   "",
@@ -244,22 +249,23 @@ const INTRO_COMPACT = [
   "One program replaces many tool calls; only its final value comes back, so return just what you need.",
   "",
   '- A program is {"program": <expr>}; an operation is {"op": name, ...its fields (no others)}. <expr>: an ' +
-    'operation; an implicit object (no "op") or a list, whose operations are evaluated at any depth; other JSON, ' +
-    "literal. A bare string as a step, let value, map expr or condition is an error (use get or literal); " +
-    "conditions must be operations.",
-  "- No current value at the top: start a pipe with load (context), var (let binding or memory), call or literal; " +
-    "each pipe step gets the previous result. In where/expr the current value is each item; as: name also binds " +
-    "it (filter, reject, map, flat_map, group_by, from_entries, loop) for var with field.",
+    'operation, a reference, an implicit object (no "op") or a list (evaluated at any depth), other JSON literal. ' +
+    "A condition is an operation or reference, never a constant.",
+  '- References: "$_" is the current value, "$_.a.b" a path in it; "$name" a let or as binding, else memory key, ' +
+    'else context key ("$name.a": inside it). Write other texts starting with $ and a letter as {"op": ' +
+    '"literal", "value": "$USD"}.',
+  '- No current value at the top: start a pipe with "$name", call or literal; each step gets the previous ' +
+    "result. In where/expr the current value is each item; as: name also binds it (filter, reject, map, " +
+    "flat_map, group_by, from_entries, loop).",
   "- Comparisons read `field` of the current item (none: the item); an expression `value` sees the innermost " +
-    "map's item, also in a filter nested in that map: that joins lists.",
-  "- Only null and false are falsy; missing names give null; gt/lt with null are false; sum/min/max skip nulls; " +
+    "map's item (outside a map: that item), also in a filter nested in that map: that joins lists.",
+  "- Only null and false are falsy; missing fields give null; gt/lt with null are false; sum/min/max skip nulls; " +
     "number vs text is an error (to_number). Texts (ISO dates too) compare by code points: min/max work on texts. " +
     "Dates: ISO texts or epoch seconds, UTC. No regex, clock or randomness.",
   "- date_diff is fractional when not whole (1.5 hours). to_number passes numbers through. date_add/date_trunc " +
     "return the input's kind: UTC text (2024-03-01 when whole days) or epoch seconds. loop returns every result, " +
     "the one its while rejected last. group_by and from_entries may not call tools. try catches a failing tool.",
-  "- Memory: a final object's keys are stored for later programs (var reads them); with a result key only result " +
-    "is returned.",
+  "- Memory: a final object's keys are stored for later programs; with a result key only result is returned.",
   "",
 ];
 
@@ -303,57 +309,47 @@ const EXAMPLES_FULL = [
   "## Examples",
   "",
   "Total of the travel expenses:",
-  '{"program": {"op": "pipe", "steps": [{"op": "load", "name": "expenses"}, {"op": "filter", ' +
-    '"where": {"op": "eq", "field": "category", "value": "travel"}}, {"op": "sum", "field": "amount"}]}}',
+  '{"program": {"op": "pipe", "steps": ["$expenses", {"op": "filter", "field": "category", "value": "travel"}, ' +
+    '{"op": "sum", "field": "amount"}]}}',
   "",
   "Each order with its customer's name (a join), the three largest first:",
-  '{"program": {"op": "let", "name": "users", "value": {"op": "load", "name": "users"}, "in": ' +
-    '{"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "sort_by", "field": "total", ' +
-    '"order": "desc"}, {"op": "take", "count": 3}, {"op": "map", "expr": {"id": {"op": "get", ' +
-    '"field": "id"}, "total": {"op": "get", "field": "total"}, "customer": {"op": "pipe", "steps": ' +
-    '[{"op": "var", "name": "users"}, {"op": "filter", "where": {"op": "eq", "field": "id", ' +
-    '"value": {"op": "get", "field": "user_id"}}}, {"op": "first"}, {"op": "get", "field": ' +
-    '"name"}]}}}]}}}',
+  '{"program": {"op": "pipe", "steps": ["$orders", {"op": "sort_by", "field": "total", "order": "desc"}, ' +
+    '{"op": "take", "count": 3}, {"op": "map", "expr": {"id": "$_.id", "total": "$_.total", "customer": ' +
+    '{"op": "pipe", "steps": ["$users", {"op": "filter", "field": "id", "value": "$_.user_id"}, {"op": "first"}, ' +
+    '"$_.name"]}}}]}}',
   "",
   "Return a count and keep the matching rows in memory as big_orders:",
-  '{"program": {"op": "let", "name": "big", "value": {"op": "pipe", "steps": [{"op": "load", ' +
-    '"name": "orders"}, {"op": "filter", "where": {"op": "gt", "field": "total", "value": 100}}]}, ' +
-    '"in": {"result": {"op": "pipe", "steps": [{"op": "var", "name": "big"}, {"op": "count"}]}, ' +
-    '"big_orders": {"op": "var", "name": "big"}}}}',
+  '{"program": {"op": "pipe", "steps": ["$orders", {"op": "filter", "where": {"op": "gt", "field": "total", ' +
+    '"value": 100}}, {"result": {"op": "count"}, "big_orders": "$_"}]}}',
   "",
   "A later program uses it:",
-  '{"program": {"op": "pipe", "steps": [{"op": "var", "name": "big_orders"}, {"op": "avg", ' + '"field": "total"}]}}',
+  '{"program": {"op": "pipe", "steps": ["$big_orders", {"op": "avg", "field": "total"}]}}',
   "",
   "Total and count per region, largest first (replaces a filter per key):",
-  '{"program": {"op": "pipe", "steps": [{"op": "load", "name": "sales"}, {"op": "group_by", ' +
-    '"field": "region", "aggs": {"total": {"op": "sum", "field": "amount"}, "n": {"op": "count"}}}, ' +
-    '{"op": "sort_by", "field": "total", "order": "desc"}]}}',
+  '{"program": {"op": "pipe", "steps": ["$sales", {"op": "group_by", "field": "region", "aggs": {"total": ' +
+    '{"op": "sum", "field": "amount"}, "n": {"op": "count"}}}, {"op": "sort_by", "field": "total", ' +
+    '"order": "desc"}]}}',
   "",
   "Median hours to close the tickets opened in March:",
-  '{"program": {"op": "pipe", "steps": [{"op": "load", "name": "tickets"}, {"op": "filter", ' +
-    '"where": {"op": "starts_with", "field": "opened_at", "value": "2024-03"}}, {"op": "map", ' +
-    '"expr": {"op": "date_diff", "field": "opened_at", "to": {"op": "get", "field": "closed_at"}, ' +
-    '"unit": "hour"}}, {"op": "median"}]}}',
+  '{"program": {"op": "pipe", "steps": ["$tickets", {"op": "filter", "where": {"op": "starts_with", ' +
+    '"field": "opened_at", "value": "2024-03"}}, {"op": "map", "expr": {"op": "date_diff", "field": ' +
+    '"opened_at", "to": "$_.closed_at", "unit": "hour"}}, {"op": "median"}]}}',
   "",
   "All pages of a paginated tool, then every item with a numeric-text price over 100:",
-  '{"program": {"op": "pipe", "steps": [{"op": "loop", "init": {"op": "call", "tool": ' +
-    '"list_items", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": ' +
-    '{"op": "call", "tool": "list_items", "args": {"page": {"op": "get", "field": "next_page"}}}, ' +
-    '"max": 50}, {"op": "flat_map", "expr": {"op": "get", "field": "items"}}, {"op": "filter", ' +
-    '"where": {"op": "pipe", "steps": [{"op": "to_number", "field": "price"}, {"op": "gt", ' +
-    '"value": 100}]}}]}}',
+  '{"program": {"op": "pipe", "steps": [{"op": "loop", "init": {"op": "call", "tool": "list_items", "args": ' +
+    '{"page": 1}}, "while": "$_.next_page", "next": {"op": "call", "tool": "list_items", "args": {"page": ' +
+    '"$_.next_page"}}, "max": 50}, {"op": "flat_map", "expr": "$_.items"}, {"op": "filter", "where": ' +
+    '{"op": "pipe", "steps": [{"op": "to_number", "field": "price"}, {"op": "gt", "value": 100}]}}]}}',
   "",
 ];
 
 // What the new operations replace, shortly: per-group totals over dates, numbers
 // stored as text, a paginated tool (the full prompt has longer ones).
 const EXAMPLE_COMPACT = [
-  'Per-month totals: {"program": {"op": "pipe", "steps": [{"op": "load", "name": "orders"}, ' +
-    '{"op": "group_by", "key": {"op": "date_trunc", "field": "created_at", "unit": "month"}, ' +
-    '"aggs": {"total": {"op": "sum", "field": "amount"}}}]}}',
+  'Per-month totals: {"program": {"op": "pipe", "steps": ["$orders", {"op": "group_by", "key": {"op": ' +
+    '"date_trunc", "field": "created_at", "unit": "month"}, "aggs": {"total": {"op": "sum", "field": "amount"}}}]}}',
   'All pages: {"program": {"op": "loop", "init": {"op": "call", "tool": "list", "args": {"page": 1}}, ' +
-    '"while": {"op": "get", "field": "next"}, "next": {"op": "call", "tool": "list", "args": {"page": ' +
-    '{"op": "get", "field": "next"}}}, "max": 20}}',
+    '"while": "$_.next", "next": {"op": "call", "tool": "list", "args": {"page": "$_.next"}}, "max": 20}}',
 ];
 
 // What the op names alone leave open, for the ops models most often misread
@@ -361,9 +357,8 @@ const EXAMPLE_COMPACT = [
 const OPS_NOTES_COMPACT = [
   "Notes: `contains`: list member, substring or object key; `in`: the field is a list holding value; filter_in: " +
     "items whose field is in a list; group_by gives [{key, items}], with aggs [{key, <agg>...}] over each group; " +
-    "get path [] is the current value; slice end is exclusive, negative from the end; format fills {field}; div, " +
-    "pct give floats; sort_by puts nulls last; min_by/max_by give the item; scan's expr " +
-    "sees var acc.",
+    "slice end is exclusive, negative from the end; format fills {field}; div, pct give floats; sort_by puts " +
+    'nulls last; min_by/max_by give the item; scan\'s expr sees "$acc".',
   "",
 ];
 

@@ -9,6 +9,10 @@ import type { JsonObject, JsonSchema, Operation, OperationField, SchemaOptions }
 export const SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
 const ref = (name: string) => ({ $ref: `#/$defs/${name}` });
+// A text that is no reference: where a value is computed, almost always a field name (the engine's bare_string).
+const BARE_TEXT = { type: "string", not: ref("reference") };
+// The engine's reference strings (engine/ptc_json/reference.h): "$" and a letter or "_", keys after dots.
+const REFERENCE_PATTERN = "^\\$[A-Za-z_][^.]*(\\.[^.]+)*$";
 export const opDefName = (op: string) => `op_${op}`;
 
 /** The schema of one field value, by the field's kind in the op table. */
@@ -16,12 +20,17 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
   const description = field.description;
   // A condition must be an operation; a step must not be a bare string.
   // (filter_in filters a whole list: it is not a condition either.)
-  const condition = { ...ref("operation"), not: { required: ["op"], properties: { op: { const: "filter_in" } } } };
+  const condition = {
+    anyOf: [
+      { ...ref("operation"), not: { required: ["op"], properties: { op: { const: "filter_in" } } } },
+      ref("reference"),
+    ],
+  };
   const item =
     field.role === "predicate"
       ? condition
       : field.role === "step"
-        ? { ...ref("expression"), not: { type: "string" } }
+        ? { ...ref("expression"), not: BARE_TEXT }
         : ref("expression");
   switch (field.kind) {
     case "expr":
@@ -35,7 +44,7 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
       return {
         ...ref("fields"),
         ...names,
-        additionalProperties: { ...ref("expression"), not: { type: "string" } },
+        additionalProperties: { ...ref("expression"), not: BARE_TEXT },
         description,
       };
     }
@@ -50,7 +59,7 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
     case "string_list":
       return { type: "array", items: { type: "string" }, description };
     case "non_negative_integer": // or an operation computing it
-      return { anyOf: [{ type: "integer", minimum: 0 }, ref("operation")], description };
+      return { anyOf: [{ type: "integer", minimum: 0 }, ref("operation"), ref("reference")], description };
     case "percent":
       return { type: "number", minimum: 0, maximum: 100, description };
     case "text":
@@ -144,17 +153,24 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
   const defs: JsonObject = {
     program: {
       description:
-        'The program\'s root: an operation, or an implicit object (an object without "op", whose values that ' +
-        "are operations are evaluated).",
-      type: "object",
-      if: isOperation,
-      then: ref("operation"),
-      else: ref("implicit_object"),
+        'The program\'s root: an operation, an implicit object (an object without "op", whose values that ' +
+        'are operations are evaluated), or a reference ("$orders").',
+      if: { type: "string" },
+      then: ref("reference"),
+      else: { type: "object", if: isOperation, then: ref("operation"), else: ref("implicit_object") },
+    },
+    reference: {
+      description:
+        'A reference: "$_" the current value, "$_.a.b" a path of it; "$name" a let or as binding, else a memory ' +
+        'key, else a context key, "$name.a.b" a path inside it.',
+      type: "string",
+      pattern: REFERENCE_PATTERN,
     },
     expression: {
       description:
-        'An expression position: an operation ({"op": ...}), an implicit object (no "op"; operations in it ' +
-        "are evaluated at any depth), a list (evaluated item by item), or any other JSON value, taken literally.",
+        'An expression position: an operation ({"op": ...}), a reference ("$_.field", "$name"), an implicit ' +
+        'object (no "op"; operations in it are evaluated at any depth), a list (evaluated item by item), or any ' +
+        "other JSON value, taken literally.",
       if: isOperation,
       then: ref("operation"),
       else: {

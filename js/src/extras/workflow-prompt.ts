@@ -89,7 +89,7 @@ const ERRORS_FULL = [
 
 const ERRORS_COMPACT = [
   'Errors: "<Type> at <JSON Pointer into the list of functions>: <message>" (ValidationError: nothing ran): fix ' +
-    "that node, resend the file.",
+    "that node and resend.",
 ];
 
 // Complete files: each one runs (tests/js/agent-workflow.test.cjs).

@@ -10,7 +10,7 @@ import type { JsonSchema } from "../types/public.js";
 export type SchemaForm = "minimal" | "full";
 
 export const PROGRAM_INPUT_DESCRIPTION = 'The program\'s root operation {"op": ...}, not wrapped in another "program"';
-export const CONTEXT_INPUT_DESCRIPTION = 'Extra context data for this run, read with {"op": "load", "name": <key>}';
+export const CONTEXT_INPUT_DESCRIPTION = 'Extra context data for this run, read with "$<key>"';
 export const FUNCTIONS_INPUT_DESCRIPTION =
   'The file\'s functions: [{"function": name, "input"?, "output", "steps"}, ...] (or the file\'s text)';
 export const WORKFLOW_INPUT_DESCRIPTION = "The entry function's input: exactly its parameters";

@@ -102,9 +102,11 @@ export const ERROR_CODES = [
   c("bad_operands", [V], "An operator gets the wrong number or shape of operands.", "Give it the operands shown."),
   c(
     "unknown_variable",
-    [V],
-    "A `$name` (or `$input.x`, `$error`) is not bound where it is used.",
-    "Bind it in an earlier step, or fix the name.",
+    [V, E],
+    "A `$name` (or `$input.x`, `$error`) is not bound where it is used: in a step function, at validation; in " +
+      "PTC-JSON, when it runs, a reference that no binding, memory key or context key holds.",
+    'Bind it first, or use one of the names the message lists; for a text starting with $ write {"op": "literal", ' +
+      '"value": "$USD"}.',
   ),
   c("recursion", [V], "Functions call themselves, directly or through others.", "Rewrite the cycle as a for loop."),
   c("missing_return", [V], "A function's last step does not return its output type.", 'End it with `{"return": ...}`.'),
