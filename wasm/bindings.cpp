@@ -59,7 +59,7 @@ std::string resume(int run, int call, uintptr_t resultPtr, size_t resultLen) {
   return engine().resume(run, bytes(resultPtr, resultLen), call);
 }
 std::string fail(int run, int call, std::string message) { return engine().fail(run, message, call); }
-std::string cancel(int run, int call, std::string reason, std::string detail) {
+std::string cancel(int run, std::string reason, std::string detail, int call) {
   return engine().cancel(run, reason, detail, call);
 }
 std::string formatError(std::string error) { return engine().formatError(error); }

@@ -77,7 +77,7 @@ class ValueBuilder : public nlohmann::json_sax<json> {
  private:
   struct Frame {
     bool isObject;
-    Array items;
+    ListBuilder items;  // both charged as they grow, when the text is parsed for a run
     ObjectBuilder members;
     Value key;
   };
@@ -105,7 +105,7 @@ class ValueBuilder : public nlohmann::json_sax<json> {
   bool close() {
     Frame f = std::move(frames_.back());
     frames_.pop_back();
-    return add(f.isObject ? f.members.build() : Value::array(std::move(f.items)));
+    return add(f.isObject ? f.members.build() : f.items.build());
   }
   Value internKey(string_t& k) {
     auto it = keys_.find(k);

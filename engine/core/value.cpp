@@ -184,6 +184,19 @@ Value Value::field(std::string_view key) const {
   return v ? *v : Value();
 }
 
+// What one entry of the key index takes: its node (the entry, a link, the
+// cached hash) and a bucket.
+constexpr uint64_t kIndexEntryBytes = sizeof(std::pair<const std::string_view, size_t>) + 3 * sizeof(void*);
+
+// Room for one more member, charged before the vector grows (as it would: double).
+void ObjectBuilder::grow() {
+  const size_t capacity = members_.capacity();
+  if (members_.size() < capacity) return;
+  const size_t to = std::max<size_t>(4, capacity * 2);
+  scratch_.charge((to - capacity) * sizeof(Member));
+  members_.reserve(to);
+}
+
 void ObjectBuilder::put(Value key, Value value) {
   tickDeadline();
   if (members_.size() < Value::kIndexFrom) {
@@ -194,21 +207,28 @@ void ObjectBuilder::put(Value key, Value value) {
       }
     }
   } else {
-    if (index_.empty())
+    if (index_.empty()) {
+      scratch_.charge(members_.size() * kIndexEntryBytes);
       for (size_t i = 0; i < members_.size(); ++i) index_.emplace(members_[i].key.str(), i);
+    }
+    scratch_.charge(kIndexEntryBytes);
     auto [at, added] = index_.emplace(key.str(), members_.size());
     if (!added) {
+      scratch_.release(kIndexEntryBytes);
       members_[at->second].value = std::move(value);
       return;
     }
   }
+  grow();
   members_.push_back(Member{std::move(key), std::move(value)});
 }
 
 Value ObjectBuilder::build() {
   index_.clear();
   Value v = Value::object(members_.data(), members_.size());
-  members_.clear();
+  members_ = Members();  // its storage goes now: the object charges its own bytes
+  index_ = {};
+  scratch_.handBack();
   return v;
 }
 

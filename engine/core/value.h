@@ -279,21 +279,6 @@ const Value* Value::find(const Value& key, uint32_t& hint) const {
   return &all[static_cast<size_t>(at)].value;
 }
 
-// Builds an object from members added one at a time, where a repeated key
-// keeps its first position and takes the last value (merge, parsing, the
-// memory contract). Keys are found through a hash index once the object is
-// wide, so n members cost O(n), not O(n^2).
-class ObjectBuilder {
- public:
-  void put(Value key, Value value);
-  size_t size() const { return members_.size(); }
-  Value build();  // moves the members into a new object
-
- private:
-  Members members_;
-  std::unordered_map<std::string_view, size_t> index_;  // views of the keys' strings, which members_ holds
-};
-
 // Memory a computation holds outside any value while it builds one (the list
 // being filled, the groups of group_by, the set of items seen by distinct):
 // charged to the run's budget as it grows, so maxHeapBytes holds before the
@@ -302,9 +287,21 @@ class ObjectBuilder {
 class Scratch {
  public:
   Scratch() : budget_(Budget::current()) {}
+  explicit Scratch(Budget* budget) : budget_(budget) {}  // nullptr: charges nothing
   ~Scratch() { handBack(); }
   Scratch(const Scratch&) = delete;
   Scratch& operator=(const Scratch&) = delete;
+  // What it holds goes with it (a builder moved into a container).
+  Scratch(Scratch&& o) noexcept : budget_(o.budget_), held_(o.held_) { o.held_ = 0; }
+  Scratch& operator=(Scratch&& o) noexcept {
+    if (this != &o) {
+      handBack();
+      budget_ = o.budget_;
+      held_ = o.held_;
+      o.held_ = 0;
+    }
+    return *this;
+  }
   void charge(uint64_t bytes) {
     if (!budget_) return;
     budget_->charge(bytes);
@@ -340,6 +337,7 @@ class ListBuilder {
   size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
   const Value& back() const { return items_.back(); }
+  const Array& items() const { return items_; }
   Value build() {
     scratch_.handBack();  // the list's value charges its own bytes
     return Value::array(std::move(items_));
@@ -357,6 +355,28 @@ class ListBuilder {
   }
   Array items_;
   Scratch scratch_;
+};
+
+// Builds an object from members added one at a time, where a repeated key
+// keeps its first position and takes the last value (merge, parsing, the
+// memory contract). Keys are found through a hash index once the object is
+// wide, so n members cost O(n), not O(n^2).
+class ObjectBuilder {
+ public:
+  // Parsing charges nothing while it builds (the text bounds what it holds);
+  // a builder that copies members of values that may be shared many times
+  // ($merge) is charged to the run's budget as it grows, as a ListBuilder is.
+  ObjectBuilder() = default;
+  explicit ObjectBuilder(Budget* chargedTo) : scratch_(chargedTo) {}
+  void put(Value key, Value value);
+  size_t size() const { return members_.size(); }
+  Value build();  // moves the members into a new object
+
+ private:
+  void grow();
+  Members members_;
+  std::unordered_map<std::string_view, size_t> index_;  // views of the keys' strings, which members_ holds
+  Scratch scratch_{nullptr};
 };
 
 // Equality, ordering and hashing walk values whole; they check the deadline

@@ -115,11 +115,24 @@ void JoinIndexes::forget(const std::vector<std::pair<const Value*, Value>>& bind
 
 namespace {
 
+// What an index takes per item of its list while it is built: the item's key,
+// its link to the next position, a bucket and a node of the hash map (its
+// entry, the node's link and cached hash). The keys go once it is built.
+constexpr uint64_t kKeyBytes = sizeof(Value);
+constexpr uint64_t kIndexBytesPerItem =
+    kKeyBytes + sizeof(uint32_t) + sizeof(void*) + sizeof(std::pair<const Value, uint32_t>) + 2 * sizeof(void*);
+
 // The field values of a list's items, in order, read as the filter reads them
 // (so the first item it cannot read raises the same error); nullopt when one
-// of them cannot be indexed exactly.
+// of them cannot be indexed exactly, or when the index would not fit in what
+// the run may still hold (maxHeapBytes): the filter then scans, with the same
+// answers, rather than fail a run that needs no index.
 std::unique_ptr<JoinIndexes::Index> buildIndex(RunCore& core, const Node& cmp, const Value& list) {
   const Array& items = list.items();
+  const uint64_t bytes = kIndexBytesPerItem * items.size();
+  if (const Budget* budget = Budget::current(); budget && !budget->fits(bytes)) return nullptr;
+  auto index = std::make_unique<JoinIndexes::Index>();
+  index->held.charge(bytes);
   std::vector<Value> keys;
   keys.reserve(items.size());
   bool exact = true;
@@ -129,7 +142,6 @@ std::unique_ptr<JoinIndexes::Index> buildIndex(RunCore& core, const Node& cmp, c
     exact = exact && indexableKey(keys.back());
   }
   if (!exact) return nullptr;
-  auto index = std::make_unique<JoinIndexes::Index>();
   index->list = list;
   index->next.assign(items.size(), JoinIndexes::kEnd);
   index->heads.reserve(items.size());
@@ -140,6 +152,7 @@ std::unique_ptr<JoinIndexes::Index> buildIndex(RunCore& core, const Node& cmp, c
       it->second = static_cast<uint32_t>(i);
     }
   }
+  index->held.release(kKeyBytes * items.size());  // the keys (moved into the map) are freed on return
   return index;
 }
 

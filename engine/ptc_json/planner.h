@@ -64,6 +64,7 @@ class JoinIndexes {
     bool operator()(const Value& a, const Value& b) const { return equals(a, b); }
   };
   struct Index {
+    Scratch held;                                               // what it takes, charged to the run (value.h)
     Value list;                                                 // the indexed list (kept alive)
     std::unordered_map<Value, uint32_t, KeyHash, KeyEq> heads;  // key -> first position with it
     std::vector<uint32_t> next;                                 // position -> next one with an equal key

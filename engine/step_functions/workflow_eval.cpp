@@ -128,8 +128,34 @@ Value logic(const Frame& frame, const Expr& e) {
   return Value::boolean(isAnd);
 }
 
+// "id-$x": the references' texts between the literal parts. A text may be one
+// shared text referenced many times, so the joined length is known (and
+// refused past the limit) before it is built; what other values are written
+// as is charged while it is held.
+Value interpolate(const Frame& frame, const Expr& e) {
+  std::vector<Value> values;
+  std::vector<std::string> written(e.refs.size());
+  Scratch held;
+  size_t length = e.texts[0].size();
+  for (size_t i = 0; i < e.refs.size(); ++i) {
+    values.push_back(resolve(frame, e.refs[i], e.path));
+    if (!values[i].isString()) {
+      written[i] = textForm(values[i]);
+      held.charge(written[i].size());
+    }
+    length += (values[i].isString() ? values[i].str().size() : written[i].size()) + e.texts[i + 1].size();
+  }
+  if (Budget* budget = Budget::current()) budget->require(length);
+  std::string out;
+  out.reserve(length);
+  out += e.texts[0];
+  for (size_t i = 0; i < e.refs.size(); ++i)
+    out.append(values[i].isString() ? values[i].str() : written[i]).append(e.texts[i + 1]);
+  return Value::string(std::move(out));
+}
+
 Value merge(const Frame& frame, const Expr& e) {
-  ObjectBuilder out;
+  ObjectBuilder out(Budget::current());  // charged as it collects the members
   for (const Expr& x : e.items) {
     Value v = evaluate(frame, x);
     if (!v.isObject()) fault(ErrorCode::TypeMismatch, x.path, "$merge merges objects, got " + describeValue(v));
@@ -156,11 +182,7 @@ Value evaluate(const Frame& frame, const Expr& e) {
   switch (e.kind) {
     case Expr::Kind::Const: return e.constant;
     case Expr::Kind::Ref: return resolve(frame, e.ref, e.path);
-    case Expr::Kind::Interpolate: {
-      std::string out = e.texts[0];
-      for (size_t i = 0; i < e.refs.size(); ++i) out += textForm(resolve(frame, e.refs[i], e.path)) + e.texts[i + 1];
-      return Value::string(std::move(out));
-    }
+    case Expr::Kind::Interpolate: return interpolate(frame, e);
     case Expr::Kind::Array: {
       Array items;
       for (const Expr& x : e.items) items.push_back(evaluate(frame, x));

@@ -345,7 +345,7 @@ Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry)
   if (!list.isArray())
     fault(ErrorCode::TypeMismatch, step.path + "/in",
           "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list));
-  Array collected;
+  ListBuilder collected;  // charged as it grows: nested loops yield far more items than they loop over
   if (list.items().size() > 1 && core_.maxConcurrency > 1 && iterationsIndependent(step.body)) {
     Flow flow = co_await runIterationsConcurrently(frame, step, entry, list.items(), collected);
     if (flow.kind == Flow::Kind::Fail) co_return flow;
@@ -363,7 +363,7 @@ Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry)
     }
     frame.loops.pop_back();
   }
-  Value result = Value::array(std::move(collected));
+  Value result = collected.build();
   trace_[entry].value = result;
   trace_[entry].hasValue = true;
   if (!step.let.empty()) bind(frame, step.let, result);
@@ -376,7 +376,7 @@ Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry)
 // its yields go to), so that iterations do not push on one another's stacks.
 struct WorkflowRun::Iteration {
   Frame frame;
-  Array yielded;
+  ListBuilder yielded;
   Flow flow;
   std::optional<Error> fault;
   std::optional<Task<bool>> task;
@@ -398,7 +398,7 @@ Task<bool> WorkflowRun::runIteration(Iteration& it, const Step& step, Branches& 
 // item order is the loop's, as in a sequential run: once one fails no later
 // one starts, and those already started run to their end. A fault ends the run.
 Task<Flow> WorkflowRun::runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
-                                                  Array& collected) {
+                                                  ListBuilder& collected) {
   Branches fan;
   std::vector<std::unique_ptr<Iteration>> its(items.size());
   auto start = [&](size_t i) {
@@ -416,7 +416,8 @@ Task<Flow> WorkflowRun::runIterationsConcurrently(Frame& frame, const Step& step
       endTrace(entry, "failure");
       co_return std::move(its[i]->flow);
     }
-    collected.insert(collected.end(), its[i]->yielded.begin(), its[i]->yielded.end());
+    const Array& yielded = its[i]->yielded.items();
+    collected.append(yielded.begin(), yielded.end());
   }
   co_return Flow{};
 }

@@ -66,9 +66,9 @@ struct Frame {
   const Function* fn = nullptr;
   Value input;
   std::vector<std::pair<const std::string*, Value>> vars;  // innermost last; rebinding pushes
-  std::vector<Array*> loops;                               // lists being yielded to, innermost last
-  std::optional<Value> error;                              // $error inside a handler
-  Value lastForList;                                       // §9: an unbound for as the last step
+  std::vector<ListBuilder*> loops;  // lists being yielded to (charged as they grow), innermost last
+  std::optional<Value> error;       // $error inside a handler
+  Value lastForList;                // §9: an unbound for as the last step
 };
 
 class WorkflowRun final : public RunBase {
@@ -94,7 +94,7 @@ class WorkflowRun final : public RunBase {
   struct Iteration;
   Task<bool> runIteration(Iteration& it, const Step& step, Branches& fan, size_t index);
   Task<Flow> runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
-                                       Array& collected);
+                                       ListBuilder& collected);
   Task<CallResult> runCall(Frame& frame, const Call& call, const Value& args);
   Task<bool> runCompensations(Frame& frame, const std::vector<Call>& calls);
   Flow failedStep(size_t entry, Failure failure);

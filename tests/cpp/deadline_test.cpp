@@ -5,7 +5,9 @@
 // a scan would.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <string>
+#include <utility>
 
 #include "api/engine.h"
 #include "core/deadline.h"
@@ -211,6 +213,41 @@ TEST(SortDeadline, EverySortChecksTheDeadline) {
   EXPECT_EQ(
       ptc::toJson(timedRun(pipeOf("rows", R"({"op":"median","field":"v"})"), context, 1 << 30).first.field("result")),
       "24999.5");
+}
+
+// The time a run waits on a tool counts toward its limit: the evaluation after
+// the answer gets only what is left (replaces a Jest test that measured a
+// runaway after a real sleep, which a slow payload could starve). The fake
+// clock moves a millisecond at each reading, so work is counted in readings.
+TEST(ToolWait, TheTimeWaitingOnAToolCountsTowardTheEvaluationAfterIt) {
+  std::string items = "0";
+  for (int i = 1; i < 60000; ++i) items += "," + std::to_string(i);
+  const std::string program =
+      R"({"program":{"op":"let","name":"w","value":{"op":"call","tool":"wait"},"in":{"op":"pipe","steps":[)"
+      R"({"op":"literal","value":[)" +
+      items + R"(]},{"op":"map","expr":{"op":"add","left":1,"right":1}},{"op":"sum"}]}}})";
+  ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
+  ptc::Engine engine;
+  // Answers the call after `waitMs` and says how the run ended and how many readings the evaluation after it took.
+  auto runWaiting = [&](int64_t timeoutMs, int64_t waitMs) {
+    Value prepared = ptc::parseJson(
+        engine.prepare(program, R"({"tools":["wait"],"timeoutMs":)" + std::to_string(timeoutMs) + "}"), "status");
+    Value waiting = ptc::parseJson(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}"), "s");
+    EXPECT_EQ(waiting.field("state").str(), "call") << ptc::toJson(waiting).substr(0, 300);
+    clock.advance(std::chrono::milliseconds(waitMs));
+    const int64_t before = clock.readings();
+    Value done = ptc::parseJson(engine.resume(static_cast<int>(waiting.field("run").asInt()), "0"), "status");
+    return std::make_pair(done, clock.readings() - before);
+  };
+  auto [alone, work] = runWaiting(600000000, 0);
+  ASSERT_EQ(ptc::toJson(alone.field("result")), "120000") << ptc::toJson(alone).substr(0, 300);
+  ASSERT_GT(work, 100) << "the evaluation checks its deadline as it goes";
+  // A limit of twice the work: without the wait it completes; after a wait of
+  // all but half the work, what is left is not enough.
+  const int64_t limit = 2 * work;
+  EXPECT_EQ(ptc::toJson(runWaiting(limit, 0).first.field("result")), "120000");
+  Value late = runWaiting(limit, limit - work / 2).first;
+  EXPECT_EQ(late.field("error").field("type").str(), "timeout") << ptc::toJson(late).substr(0, 300);
 }
 
 }  // namespace

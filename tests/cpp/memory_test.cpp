@@ -48,6 +48,7 @@ void operator delete[](void* p, std::size_t) noexcept { operator delete(p); }
 
 namespace {
 
+using ptc::Array;
 using ptc::Value;
 
 Value parsed(const std::string& text) { return ptc::parseJson(text, "status"); }
@@ -148,6 +149,93 @@ TEST_F(RunMemory, GroupByOverResidentRowsIsChargedWhileItGroups) {
     EXPECT_EQ(errorCode(status), "memory_exceeded") << group << ": " << ptc::toJson(status).substr(0, 300);
     EXPECT_LT(growth, 4 * kMiB) << group << ": the engine allocated " << growth << " bytes under a 1 MiB limit";
   }
+}
+
+// A join's hash index (planner.cpp) is memory the run holds while it filters:
+// one that does not fit under maxHeapBytes is not built, and the filter scans.
+TEST_F(RunMemory, AJoinIndexThatDoesNotFitIsNotBuilt) {
+  Value loaded = parsed(engine_.loadResident(distinctRows(200000), 1ull << 30, 600000));
+  ASSERT_EQ(loaded.field("state").str(), "resident") << ptc::toJson(loaded).substr(0, 300);
+  std::string probes;
+  for (int i = 0; i < 20; ++i) probes += (i ? "," : "") + std::string("{\"user\":") + std::to_string(i * 9999) + "}";
+  Value prepared = parsed(
+      engine_.prepare(R"({"program":{"op":"pipe","steps":[{"op":"literal","value":[)" + probes +
+                          R"(]},{"op":"map","expr":{"op":"pipe","steps":[{"op":"load","name":"rows"},)"
+                          R"({"op":"filter","where":{"op":"eq","field":"id","value":{"op":"get","field":"user"}}},)"
+                          R"({"op":"first"},{"op":"get","field":"n"}]}},{"op":"sum"}]}})",
+                      R"({"maxHeapBytes":1048576,"timeoutMs":600000})"));
+  ASSERT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared).substr(0, 300);
+  Value status;
+  int64_t growth = peakGrowth([&] {
+    status = parsed(engine_.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}", 0, {},
+                                        static_cast<int>(loaded.field("id").asInt())));
+  });
+  int64_t want = 0;
+  for (int i = 0; i < 20; ++i) want += (i * 9999) % 7;
+  EXPECT_EQ(ptc::toJson(status.field("result")), std::to_string(want)) << ptc::toJson(status).substr(0, 300);
+  EXPECT_LT(growth, 4 * kMiB) << "the engine allocated " << growth << " bytes under a 1 MiB limit";
+}
+
+// Step functions build texts, lists and objects too (issue 24, item 15).
+Value workflowDone(ptc::Engine& engine, const std::string& source, const std::string& input,
+                   const std::string& options) {
+  Value ready = parsed(engine.startWorkflow(source, options));
+  EXPECT_EQ(ready.field("state").str(), "ready") << ptc::toJson(ready).substr(0, 300);
+  return parsed(engine.begin(static_cast<int>(ready.field("run").asInt()), input, ""));
+}
+
+constexpr const char* kOneMiB = R"({"maxHeapBytes":1048576,"timeoutMs":600000})";
+
+TEST_F(RunMemory, AnInterpolationOfOneTextManyTimesIsRefusedBeforeItIsBuilt) {
+  // 1,000 references to one 10 KB text: a 10 MB text, from a 6 KB source.
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += (i ? " " : "") + std::string("$input.s");
+  const std::string source =
+      R"({"function":"f","input":{"s":"text"},"output":"text","steps":[{"return":")" + text + R"("}]})";
+  Value done;
+  int64_t growth =
+      peakGrowth([&] { done = workflowDone(engine_, source, "{\"s\":\"" + std::string(10240, 'x') + "\"}", kOneMiB); });
+  EXPECT_EQ(errorCode(done), "memory_exceeded") << ptc::toJson(done).substr(0, 300);
+  EXPECT_LT(growth, 4 * kMiB) << "the engine allocated " << growth << " bytes under a 1 MiB limit";
+}
+
+TEST_F(RunMemory, ALoopsYieldsAreChargedAsTheListGrows) {
+  // 80,000 numbers in, one yield each: the yielded list passes the 2 MiB limit
+  // half way, and the yield that passes it fails (not the loop once every
+  // iteration ran): the trace ends with it.
+  std::string numbers;
+  for (int i = 0; i < 80000; ++i) numbers += (i ? "," : "") + std::to_string(i);
+  const std::string source = R"({"function":"f","input":{"xs":"list number"},"output":"list number",)"
+                             R"("steps":[{"for":"x","in":"$input.xs","do":[{"yield":"$x"}]}]})";
+  Value done =
+      workflowDone(engine_, source, "{\"xs\":[" + numbers + "]}", R"({"maxHeapBytes":2097152,"timeoutMs":600000})");
+  EXPECT_EQ(errorCode(done), "memory_exceeded") << ptc::toJson(done).substr(0, 300);
+  const Array& trace = done.field("trace").items();
+  ASSERT_FALSE(trace.empty()) << ptc::toJson(done).substr(0, 300);
+  EXPECT_LT(trace.size(), 80000u) << "the loop ran every iteration before its list was charged";
+  EXPECT_EQ(trace.back().field("kind").str(), "yield") << ptc::toJson(trace.back());
+  EXPECT_EQ(trace.back().field("path").str(), "/0/steps/0/do/0");
+  EXPECT_EQ(trace.back().field("outcome").str(), "failure");
+}
+
+TEST_F(RunMemory, AMergeIsChargedAsItsMembersAreCollected) {
+  // Two objects of 20,000 keys each (they fit) merged into one of 40,000: the
+  // members and the key index held while merging count too, so under 4 MiB
+  // it fails as they are collected, with the engine near the limit.
+  auto keys = [](const char* prefix) {
+    std::string members;
+    for (int i = 0; i < 20000; ++i) members += (i ? "," : "") + std::string("\"") + prefix + std::to_string(i) + "\":0";
+    return "{" + members + "}";
+  };
+  const std::string source = R"({"function":"f","input":{"a":"any","b":"any"},"output":"any",)"
+                             R"("steps":[{"return":{"$merge":["$input.a","$input.b"]}}]})";
+  Value done;
+  int64_t growth = peakGrowth([&] {
+    done = workflowDone(engine_, source, "{\"a\":" + keys("a") + ",\"b\":" + keys("b") + "}",
+                        R"({"maxHeapBytes":4194304,"timeoutMs":600000})");
+  });
+  EXPECT_EQ(errorCode(done), "memory_exceeded") << ptc::toJson(done).substr(0, 300);
+  EXPECT_LT(growth, 8 * kMiB) << "the engine allocated " << growth << " bytes under a 4 MiB limit";
 }
 
 }  // namespace

@@ -299,6 +299,10 @@ test("describe_language answers for an op, a family, an error code and step func
   expect(await ask({ topic: "step-functions" })).toContain("## Functions");
   expect(await ask({ topic: "$date_diff" })).toContain('{"$date_diff": [<value>, <to>,');
   expect(await ask({ topic: "for" })).toContain('Step functions, step "for"');
+  expect(await ask({ topic: "references" })).toMatch(
+    /^References: a text that reads a value: "\$_" is the current value/,
+  );
+  expect(await ask({ topic: "$_" })).toContain('{"op": "literal", "value": "$USD"}');
   expect(await ask({ topic: "date_dif" })).toContain("No topic 'date_dif'. Did you mean 'date_diff'?");
 });
 

@@ -1,6 +1,6 @@
 // Parallel tool calls (maxConcurrency), the tool limits (maxToolCalls,
 // toolTimeoutMs) and the tool-call trace, in both modes: in-process and worker.
-const { TRY_HINT, ptcWasm, sleep } = require("./helpers.cjs");
+const { TRY_HINT, ptcWasm, sleep, withFakeClock } = require("./helpers.cjs");
 
 const pipe = (...steps) => ({ program: { op: "pipe", steps } });
 const call = (tool, args) => ({ op: "call", tool, ...(args ? { args } : {}) });
@@ -56,11 +56,22 @@ describe.each([
       }),
     ];
     const answer = ({ x }) => ({ x, even: x % 2 === 0 });
+    // What is compared is the results: a time limit no loaded machine reaches
+    // (20 calls one at a time, each up to 15 ms, passed 1000 ms on one).
+    const timeoutMs = 600000;
     for (const program of programs) {
-      const sequential = await rt.run(program, { maxConcurrency: 1, tools: { t: counting(randomDelay, answer) } });
+      const sequential = await rt.run(program, {
+        maxConcurrency: 1,
+        timeoutMs,
+        tools: { t: counting(randomDelay, answer) },
+      });
       expect(sequential.ok).toBe(true);
       for (let round = 0; round < 3; round++) {
-        const parallel = await rt.run(program, { maxConcurrency: 8, tools: { t: counting(randomDelay, answer) } });
+        const parallel = await rt.run(program, {
+          maxConcurrency: 8,
+          timeoutMs,
+          tools: { t: counting(randomDelay, answer) },
+        });
         expect(parallel).toMatchObject({ ok: true, result: sequential.result });
         expect(parallel.metrics.toolCalls).toBe(sequential.metrics.toolCalls);
       }
@@ -137,8 +148,12 @@ describe.each([
 
   test("an abort mid fan-out ends the run with the calls out abandoned", async () => {
     const controller = new AbortController();
-    const t = counting(() => 1000);
-    setTimeout(() => controller.abort(new Error("user cancelled")), 30);
+    // Aborted once the fourth call is out (all maxConcurrency slots taken), not
+    // after some time: a loaded machine may not have started any call by then.
+    const t = counting(({ x }) => {
+      if (x === 3) controller.abort(new Error("user cancelled"));
+      return 1000;
+    });
     const r = await rt.run(mapCalls(range(20)), { maxConcurrency: 4, signal: controller.signal, tools: { t } });
     expect(r.error).toMatchObject({ type: "execution_error" });
     expect(r.error.message).toContain("user cancelled");
@@ -147,10 +162,22 @@ describe.each([
   });
 
   test("the run's time limit mid fan-out is a timeout", async () => {
-    const t = counting(() => 1000);
-    const r = await rt.run(mapCalls(range(20)), { timeoutMs: 100, tools: { t } });
-    expect(r.error.type).toBe("timeout");
-    expect(t.started).toHaveLength(8);
+    // The limit falls on a fake clock once the eight calls of the first round
+    // are out (a worker's engine keeps real time: a limit no machine reaches).
+    await withFakeClock(async (clock) => {
+      let roundOut;
+      const out = new Promise((resolve) => (roundOut = resolve));
+      const t = counting(() => {
+        if (t.started.length === 8) roundOut();
+        return 10 * 60000;
+      });
+      const running = rt.run(mapCalls(range(20)), { timeoutMs: 60000, tools: { t } });
+      await out;
+      await clock.advance(60000);
+      const r = await running;
+      expect(r.error.type).toBe("timeout");
+      expect(t.started).toHaveLength(8);
+    });
   });
 
   test("toolTimeoutMs: a call that overstays fails naming the tool, its path and the limit; try catches it", async () => {

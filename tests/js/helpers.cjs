@@ -175,8 +175,41 @@ function mockTools(spec, calls, controller) {
 const TRY_HINT =
   '. To go on when a tool fails, wrap the call in a try: {"op": "try", "expr": {"op": "call", ...}, "catch": <the value to use instead>}';
 
+/**
+ * Runs `body(clock)` with a clock that moves only when the test says (Jest's
+ * fake timers: setTimeout, performance.now and Date, which the runtime and the
+ * engine read), so what it asserts about time does not depend on how fast the
+ * machine is. `clock.advance(ms)` lets ms pass, firing the timers due and
+ * settling the promises that follow; `clock.jump(ms)` does it synchronously
+ * (from inside a tool or a context's toJSON). Promises and worker messages
+ * keep running for real.
+ */
+async function withFakeClock(body) {
+  jest.useFakeTimers({ doNotFake: ["nextTick", "queueMicrotask", "setImmediate"] });
+  try {
+    return await body({
+      advance: (ms) => jest.advanceTimersByTimeAsync(ms),
+      jump: (ms) => jest.advanceTimersByTime(ms),
+    });
+  } finally {
+    jest.useRealTimers();
+  }
+}
+
+/** Whether a promise has settled yet: `tracked(p).settled`. */
+function tracked(promise) {
+  const state = { settled: false };
+  promise.then(
+    () => (state.settled = true),
+    () => (state.settled = true),
+  );
+  return state;
+}
+
 module.exports = {
   TRY_HINT,
+  withFakeClock,
+  tracked,
   ptcWasm,
   sameJson,
   sleep,

@@ -1,8 +1,8 @@
 // Hostile data against the run limits (issue 11, items 5, 6 and 22): object
 // operations that were quadratic in the number of keys, values used in many
 // places that are small to hold but huge as JSON text, and huge program text.
-// Every run must settle with the right answer or a typed limit error, promptly.
-// Bounds are generous: each bug was several times (up to 50x) above them.
+// Every run must settle with the right answer or a typed limit error; how much
+// work each takes is tested natively on a fake clock, not by wall time here.
 const { ptcWasm } = require("./helpers.cjs");
 
 let rt;
@@ -17,10 +17,8 @@ const wideObject = (n, prefix = "k") => {
 };
 const reversed = (o) => Object.fromEntries(Object.entries(o).reverse());
 
-async function timed(run) {
-  const started = performance.now();
-  const r = await run();
-  return { r, seconds: (performance.now() - started) / 1000 };
+async function outcome(run) {
+  return { r: await run() };
 }
 
 /**
@@ -50,7 +48,7 @@ describe("objects with many keys", () => {
       ],
     };
     expectResultOrTimeout(
-      await timed(() => rt.run({ program }, { context: { o: wideObject(40000) }, timeoutMs: 100 })),
+      await outcome(() => rt.run({ program }, { context: { o: wideObject(40000) }, timeoutMs: 100 })),
       40000,
     );
   }, 120000);
@@ -63,7 +61,7 @@ describe("objects with many keys", () => {
         { op: "eq", value: { op: "load", name: "b" } },
       ],
     };
-    const { r } = await timed(() =>
+    const { r } = await outcome(() =>
       rt.run(
         { program },
         { context: { a: wideObject(60000), b: reversed(wideObject(60000)) }, timeoutMs: 60000, maxHeapBytes: 64 << 20 },
@@ -88,13 +86,13 @@ describe("objects with many keys", () => {
       },
     };
     expectResultOrTimeout(
-      await timed(() => rt.run({ program }, { context: { o: wideObject(5000) }, timeoutMs: 100 })),
+      await outcome(() => rt.run({ program }, { context: { o: wideObject(5000) }, timeoutMs: 100 })),
       1,
     );
   }, 120000);
 
   test("the memory contract merges a 40,000-key memory with a 40,000-key result", async () => {
-    const { r } = await timed(() =>
+    const { r } = await outcome(() =>
       rt.run(
         { program: { op: "load", name: "o" } },
         {
@@ -117,7 +115,7 @@ describe("objects with many keys", () => {
       steps: [{ let: "m", expr: { $merge: ["$input.o", "$input.o"] } }, { return: 1 }],
     });
     expectResultOrTimeout(
-      await timed(() => rt.runWorkflow(source, { input: { o: wideObject(40000) }, timeoutMs: 100 })),
+      await outcome(() => rt.runWorkflow(source, { input: { o: wideObject(40000) }, timeoutMs: 100 })),
       1,
     );
   }, 120000);
@@ -136,7 +134,7 @@ function doubled(times, use) {
 describe("values used in many places are charged as the text they become", () => {
   test("a result holding one 10 KB string 16,384 times (164 MB of JSON) is a typed limit error", async () => {
     for (const timeoutMs of [100, 10000]) {
-      const { r } = await timed(() => rt.run(doubled(14, { op: "var", name: "s14" }), { timeoutMs }));
+      const { r } = await outcome(() => rt.run(doubled(14, { op: "var", name: "s14" }), { timeoutMs }));
       expect(r.ok).toBe(false);
       expect(["memory_exceeded", "timeout"]).toContain(r.error.type);
       if (timeoutMs === 10000) {
@@ -215,7 +213,7 @@ describe("values used in many places are charged as the text they become", () =>
     for (let i = 0; i < 2000; i++) steps.push({ let: "xs", expr: "$input.xs" });
     steps.push({ return: 1 });
     const source = JSON.stringify({ function: "main", input: { xs: "list number" }, output: "number", steps });
-    const { r } = await timed(() =>
+    const { r } = await outcome(() =>
       rt.runWorkflow(source, { input: { xs: [...Array(10000).keys()] }, timeoutMs: 2000 }),
     );
     expect(r.ok).toBe(false);
@@ -235,7 +233,7 @@ describe("program text", () => {
 
   test("a 50 MB program is a validation_error, promptly, under timeoutMs 1000", async () => {
     const text = programOfBytes(50 * 1024 * 1024);
-    const { r } = await timed(() => rt.run(text, { timeoutMs: 1000 }));
+    const { r } = await outcome(() => rt.run(text, { timeoutMs: 1000 }));
     expect(r.error).toMatchObject({
       type: "validation_error",
       message: expect.stringContaining("over the limit of 1048576 bytes"),

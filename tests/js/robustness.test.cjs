@@ -1,6 +1,6 @@
 // The runtime stays usable whatever happens: a trapped engine instance is
 // replaced, unreadable tool data is a typed error, counters stay honest.
-const { ptcWasm, sleep } = require("./helpers.cjs");
+const { ptcWasm, sleep, withFakeClock } = require("./helpers.cjs");
 
 let rt;
 beforeAll(async () => {
@@ -72,34 +72,35 @@ test("the deadline holds while a huge context is serialised and parsed", async (
   expect((await rt.run({ program: { op: "literal", value: 1 } })).result).toBe(1);
 });
 
+// A context whose toJSON takes `ms` on the fake clock (withFakeClock).
+const slowContext = (clock, ms) => ({
+  toJSON: () => {
+    clock.jump(ms);
+    return [1];
+  },
+});
+
 test("time spent turning the context into JSON counts toward timeoutMs, even for little data", async () => {
-  const slow = {
-    toJSON: () => {
-      const until = performance.now() + 60;
-      while (performance.now() < until);
-      return [1];
-    },
-  };
   const program = { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "count" }] } };
-  expect((await rt.run(program, { context: { xs: slow }, timeoutMs: 20 })).error?.type).toBe("timeout");
-  expect((await rt.run(program, { context: { xs: slow }, timeoutMs: 60000 })).result).toBe(1);
+  await withFakeClock(async (clock) => {
+    const late = await rt.run(program, { context: { xs: slowContext(clock, 21) }, timeoutMs: 20 });
+    expect(late.error?.type).toBe("timeout");
+    const inTime = await rt.run(program, { context: { xs: slowContext(clock, 19) }, timeoutMs: 20 });
+    expect(inTime.result).toBe(1);
+  });
 });
 
 test("metrics.payloadMs is the time spent turning the context into what crosses, in both modes", async () => {
-  const slow = {
-    toJSON: () => {
-      const until = performance.now() + 30;
-      while (performance.now() < until);
-      return [1];
-    },
-  };
   const program = { program: { op: "pipe", steps: [{ op: "load", name: "xs" }, { op: "count" }] } };
   const w = await ptcWasm.createRuntime({ worker: true });
   try {
     for (const runtime of [rt, w]) {
-      const r = await runtime.run(program, { context: { xs: slow } });
+      // The worker's engine keeps real time: a limit no machine reaches.
+      const r = await withFakeClock((clock) =>
+        runtime.run(program, { context: { xs: slowContext(clock, 30) }, timeoutMs: 600000 }),
+      );
       expect(r.result).toBe(1);
-      expect(r.metrics.payloadMs).toBeGreaterThanOrEqual(29);
+      expect(r.metrics.payloadMs).toBe(30);
       expect(r.metrics.durationMs).toBeGreaterThanOrEqual(r.metrics.payloadMs);
       const quick = await runtime.run(program, { context: { xs: [1] } });
       expect(quick.metrics.payloadMs).toBeLessThanOrEqual(quick.metrics.durationMs);

@@ -342,8 +342,12 @@ describe.each([
     const timedOut = await rt.run(refunds, { context: { orders }, tools, timeoutMs: 100 });
     expect(timedOut.error).toMatchObject({ type: "timeout" });
     const controller = new AbortController();
-    setTimeout(() => controller.abort(new Error("user left")), 20);
-    const aborted = await rt.run(refunds, { context: { orders }, tools, signal: controller.signal });
+    const approval = () => (controller.abort(new Error("user left")), new Promise(() => {})); // aborted while it is pending
+    const aborted = await rt.run(refunds, {
+      context: { orders },
+      tools: { refund: { approval, execute: () => 1 } },
+      signal: controller.signal,
+    });
     expect(aborted.error).toMatchObject({ code: "aborted", message: expect.stringContaining("user left") });
   });
 

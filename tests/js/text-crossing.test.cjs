@@ -63,9 +63,8 @@ for (const worker of [false, true]) {
 
     test.each(LONE.map((text, i) => [text, REPLACED[i]]))("an abort reason %j", async (text, want) => {
       const controller = new AbortController();
-      const tools = { wait: () => new Promise(() => {}) };
+      const tools = { wait: () => (controller.abort(text), new Promise(() => {})) }; // aborted while it is pending
       const pending = rt.run({ program: { op: "call", tool: "wait" } }, { tools, signal: controller.signal });
-      setTimeout(() => controller.abort(text), 20);
       expect((await pending).error.message).toBe(`The run was aborted by the caller: ${want}`);
     });
 

@@ -91,12 +91,21 @@ test("a pending tool at the deadline is abandoned and its late result ignored", 
 
 test("abort while a tool is pending ends only that run", async () => {
   const controller = new AbortController();
+  let calledSoon;
+  const bystanderOut = new Promise((resolve) => (calledSoon = resolve));
+  const soon = () => (calledSoon(), sleep(30).then(() => "fine"));
   const aborted = w.run(
     { program: call("never") },
-    { signal: controller.signal, timeoutMs: 5000, tools: { never: () => new Promise(() => {}) } },
+    {
+      signal: controller.signal,
+      timeoutMs: 600000,
+      // aborted while it is pending, once the bystander's call is out too
+      tools: {
+        never: () => (bystanderOut.then(() => controller.abort(new Error("user cancelled"))), new Promise(() => {})),
+      },
+    },
   );
-  const bystander = w.run({ program: call("soon") }, { tools: { soon: () => sleep(30).then(() => "fine") } });
-  setTimeout(() => controller.abort(new Error("user cancelled")), 10);
+  const bystander = w.run({ program: call("soon") }, { timeoutMs: 600000, tools: { soon } });
   expect((await aborted).error).toMatchObject({
     type: "execution_error",
     message: expect.stringContaining("user cancelled"),

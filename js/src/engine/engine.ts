@@ -31,7 +31,7 @@ interface EmbindModule {
   begin(run: number, spentMs: number, contextPtr: number, contextLen: number, memory: string): string;
   resume(run: number, call: number, resultPtr: number, resultLen: number): string;
   fail(run: number, call: number, message: string): string;
-  cancel(run: number, call: number, reason: string, detail: string): string;
+  cancel(run: number, reason: string, detail: string, call: number): string;
   formatError(error: string): string;
   operations(): string;
   workflowLanguage(): string;
@@ -104,8 +104,12 @@ export class EngineInstance {
   // Where ptcRunPrepared leaves its status: {pointer, length}, as u32 indexes.
   private readonly statusAt: number;
 
+  // The memory the instance started with: what it grew by is what recycling gives back.
+  private readonly startBytes: number;
+
   private constructor(private readonly m: EmbindModule) {
     this.statusAt = m._ptcStatusSlot() >>> 2;
+    this.startBytes = m.HEAPU8.length;
   }
 
   // Instantiates synchronously from an already compiled module, so a trapped
@@ -246,7 +250,7 @@ export class EngineInstance {
   }
   /** Ends a run waiting on a tool (engine/api/engine.h): timed out, aborted, or the tool's result is not JSON data. */
   cancel(run: number, reason: "timeout" | "abort" | "fault", detail: string, call = 0): string {
-    return this.guard(() => this.m.cancel(run, call, reason, wellFormed(detail)));
+    return this.guard(() => this.m.cancel(run, reason, wellFormed(detail), call));
   }
   formatError(error: string): string {
     return this.guard(() => this.m.formatError(wellFormed(error)));
@@ -267,6 +271,13 @@ export class EngineInstance {
   /** Bytes of wasm linear memory (grows, never shrinks). */
   memoryBytes(): number {
     return this.m.HEAPU8.length;
+  }
+  /**
+   * What the memory grew by beyond the resident contexts it holds: what a
+   * fresh instance (they are loaded into it again) would give back.
+   */
+  grownBytes(): number {
+    return this.broken ? 0 : Math.max(0, this.memoryBytes() - this.startBytes - this.residentBytes());
   }
 
   // Runs started before keep their compiled program: the engine shares it.

@@ -5,12 +5,13 @@
 // table, the step table and the error-code table, as the prompts do.
 import { ERROR_CODES, type ErrorCodeInfo } from "../types/error-codes.js";
 import type { DescribeLanguageOptions, Operation, WorkflowLanguage } from "../types/public.js";
-import { languagePrompt, operationEntry } from "./prompt.js";
+import { languagePrompt, operationEntry, REFERENCES } from "./prompt.js";
 import { workflowLanguagePrompt } from "./workflow-prompt.js";
 
 /** The dialects a topic may name, and what a model may call them. */
 const STEP_FUNCTIONS = new Set(["step-functions", "step_functions", "workflow", "workflows", "run_workflow"]);
 const PTC_JSON = new Set(["ptc-json", "ptc_json", "ptc", "run_program", "all"]);
+const REFERENCE_TOPICS = new Set(["references", "reference", "$", "$_", "$name"]);
 
 const normal = (topic: string) => topic.trim().toLowerCase();
 
@@ -55,7 +56,7 @@ function unknownTopic(topic: string, ops: Operation[]): string {
     .map(({ name }) => name);
   return (
     `No topic '${topic}'.${near.length ? ` Did you mean ${near.map((n) => `'${n}'`).join(" or ")}?` : ""} ` +
-    `Ask for an operation (e.g. "date_diff"), a family (${families.join(", ")}), an error code ` +
+    `Ask for an operation (e.g. "date_diff"), "references", a family (${families.join(", ")}), an error code ` +
     `(e.g. "tool_failed"), "step-functions", or nothing for the whole reference.`
   );
 }
@@ -71,6 +72,7 @@ export function describeLanguage(
   if (topic === "" || PTC_JSON.has(topic)) return languagePrompt(ops, prompt);
   if (STEP_FUNCTIONS.has(topic))
     return workflowLanguagePrompt(workflow, { tools: prompt.tools, compact: prompt.compact });
+  if (REFERENCE_TOPICS.has(topic)) return `References: ${REFERENCES}.\n`;
   const op = ops.find((o) => o.name === topic);
   if (op) return operationEntry(op).join("\n") + "\n";
   const family = ops.filter((o) => o.category === topic);

@@ -167,6 +167,14 @@ function operationsSection(ops: Operation[], compact: boolean): string[] {
   return lines;
 }
 
+/** What a reference string is (the full prompt's expression positions, describe_language "references"). */
+export const REFERENCES =
+  'a text that reads a value: "$_" is the current value and "$_.a.b" a field (or path) of it; "$name" is the ' +
+  "let or `as` binding of that name, else the memory key, else the context key (an error when none holds it), " +
+  'and "$name.a.b" a field or path inside it. So "$_.amount" is {"op": "get", "field": "amount"} and "$orders" ' +
+  "is the context's orders. Only a text starting with $ and a letter or _ is one; write such a text meant " +
+  'literally as {"op": "literal", "value": "$USD"}';
+
 // The prose. Op names in it are ones the spec defines; the op list itself comes from the table.
 const INTRO_FULL = [
   "# PTC-JSON",
@@ -183,10 +191,7 @@ const INTRO_FULL = [
   '- an operation: {"op": ...}',
   '- an implicit object: an object without "op" builds that object; operations in it are evaluated at any ' +
     "depth, everything else is literal data",
-  '- a reference, a text that reads a value: "$_" is the current value and "$_.a.b" a field (or path) of it; ' +
-    '"$name" is the let or `as` binding of that name, else the memory key, else the context key (an error when ' +
-    'none holds it), and "$name.a.b" a field or path inside it. So "$_.amount" is {"op": "get", "field": ' +
-    '"amount"} and "$orders" is the context\'s orders',
+  `- a reference, ${REFERENCES}`,
   '- a list: evaluated item by item (so ["$_.k", 1] builds a pair)',
   "- any other JSON value (string, number, boolean, null), taken literally: texts are references only when they " +
     'start with $ and a letter or _ ("$", "$5", "a@b.c" are literal). Use {"op": "literal", "value": ...} for data ' +

@@ -32,6 +32,11 @@ export async function createRuntimeOn(
   platform: Platform,
   options: CreateRuntimeOptions = {},
 ): Promise<Runtime | WorkerRuntime> {
+  const recycle = options.recycleEngineBytes;
+  if (recycle !== undefined && !(typeof recycle === "number" && recycle >= 0))
+    throw new TypeError(`ptc-wasm: recycleEngineBytes must be a number of bytes (0 or more), got ${String(recycle)}`);
   const module = await compileOnce(options.wasm, platform);
-  return options.worker ? new WorkerRuntime(module, await platform.workers(options)) : new Runtime(module);
+  return options.worker
+    ? new WorkerRuntime(module, await platform.workers(options), recycle)
+    : new Runtime(module, recycle);
 }

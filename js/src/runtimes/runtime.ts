@@ -145,10 +145,11 @@ function replayTooLong(options: {
 }
 
 /**
- * WebAssembly memory only grows. An idle instance that grew past this (a huge
- * input once) is replaced, so the host gets the memory back.
+ * WebAssembly memory only grows. An idle instance that grew past what its
+ * resident contexts take by more than this (a huge input once) is replaced, so
+ * the host gets the memory back (CreateRuntimeOptions.recycleEngineBytes).
  */
-const RECYCLE_ENGINE_BYTES = 256 * 1024 * 1024;
+export const RECYCLE_ENGINE_BYTES = 256 * 1024 * 1024;
 const RECYCLE_IDLE_MS = 2000;
 
 /**
@@ -161,6 +162,7 @@ export abstract class EngineHost {
   private workflowTable?: WorkflowLanguage;
   constructor(
     protected readonly wasmModule: WasmModule,
+    protected readonly recycleEngineBytes = RECYCLE_ENGINE_BYTES,
     protected engine = EngineInstance.create(wasmModule),
   ) {}
 
@@ -340,12 +342,16 @@ export class Runtime extends EngineHost implements PtcRuntime {
   private inFlight = 0;
   private recycleTimer?: ReturnType<typeof setTimeout>;
 
+  private grown(): boolean {
+    return this.engine.grownBytes() > this.recycleEngineBytes;
+  }
+
   // Back-to-back big runs reuse the grown memory; only an instance that stays
   // idle for a while is replaced, so the host gets the memory back.
   private recycleWhenIdle(): void {
     clearTimeout(this.recycleTimer);
     this.recycleTimer = setTimeout(() => {
-      if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleEngine();
+      if (this.inFlight === 0 && this.grown()) this.recycleEngine();
     }, RECYCLE_IDLE_MS);
     (this.recycleTimer as { unref?: () => void }).unref?.();
   }
@@ -482,7 +488,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
     } finally {
       runEnded.end();
       this.inFlight--;
-      if (this.inFlight === 0 && this.engine.memoryBytes() > RECYCLE_ENGINE_BYTES) this.recycleWhenIdle();
+      if (this.inFlight === 0 && this.grown()) this.recycleWhenIdle();
     }
   }
 

@@ -5,7 +5,7 @@ import { driveRun, failedRun, type Driven } from "../run/driver.js";
 import { describeThrown } from "../util/describe.js";
 import { EngineInstance } from "../engine/engine.js";
 import type { ResidentSpec } from "../engine/resident.js";
-import type { CrossingCall, FromWorker, ToWorker } from "./worker-protocol.js";
+import type { CrossingCall, EngineSize, FromWorker, ToWorker } from "./worker-protocol.js";
 import type { RunKind } from "../types/public.js";
 
 export function serveEngine(post: (message: FromWorker) => void): (message: ToWorker) => void {
@@ -18,6 +18,15 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
   function current(): EngineInstance {
     if (!engine || engine.broken) engine = EngineInstance.create(module as WebAssembly.Module);
     return engine;
+  }
+
+  function size(): EngineSize {
+    if (!engine || engine.broken) return { memoryBytes: 0, grownBytes: 0, residentBytes: 0 };
+    return {
+      memoryBytes: engine.memoryBytes(),
+      grownBytes: engine.grownBytes(),
+      residentBytes: engine.residentBytes(),
+    };
   }
 
   function ask<T>(key: string, message: FromWorker): Promise<T> {
@@ -74,7 +83,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     // instance after the close was handled (its payload came later), so it is
     // released again now (a no-op when it is not loaded).
     if (spec && !residents.has(spec.id) && engine && !engine.broken) engine.releaseResident(spec);
-    post({ type: "done", id, status: done.text, toolMs: done.toolMs });
+    post({ type: "done", id, status: done.text, toolMs: done.toolMs, ...size() });
   }
 
   return (message) => {
@@ -117,11 +126,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
       case "outcome":
         return reply(`${message.id}:${message.call}`, message.outcome);
       case "liveRuns?": // tests of leaks
-        return post({
-          type: "liveRuns",
-          count: engine && !engine.broken ? engine.liveRuns() : 0,
-          residentBytes: engine && !engine.broken ? engine.residentBytes() : 0,
-        });
+        return post({ type: "liveRuns", count: engine && !engine.broken ? engine.liveRuns() : 0, ...size() });
       case "trap":
         try {
           current().trapForTesting();

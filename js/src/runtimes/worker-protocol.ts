@@ -47,10 +47,21 @@ export type ToWorker =
 export type FromWorker =
   | { type: "payload?"; id: number; loads: string[]; fields?: Projections }
   | { type: "calls"; id: number; calls: CrossingCall[] }
-  | { type: "done"; id: number; status: string; toolMs: number }
-  // residentBytes: what the resident contexts loaded into the instance take (tests of leaks).
-  | { type: "liveRuns"; count: number; residentBytes: number }
+  // With its engine's size, so the caller can recycle a worker that grew (EngineSize).
+  | ({ type: "done"; id: number; status: string; toolMs: number } & EngineSize)
+  | ({ type: "liveRuns"; count: number } & EngineSize)
   | { type: "resident"; id: number; status: string };
+
+/**
+ * The worker's engine instance: its wasm memory (which only grows), what it
+ * grew by beyond the resident contexts (EngineInstance.grownBytes) and what
+ * those take (also tests of leaks).
+ */
+export interface EngineSize {
+  memoryBytes: number;
+  grownBytes: number;
+  residentBytes: number;
+}
 
 /** A worker as the caller's thread sees it (Node worker_threads or a Web Worker). */
 export interface WorkerPort {

@@ -48,7 +48,7 @@ import {
   type WorkflowOptions,
   type WorkflowResult,
 } from "../run/workflows.js";
-import type { CrossingCall, FromWorker, ToWorker, WorkerPort } from "./worker-protocol.js";
+import type { CrossingCall, EngineSize, FromWorker, ToWorker, WorkerPort } from "./worker-protocol.js";
 
 type Failed = { ok: false; error: PtcError };
 
@@ -122,6 +122,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   private readonly runs = new Map<number, PendingRun>();
   private nextId = 0;
   private sent = 0;
+  private workersStarted = 0;
   // When the current worker last answered anything: the message it is busy
   // with now was taken up no earlier.
   private lastAnswerAt = 0;
@@ -130,8 +131,9 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   constructor(
     wasmModule: WasmModule,
     private readonly spawn: () => WorkerPort,
+    recycleEngineBytes?: number,
   ) {
-    super(wasmModule);
+    super(wasmModule, recycleEngineBytes);
   }
 
   protected async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
@@ -218,7 +220,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   }
 
   // The worker answers in order.
-  private readonly liveRunsAnswers: ((stats: { count: number; residentBytes: number }) => void)[] = [];
+  private readonly liveRunsAnswers: ((stats: EngineStats) => void)[] = [];
 
   /** @internal for tests of leaks: runs the worker's engine holds (started and not ended). */
   async liveEngineRunsForTesting(): Promise<number> {
@@ -230,9 +232,19 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     return (await this.engineStats()).residentBytes;
   }
 
-  private engineStats(): Promise<{ count: number; residentBytes: number }> {
+  /** @internal for tests of recycling: bytes of the worker's engine memory (0 without a worker). */
+  async workerEngineBytesForTesting(): Promise<number> {
+    return (await this.engineStats()).memoryBytes;
+  }
+
+  /** @internal for tests of recycling: how many workers this runtime started. */
+  get workersStartedForTesting(): number {
+    return this.workersStarted;
+  }
+
+  private engineStats(): Promise<EngineStats> {
     const port = this.port;
-    if (!port) return Promise.resolve({ count: 0, residentBytes: 0 }); // no worker, or it was terminated
+    if (!port) return Promise.resolve({ count: 0, memoryBytes: 0, grownBytes: 0, residentBytes: 0 }); // no worker, or it was terminated
     return new Promise((resolve) => {
       // The idle worker does not keep Node alive: a timer does, until it answers.
       const keepAlive = setInterval(() => {}, 1000);
@@ -327,6 +339,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   private workerPort(): WorkerPort {
     if (this.port) return this.port;
     const port = this.spawn();
+    this.workersStarted++;
     // A worker that never answered did not start (its script is missing, say):
     // a fresh one would not either, so its runs are not started again.
     let answered = false;
@@ -364,10 +377,13 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         return;
       case "done": {
         this.forget(run);
-        if (run.abandoned) return;
-        const timings = { toolMs: message.toolMs, payloadMs: run.payloadMs };
-        const s = run.submission;
-        return run.resolve(finishedRun(message.status, s.convert, run.started, timings, s.gated, s.journal));
+        if (!run.abandoned) {
+          const timings = { toolMs: message.toolMs, payloadMs: run.payloadMs };
+          const s = run.submission;
+          run.resolve(finishedRun(message.status, s.convert, run.started, timings, s.gated, s.journal));
+        }
+        // The result reaches the caller in a later microtask: no run starts in between.
+        return this.recycleIfGrown(port, message);
       }
     }
   }
@@ -497,12 +513,27 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     }
   }
 
+  // Wasm memory never shrinks: a worker whose engine grew well past its
+  // resident data (a run's big group_by or join) is ended once nothing is
+  // waiting on it, which gives the memory back to the host. The next run or
+  // load starts a fresh worker, and runs that need resident data send it again.
+  private recycleIfGrown(port: WorkerPort, size: EngineSize): void {
+    if (port !== this.port || size.grownBytes <= this.recycleEngineBytes) return;
+    for (const run of this.runs.values()) if (run.port === port) return; // still computing (or aborted, ending)
+    if (this.residentAnswers.size > 0 || this.liveRunsAnswers.length > 0) return; // answers still due
+    port.terminate();
+    this.port = undefined;
+  }
+
   private forget(run: PendingRun): void {
     clearTimeout(run.watchdog);
     if (run.onAbort) run.submission.signal?.removeEventListener("abort", run.onAbort);
     this.runs.delete(run.id);
   }
 }
+
+/** What the worker says of its engine (tests of leaks and recycling). */
+type EngineStats = { count: number } & EngineSize;
 
 function bystanderMessage(why: string, toolCalls: number): string {
   if (toolCalls === 0) return `${why}; this run was already started again once, so it was not retried: run it again`;

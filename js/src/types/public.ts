@@ -394,6 +394,14 @@ export interface CreateRuntimeOptions {
    * timeout while computing terminates and replaces the worker.
    */
   worker?: boolean;
+  /**
+   * WebAssembly memory only grows. An engine that grew by more than this many
+   * bytes beyond its resident contexts is replaced once idle, so the host gets
+   * the memory back (default 256 MiB): in-process after 2 s without runs; in
+   * worker mode the worker is ended once no run waits on it, and the next run
+   * starts a fresh one (resident contexts are sent to it again).
+   */
+  recycleEngineBytes?: number;
 }
 
 /** Options of runtime.asFunctionTool(). */
