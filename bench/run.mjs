@@ -23,6 +23,7 @@ import { createPeers, LimitError, plainJs, ptcRun } from "./peers.mjs";
 import { codeBytes, sizeParts } from "./size-parts.mjs";
 import { printDiff, printSummary, saveRun } from "./summary.mjs";
 import { measureTokens, reportTokens } from "./tokens.mjs";
+import { measureWarningsTally, reportWarningsTally } from "./warnings.mjs";
 import { measureWorkloads, reportWorkloads, workloadTargets } from "./workloads.mjs";
 
 const { values: ARGS } = parseArgs({
@@ -685,6 +686,24 @@ async function workloadTokens() {
   return { ...reportTokens(measured, say, line), detail: measured };
 }
 
+// WARN (bench/warnings.mjs): the per-read cost of the field-read warnings' tally.
+async function workloadWarn() {
+  const { createRuntime } = await import("../dist/node.mjs");
+  const measured = await measureWarningsTally(await createRuntime(), { quick: QUICK, progress });
+  reportWarningsTally(measured, say);
+  say();
+  return {
+    lines: measured.map((m) => ({
+      id: "WARN",
+      label: `field reads, ${fmtRows(m.rows)} rows`,
+      unit: "ms",
+      cells: { tallied: m.tallied, untallied: m.untallied },
+    })),
+    targets: [],
+    detail: measured,
+  };
+}
+
 const verdict = (ok) => (ok ? "PASS" : "MISS");
 const ratioDetail = (a, b) => `${fmtTime(a)} vs ${fmtTime(b)} (ratio ${fmtRatio(a / b)})`;
 
@@ -698,6 +717,7 @@ const WORKLOADS = {
   GROUP: () => plannedWorkload("GROUP"),
   SIZE: workloadSize,
   TOKENS: workloadTokens,
+  WARN: workloadWarn,
 };
 
 // ------------------------------------------------------------------- main --

@@ -22,7 +22,7 @@ constexpr size_t kProgramCacheSize = 64;
 std::string cacheKey(std::string_view programJson, const EngineOptions& o) {
   std::string key = std::to_string(o.compile.maxDepth) + "|" + o.entry + (o.compile.toolsKnown ? "|t:" : "|-:");
   for (const std::string& t : o.compile.tools) key += t + ",";
-  key += "|";
+  key += "|" + o.returnsJson + "|";
   key += programJson;
   return key;
 }

@@ -20,11 +20,12 @@ struct EngineOptions {
   // validate/analyze: the keys of the context the program will run with, when given
   bool contextKeysKnown = false;
   std::vector<std::string> contextKeys;
+  std::string returnsJson;  // "returns": {tool: JSON Schema}, as JSON text ("" without)
 };
 
 // {"timeoutMs":..,"maxHeapBytes":..,"maxDepth":..,"maxToolCalls":..,
-// "maxConcurrency":..,"tools":[names],"entry":..,"input":..} (all optional; "tools" present means the tool set is
-// known). Throws PtcError on bad options.
+// "maxConcurrency":..,"tools":[names],"returns":{tool: JSON Schema},"entry":..,"input":..} (all optional;
+// "tools" present means the tool set is known). Throws PtcError on bad options.
 EngineOptions parseEngineOptions(std::string_view optionsJson);
 
 // {"state":"prepared","id":N,"loads":[...],"fields":{key:[fields]}} ("fields"

@@ -85,6 +85,7 @@ enum class ErrorCode {
   FieldNotFound,
   DottedField,
   FieldOfList,
+  UnknownResultField,
   DoubledProgram,
   ResultStored,
   Internal,
@@ -150,6 +151,7 @@ inline const char* errorCodeName(ErrorCode c) {
     case ErrorCode::FieldNotFound: return "field_not_found";
     case ErrorCode::DottedField: return "dotted_field";
     case ErrorCode::FieldOfList: return "field_of_list";
+    case ErrorCode::UnknownResultField: return "unknown_result_field";
     case ErrorCode::DoubledProgram: return "doubled_program";
     case ErrorCode::ResultStored: return "result_stored";
     case ErrorCode::Internal: return "internal";

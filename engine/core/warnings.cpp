@@ -8,10 +8,25 @@
 namespace ptc {
 
 void Warnings::add(ErrorCode code, const std::string& path, std::string message) {
-  if (list_.size() >= kMax) return;
-  for (const Warning& w : list_)
-    if (w.code == code && w.path == path) return;
+  if (list_.size() >= kMax || has(code, path)) return;
   list_.push_back(Warning{code, path, std::move(message)});
+}
+
+bool Warnings::has(ErrorCode code, const std::string& path) const {
+  return std::any_of(list_.begin(), list_.end(), [&](const Warning& w) { return w.code == code && w.path == path; });
+}
+
+std::string pathLiteral(const std::string& dotted) {
+  std::string out = "[";
+  size_t from = 0;
+  while (true) {
+    size_t dot = dotted.find('.', from);
+    out +=
+        (from ? ", \"" : "\"") + dotted.substr(from, dot == std::string::npos ? std::string::npos : dot - from) + "\"";
+    if (dot == std::string::npos) break;
+    from = dot + 1;
+  }
+  return out + "]";
 }
 
 std::vector<std::string> keyNames(const Value& object, size_t max) {

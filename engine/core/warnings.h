@@ -34,6 +34,7 @@ class Warnings {
   // Adds a warning unless one of the same code at the same path is there.
   void add(ErrorCode code, const std::string& path, std::string message);
   void add(const Warning& w) { add(w.code, w.path, w.message); }
+  bool has(ErrorCode code, const std::string& path) const;
   const std::vector<Warning>& list() const { return list_; }
   bool empty() const { return list_.empty(); }
 
@@ -86,6 +87,8 @@ inline void warn(ErrorCode code, const std::string& path, std::string message) {
 std::vector<std::string> keyNames(const Value& object, size_t max = 30);
 // " Did you mean 'x'? The <what> are: a, b, c." (or "There are no <what>.").
 std::string namesHint(const std::string& name, const std::vector<std::string>& names, const std::string& what);
+// ["customer", "tier"] for "customer.tier": the path a dotted name meant.
+std::string pathLiteral(const std::string& dotted);
 // [{"code":..,"path":..,"message":..}, ...]
 std::string warningsJson(const std::vector<Warning>& warnings);
 

@@ -12,6 +12,7 @@
 #include "ptc_json/program.h"
 #include "ptc_json/projection.h"
 #include "ptc_json/reference.h"
+#include "ptc_json/returns_check.h"
 
 namespace ptc {
 
@@ -74,6 +75,7 @@ class Compiler {
                                          "The program is wrapped in 'program' twice, so its result is returned "
                                          "(and stored in memory) as {\"program\": ...}. Write "
                                          "{\"program\": {\"op\": ...}} with one 'program' key"});
+    for (Warning& w : returnsWarnings(*result->root, options_.returns)) result->warnings.push_back(std::move(w));
     return result;
   }
 
@@ -482,11 +484,13 @@ class Compiler {
 
   // A node reading a named field of its input (or get's path) gets a slot in
   // the run's tally of field reads; a get with a default expects misses.
+  // select's fields and sort_by's `by` keys get a slot each (keyReads).
   void countRead(Node& node) {
-    bool reads = !node.field.isNone() || (node.usesPath && (node.op == Op::Get || node.op == Op::Var));
+    const size_t keys = keyReads(node);
+    bool reads = keys || !node.field.isNone() || (node.usesPath && (node.op == Op::Get || node.op == Op::Var));
     if (!reads || node.hasDefault) return;
     node.readSlot = static_cast<int32_t>(reads_.size());
-    reads_.push_back(&node);
+    reads_.insert(reads_.end(), std::max<size_t>(keys, 1), &node);
   }
 
   const CompileOptions& options_;

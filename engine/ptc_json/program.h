@@ -65,6 +65,9 @@ struct CompileOptions {
   int maxDepth = limits::maxDepthDefault;
   bool toolsKnown = false;
   std::vector<std::string> tools;
+  // Tools' declared results (JSON Schema), by name: reads of fields they cannot
+  // have warn before the run (returns_check.h).
+  std::map<std::string, Value> returns;
 };
 
 // The warnings a program gives before it runs: its own, and with the context
@@ -75,6 +78,10 @@ std::string unknownContextKeyMessage(const std::string& key, std::vector<std::st
 // The warnings of the run's field reads: each reading node that met no object
 // having its field (field_not_found, dotted_field).
 void fieldReadWarnings(const Program& program, Warnings& warnings);
+// How many reads of named fields a node makes with a slot each: select's
+// fields, sort_by's `by` keys (its slots are readSlot, readSlot + 1, ...); 0
+// for a node whose reads share one slot (its field, get's path).
+size_t keyReads(const Node& node);
 
 // Validates the value of the envelope's "program" key and compiles it. Throws
 // PtcError(validation_error) with the JSON Pointer of the first offending node.

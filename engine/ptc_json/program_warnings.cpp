@@ -15,9 +15,10 @@ namespace {
 
 std::string opOf(const Node& n) { return "'" + std::string(specOf(n.op).name) + "'"; }
 
-// The name a read missed on `object`: its field, or the first key of its path
-// the object lacks.
-std::string missedName(const Node& n, const Value& object) {
+// The name a read missed on `object`: select's field or sort_by's key number
+// `key`, its field, or the first key of its path the object lacks.
+std::string missedName(const Node& n, size_t key, const Value& object) {
+  if (keyReads(n)) return n.op == Op::Select ? n.keys[key].str() : n.sortKeys[key].first.str();
   if (!n.usesPath) return n.field.str();
   // The object is where the walk stopped: the deepest key it lacks.
   for (auto key = n.keys.rbegin(); key != n.keys.rend(); ++key)
@@ -31,27 +32,22 @@ bool dottedPath(const std::string& name, const Value& object) {
   return dot != std::string::npos && dot > 0 && object.find(name.substr(0, dot)) != nullptr;
 }
 
-std::string pathOf(const std::string& dotted) {
-  std::string out = "[";
-  size_t from = 0;
-  while (true) {
-    size_t dot = dotted.find('.', from);
-    out +=
-        (from ? ", \"" : "\"") + dotted.substr(from, dot == std::string::npos ? std::string::npos : dot - from) + "\"";
-    if (dot == std::string::npos) break;
-    from = dot + 1;
-  }
-  return out + "]";
+// Where a read is warned of: its node, or for a per-key read the key's entry
+// (so that two misspelt fields of one select are two warnings).
+std::string readPath(const Node& n, size_t key) {
+  if (!keyReads(n)) return n.path;
+  return n.path + (n.op == Op::Select ? "/fields/" : "/by/") + std::to_string(key);
 }
 
-Warning fieldWarning(const Node& n, const Value& object) {
-  const std::string name = missedName(n, object);
+Warning fieldWarning(const Node& n, size_t key, const Value& object) {
+  const std::string name = missedName(n, key, object);
+  const std::string path = readPath(n, key);
   if (dottedPath(name, object))
-    return Warning{ErrorCode::DottedField, n.path,
+    return Warning{ErrorCode::DottedField, path,
                    opOf(n) + " reads field '" + name + "', which no object it read has: a field name is one key, " +
-                       "not a path. Read the nested field with {\"op\": \"get\", \"path\": " + pathOf(name) +
+                       "not a path. Read the nested field with {\"op\": \"get\", \"path\": " + pathLiteral(name) +
                        "}: a pipe step before " + opOf(n) + " for one object, or a map before it for a list"};
-  return Warning{ErrorCode::FieldNotFound, n.path,
+  return Warning{ErrorCode::FieldNotFound, path,
                  opOf(n) + " reads field '" + name + "', which no object it read has, so it read null." +
                      namesHint(name, keyNames(object), "fields of those objects")};
 }
@@ -62,6 +58,13 @@ void eachNode(const Node& n, const std::function<void(const Node&)>& visit) {
 }
 
 }  // namespace
+
+size_t keyReads(const Node& node) {
+  if (node.op == Op::Select) return node.keys.size();
+  const bool byKeys =
+      node.op == Op::SortBy && node.field.isNone() && !node.sortKeys.empty() && !node.sortKeys.front().first.isNone();
+  return byKeys ? node.sortKeys.size() : 0;
+}
 
 std::string unknownContextKeyMessage(const std::string& key, std::vector<std::string> keys) {
   std::sort(keys.begin(), keys.end());
@@ -89,7 +92,12 @@ std::vector<Warning> staticWarnings(const Program& program, const std::vector<st
 void fieldReadWarnings(const Program& program, Warnings& warnings) {
   const size_t slots = std::min(warnings.slotCount(), program.reads.size());
   for (size_t i = 0; i < slots; ++i)
-    if (const Value* object = warnings.missedOnly(i)) warnings.add(fieldWarning(*program.reads[i], *object));
+    if (const Value* object = warnings.missedOnly(i)) {
+      const Node& n = *program.reads[i];
+      const size_t key = i - static_cast<size_t>(n.readSlot);
+      // A read the tool's declared result already warned of (returns_check.h) is said once.
+      if (!warnings.has(ErrorCode::UnknownResultField, readPath(n, key))) warnings.add(fieldWarning(n, key, *object));
+    }
   warnings.forgetReads();
 }
 

@@ -13,7 +13,10 @@ beforeAll(async () => {
 
 async function runCase(c, calls) {
   const program = "source" in c ? c.source : c.program;
-  if (c.validateOnly) return ptc.validate(program, c.options ?? {});
+  // A case whose mock tools declare results (returnsSchema) validates with them.
+  const declared = Object.values(c.tools ?? {}).some((mock) => mock.returnsSchema);
+  if (c.validateOnly)
+    return ptc.validate(program, { ...(c.options ?? {}), ...(declared ? { tools: mockTools(c.tools, calls) } : {}) });
   const controller = new AbortController();
   return ptc.run(program, {
     maxConcurrency: 1, // the corpus answers calls one at a time, as the native runner does

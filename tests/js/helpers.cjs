@@ -159,11 +159,13 @@ function mockTools(spec, calls, controller) {
   const tools = {};
   for (const [name, mock] of Object.entries(spec ?? {})) {
     let n = 0;
-    tools[name] = async (args) => {
+    const execute = async (args) => {
       calls.push({ tool: name, args });
       const step = mock.sequence ? mock.sequence[Math.min(n++, mock.sequence.length - 1)] : mock;
       return mockAnswer(step, args, controller);
     };
+    // A mock's returnsSchema is the descriptor's declared result (`returns`).
+    tools[name] = mock.returnsSchema ? { returns: mock.returnsSchema, execute } : execute;
   }
   return tools;
 }

@@ -164,3 +164,39 @@ test("the CLI prints warnings on stderr; a one-shot run warns of keys stored bes
   expect([v.status, v.stdout.trim()]).toEqual([0, "ok"]);
   expect(v.stderr).toContain("Warning doubled_program at /program/program");
 });
+
+test("a tool's declared result (zod returns, MCP outputSchema) names a field it cannot have: validate, analyze, run", async () => {
+  const { z } = require("zod");
+  const program = {
+    program: {
+      op: "pipe",
+      steps: [
+        { op: "call", tool: "get_user", args: { id: 1 } },
+        { op: "get", field: "mail" },
+      ],
+    },
+  };
+  const warnings = [
+    {
+      code: "unknown_result_field",
+      path: "/program/steps/1",
+      message:
+        "'get' reads field 'mail' of the result of tool 'get_user', which its declared returns schema does not " +
+        "list, so it will read null. Did you mean 'email'? The fields it lists are: email, name.",
+    },
+  ];
+  const declarations = [
+    { returns: z.object({ name: z.string(), email: z.string() }) },
+    { outputSchema: { type: "object", properties: { name: { type: "string" }, email: { type: "string" } } } },
+  ];
+  for (const declared of declarations) {
+    const tools = { get_user: { ...declared, execute: async () => ({ name: "Ada", email: "ada@example.com" }) } };
+    expect(ptc.validate(program, { tools })).toEqual({ ok: true, warnings });
+    expect(ptc.analyze(program, { tools }).warnings).toEqual(warnings);
+    // The run says it once: the data's own field_not_found at that node is the same news.
+    expect(await ptc.run(program, { tools })).toMatchObject({ ok: true, result: null, warnings });
+  }
+  // A plain function declares nothing: the run's data alone decides.
+  const plain = await ptc.run(program, { tools: { get_user: async () => ({ name: "Ada", email: "a@b.c" }) } });
+  expect(plain.warnings.map((w) => w.code)).toEqual(["field_not_found"]);
+});

@@ -70,9 +70,10 @@ Value chunk(const Node& n, const Array& items, size_t size) {
 
 Value selectFields(const Node& n, const Value& object) {
   ObjectBuilder out;  // a field listed twice is kept once: an object's keys are distinct
-  for (const Value& key : n.keys) {
-    const Value* v = object.find(key.str());
-    if (v) out.put(key, *v);
+  for (size_t i = 0; i < n.keys.size(); ++i) {
+    const Value* v = object.find(n.keys[i].str());
+    noteKeyRead(n, i, v != nullptr, object);
+    if (v) out.put(n.keys[i], *v);
   }
   return out.build();
 }
@@ -110,13 +111,16 @@ Value sortBy(const Node& n, const Array& items) {
   std::vector<Value> keys;  // row-major: keys[i * k + j] is key j of item i
   keys.reserve(items.size() * k);
   for (const Value& item : items)
-    for (const auto& key : n.sortKeys) {
-      if (key.first.isNone()) {
+    for (size_t j = 0; j < k; ++j) {
+      const Value& key = n.sortKeys[j].first;
+      if (key.isNone()) {
         keys.push_back(item);
-      } else if (&key.first == &n.sortKeys.front().first && !n.field.isNone()) {
+      } else if (!n.field.isNone()) {
         keys.push_back(fieldOf(n, item));  // the one-field form: its reads are tallied (core/warnings.h)
       } else {
-        keys.push_back(item.field(key.first.str()));
+        const Value* v = item.find(key.str());
+        noteKeyRead(n, j, v != nullptr, item);  // a `by` key: a slot each
+        keys.push_back(v ? *v : Value());
       }
     }
   std::vector<size_t> order(items.size());

@@ -38,6 +38,12 @@ inline void noteRead(const Node& n, bool found, const Value& object) {
   if (n.readSlot < 0) return;
   if (Warnings* w = Warnings::current()) w->noteRead(n.readSlot, found, object);
 }
+// Tallies the read of key number `key` of a node reading several (select's
+// fields, sort_by's `by` keys: program.h keyReads).
+inline void noteKeyRead(const Node& n, size_t key, bool found, const Value& object) {
+  if (n.readSlot < 0) return;
+  if (Warnings* w = Warnings::current()) w->noteRead(n.readSlot + static_cast<int32_t>(key), found, object);
+}
 // The node's `field` of an object (null when missing or not an object), found
 // through the node's hint: a field read per row is one comparison.
 inline Value fieldOf(const Node& n, const Value& item) {

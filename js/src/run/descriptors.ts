@@ -81,10 +81,11 @@ export function prepareCall(
     return {
       problem: `'${name}' is deferred (the host runs it): resume the run with { value } or { error } for this call, not { approved: true }`,
     };
+  const execute = tool.execute as (args: JsonObject, identity?: CallIdentity) => unknown;
   const schema = tool.parameters ?? tool.inputSchema;
   // A Standard Schema (zod...) checks the args itself; the tool gets its output.
   if (isStandardSchema(schema))
-    return { execute: async (a) => tool.execute((await standardArgs(schema, a)) as JsonObject) };
+    return { execute: async (a) => execute.call(tool, (await standardArgs(schema, a)) as JsonObject) };
   const parameters = jsonSchemaOf(schema);
   if (parameters) {
     let problem: string | undefined;
@@ -95,6 +96,5 @@ export function prepareCall(
     }
     if (problem) return { problem };
   }
-  const execute = tool.execute as (args: JsonObject, identity?: CallIdentity) => unknown;
   return { execute: (a, identity) => (identity ? execute.call(tool, a, identity) : execute.call(tool, a)) };
 }

@@ -4,6 +4,7 @@ import { isPlainObject } from "./checks.js";
 import { now, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
 import { describeThrown } from "../util/describe.js";
 import { RowBlockWriter } from "../engine/rows.js";
+import { returnsJson, withReturns } from "./declared-returns.js";
 import { ENGINE_LIMITS } from "../types/engine-tables.js";
 import type { ProgramInput, PtcError, RunOptions, RunResult, ValidateOptions } from "../types/public.js";
 
@@ -42,6 +43,7 @@ let lastOptions = {
   maxConcurrency: 0,
   singleTurn: false,
   tools: [] as string[],
+  returns: "",
   json: "",
 };
 
@@ -69,8 +71,10 @@ export function engineOptionsJson(options: RunOptions): string {
   const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const tools = toolNames(options);
   const singleTurn = options.singleTurn === true;
+  const returns = returnsJson(options.tools);
   const last = lastOptions;
   if (
+    last.returns === returns &&
     last.singleTurn === singleTurn &&
     last.timeoutMs === timeoutMs &&
     last.maxHeapBytes === maxHeapBytes &&
@@ -80,16 +84,19 @@ export function engineOptionsJson(options: RunOptions): string {
     sameNames(last.tools, tools)
   )
     return last.json;
-  const json = JSON.stringify({
-    timeoutMs,
-    maxHeapBytes,
-    maxDepth,
-    maxToolCalls,
-    maxConcurrency,
-    tools,
-    ...(singleTurn ? { singleTurn } : {}),
-  });
-  lastOptions = { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, singleTurn, tools, json };
+  const json = withReturns(
+    JSON.stringify({
+      timeoutMs,
+      maxHeapBytes,
+      maxDepth,
+      maxToolCalls,
+      maxConcurrency,
+      tools,
+      ...(singleTurn ? { singleTurn } : {}),
+    }),
+    returns,
+  );
+  lastOptions = { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, singleTurn, tools, returns, json };
   return json;
 }
 
@@ -98,7 +105,7 @@ export function validateOptionsJson(options: ValidateOptions): string {
   if (options.tools) engineOptions.tools = Array.isArray(options.tools) ? options.tools : Object.keys(options.tools);
   const contextKeys = options.contextKeys ?? (options.context ? Object.keys(options.context) : undefined);
   if (contextKeys) engineOptions.contextKeys = contextKeys;
-  return JSON.stringify(engineOptions);
+  return withReturns(JSON.stringify(engineOptions), returnsJson(options.tools));
 }
 
 const rowBlocks = new RowBlockWriter();

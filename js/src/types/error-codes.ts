@@ -228,6 +228,12 @@ export const ERROR_CODES = [
     'Map over the items (`{"op": "map", "expr": {"op": "get", "field": ...}}`) or take one first (`first`).',
   ),
   c(
+    "unknown_result_field",
+    [W],
+    "A program reads a field of a tool's result (or of its items) that the tool's declared `returns` (MCP `outputSchema`) does not list. validate/analyze given the tools say it before running.",
+    "Read one of the fields the message lists (it suggests the nearest), or declare the field in the tool's `returns`.",
+  ),
+  c(
     "doubled_program",
     [W],
     'The program is wrapped twice: `{"program": {"program": {...}}}` returns its result as `{"program": ...}`.',

@@ -27,12 +27,22 @@ export interface PtcError {
 export type FormattableError = Omit<PtcError, "code"> & { code?: ErrorCode };
 
 /**
- * The args object a tool receives (the call's evaluated `args`). Loose on
- * purpose, so that a tool may declare the args it expects, as a type literal or
- * an interface: `({ id }: { id: number }) => ...`.
+ * The args object a tool receives (the call's evaluated `args`): JSON data.
+ * A tool may declare the args it expects instead, as a type literal
+ * (`({ id }: { id: number }) => ...`: tool function types take their args as a
+ * method does, so a narrower object type is accepted) or an interface (see
+ * ArgsFunction).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type ToolArgs = Record<string, any>;
+export type ToolArgs = JsonObject;
+
+/**
+ * A function whose args TypeScript cannot relate to JSON objects (an
+ * interface has no index signature: `({ id }: OrderArgs) => ...`), still a
+ * tool: the run passes it the call's args object. It has no call signature of
+ * its own, so that an untyped `(args) => ...` among tools is typed by
+ * ToolFunction (its args are ToolArgs).
+ */
+export type ArgsFunction = CallableFunction;
 
 /**
  * What a tool of a gated run gets as its second argument (`execute(args,
@@ -79,13 +89,15 @@ export interface ToolDescriptor<Args extends object = ToolArgs> {
   /**
    * JSON Schema of the result: the prompts show its fields in the tool's
    * signature (`-> {id: string, total: number}`), so that a program reads
-   * fields the result has. Not checked against the value.
+   * fields the result has; a program reading a field it does not list gets
+   * the warning `unknown_result_field` (validate/analyze too). Not checked
+   * against the value.
    */
   returns?: ToolSchema;
   /** The AI SDK's and MCP's name for `returns`. */
   outputSchema?: ToolSchema;
   /** Runs the call; may be left out only when `defer` is true. */
-  execute: ToolFunction<Args>;
+  execute: ToolFunction<Args> | ArgsFunction;
   /**
    * What the tool does to the world (default "read"). Calls of "write" tools
    * never run at the same time as each other (reads still fan out); analyze()
@@ -130,7 +142,7 @@ export interface AiSdkToolLike {
 
 /** A plain function, a descriptor, or an AI SDK tool() object. */
 export type Tool<Args extends object = ToolArgs> =
-  ToolFunction<Args> | ToolDescriptor<Args> | DeferredToolDescriptor | AiSdkToolLike;
+  ToolFunction<Args> | ArgsFunction | ToolDescriptor<Args> | DeferredToolDescriptor | AiSdkToolLike;
 
 export interface RunOptions {
   /** Data the program reads with {"op": "load", "name": ...}. */
@@ -194,7 +206,11 @@ export interface RunOptions {
 }
 
 export interface ValidateOptions {
-  /** Tool names, or a tools object: unknown tool names then fail validation. */
+  /**
+   * Tool names, or a tools object: unknown tool names then fail validation, and
+   * a field read of a tool's result that its declared `returns` does not list
+   * is a warning (`unknown_result_field`).
+   */
   tools?: string[] | Record<string, Tool>;
   maxDepth?: number;
   /**

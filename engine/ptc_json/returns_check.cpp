@@ -1,0 +1,300 @@
+#include "ptc_json/returns_check.h"
+
+#include <algorithm>
+
+#include "core/json_pointer.h"
+#include "ptc_json/op_table.h"
+
+namespace ptc {
+
+namespace {
+
+// ---- what a schema says (docs/semantics.md, "Declared tool results") ----
+
+bool hasType(const Value& schema, std::string_view type) {
+  const Value* t = schema.find("type");
+  if (!t) return false;
+  if (t->isString()) return t->str() == type;
+  if (!t->isArray()) return false;
+  return std::any_of(t->items().begin(), t->items().end(),
+                     [&](const Value& x) { return x.isString() && x.str() == type; });
+}
+
+// The alternatives of a union (anyOf / oneOf), or the schema alone.
+std::vector<const Value*> branches(const Value& schema) {
+  for (const char* key : {"anyOf", "oneOf"})
+    if (const Value* list = schema.find(key); list && list->isArray()) {
+      std::vector<const Value*> out;
+      for (const Value& b : list->items()) out.push_back(&b);
+      return out;
+    }
+  return {&schema};
+}
+
+// A schema that allows objects and lists their properties.
+bool objectSchema(const Value& s) {
+  const Value* props = s.find("properties");
+  return props && props->isObject() && !props->members().empty() && (!s.find("type") || hasType(s, "object"));
+}
+
+// An object schema that allows no other fields: additionalProperties absent
+// (the convention of declared results: the fields listed are the fields) or
+// false, and nothing else that could add fields.
+bool closedObject(const Value& s) {
+  const Value* extra = s.find("additionalProperties");
+  const Value* unevaluated = s.find("unevaluatedProperties");
+  auto isFalse = [](const Value* v) { return !v || (v->isBool() && !v->truthy()); };
+  return objectSchema(s) && isFalse(extra) && isFalse(unevaluated) && !s.find("patternProperties") && !s.find("$ref") &&
+         !s.find("allOf");
+}
+
+// A schema that allows no object at all: a type that lists no "object".
+bool noObject(const Value& s) {
+  return s.find("type") && !hasType(s, "object") && !s.find("anyOf") && !s.find("oneOf");
+}
+
+// The fields an object of this schema can have (sorted), or false when it may
+// have others or the check cannot tell. A union's are those of its object
+// branches, each closed (a branch that is no object has no fields to read).
+bool fieldsOf(const Value& schema, std::vector<std::string>& fields) {
+  bool anyObject = false;
+  for (const Value* b : branches(schema)) {
+    if (noObject(*b)) continue;
+    if (!closedObject(*b)) return false;
+    anyObject = true;
+    for (const Member& m : b->find("properties")->members()) fields.push_back(m.key.str());
+  }
+  std::sort(fields.begin(), fields.end());
+  fields.erase(std::unique(fields.begin(), fields.end()), fields.end());
+  return anyObject;
+}
+
+const Value* propertyOf(const Value& schema, const std::string& name) {
+  for (const Value* b : branches(schema)) {
+    const Value* props = b->find("properties");
+    if (const Value* p = props ? props->find(name) : nullptr; p && p->isObject()) return p;
+  }
+  return nullptr;
+}
+
+const Value* itemsOf(const Value& schema) {
+  for (const Value* b : branches(schema))
+    if (const Value* items = b->find("items"); items && items->isObject() && hasType(*b, "array")) return items;
+  return nullptr;
+}
+
+// ---- what a value is known to be ----
+
+// A part of a tool's declared result, or a list (a map's) of such parts; no
+// schema: unknown.
+struct Shape {
+  const Value* schema = nullptr;
+  bool listOf = false;
+  std::string what;  // for messages: "the result of tool 'get_user'"
+};
+
+Shape itemsShape(const Shape& s) {
+  if (!s.schema) return {};
+  if (s.listOf) return Shape{s.schema, false, s.what};
+  const Value* items = itemsOf(*s.schema);
+  return items ? Shape{items, false, "the items of " + s.what} : Shape{};
+}
+
+class Check {
+ public:
+  explicit Check(const std::map<std::string, Value>& returns) : returns_(returns) {}
+
+  std::vector<Warning> out;
+
+  Shape visit(const Node& n, const Shape& in) {
+    if (n.op == Op::Call) return call(n, in);
+    if (n.op == Op::Pipe) {
+      Shape s = in;
+      for (const auto& step : n.kids) s = visit(*step, s);
+      return s;
+    }
+    if (n.op == Op::Let) return let(n, in);
+    if (n.op == Op::Var) return var(n);
+    if (n.op == Op::Get) return n.hasDefault ? kidsSee({}, n) : reads(n, in);
+    if (n.op == Op::Filter || n.op == Op::Reject || n.op == Op::Map || n.op == Op::FlatMap) return perItem(n, in);
+    if (n.op == Op::SortBy || n.op == Op::Select) return keyed(n, in);
+    if (n.op == Op::GroupBy) return groupBy(n, in);
+    const OpSpec& spec = specOf(n.op);
+    if (spec.category == std::string_view("comparison")) return comparison(n, in);
+    if (spec.valueOverridesInput) {  // a value-level op: its field is one of the current value
+      if (!n.valueGiven && !n.field.isNone()) readField(n, n.path, in, n.field.str());
+      return kidsSee(in, n);
+    }
+    if (among(n.op, kItemField)) {
+      if (!n.field.isNone()) readField(n, n.path, itemsShape(in), n.field.str());
+      Shape item = itemsShape(in);
+      kidsSee(n.valueSeesMapItem && insideMap_ ? mapItem_ : in, n);
+      if (n.op == Op::MinBy || n.op == Op::MaxBy) return item;
+      return n.op == Op::FilterIn || n.op == Op::RejectIn ? in : Shape{};
+    }
+    if (n.op == Op::First || n.op == Op::Last || n.op == Op::Nth || n.op == Op::Take || n.op == Op::Drop ||
+        n.op == Op::Distinct) {
+      kidsSee(in, n);  // nth/take/drop's count sees the list
+      return n.op == Op::First || n.op == Op::Last || n.op == Op::Nth ? itemsShape(in) : in;
+    }
+    if (n.op == Op::Try) {  // catch sees `error`, which may shadow a binding
+      bound_.push_back(Binding{n.name.str(), {}});
+      kidsSee(in, n);
+      bound_.pop_back();
+      return {};
+    }
+    if (among(n.op, kSeesCurrentValue)) return kidsSee(in, n);
+    // Not modelled (scan, from_entries, loop...): what its expressions see, and
+    // the names they bind, are unknown.
+    const size_t barrier = barrier_;
+    barrier_ = bound_.size();
+    kidsSee({}, n);
+    barrier_ = barrier;
+    return {};
+  }
+
+ private:
+  struct Binding {
+    std::string name;
+    Shape shape;
+  };
+
+  // Ops whose `field` is one of each item of their list input.
+  static constexpr Op kItemField[] = {Op::Sum,    Op::Avg,        Op::Min,           Op::Max,
+                                      Op::Median, Op::Percentile, Op::CountDistinct, Op::MinBy,
+                                      Op::MaxBy,  Op::FilterIn,   Op::RejectIn};
+  // Ops whose expressions are evaluated against the op's own current value
+  // (the rest the check does not model: their value is unknown).
+  static constexpr Op kSeesCurrentValue[] = {Op::And,  Op::Or,    Op::Not,    Op::If,    Op::Object,
+                                             Op::List, Op::Merge, Op::Concat, Op::Zip,   Op::Add,
+                                             Op::Sub,  Op::Mul,   Op::Div,    Op::Round, Op::Pct};
+  template <size_t N>
+  static bool among(Op op, const Op (&ops)[N]) {
+    return std::find(ops, ops + N, op) != ops + N;
+  }
+
+  // Visits a node's expressions against `in`; the node's own value is unknown.
+  Shape kidsSee(const Shape& in, const Node& n) {
+    for (const auto& k : n.kids) visit(*k, in);
+    return {};
+  }
+
+  Shape call(const Node& n, const Shape& in) {
+    kidsSee(in, n);
+    auto it = returns_.find(n.name.str());
+    if (it == returns_.end() || !it->second.isObject()) return {};
+    return Shape{&it->second, false, "the result of tool '" + n.name.str() + "'"};
+  }
+
+  Shape let(const Node& n, const Shape& in) {
+    const size_t before = bound_.size();
+    for (size_t i = 0; i < n.keys.size(); ++i) bound_.push_back(Binding{n.keys[i].str(), visit(*n.kids[i], in)});
+    Shape s = visit(*n.kids[n.keys.size()], in);
+    bound_.resize(before);
+    return s;
+  }
+
+  Shape var(const Node& n) {
+    Shape s;  // a name bound outside the barrier, or in memory: unknown
+    for (size_t i = bound_.size(); i > barrier_; --i)
+      if (bound_[i - 1].name == n.name.str()) {
+        s = bound_[i - 1].shape;
+        break;
+      }
+    return n.field.isNone() && !n.usesPath ? s : reads(n, s);
+  }
+
+  // get or var: its field, or its path key by key.
+  Shape reads(const Node& n, Shape s) {
+    if (!n.usesPath) return readField(n, n.path, s, n.field.str());
+    for (const Value& key : n.keys) s = readField(n, n.path, s, key.str());
+    return s;
+  }
+
+  // filter/reject/map/flat_map: their expression sees each item (and `as` binds it).
+  Shape perItem(const Node& n, const Shape& in) {
+    const Shape item = itemsShape(in);
+    const bool map = n.op == Op::Map || n.op == Op::FlatMap;
+    const bool wasInside = insideMap_;
+    const Shape wasItem = mapItem_;
+    if (map) insideMap_ = true, mapItem_ = item;
+    if (n.name.isString()) bound_.push_back(Binding{n.name.str(), item});
+    Shape result = visit(*n.kids[0], item);
+    if (n.name.isString()) bound_.pop_back();
+    insideMap_ = wasInside;
+    mapItem_ = wasItem;
+    if (!map) return in;
+    return n.op == Op::Map && result.schema && !result.listOf ? Shape{result.schema, true, result.what} : Shape{};
+  }
+
+  // sort_by's field or `by` keys, select's fields: of each item, or of the object.
+  Shape keyed(const Node& n, const Shape& in) {
+    const Shape of = n.op == Op::Select && !itemsShape(in).schema ? in : itemsShape(in);
+    if (!n.field.isNone()) readField(n, n.path, of, n.field.str());
+    for (size_t i = 0; i < keyReads(n); ++i) {
+      const std::string& name = n.op == Op::Select ? n.keys[i].str() : n.sortKeys[i].first.str();
+      readField(n, n.path + (n.op == Op::Select ? "/fields/" : "/by/") + std::to_string(i), of, name);
+    }
+    return n.op == Op::SortBy ? in : Shape{};
+  }
+
+  // group_by: its field and `key` see each item, its aggs the group's items.
+  Shape groupBy(const Node& n, const Shape& in) {
+    const Shape item = itemsShape(in);
+    if (!n.field.isNone()) readField(n, n.path, item, n.field.str());
+    const bool byKey = n.kids.size() > n.keys.size();
+    if (n.name.isString()) bound_.push_back(Binding{n.name.str(), item});
+    for (size_t i = 0; i < n.kids.size(); ++i) visit(*n.kids[i], byKey && i == 0 ? item : in);
+    if (n.name.isString()) bound_.pop_back();
+    return {};
+  }
+
+  // A comparison's field is one of the current value; its `value` sees the
+  // enclosing map's item when there is one (spec 7.3).
+  Shape comparison(const Node& n, const Shape& in) {
+    if (!n.field.isNone()) readField(n, n.path, in, n.field.str());
+    return kidsSee(insideMap_ ? mapItem_ : in, n);
+  }
+
+  // A field read of a value of known shape: warned of when the schema lists
+  // its fields and not this one. What it reads, as far as known.
+  Shape readField(const Node& n, const std::string& path, const Shape& of, const std::string& name) {
+    if (!of.schema || of.listOf) return {};  // a list has no fields: field_of_list says so when it runs
+    std::vector<std::string> fields;
+    if (!fieldsOf(*of.schema, fields)) return {};
+    if (std::binary_search(fields.begin(), fields.end(), name)) {
+      const Value* p = propertyOf(*of.schema, name);
+      return p ? Shape{p, false, "field '" + name + "' of " + of.what} : Shape{};
+    }
+    out.push_back(Warning{ErrorCode::UnknownResultField, path, message(n, name, of.what, fields)});
+    return {};
+  }
+
+  static std::string message(const Node& n, const std::string& name, const std::string& what,
+                             const std::vector<std::string>& fields) {
+    std::string text = "'" + std::string(specOf(n.op).name) + "' reads field '" + name + "' of " + what +
+                       ", which its declared returns schema does not list, so it will read null.";
+    const size_t dot = name.find('.');
+    if (dot != std::string::npos && dot > 0 && std::binary_search(fields.begin(), fields.end(), name.substr(0, dot)))
+      return text + " A field name is one key, not a path: read the nested field with {\"op\": \"get\", \"path\": " +
+             pathLiteral(name) + "}";
+    return text + namesHint(name, fields, "fields it lists");
+  }
+
+  const std::map<std::string, Value>& returns_;
+  std::vector<Binding> bound_;  // let and `as` bindings, innermost last
+  size_t barrier_ = 0;          // bindings below it are hidden (inside an op the check does not model)
+  bool insideMap_ = false;
+  Shape mapItem_;
+};
+
+}  // namespace
+
+std::vector<Warning> returnsWarnings(const Node& root, const std::map<std::string, Value>& returns) {
+  if (returns.empty()) return {};
+  Check check(returns);
+  check.visit(root, Shape{});
+  return std::move(check.out);
+}
+
+}  // namespace ptc
