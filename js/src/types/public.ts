@@ -3,7 +3,6 @@
 import type { ErrorCode, ErrorType } from "./error-codes.js";
 import type { JsonObject, JsonValue } from "./json.js";
 import type { ResidentContext } from "./resident-context.js";
-import type { ToolSchema } from "./tool-schema.js";
 
 export type { StandardResult, StandardSchemaV1, ToolSchema } from "./tool-schema.js";
 
@@ -26,123 +25,19 @@ export interface PtcError {
 /** What formatError takes: a result's error, or one built by hand, whose `code` may be absent. */
 export type FormattableError = Omit<PtcError, "code"> & { code?: ErrorCode };
 
-/**
- * The args object a tool receives (the call's evaluated `args`): JSON data.
- * A tool may declare the args it expects instead, as a type literal
- * (`({ id }: { id: number }) => ...`: tool function types take their args as a
- * method does, so a narrower object type is accepted) or an interface (see
- * ArgsFunction).
- */
-export type ToolArgs = JsonObject;
-
-/**
- * A function whose args TypeScript cannot relate to JSON objects (an
- * interface has no index signature: `({ id }: OrderArgs) => ...`), still a
- * tool: the run passes it the call's args object. It has no call signature of
- * its own, so that an untyped `(args) => ...` among tools is typed by
- * ToolFunction (its args are ToolArgs).
- */
-export type ArgsFunction = CallableFunction;
-
-/**
- * What a tool of a gated run gets as its second argument (`execute(args,
- * identity)`): the same on every resume and replay of the same call, so a write
- * tool can refuse to do twice what one state, resumed twice, asks twice.
- */
-export interface CallIdentity {
-  /** Given when the run started; kept in its state. */
-  runId: string;
-  /** The call's id (a pending call's `id`): its tool, path, args and how many such calls came before it. */
-  callId: string;
-}
-
-/** A host's key for suspended states (`stateKey`): text (UTF-8) or bytes. */
-export type StateKey = string | Uint8Array | ArrayBuffer;
-
-/**
- * A host tool: receives the evaluated args object, returns JSON-compatible data
- * (or a Promise of it). Generic over its args; written as a method's type so
- * that a function declaring narrower args (`{ id: number }`) is still a Tool.
- * In a run with a gate (a write, approval or deferred tool; journal, replay,
- * suspend, resume) it also gets the call's identity `{ runId, callId }`, the
- * same on every resume of the same call: a write tool dedupes by it.
- */
-export type ToolFunction<Args extends object = ToolArgs> = {
-  bivarianceHack(args: Args, call?: CallIdentity): unknown;
-}["bivarianceHack"];
-
-/**
- * A tool with what a model needs to know about it: the prompt lists its
- * description and parameters, and a call whose args do not match `parameters`
- * (a JSON Schema) fails with an execution_error before `execute` runs.
- */
-export interface ToolDescriptor<Args extends object = ToolArgs> {
-  description?: string;
-  /**
-   * The args object's schema: JSON Schema (draft 2020-12), or a Standard
-   * Schema (a zod 4 schema...), which then checks the args itself and is shown
-   * to the model as its JSON Schema.
-   */
-  parameters?: ToolSchema<Args>;
-  /** The AI SDK's name for `parameters` (a tool() object works as it is). */
-  inputSchema?: ToolSchema<Args>;
-  /**
-   * JSON Schema of the result: the prompts show its fields in the tool's
-   * signature (`-> {id: string, total: number}`), so that a program reads
-   * fields the result has; a program reading a field it does not list gets
-   * the warning `unknown_result_field` (validate/analyze too). Not checked
-   * against the value.
-   */
-  returns?: ToolSchema;
-  /** The AI SDK's and MCP's name for `returns`. */
-  outputSchema?: ToolSchema;
-  /** Runs the call; may be left out only when `defer` is true. */
-  execute: ToolFunction<Args> | ArgsFunction;
-  /**
-   * What the tool does to the world (default "read"). Calls of "write" tools
-   * never run at the same time as each other (reads still fan out); analyze()
-   * reports each tool's effect.
-   */
-  effect?: "read" | "write";
-  /**
-   * Ask before each call: true, or a function of the call's args deciding per
-   * call. Such a call is not run: the run stops there, suspended, and
-   * runtime.resume() approves or denies it.
-   */
-  approval?: boolean | ApprovalCheck<Args>;
-  /** The host runs this tool itself: every call suspends the run, and resume() gives its result. */
-  defer?: boolean;
-}
-
-/** Decides per call whether a person must approve it (a method's type, as ToolFunction, for narrower args). */
-export type ApprovalCheck<Args extends object = ToolArgs> = {
-  bivarianceHack(args: Args): boolean | Promise<boolean>;
-}["bivarianceHack"];
-
-/** A tool the host runs itself (`defer: true`): no `execute`. */
-export type DeferredToolDescriptor = Omit<ToolDescriptor, "execute" | "defer"> & { defer: true; execute?: undefined };
-
-/**
- * An AI SDK tool() object, as it is: its inputSchema (zod, any Standard Schema,
- * or jsonSchema()) checks the args and is shown to the model; its execute runs
- * the call (with the args only). A tool() without execute cannot be called.
- */
-export interface AiSdkToolLike {
-  inputSchema: unknown;
-  outputSchema?: unknown;
-  description?: unknown;
-  execute?: (input: never, options: never) => unknown;
-  // Never set on a tool() object: a literal with one of them is a ToolDescriptor,
-  // so its `execute: async (args) => ...` gets the descriptor's args type.
-  parameters?: undefined;
-  effect?: undefined;
-  approval?: undefined;
-  defer?: undefined;
-}
-
-/** A plain function, a descriptor, or an AI SDK tool() object. */
-export type Tool<Args extends object = ToolArgs> =
-  ToolFunction<Args> | ArgsFunction | ToolDescriptor<Args> | DeferredToolDescriptor | AiSdkToolLike;
+export type {
+  ToolArgs,
+  ArgsFunction,
+  CallIdentity,
+  StateKey,
+  ToolFunction,
+  ToolDescriptor,
+  ApprovalCheck,
+  DeferredToolDescriptor,
+  AiSdkToolLike,
+  Tool,
+} from "./tool-types.js";
+import type { StateKey, Tool } from "./tool-types.js";
 
 export interface RunOptions {
   /** Data the program reads with {"op": "load", "name": ...}. */

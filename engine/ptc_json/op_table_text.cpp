@@ -1,0 +1,115 @@
+// The op table as text: an op's shape for messages and prompts, and the whole
+// table as JSON for the package (prompts, schema, docs, completion).
+#include <string>
+
+#include "core/json.h"
+#include "ptc_json/op_table.h"
+
+namespace ptc {
+
+using K = FieldKind;
+using P = Presence;
+
+namespace {
+
+const char* placeholder(FieldKind kind) {
+  switch (kind) {
+    case K::Expr: return "<expr>";
+    case K::ExprList: return "[<expr>, ...]";
+    case K::ExprFields: return "{\"key\": <expr>, ...}";
+    case K::Json: return "<json>";
+    case K::Name:
+    case K::ItemField: return "\"<name>\"";
+    case K::FieldName: return "\"<field>\"";
+    case K::Names: return "[\"<name>\", ...]";
+    case K::Count: return "<integer >= 0 | expr>";
+    case K::Precision: return "<integer 0-15>";
+    case K::Order: return "\"asc\"|\"desc\"";
+    case K::SortKeys: return "[{\"field\": ..., \"order\": ...}, ...]";
+    case K::Percent: return "<0-100>";
+    case K::Method: return "\"linear\"|\"nearest\"";
+    case K::Choice: return "<choice>";  // opShape writes the choices
+    case K::Text: return "\"<text>\"";
+    case K::Iterations: return "<1-1000>";
+  }
+  return "<expr>";
+}
+
+const char* presenceName(Presence p) { return p == P::Required ? "required" : (p == P::OneOf ? "one_of" : "optional"); }
+
+}  // namespace
+
+std::string choiceList(const FieldSpec& f) {
+  std::string out;
+  for (const char* c : f.choices) out += std::string(out.empty() ? "" : "|") + "\"" + c + "\"";
+  return out;
+}
+
+std::string opShape(const OpSpec& spec) {
+  std::string out = "{\"op\": \"";
+  out += spec.name;
+  out += "\"";
+  for (const FieldSpec& f : spec.fields) {
+    out += ", ";
+    if (f.presence != P::Required) out += "[";
+    out += "\"";
+    out += f.name;
+    out += "\": ";
+    if (f.kind == K::Choice) out += choiceList(f);
+    else out += placeholder(f.kind);
+    if (f.presence != P::Required) out += "]";
+  }
+  out += "}";
+  return out;
+}
+
+std::string opTableJson() {
+  std::string out = "[";
+  bool firstOp = true;
+  for (const OpSpec& s : opTable()) {
+    if (!firstOp) out += ",";
+    firstOp = false;
+    out += "{\"name\":";
+    appendJsonString(out, s.name);
+    out += ",\"category\":";
+    appendJsonString(out, s.category);
+    out += ",\"readsInput\":";
+    out += s.readsInput ? "true" : "false";
+    out += ",\"description\":";
+    appendJsonString(out, s.description);
+    out += ",\"example\":";
+    out += s.example;  // already JSON text
+    out += ",\"shape\":";
+    appendJsonString(out, opShape(s));
+    out += ",\"fields\":[";
+    bool firstField = true;
+    for (const FieldSpec& f : s.fields) {
+      if (!firstField) out += ",";
+      firstField = false;
+      out += "{\"name\":";
+      appendJsonString(out, f.name);
+      out += ",\"kind\":";
+      appendJsonString(out, fieldKindName(f.kind));
+      out += ",\"presence\":";
+      appendJsonString(out, presenceName(f.presence));
+      out += ",\"description\":";
+      appendJsonString(out, f.description);
+      out += ",\"role\":";
+      appendJsonString(out, f.role == Role::Predicate ? "predicate" : (f.role == Role::Step ? "step" : "value"));
+      if (f.kind == K::Choice) {
+        out += ",\"choices\":[";
+        for (size_t i = 0; i < f.choices.size(); ++i) {
+          if (i) out += ",";
+          appendJsonString(out, f.choices[i]);
+        }
+        out += "]";
+      }
+      out += "}";
+    }
+    out += "]}";
+  }
+  out += "]";
+  return out;
+}
+
+}  // namespace ptc
