@@ -137,4 +137,4 @@ function tools(data, pageSize = 25) {
   };
 }
 
-module.exports = { generate, tools, isoAt };
+module.exports = { generate, generator, tools, isoAt };

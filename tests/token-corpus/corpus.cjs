@@ -8,6 +8,8 @@ const path = require("node:path");
 const { spawnSync } = require("node:child_process");
 const questions = require("./questions.cjs");
 const { generate, jsTool } = require("./data.cjs");
+// Equal as JSON, numbers within a relative 1e-9 (Python and the engine may round a last bit apart).
+const { sameAnswer } = require("../../examples/agent-tasks/harness.cjs");
 
 const programs = path.join(__dirname, "programs");
 const TURN = /^# turn\n/m;
@@ -52,16 +54,6 @@ function runPython(question, data) {
   const res = spawnSync("python3", [path.join(__dirname, "harness.py")], { input: job, encoding: "utf8" });
   if (res.status !== 0) throw new Error(`${question.id}.py failed: ${res.stderr}`);
   return JSON.parse(res.stdout);
-}
-
-/** Equal as JSON, numbers within a relative 1e-9 (Python and the engine may round a last bit apart). */
-function sameAnswer(a, b) {
-  if (typeof a === "number" && typeof b === "number") return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) return a.length === b.length && a.every((x, i) => sameAnswer(x, b[i]));
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => Object.hasOwn(b, k) && sameAnswer(a[k], b[k]));
 }
 
 /** Tokens of each question's twins (all turns) with a counter (text -> number of tokens). */

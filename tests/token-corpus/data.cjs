@@ -6,19 +6,8 @@
 // Deterministic: a seeded generator, so both twins of every question see the
 // same rows.
 "use strict";
-const { generate: shop, isoAt } = require("../../examples/agent-tasks/data.cjs");
-
-/** mulberry32, as the shop's generator, with a seed of its own. */
-function generator(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The shop's seeded generator (mulberry32), with a seed of its own below.
+const { generate: shop, generator, isoAt } = require("../../examples/agent-tasks/data.cjs");
 
 function generate() {
   const data = shop();
