@@ -133,27 +133,53 @@ std::string answer(Engine& engine, int run, int id, const Value& mock, const Val
 
 }  // namespace
 
-// Answers the calls in the order they were issued (several may be
-// outstanding when the run fans out).
+namespace {
+
+// A call the mock host has started: the mock's answer is chosen as it starts
+// (a "sequence" counts calls as they start, as the package's tools do).
+struct Started {
+  int id;
+  Value args;
+  Value mock;
+};
+
+Started start(const Value& call, const Value& mocks, std::map<std::string, size_t>& callsOf, Array& calls) {
+  std::string tool = call.field("tool").str();
+  Value args = call.field("args");
+  calls.push_back(Value::object({{Value::string("tool"), Value::string(tool)}, {Value::string("args"), args}}));
+  Value mock = mocks.field(tool);
+  if (const Value* seq = mock.find("sequence")) {
+    size_t n = callsOf[tool]++;
+    const Array& steps = seq->items();
+    mock = steps.empty() ? Value() : steps[std::min(n, steps.size() - 1)];
+  }
+  return Started{static_cast<int>(call.field("id").asInt()), std::move(args), std::move(mock)};
+}
+
+}  // namespace
+
+// Answers as the package's host does (js/src/run/driver.ts, answerCalls) with
+// tools that answer at once: every call a status issues starts at once, and
+// the answers reach the engine in the order their calls started, so a call
+// issued meanwhile is answered after those already out. A call that hangs is
+// answered (timeout) only once nothing else is out: the other calls answer
+// before the deadline passes. One that aborts aborts the run as it starts: the
+// calls after it are not made.
 Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, Array& calls) {
   std::map<std::string, size_t> callsOf;  // for "sequence" mocks
-  std::deque<Value> outstanding;
+  std::deque<Started> out;
   while (status.field("state").str() == "call") {
-    for (const Value& c : status.field("calls").items()) outstanding.push_back(c);
-    if (outstanding.empty()) break;  // a run waiting with nothing to answer: a bug the test shows
-    Value call = outstanding.front();
-    outstanding.pop_front();
-    std::string tool = call.field("tool").str();
-    Value args = call.field("args");
-    calls.push_back(Value::object({{Value::string("tool"), Value::string(tool)}, {Value::string("args"), args}}));
-    Value mock = mocks.field(tool);
-    if (const Value* seq = mock.find("sequence")) {
-      size_t n = callsOf[tool]++;
-      const Array& steps = seq->items();
-      mock = steps.empty() ? Value() : steps[std::min(n, steps.size() - 1)];
+    for (const Value& c : status.field("calls").items()) {
+      out.push_back(start(c, mocks, callsOf, calls));
+      if (const Value* reason = out.back().mock.find("aborts"))
+        return parseJson(engine.cancel(run, "abort", reason->str(), out.back().id), "status");
     }
-    int id = static_cast<int>(call.field("id").asInt());
-    status = parseJson(answer(engine, run, id, mock, args), "status");
+    if (out.empty()) break;  // a run waiting with nothing to answer: a bug the test shows
+    auto next = std::find_if(out.begin(), out.end(), [](const Started& s) { return !s.mock.field("hangs").truthy(); });
+    if (next == out.end()) next = out.begin();  // only hanging calls are out: the deadline passes
+    Started call = std::move(*next);
+    out.erase(next);
+    status = parseJson(answer(engine, run, call.id, call.mock, call.args), "status");
   }
   return status;
 }
