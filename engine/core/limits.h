@@ -17,7 +17,6 @@ namespace ptc {
 //   maxHeapBytes: the largest integer a JavaScript number holds exactly.
 //   maxDepth: the evaluators recurse once per level; a program 500 deep runs
 //     (tests/js/limits-table.test.cjs), deeper ones would risk the wasm stack.
-//   maxConcurrency: the package's default; the engine's own is 1 (core/run.h).
 #define PTC_LIMITS(X)                                        \
   X(timeoutMs, 1000, 2147483647, false)                      \
   X(maxHeapBytes, 10 * 1024 * 1024, 9007199254740991, false) \

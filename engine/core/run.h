@@ -25,11 +25,9 @@ struct RunLimits {
   int64_t timeoutMs = limits::timeoutMsDefault;
   uint64_t maxHeapBytes = limits::maxHeapBytesDefault;
   int maxDepth = limits::maxDepthDefault;
-  int maxToolCalls = limits::maxToolCallsDefault;  // calls one run may make; the next one ends the run
-  // Tool calls outstanding at once: one, for an embedder that answers calls in
-  // order; the package sends the table's default.
-  int maxConcurrency = 1;
-  bool singleTurn = false;  // no later program reads this run's memory (a one-shot run)
+  int maxToolCalls = limits::maxToolCallsDefault;      // calls one run may make; the next one ends the run
+  int maxConcurrency = limits::maxConcurrencyDefault;  // tool calls issued to the host at once
+  bool singleTurn = false;                             // no later program reads this run's memory (a one-shot run)
 };
 
 struct Node;
@@ -61,8 +59,8 @@ struct PendingCall {
 // others wait in the order they were made.
 struct RunCore : Deadline {
   int toolCalls = 0;
-  int maxToolCalls = 1000;
-  int maxConcurrency = 1;
+  int maxToolCalls = limits::maxToolCallsDefault;
+  int maxConcurrency = limits::maxConcurrencyDefault;
 
   std::map<int, PendingCall> calls;  // made and not yet answered, by id
   std::deque<int> queued;            // made, not issued yet (oldest first)

@@ -14,8 +14,7 @@ using ptc::testing::Case;
 // A mock tool's `returnsSchema` is its declared result (the package's
 // descriptor `returns`): the engine's option "returns".
 std::string optionsFor(const Value& c) {
-  ptc::Members members;
-  for (const ptc::Member& m : c.field("options").members()) members.push_back(m);
+  ptc::Members members = ptc::testing::caseOptions(c);
   ptc::Members returns;
   for (const ptc::Member& m : c.field("tools").members())
     if (const Value* schema = m.value.find("returnsSchema")) returns.push_back(ptc::Member{m.key, *schema});

@@ -2,7 +2,9 @@
 // the table's default, past its maximum is refused rather than capped.
 #include <gtest/gtest.h>
 
+#include "api/engine.h"
 #include "api/options.h"
+#include "core/json.h"
 #include "core/limits.h"
 
 namespace {
@@ -24,6 +26,21 @@ TEST(EngineOptions, AbsentLimitsAreTheTablesDefaults) {
   EXPECT_EQ(o.limits.maxDepth, ptc::limits::maxDepthDefault);
   EXPECT_EQ(o.compile.maxDepth, ptc::limits::maxDepthDefault);
   EXPECT_EQ(o.limits.maxToolCalls, ptc::limits::maxToolCallsDefault);
+  EXPECT_EQ(o.limits.maxConcurrency, ptc::limits::maxConcurrencyDefault);
+}
+
+// The engine's own default was 1 while the package sent 8: an embedder of the
+// engine got sequential calls without saying so.
+TEST(EngineOptions, ARunWithoutOptionsIssuesTheTablesDefaultOfCallsAtOnce) {
+  ptc::Engine engine;
+  const char* program = R"({"program": {"op": "pipe", "steps": [{"op": "literal", "value": [1,2,3,4,5,6,7,8,9,10]},)"
+                        R"( {"op": "map", "expr": {"op": "call", "tool": "t"}}]}})";
+  ptc::Value prepared = ptc::parseJson(engine.prepare(program, R"({"tools":["t"]})"), "status");
+  ASSERT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
+  ptc::Value begun =
+      ptc::parseJson(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}"), "status");
+  ASSERT_EQ(begun.field("state").str(), "call") << ptc::toJson(begun);
+  EXPECT_EQ(static_cast<int64_t>(begun.field("calls").items().size()), ptc::limits::maxConcurrencyDefault);
 }
 
 // maxDepth 1000 used to run with 500 ("nested more than 500 levels").

@@ -184,6 +184,14 @@ Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, 
   return status;
 }
 
+Members caseOptions(const Value& c) {
+  Members members;
+  for (const Member& m : c.field("options").members()) members.push_back(m);
+  if (!c.field("options").find("maxConcurrency"))
+    members.push_back(Member{Value::string("maxConcurrency"), Value::integer(1)});
+  return members;
+}
+
 // expect.warnings: the status's warnings, in order, each with its code and
 // path (exact) and a message containing the expected one.
 void checkWarnings(const Value& got, const Value& want) {

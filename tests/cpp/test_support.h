@@ -75,6 +75,13 @@ class CaseTrace {
   ::testing::ScopedTrace trace_;
 };
 
+// A case's "options", with "maxConcurrency": 1 unless it gives one: the corpus
+// runs its calls one at a time, in both runners (tests/js/helpers.cjs,
+// corpusOptions); a case about concurrency sets it. The engine's default is
+// the limits table's (8), under which some cases' expectations (a trace's
+// order, the calls made before the run ends) would not hold.
+Members caseOptions(const Value& c);
+
 // Drives a started run to its final status, answering each tool call from the
 // case's "tools" mocks and recording the calls as {"tool", "args"}.
 Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, Array& calls);

@@ -20,8 +20,7 @@ std::string sourceOf(const Value& c) {
 }
 
 std::string optionsFor(const Value& c) {
-  ptc::Members members;
-  for (const ptc::Member& m : c.field("options").members()) members.push_back(m);
+  ptc::Members members = ptc::testing::caseOptions(c);
   ptc::Array names;
   for (const ptc::Member& m : c.field("tools").members()) names.push_back(m.key);
   members.push_back(ptc::Member{Value::string("tools"), Value::array(std::move(names))});

@@ -2,7 +2,15 @@
 // same files the native GoogleTest suite runs through the C++ engine).
 // A test is named "file › case name"; a failure starts with the case's file:line.
 const fs = require("node:fs");
-const { ptcWasm, checkExpectation, mockTools, caseLines, loadCaseFiles, atCase } = require("./helpers.cjs");
+const {
+  ptcWasm,
+  checkExpectation,
+  mockTools,
+  corpusOptions,
+  caseLines,
+  loadCaseFiles,
+  atCase,
+} = require("./helpers.cjs");
 
 const files = loadCaseFiles("tests/conformance");
 
@@ -19,8 +27,7 @@ async function runCase(c, calls) {
     return ptc.validate(program, { ...(c.options ?? {}), ...(declared ? { tools: mockTools(c.tools, calls) } : {}) });
   const controller = new AbortController();
   return ptc.run(program, {
-    maxConcurrency: 1, // the corpus answers calls one at a time, as the native runner does
-    ...(c.options ?? {}),
+    ...corpusOptions(c),
     context: c.context ?? {},
     memory: c.memory ?? {},
     tools: mockTools(c.tools, calls, controller),

@@ -151,6 +151,17 @@ async function atCase(filePath, c, check) {
 }
 
 /**
+ * A conformance case's "options", with maxConcurrency 1 unless it gives one:
+ * the corpus runs its calls one at a time, in both runners (the native one:
+ * caseOptions in tests/cpp/test_support.cpp); a case about concurrency sets it.
+ * Under the default (8) some cases' expectations (a trace's order, the calls
+ * made before the run ends) would not hold.
+ */
+function corpusOptions(c) {
+  return { maxConcurrency: 1, ...(c.options ?? {}) };
+}
+
+/**
  * A conformance case's "tools" as tool functions (both dialects): each answers
  * as its mock says (mockAnswer), or a "sequence" of mocks one per call (past
  * its end the last repeats), and records the call as {tool, args} in `calls`.
@@ -216,6 +227,7 @@ module.exports = {
   checkExpectation,
   mockAnswer,
   mockTools,
+  corpusOptions,
   caseLines,
   loadCaseFiles,
   atCase,

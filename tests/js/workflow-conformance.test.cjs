@@ -3,7 +3,7 @@
 // A test is named "file › case name"; a failure starts with the case's file:line.
 const fs = require("node:fs");
 const path = require("node:path");
-const { ptcWasm, checkExpectation, mockTools, loadCaseFiles, atCase } = require("./helpers.cjs");
+const { ptcWasm, checkExpectation, mockTools, corpusOptions, loadCaseFiles, atCase } = require("./helpers.cjs");
 
 const root = path.join(__dirname, "../..");
 const files = loadCaseFiles("tests/conformance-workflows");
@@ -31,8 +31,7 @@ for (const { file, path: filePath, cases } of files) {
           const got = c.validateOnly
             ? ptc.validateWorkflow(sourceOf(c), { tools, entry: c.entry, input: c.input })
             : await ptc.runWorkflow(sourceOf(c), {
-                maxConcurrency: 1, // the corpus answers calls one at a time, as the native runner does
-                ...(c.options ?? {}),
+                ...corpusOptions(c),
                 entry: c.entry,
                 input: c.input ?? {},
                 tools,
