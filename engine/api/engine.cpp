@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "ptc_json/analysis.h"
+#include "ptc_json/op_table.h"
 #include "step_functions/workflow_analysis.h"
 #include "step_functions/workflow_compiler.h"
 #include "step_functions/workflow_run.h"

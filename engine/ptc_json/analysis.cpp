@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "ptc_json/op_table.h"
 
 namespace ptc {
 

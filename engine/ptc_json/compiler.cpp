@@ -8,6 +8,7 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/suggest.h"
+#include "ptc_json/op_table.h"
 #include "ptc_json/planner.h"
 #include "ptc_json/program.h"
 #include "ptc_json/projection.h"

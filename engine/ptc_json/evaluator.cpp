@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/warnings.h"
 #include "ptc_json/evaluator_scope.h"
+#include "ptc_json/op_table.h"
 #include "ptc_json/ops/ops.h"
 
 namespace ptc {

@@ -7,6 +7,7 @@
 
 #include "ptc_json/evaluator.h"
 #include "ptc_json/evaluator_scope.h"
+#include "ptc_json/op_table.h"
 #include "ptc_json/ops/ops.h"
 
 namespace ptc {

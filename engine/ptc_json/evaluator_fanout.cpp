@@ -17,6 +17,7 @@
 #include "core/error.h"
 #include "core/fan_out.h"
 #include "ptc_json/evaluator.h"
+#include "ptc_json/op_table.h"
 
 namespace ptc {
 

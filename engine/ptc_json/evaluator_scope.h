@@ -8,6 +8,7 @@
 
 #include "core/error.h"
 #include "ptc_json/evaluator.h"
+#include "ptc_json/op_table.h"
 
 namespace ptc::evaluation {
 

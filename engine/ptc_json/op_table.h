@@ -4,7 +4,7 @@
 // control case the evaluators run it with, and the shapes the preflight
 // analysis and the projection read. Validation and compilation read it; so do
 // the JSON export (schema, prompt, docs, playground completion). Adding an
-// operation of an existing family is an enumerator here, an entry in
+// operation of an existing family is an enumerator in op.h, an entry in
 // op_table.cpp and its function in the family's file: no switch names ops
 // (the evaluators switch over Control, projection.cpp over RowRole), and the
 // table does not compile with an op left out or with neither an apply
@@ -19,119 +19,12 @@
 #include <string_view>
 
 #include "core/fixed_list.h"
+#include "ptc_json/op.h"
 
 namespace ptc {
 
 class Value;  // core/value.h
 struct Node;  // ptc_json/program.h
-
-enum class Op : uint8_t {
-  // data
-  Literal,
-  Var,
-  Load,
-  Let,
-  // collections
-  Pipe,
-  Filter,
-  Reject,
-  Map,
-  Select,
-  SortBy,
-  First,
-  Last,
-  Nth,
-  Take,
-  Drop,
-  Distinct,
-  Count,
-  Chunk,
-  Scan,
-  // aggregation
-  Sum,
-  Avg,
-  Min,
-  Max,
-  MinBy,
-  MaxBy,
-  // access and introspection
-  Get,
-  Keys,
-  Typeof,
-  // comparison and membership
-  Eq,
-  Neq,
-  Gt,
-  Gte,
-  Lt,
-  Lte,
-  Contains,
-  In,
-  FilterIn,
-  RejectIn,
-  // arithmetic
-  Add,
-  Sub,
-  Mul,
-  Div,
-  Round,
-  Floor,
-  Ceil,
-  Pct,
-  // logic
-  And,
-  Or,
-  Not,
-  If,
-  // tools
-  Call,
-  // combine (an implicit object literal compiles to Object, a list in an
-  // expression position to List)
-  Object,
-  Merge,
-  Concat,
-  Zip,
-  List,
-  // conversions
-  ToNumber,
-  ToString,
-  // group and reshape
-  GroupBy,
-  ToEntries,
-  FromEntries,
-  Flatten,
-  FlatMap,
-  // statistics
-  Median,
-  Percentile,
-  CountDistinct,
-  // text
-  Length,
-  Lower,
-  Upper,
-  Trim,
-  Slice,
-  Split,
-  Join,
-  StartsWith,
-  EndsWith,
-  Replace,
-  Format,
-  // dates
-  ToTimestamp,
-  FormatDate,
-  DateDiff,
-  DateAdd,
-  DatePart,
-  DateTrunc,
-  // control
-  Try,
-  Loop,
-  // Not an operation: their number. A new operation goes before it.
-  End_,
-};
-
-inline constexpr size_t kOpCount = static_cast<size_t>(Op::End_);
 
 enum class FieldKind : uint8_t {
   Expr,        // an expression (operation, implicit object or literal JSON)

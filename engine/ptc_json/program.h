@@ -10,7 +10,7 @@
 #include "core/limits.h"
 #include "core/value.h"
 #include "core/warnings.h"
-#include "ptc_json/op_table.h"
+#include "ptc_json/op.h"
 
 namespace ptc {
 

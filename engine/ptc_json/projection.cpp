@@ -1,5 +1,7 @@
 #include "ptc_json/projection.h"
 
+#include "ptc_json/op_table.h"
+
 #include <algorithm>
 #include <set>
 

@@ -10,6 +10,7 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/suggest.h"
+#include "ptc_json/op_table.h"
 #include "ptc_json/program.h"
 #include "step_functions/workflow_compile.h"
 #include "step_functions/workflow_functions.h"

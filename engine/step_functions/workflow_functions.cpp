@@ -2,6 +2,7 @@
 
 #include "core/error.h"
 #include "core/json.h"
+#include "ptc_json/op_table.h"
 #include "ptc_json/ops/ops.h"
 #include "ptc_json/program.h"
 

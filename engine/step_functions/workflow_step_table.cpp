@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "core/json.h"
+#include "ptc_json/op_table.h"
 #include "step_functions/workflow_functions.h"
 
 namespace ptc::workflow {

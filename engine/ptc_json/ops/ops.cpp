@@ -14,6 +14,7 @@
 #include "core/json.h"
 #include "core/json_fast.h"
 #include "core/json_pointer.h"
+#include "ptc_json/op_table.h"
 
 namespace ptc {
 

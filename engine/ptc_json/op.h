@@ -1,0 +1,120 @@
+// The operations of PTC-JSON, as every compiled node names its own (Node::op
+// in program.h). Only the enum: what each op is and does is its entry in the
+// table (op_table.h), which only the files that read it include, so a change
+// to the table recompiles those, not every user of a Node.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ptc {
+
+enum class Op : uint8_t {
+  // data
+  Literal,
+  Var,
+  Load,
+  Let,
+  // collections
+  Pipe,
+  Filter,
+  Reject,
+  Map,
+  Select,
+  SortBy,
+  First,
+  Last,
+  Nth,
+  Take,
+  Drop,
+  Distinct,
+  Count,
+  Chunk,
+  Scan,
+  // aggregation
+  Sum,
+  Avg,
+  Min,
+  Max,
+  MinBy,
+  MaxBy,
+  // access and introspection
+  Get,
+  Keys,
+  Typeof,
+  // comparison and membership
+  Eq,
+  Neq,
+  Gt,
+  Gte,
+  Lt,
+  Lte,
+  Contains,
+  In,
+  FilterIn,
+  RejectIn,
+  // arithmetic
+  Add,
+  Sub,
+  Mul,
+  Div,
+  Round,
+  Floor,
+  Ceil,
+  Pct,
+  // logic
+  And,
+  Or,
+  Not,
+  If,
+  // tools
+  Call,
+  // combine (an implicit object literal compiles to Object, a list in an
+  // expression position to List)
+  Object,
+  Merge,
+  Concat,
+  Zip,
+  List,
+  // conversions
+  ToNumber,
+  ToString,
+  // group and reshape
+  GroupBy,
+  ToEntries,
+  FromEntries,
+  Flatten,
+  FlatMap,
+  // statistics
+  Median,
+  Percentile,
+  CountDistinct,
+  // text
+  Length,
+  Lower,
+  Upper,
+  Trim,
+  Slice,
+  Split,
+  Join,
+  StartsWith,
+  EndsWith,
+  Replace,
+  Format,
+  // dates
+  ToTimestamp,
+  FormatDate,
+  DateDiff,
+  DateAdd,
+  DatePart,
+  DateTrunc,
+  // control
+  Try,
+  Loop,
+  // Not an operation: their number. A new operation goes before it.
+  End_,
+};
+
+inline constexpr size_t kOpCount = static_cast<size_t>(Op::End_);
+
+}  // namespace ptc
