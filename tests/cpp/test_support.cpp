@@ -135,6 +135,14 @@ std::string answer(Engine& engine, int run, int id, const Value& mock, const Val
 
 // Answers the calls in the order they were issued (several may be
 // outstanding when the run fans out).
+std::string startWorkflowRun(Engine& engine, std::string_view source, std::string_view options,
+                             std::string_view input) {
+  std::string prepared = engine.prepareWorkflow(source, options);
+  Value status = parseJson(prepared, "status");
+  if (status.field("state").str() != "prepared") return prepared;
+  return engine.runPrepared(static_cast<int>(status.field("id").asInt()), input, "");
+}
+
 Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, Array& calls) {
   std::map<std::string, size_t> callsOf;  // for "sequence" mocks
   std::deque<Value> outstanding;
