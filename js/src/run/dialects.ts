@@ -5,7 +5,8 @@
 // (runtimes/caller-run.ts): nothing past the entry points asks which it is.
 import type { DoneStatus, Payload, Projections, Timings } from "./driver.js";
 import { checkRunOptions } from "./checks.js";
-import { engineOptionsJson, payloadFor, toRunResult } from "./options.js";
+import { engineOptionsJson, toRunResult } from "./options.js";
+import { payloadFor } from "./payload.js";
 import {
   checkWorkflowOptions,
   toWorkflowResult,

@@ -134,7 +134,7 @@ function lostMessage(toolCalls: number): string {
   );
 }
 
-/** The one clock of js/src (options.ts re-exports it). */
+/** The one clock of js/src. */
 export const now = () => performance.now();
 
 // The engine writes every status with its state first; only a run waiting on
