@@ -40,8 +40,8 @@ std::string loadResident(uintptr_t ptr, size_t len, double maxBytes, double time
 void releaseResident(int id) { engine().releaseResident(id); }
 double residentBytes() { return static_cast<double>(engine().residentBytes()); }
 void release(int prepared) { engine().release(prepared); }
-std::string startWorkflow(uintptr_t ptr, size_t len, std::string options) {
-  return engine().startWorkflow(bytes(ptr, len), options);
+std::string prepareWorkflow(uintptr_t ptr, size_t len, std::string options) {
+  return engine().prepareWorkflow(bytes(ptr, len), options);
 }
 std::string validateWorkflow(uintptr_t ptr, size_t len, std::string options) {
   return engine().validateWorkflow(bytes(ptr, len), options);
@@ -52,13 +52,11 @@ std::string analyze(uintptr_t ptr, size_t len, std::string options) {
 std::string analyzeWorkflow(uintptr_t ptr, size_t len, std::string options) {
   return engine().analyzeWorkflow(bytes(ptr, len), options);
 }
-std::string begin(int run, double spentMs, uintptr_t inputPtr, size_t inputLen, std::string memory) {
-  return engine().begin(run, bytes(inputPtr, inputLen), memory, spentMs);
-}
-std::string resume(int run, int call, uintptr_t resultPtr, size_t resultLen) {
+// Every binding takes its arguments in the order of the Engine method it calls.
+std::string resume(int run, uintptr_t resultPtr, size_t resultLen, int call) {
   return engine().resume(run, bytes(resultPtr, resultLen), call);
 }
-std::string fail(int run, int call, std::string message) { return engine().fail(run, message, call); }
+std::string fail(int run, std::string message, int call) { return engine().fail(run, message, call); }
 std::string cancel(int run, std::string reason, std::string detail, int call) {
   return engine().cancel(run, reason, detail, call);
 }
@@ -72,7 +70,7 @@ void debugTrap() { __builtin_trap(); }
 
 }  // namespace
 
-// The call made on every run of a prepared program is a plain wasm export, not
+// The call made on every run of a prepared program (or step-function file) is a plain wasm export, not
 // an Embind function: Embind's generic invoker (no eval, DYNAMIC_EXECUTION=0)
 // and its std::string result (copied into a fresh buffer, then decoded) cost
 // about a microsecond per call, a tenth of a tiny run. The context, the memory
@@ -80,8 +78,8 @@ void debugTrap() { __builtin_trap(); }
 // in wasm memory, where statusSlot says, for the JS side to decode.
 extern "C" {
 EMSCRIPTEN_KEEPALIVE uintptr_t ptcStatusSlot() { return reinterpret_cast<uintptr_t>(statusSlot); }
-EMSCRIPTEN_KEEPALIVE void ptcRunPrepared(int prepared, double spentMs, uintptr_t ptr, size_t contextLen,
-                                         size_t memoryLen, size_t rowsLen, int resident) {
+EMSCRIPTEN_KEEPALIVE void ptcRunPrepared(int prepared, uintptr_t ptr, size_t contextLen, size_t memoryLen,
+                                         double spentMs, size_t rowsLen, int resident) {
   lastStatus = engine().runPrepared(prepared, bytes(ptr, contextLen), bytes(ptr + contextLen, memoryLen), spentMs,
                                     bytes(ptr + contextLen + memoryLen, rowsLen), resident);
   statusSlot[0] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(lastStatus.data()));
@@ -98,11 +96,10 @@ EMSCRIPTEN_BINDINGS(ptc_engine) {
   emscripten::function("loadResident", &loadResident);
   emscripten::function("releaseResident", &releaseResident);
   emscripten::function("residentBytes", &residentBytes);
-  emscripten::function("startWorkflow", &startWorkflow);
+  emscripten::function("prepareWorkflow", &prepareWorkflow);
   emscripten::function("validateWorkflow", &validateWorkflow);
   emscripten::function("analyze", &analyze);
   emscripten::function("analyzeWorkflow", &analyzeWorkflow);
-  emscripten::function("begin", &begin);
   emscripten::function("resume", &resume);
   emscripten::function("fail", &fail);
   emscripten::function("cancel", &cancel);

@@ -60,11 +60,14 @@ auto withinTimeLimit(int64_t timeoutMs, const std::string& what, double* spentMs
   }
 }
 
-// A handle the host does not hold (a bug in the host, never in a program).
+// A call the host should not have made (a bug in the host, never in a program).
+std::string badHostCall(const std::string& message) {
+  return doneErrorJson(Error{ErrorType::Execution, ErrorCode::BadHostCall, message, "", false, -1}, kNoMetrics);
+}
+
+// A handle the host does not hold.
 std::string unknownHandle(const char* what, int id) {
-  return doneErrorJson(Error{ErrorType::Execution, ErrorCode::BadHostCall,
-                             std::string("Unknown ") + what + " " + std::to_string(id), "", false, -1},
-                       kNoMetrics);
+  return badHostCall(std::string("Unknown ") + what + " " + std::to_string(id));
 }
 
 }  // namespace
@@ -121,43 +124,76 @@ std::string Engine::analyze(std::string_view programJson, std::string_view optio
   }
 }
 
-std::string Engine::registerRun(std::unique_ptr<RunBase> run, const std::vector<std::string>& loads) {
-  int id = nextRun_++;
-  runs_.emplace(id, std::move(run));
-  return readyJson(id, loads);
-}
-
 std::string Engine::prepare(std::string_view programJson, std::string_view optionsJson) {
   try {
     const EngineOptions& opts = options(optionsJson);
     double compileMs = 0;
     auto program = compile(programJson, opts, &compileMs);
     int id = nextPrepared_++;
-    prepared_.emplace(id, Prepared{program, opts.limits, compileMs});
+    prepared_.emplace(id, Prepared{program, nullptr, opts.limits, compileMs});
     return preparedJson(id, *program);
   } catch (...) {
     return doneErrorJson(currentError(), kNoMetrics);
   }
 }
 
+std::string Engine::prepareWorkflow(std::string_view source, std::string_view optionsJson) {
+  try {
+    const EngineOptions& opts = options(optionsJson);
+    double compileMs = 0;
+    auto wf = compileWorkflow(source, opts, &compileMs);
+    int id = nextPrepared_++;
+    prepared_.emplace(id, Prepared{nullptr, wf, opts.limits, compileMs});
+    return withLoads("{\"state\":\"prepared\",\"id\":" + std::to_string(id), {});  // the input is all it reads
+  } catch (...) {
+    return doneErrorJson(currentError(), kNoMetrics);
+  }
+}
+
+std::unique_ptr<RunBase> Engine::newRun(int prepared, std::string_view rowBlocks, int resident, std::string& refused) {
+  auto it = prepared_.find(prepared);
+  if (it == prepared_.end()) {
+    refused = unknownHandle("prepared program", prepared);
+    return nullptr;
+  }
+  Prepared& entry = it->second;
+  // Reading the text counts toward the first run after it was prepared (a
+  // text prepared again, or run again, is not read again).
+  double compileMs = std::exchange(entry.compileMs, 0);
+  std::unique_ptr<RunBase> run;
+  if (entry.workflow) {
+    if (!rowBlocks.empty() || resident != 0) {
+      refused = badHostCall("A step-function run takes its input only: no row blocks, no resident context");
+      return nullptr;
+    }
+    run = std::make_unique<workflow::WorkflowRun>(entry.workflow, entry.limits);
+  } else {
+    std::shared_ptr<const Resident> residentContext;
+    if (resident != 0) {
+      auto r = residents_.find(resident);
+      if (r == residents_.end()) {
+        refused = unknownHandle("resident context", resident);
+        return nullptr;
+      }
+      residentContext = r->second;
+    }
+    auto programRun = std::make_unique<ProgramRun>(entry.program, entry.limits);
+    programRun->setRowBlocks(rowBlocks);
+    programRun->setResident(std::move(residentContext));
+    run = std::move(programRun);
+  }
+  run->alreadySpent(compileMs);
+  return run;
+}
+
 std::string Engine::runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs,
                                 std::string_view rowBlocks, int resident) {
-  auto it = prepared_.find(prepared);
-  if (it == prepared_.end()) return unknownHandle("prepared program", prepared);
-  std::shared_ptr<const Resident> residentContext;
-  if (resident != 0) {
-    auto r = residents_.find(resident);
-    if (r == residents_.end()) return unknownHandle("resident context", resident);
-    residentContext = r->second;
-  }
+  std::string refused;
+  std::unique_ptr<RunBase> fresh = newRun(prepared, rowBlocks, resident, refused);
+  if (!fresh) return refused;
   int run = nextRun_++;
-  auto programRun = std::make_unique<ProgramRun>(it->second.program, it->second.limits);
-  programRun->setRowBlocks(rowBlocks);
-  programRun->setResident(std::move(residentContext));
-  auto [entry, _] = runs_.emplace(run, std::move(programRun));
-  // Reading the program counts toward the first run after it was prepared
-  // (a program prepared again, or run again, is not read again).
-  entry->second->alreadySpent(spentMs + std::exchange(it->second.compileMs, 0));
+  auto [entry, _] = runs_.emplace(run, std::move(fresh));
+  entry->second->alreadySpent(spentMs);
   std::string status = entry->second->begin(contextJson, memoryJson);
   if (entry->second->finished()) {
     runs_.erase(entry);
@@ -199,19 +235,6 @@ std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_vi
   return wf;
 }
 
-std::string Engine::startWorkflow(std::string_view source, std::string_view optionsJson) {
-  try {
-    EngineOptions options = parseEngineOptions(optionsJson);
-    double compileMs = 0;
-    auto wf = compileWorkflow(source, options, &compileMs);
-    auto run = std::make_unique<workflow::WorkflowRun>(wf, options.limits);
-    run->alreadySpent(compileMs);  // reading the file counts toward the run's time limit
-    return registerRun(std::move(run), {});
-  } catch (...) {
-    return doneErrorJson(currentError(), kNoMetrics);
-  }
-}
-
 std::shared_ptr<const workflow::Workflow> Engine::verifyWorkflow(std::string_view source,
                                                                  std::string_view optionsJson) {
   EngineOptions options = parseEngineOptions(optionsJson);
@@ -246,13 +269,6 @@ std::string Engine::drive(int run, const std::function<std::string(RunBase&)>& s
   std::string status = step(*it->second);
   if (it->second->finished()) runs_.erase(it);
   return status;
-}
-
-std::string Engine::begin(int run, std::string_view inputJson, std::string_view memoryJson, double spentMs) {
-  return drive(run, [&](RunBase& r) {
-    r.alreadySpent(spentMs);
-    return r.begin(inputJson, memoryJson);
-  });
 }
 
 std::string Engine::resume(int run, std::string_view toolResultJson, int callId) {

@@ -34,13 +34,19 @@ class Engine {
   // The options' limits are kept with it. Compiling is cached by text, so a
   // program prepared again with other limits is not compiled again.
   std::string prepare(std::string_view programJson, std::string_view optionsJson);
-  // Starts a run of a prepared program and begins it at once: one boundary
-  // crossing per small run. The status carries the run's id as "run" while
-  // the run waits on a tool. spentMs: what the host already spent on the run
-  // (serialising the context), deducted from its time limit. rowBlocks: more
-  // context keys, lists in the binary form of row_block.h.
+  // The same for a step-function file (the options name its entry): verified
+  // and compiled once, then run by its handle like a program. Its "loads" are
+  // always empty: the entry's input is the whole payload.
+  std::string prepareWorkflow(std::string_view source, std::string_view optionsJson);
+  // Starts a run of a prepared program or step-function file and begins it
+  // at once: one boundary crossing per small run. The status carries the
+  // run's id as "run" while the run waits on a tool. contextJson: the
+  // program's context, or the entry's input. spentMs: what the host already
+  // spent on the run (serialising the context), deducted from its time limit.
+  // rowBlocks: more context keys, lists in the binary form of row_block.h.
   // resident: a context loaded by loadResident (0: none), whose keys the run
-  // loads where contextJson has no key of that name.
+  // loads where contextJson has no key of that name. A step-function run
+  // takes neither.
   std::string runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs = 0,
                           std::string_view rowBlocks = {}, int resident = 0);
   // Keeps a context object in the engine for runs to load (resident.h):
@@ -51,19 +57,14 @@ class Engine {
   void releaseResident(int id) { residents_.erase(id); }
   // Bytes of the resident contexts loaded and not released.
   uint64_t residentBytes() const;
-  // The host forgets a prepared program (it keeps a bounded set of them).
+  // The host forgets a prepared program or file (it keeps a bounded set of them).
   void release(int prepared) { prepared_.erase(prepared); }
-  // Step functions: verifies and compiles a file and registers its run; begin takes
-  // the entry's input as its payload.
-  std::string startWorkflow(std::string_view source, std::string_view optionsJson);
   std::string validateWorkflow(std::string_view source, std::string_view optionsJson);
   // Preflight analysis without running (ptc_json/analysis.h, step_functions/workflow_analysis.h):
   // {"ok":true,"analysis":{...}}, or the error validate would give.
   std::string analyze(std::string_view programJson, std::string_view optionsJson);
   std::string analyzeWorkflow(std::string_view source, std::string_view optionsJson);
 
-  // Hands the entry's input to a run started by startWorkflow; spentMs: as for runPrepared.
-  std::string begin(int run, std::string_view inputJson, std::string_view memoryJson, double spentMs = 0);
   // Answer one tool call a run (of either kind) waits on, by the id its call
   // status gave (0: the only outstanding call): its result as JSON text, or
   // the message of its failure. Calls may be answered in any order.
@@ -92,13 +93,16 @@ class Engine {
                                                             double* spentMs = nullptr);
   // validateWorkflow's checks (the entry's input too, when the options carry one).
   std::shared_ptr<const workflow::Workflow> verifyWorkflow(std::string_view source, std::string_view optionsJson);
-  std::string registerRun(std::unique_ptr<RunBase> run, const std::vector<std::string>& loads);
+  // A fresh run of a prepared entry, or a done status saying why there is none.
+  std::unique_ptr<RunBase> newRun(int prepared, std::string_view rowBlocks, int resident, std::string& refused);
   std::string drive(int run, const std::function<std::string(RunBase&)>& step);
 
   const EngineOptions& options(std::string_view optionsJson);
 
+  // One of program and workflow is set: the dialect the entry was prepared in.
   struct Prepared {
     std::shared_ptr<const Program> program;
+    std::shared_ptr<const workflow::Workflow> workflow;
     RunLimits limits;
     double compileMs = 0;  // the time preparing took, counted toward the next run's timeoutMs
   };

@@ -56,10 +56,6 @@ std::string withLoads(std::string out, const std::vector<std::string>& loads) {
   return out;
 }
 
-std::string readyJson(int runId, const std::vector<std::string>& loads) {
-  return withLoads("{\"state\":\"ready\",\"run\":" + std::to_string(runId), loads);
-}
-
 std::string callStatusJson(const std::vector<int>& ids, const std::vector<const ToolRequest*>& calls) {
   std::string out = "{\"state\":\"call\",\"calls\":[";
   ChargedText charged(out, calls.size() == 1 ? "the args of tool '" + calls[0]->tool + "'" : "the args of tool calls");

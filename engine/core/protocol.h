@@ -18,7 +18,6 @@ std::string errorJson(const Error& e);
 Error errorFromJson(std::string_view text);
 std::string validOkJson(const std::vector<Warning>& warnings = {});
 std::string validErrorJson(const Error& e);
-std::string readyJson(int runId, const std::vector<std::string>& loads);
 // `out` (an object's text without its closing brace) with ,"loads":[...]}.
 std::string withLoads(std::string out, const std::vector<std::string>& loads);
 // The texts below that carry values are ChargedTexts (json.h): they count

@@ -91,6 +91,43 @@ TEST(PreparedPrograms, BadDataIsAParseErrorAndTheProgramStaysUsable) {
   EXPECT_EQ(good.field("result").asDouble(), 0);
 }
 
+// Step-function files have the same lifecycle as programs (issue 27): prepared
+// once, run by handle any number of times, each run taking the entry's input.
+const char* kDouble =
+    R"({"function":"twice","input":{"n":"number"},"output":"number","steps":[{"return":{"*":["$input.n",2]}}]})";
+
+TEST(PreparedStepFunctions, RunAgainWithOtherInputs) {
+  ptc::Engine engine;
+  Value prepared = status(engine.prepareWorkflow(kDouble, "{}"));
+  ASSERT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
+  EXPECT_EQ(ptc::toJson(prepared.field("loads")), "[]") << "the input is the whole payload";
+  int id = static_cast<int>(prepared.field("id").asInt());
+  EXPECT_EQ(status(engine.runPrepared(id, R"({"n":2})", "")).field("result").asDouble(), 4);
+  EXPECT_EQ(status(engine.runPrepared(id, R"({"n":5})", "")).field("result").asDouble(), 10);
+  EXPECT_EQ(engine.liveRuns(), 0u);
+}
+
+TEST(PreparedStepFunctions, AFileThatFailsVerificationIsNotPrepared) {
+  ptc::Engine engine;
+  Value refused = status(
+      engine.prepareWorkflow(R"({"function":"f","output":"number","steps":[{"call":"nope"}]})", R"({"tools":[]})"));
+  EXPECT_EQ(refused.field("state").str(), "done");
+  EXPECT_EQ(refused.field("error").field("type").str(), "validation_error");
+  EXPECT_EQ(engine.preparedPrograms(), 0u);
+}
+
+TEST(PreparedStepFunctions, TakeNeitherRowBlocksNorAResidentContext) {
+  ptc::Engine engine;
+  int id = static_cast<int>(status(engine.prepareWorkflow(kDouble, "{}")).field("id").asInt());
+  for (Value refused : {status(engine.runPrepared(id, R"({"n":1})", "", 0, "x")),
+                        status(engine.runPrepared(id, R"({"n":1})", "", 0, {}, 1))}) {
+    EXPECT_EQ(refused.field("error").field("code").str(), "bad_host_call");
+    EXPECT_EQ(refused.field("error").field("message").str(),
+              "A step-function run takes its input only: no row blocks, no resident context");
+  }
+  EXPECT_EQ(status(engine.runPrepared(id, R"({"n":1})", "")).field("result").asDouble(), 2) << "still usable";
+}
+
 }  // namespace
 
 // A journal entry with neither a value nor an error (issue 24, item 10) can only

@@ -52,13 +52,8 @@ Outcome runProgram(ptc::Engine& engine, const std::string& program, const std::s
 Outcome runWorkflow(ptc::Engine& engine, const std::string& source, const std::string& input,
                     const std::string& options) {
   ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
-  Value ready = parsed(engine.startWorkflow(source, options));
   Outcome out;
-  if (ready.field("state").str() != "ready") {
-    out.text = ptc::toJson(ready);
-  } else {
-    out.text = engine.begin(static_cast<int>(ready.field("run").asInt()), input, "");
-  }
+  out.text = ptc::testing::startWorkflowRun(engine, source, options, input);
   return out;
 }
 
@@ -282,7 +277,7 @@ TEST(ProgramText, AStepFunctionFileOverOneMebibyteIsAValidationError) {
   ptc::Engine engine;
   std::string source =
       R"({"function":"main","output":"text","steps":[{"return":")" + std::string(1 << 20, 'x') + "\"}]}";
-  for (const std::string& text : {engine.startWorkflow(source, "{}"), engine.validateWorkflow(source, "{}")}) {
+  for (const std::string& text : {engine.prepareWorkflow(source, "{}"), engine.validateWorkflow(source, "{}")}) {
     Value error = parsed(text).field("error");
     EXPECT_EQ(error.field("type").str(), "validation_error") << text.substr(0, 300);
     EXPECT_NE(error.field("message").str().find("input"), std::string::npos) << text.substr(0, 300);

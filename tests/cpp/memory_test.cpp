@@ -13,6 +13,7 @@
 
 #include "api/engine.h"
 #include "core/json.h"
+#include "test_support.h"
 
 namespace {
 std::atomic<int64_t> gLive{0};  // bytes operator new has handed out and not taken back
@@ -179,9 +180,7 @@ TEST_F(RunMemory, AJoinIndexThatDoesNotFitIsNotBuilt) {
 // Step functions build texts, lists and objects too (issue 24, item 15).
 Value workflowDone(ptc::Engine& engine, const std::string& source, const std::string& input,
                    const std::string& options) {
-  Value ready = parsed(engine.startWorkflow(source, options));
-  EXPECT_EQ(ready.field("state").str(), "ready") << ptc::toJson(ready).substr(0, 300);
-  return parsed(engine.begin(static_cast<int>(ready.field("run").asInt()), input, ""));
+  return parsed(ptc::testing::startWorkflowRun(engine, source, options, input));
 }
 
 constexpr const char* kOneMiB = R"({"maxHeapBytes":1048576,"timeoutMs":600000})";

@@ -9,6 +9,7 @@
 #include "api/engine.h"
 #include "core/json.h"
 #include "step_functions/workflow_compiler.h"
+#include "test_support.h"
 
 namespace {
 
@@ -87,14 +88,13 @@ TEST(HostileDepth, EveryJsonInputIsCappedWithAnErrorNamingTheLimit) {
 TEST(HostileDepth, StepFunctionFilesAndInputsAreCappedToo) {
   ptc::Engine engine;
   const std::string hostile = nested(100000);
-  Value file =
-      status(engine.startWorkflow(R"({"function":"f","output":"number","steps":[{"return":)" + hostile + "}]}", "{}"));
+  Value file = status(
+      engine.prepareWorkflow(R"({"function":"f","output":"number","steps":[{"return":)" + hostile + "}]}", "{}"));
   expectError(file, "parse_error", kDeepJsonMessage + " in step-function file");
 
-  Value ready = status(engine.startWorkflow(
-      R"({"function":"f","input":{"x":"list number"},"output":"number","steps":[{"return":1}]})", "{}"));
-  ASSERT_EQ(ready.field("state").str(), "ready");
-  Value begun = status(engine.begin(static_cast<int>(ready.field("run").asInt()), R"({"x":)" + hostile + "}", ""));
+  Value begun = status(ptc::testing::startWorkflowRun(
+      engine, R"({"function":"f","input":{"x":"list number"},"output":"number","steps":[{"return":1}]})", "{}",
+      R"({"x":)" + hostile + "}"));
   expectError(begun, "parse_error", kDeepJsonMessage + " in input");
 }
 
@@ -203,9 +203,7 @@ std::string nestedLoops(int levels, const std::string& inner) {
 
 Value runWorkflow(ptc::Engine& engine, const std::string& source) {
   // Depth is measured here, not time: a generous limit for ASan on a loaded machine.
-  Value ready = status(engine.startWorkflow(source, R"({"timeoutMs":60000})"));
-  if (ready.field("state").str() != "ready") return ready;
-  return status(engine.begin(static_cast<int>(ready.field("run").asInt()), "{}", ""));
+  return status(ptc::testing::startWorkflowRun(engine, source, R"({"timeoutMs":60000})", "{}"));
 }
 
 TEST(HostileDepth, StepFunctionsNestAtMostTheLimitOfLoopsAndCalls) {
@@ -261,8 +259,8 @@ TEST(HostileDepth, AStepFunctionBuildingAValueTooDeepFaultsAtTheExpression) {
   std::string steps = R"({"let":"acc","expr":1})";
   for (int i = 0; i < kLimit + 1; ++i) steps += R"(,{"let":"acc","expr":["$acc"]})";
   // (Its trace holds values nested to the limit: only the error is read.)
-  Value ready = status(engine.startWorkflow(R"({"function":"f","output":"nil","steps":[)" + steps + "]}", "{}"));
-  std::string done = engine.begin(static_cast<int>(ready.field("run").asInt()), "{}", "");
+  std::string done =
+      ptc::testing::startWorkflowRun(engine, R"({"function":"f","output":"nil","steps":[)" + steps + "]}", "{}", "{}");
   Value error = status(between(done, R"("error":)", R"(,"trace")"));
   EXPECT_EQ(error.field("type").str(), "execution_error");
   EXPECT_NE(error.field("message").str().find(kDeepValueMessage), std::string::npos) << error.field("message").str();

@@ -82,6 +82,10 @@ class CaseTrace {
 // order, the calls made before the run ends) would not hold.
 Members caseOptions(const Value& c);
 
+// Prepares a step-function file and runs it on `input` (JSON text), as the
+// package does: the run's first status, or the error that preparing gave.
+std::string startWorkflowRun(Engine& engine, std::string_view source, std::string_view options, std::string_view input);
+
 // Drives a started run to its final status, answering each tool call from the
 // case's "tools" mocks and recording the calls as {"tool", "args"}.
 Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, Array& calls);

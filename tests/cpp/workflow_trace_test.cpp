@@ -26,17 +26,21 @@ std::string outcomes(const Value& done) {
 const char* kCallThenReturn =
     R"({"function":"f","output":"any","steps":[{"let":"x","call":"slow","on-error":{"return":"caught"}},{"return":"$x"}]})";
 
-int started(ptc::Engine& engine, const std::string& source, const std::string& options) {
-  Value ready = status(engine.startWorkflow(source, options));
-  EXPECT_EQ(ready.field("state").str(), "ready") << ptc::toJson(ready);
-  return static_cast<int>(ready.field("run").asInt());
+// The handle of a run that waits on its first call.
+int waitingOnACall(ptc::Engine& engine, const std::string& source, const std::string& options) {
+  Value first = status(ptc::testing::startWorkflowRun(engine, source, options, "{}"));
+  EXPECT_EQ(first.field("state").str(), "call") << ptc::toJson(first);
+  return static_cast<int>(first.field("run").asInt());
+}
+
+Value finishedRun(ptc::Engine& engine, const std::string& source, const std::string& options) {
+  return status(ptc::testing::startWorkflowRun(engine, source, options, "{}"));
 }
 
 TEST(WorkflowTrace, ACallAnsweredAfterTheDeadlineEndsAsTimeout) {
   ptc::testing::FakeClock clock;  // time passes only where the test says
   ptc::Engine engine;
-  int run = started(engine, kCallThenReturn, R"({"timeoutMs":300,"tools":["slow"]})");
-  ASSERT_EQ(status(engine.begin(run, "{}", "")).field("state").str(), "call");
+  int run = waitingOnACall(engine, kCallThenReturn, R"({"timeoutMs":300,"tools":["slow"]})");
   clock.advance(std::chrono::milliseconds(600));  // the tool overstays
   Value done = status(engine.resume(run, "1"));
   EXPECT_EQ(done.field("error").field("type").str(), "timeout");
@@ -54,14 +58,12 @@ TEST(WorkflowTrace, TheDeadlinePassingBetweenStepsEndsTheOpenStepsAsTimeout) {
                        R"(]},{"for":"a","in":"$xs","do":[{"for":"b","in":"$xs","do":[{"yield":"$b"}]}]}]})";
   ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
   ptc::Engine engine;
-  int whole = started(engine, source, R"({"timeoutMs":600000000})");
   const int64_t before = clock.readings();
-  Value finished = status(engine.begin(whole, "{}", ""));
+  Value finished = finishedRun(engine, source, R"({"timeoutMs":600000000})");
   ASSERT_TRUE(finished.field("ok").truthy()) << ptc::toJson(finished.field("error"));
   const int64_t limitMs = (clock.readings() - before) / 5;
   ASSERT_GT(limitMs, 100) << "the run checks its deadline as its steps go";
-  Value done =
-      status(engine.begin(started(engine, source, R"({"timeoutMs":)" + std::to_string(limitMs) + "}"), "{}", ""));
+  Value done = finishedRun(engine, source, R"({"timeoutMs":)" + std::to_string(limitMs) + "}");
   ASSERT_EQ(done.field("error").field("type").str(), "timeout") << ptc::toJson(done.field("error"));
   const ptc::Array& trace = done.field("trace").items();
   ASSERT_GE(trace.size(), 3u);
@@ -82,8 +84,7 @@ TEST(WorkflowTrace, TheDeadlinePassingBetweenStepsEndsTheOpenStepsAsTimeout) {
 
 TEST(WorkflowTrace, AHostFaultIsAFailureOfTheCallNamingTheTool) {
   ptc::Engine engine;
-  int run = started(engine, kCallThenReturn, R"({"tools":["slow"]})");
-  ASSERT_EQ(status(engine.begin(run, "{}", "")).field("state").str(), "call");
+  int run = waitingOnACall(engine, kCallThenReturn, R"({"tools":["slow"]})");
   Value done = status(engine.cancel(run, "fault", "a BigInt"));
   EXPECT_EQ(done.field("error").field("message").str(), "Tool 'slow' returned a value that is not JSON data: a BigInt");
   EXPECT_EQ(done.field("error").field("path").str(), "/0/steps/0");
@@ -93,8 +94,7 @@ TEST(WorkflowTrace, AHostFaultIsAFailureOfTheCallNamingTheTool) {
 
 TEST(WorkflowTrace, DataTheEngineCannotReadIsAFailureOfTheCall) {
   ptc::Engine engine;
-  int run = started(engine, kCallThenReturn, R"({"tools":["slow"]})");
-  ASSERT_EQ(status(engine.begin(run, "{}", "")).field("state").str(), "call");
+  int run = waitingOnACall(engine, kCallThenReturn, R"({"tools":["slow"]})");
   Value done = status(engine.resume(run, "[1,"));
   EXPECT_NE(done.field("error").field("message").str().find("Tool 'slow' returned data the engine cannot read"),
             std::string::npos);

@@ -29,6 +29,7 @@ function declaredModule() {
       if (ts.isMethodSignature(member))
         methods.set(name, {
           params: member.parameters.map((p) => p.type.getText(source)),
+          names: member.parameters.map((p) => p.name.getText(source)),
           result: member.type.getText(source),
         });
       else properties.set(name, member.type.getText(source));
@@ -80,9 +81,10 @@ function cppSignatures() {
   for (const [, name, fn] of bound) {
     const sig = text.match(new RegExp(`^([\\w:]+) ${fn}\\(([^)]*)\\)`, "m"));
     if (!sig) throw new Error(`wasm/bindings.cpp: no signature found for ${fn}`);
-    const params = sig[2].trim() ? sig[2].split(",").map((p) => p.trim().replace(/\s+\w+$/, "")) : [];
-    const types = [sig[1], ...params].map((t) => tsType[t] ?? `<C++ ${t}>`);
-    signatures.set(name, { result: types[0], params: types.slice(1) });
+    const params = sig[2].trim() ? sig[2].split(",").map((p) => p.trim()) : [];
+    const types = [sig[1], ...params.map((p) => p.replace(/\s+\w+$/, ""))].map((t) => tsType[t] ?? `<C++ ${t}>`);
+    const names = params.map((p) => p.match(/(\w+)$/)[1]);
+    signatures.set(name, { result: types[0], params: types.slice(1), names });
   }
   return signatures;
 }
@@ -122,6 +124,19 @@ test("declared parameter and result types match the C++ signatures in wasm/bindi
       wrong.push(
         `${name}: declared (${decl.params.join(", ")}) => ${decl.result}, C++ (${cpp.params.join(", ")}) => ${cpp.result}`,
       );
+  }
+  expect(wrong).toEqual([]);
+});
+
+// One argument order from the C++ Engine through the bindings to EngineInstance
+// (issue 27): a declaration whose names follow the bindings' cannot swap two
+// arguments of the same type unnoticed.
+test("declared parameter names are the bindings' own, in their order", () => {
+  const wrong = [];
+  for (const [name, cpp] of cppSignatures()) {
+    const decl = declared.methods.get(name);
+    if (decl && JSON.stringify(decl.names) !== JSON.stringify(cpp.names))
+      wrong.push(`${name}: declared (${decl.names.join(", ")}), bound (${cpp.names.join(", ")})`);
   }
   expect(wrong).toEqual([]);
 });

@@ -3,18 +3,18 @@
 // as Embind strings, made well-formed first (wellFormed below).
 import createPtcModule from "../../../build/wasm/ptc.cjs";
 import type { ResidentSpec } from "./resident.js";
-import type { WasmModule } from "../types/public.js";
+import type { RunKind, WasmModule } from "../types/public.js";
 
 interface EmbindModule {
-  validate(programPtr: number, programLen: number, options: string): string;
-  prepare(programPtr: number, programLen: number, options: string): string;
+  validate(ptr: number, len: number, options: string): string;
+  prepare(ptr: number, len: number, options: string): string;
   // Plain wasm exports (wasm/bindings.cpp), not Embind: the call of every run.
   _ptcRunPrepared(
     prepared: number,
-    spentMs: number,
     ptr: number,
     contextLen: number,
     memoryLen: number,
+    spentMs: number,
     rowsLen: number,
     resident: number,
   ): void;
@@ -24,13 +24,12 @@ interface EmbindModule {
   loadResident(ptr: number, len: number, maxBytes: number, timeoutMs: number): string;
   releaseResident(id: number): void;
   residentBytes(): number;
-  startWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
-  validateWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
-  analyze(programPtr: number, programLen: number, options: string): string;
-  analyzeWorkflow(sourcePtr: number, sourceLen: number, options: string): string;
-  begin(run: number, spentMs: number, contextPtr: number, contextLen: number, memory: string): string;
-  resume(run: number, call: number, resultPtr: number, resultLen: number): string;
-  fail(run: number, call: number, message: string): string;
+  prepareWorkflow(ptr: number, len: number, options: string): string;
+  validateWorkflow(ptr: number, len: number, options: string): string;
+  analyze(ptr: number, len: number, options: string): string;
+  analyzeWorkflow(ptr: number, len: number, options: string): string;
+  resume(run: number, resultPtr: number, resultLen: number, call: number): string;
+  fail(run: number, message: string, call: number): string;
   cancel(run: number, reason: string, detail: string, call: number): string;
   formatError(error: string): string;
   operations(): string;
@@ -79,24 +78,31 @@ function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, "\uFFFD");
 }
 
-/** A program compiled inside this instance, the context keys it loads, and which of them it reads only in part. */
-export interface PreparedProgram {
+/**
+ * A program or step-function file compiled inside this instance, the context
+ * keys it loads (none for a step-function file: its input is the whole
+ * payload), and which of them it reads only in part.
+ */
+export interface Prepared {
   id: number;
   loads: string[];
   fields?: Record<string, string[]>;
 }
 
-// Prepared programs kept per instance, by options and text. Agents rerun the
-// same programs; a bounded set keeps the engine's side bounded too.
+// Prepared programs and files kept per instance, by dialect, options and text.
+// Agents rerun the same programs; a bounded set keeps the engine's side bounded too.
 const PREPARED_PER_INSTANCE = 256;
 
 export class EngineInstance {
   /** Set when the instance trapped; it is never used again. */
   broken = false;
 
-  // By options text, then program text: two lookups of strings the caller
-  // already holds, rather than hashing a concatenation on every run.
-  private readonly prepared = new Map<string, Map<string, PreparedProgram>>();
+  // By dialect, options text, then program text: lookups of strings the
+  // caller already holds, rather than hashing a concatenation on every run.
+  private readonly prepared: Record<RunKind, Map<string, Map<string, Prepared>>> = {
+    program: new Map(),
+    workflow: new Map(),
+  };
   private preparedCount = 0;
   // Resident contexts loaded into this instance: spec id → the engine's id.
   private readonly residents = new Map<number, number>();
@@ -133,36 +139,41 @@ export class EngineInstance {
     return this.guard(() => this.withBytes(program, "", (ptr, len) => this.m.validate(ptr, len, wellFormed(options))));
   }
   /**
-   * The program compiled with these options (limits included), prepared once
-   * and then found by its text; or, when it does not compile, the done status
-   * text with the error.
+   * The program (or step-function file) compiled with these options (limits
+   * included), prepared once and then found by its text; or, when it does not
+   * compile, the done status text with the error.
    */
-  prepare(program: string, options: string): PreparedProgram | string {
-    const known = this.prepared.get(options)?.get(program);
+  prepare(kind: RunKind, text: string, options: string): Prepared | string {
+    const known = this.prepared[kind].get(options)?.get(text);
     if (known) return known;
-    const text = this.guard(() =>
-      this.withBytes(program, "", (ptr, len) => this.m.prepare(ptr, len, wellFormed(options))),
+    const answer = this.guard(() =>
+      this.withBytes(text, "", (ptr, len) =>
+        kind === "program"
+          ? this.m.prepare(ptr, len, wellFormed(options))
+          : this.m.prepareWorkflow(ptr, len, wellFormed(options)),
+      ),
     );
-    const status = JSON.parse(text) as { state: string } & PreparedProgram;
-    if (status.state !== "prepared") return text;
+    const status = JSON.parse(answer) as { state: string } & Prepared;
+    if (status.state !== "prepared") return answer;
     if (this.preparedCount >= PREPARED_PER_INSTANCE) this.forgetPrepared();
-    const entry: PreparedProgram = { id: status.id, loads: status.loads, fields: status.fields };
-    let byText = this.prepared.get(options);
-    if (!byText) this.prepared.set(options, (byText = new Map()));
-    byText.set(program, entry);
+    const entry: Prepared = { id: status.id, loads: status.loads, fields: status.fields };
+    let byText = this.prepared[kind].get(options);
+    if (!byText) this.prepared[kind].set(options, (byText = new Map()));
+    byText.set(text, entry);
     this.preparedCount++;
     return entry;
   }
   /**
    * Runs a prepared program on the context and memory texts and the row blocks
-   * (engine/core/row_block.h); a run waiting on a tool has "run" in its status.
+   * (engine/core/row_block.h), or a prepared step-function file on its input
+   * (as the context); a run waiting on a tool has "run" in its status.
    * spentMs (turning the data into JSON) counts toward the run's time limit.
    */
   runPrepared(
-    prepared: PreparedProgram,
-    spentMs: number,
+    prepared: Prepared,
     context: string,
     memory: string,
+    spentMs: number,
     rows?: Uint8Array,
     resident = 0,
   ): string {
@@ -171,7 +182,7 @@ export class EngineInstance {
         context,
         memory,
         (ptr, contextLen, memoryLen) => {
-          this.m._ptcRunPrepared(prepared.id, spentMs, ptr, contextLen, memoryLen, rows?.length ?? 0, resident);
+          this.m._ptcRunPrepared(prepared.id, ptr, contextLen, memoryLen, spentMs, rows?.length ?? 0, resident);
           return this.lastStatus();
         },
         rows,
@@ -218,11 +229,6 @@ export class EngineInstance {
   residentBytes(): number {
     return this.guard(() => this.m.residentBytes());
   }
-  startWorkflow(source: string, options: string): string {
-    return this.guard(() =>
-      this.withBytes(source, "", (ptr, len) => this.m.startWorkflow(ptr, len, wellFormed(options))),
-    );
-  }
   validateWorkflow(source: string, options: string): string {
     return this.guard(() =>
       this.withBytes(source, "", (ptr, len) => this.m.validateWorkflow(ptr, len, wellFormed(options))),
@@ -236,17 +242,13 @@ export class EngineInstance {
       this.withBytes(source, "", (ptr, len) => this.m.analyzeWorkflow(ptr, len, wellFormed(options))),
     );
   }
-  /** Hands a started step-function run its input; spentMs as for runPrepared. */
-  begin(run: number, spentMs: number, input: string, memory: string): string {
-    return this.guard(() =>
-      this.withBytes(input, "", (ptr, len) => this.m.begin(run, spentMs, ptr, len, wellFormed(memory))),
-    );
+  /** Answers call `call` of a run waiting on tools with its result (JSON text). */
+  resume(run: number, result: string, call: number): string {
+    return this.guard(() => this.withBytes(result, "", (ptr, len) => this.m.resume(run, ptr, len, call)));
   }
-  resume(run: number, call: number, result: string): string {
-    return this.guard(() => this.withBytes(result, "", (ptr, len) => this.m.resume(run, call, ptr, len)));
-  }
-  fail(run: number, call: number, message: string): string {
-    return this.guard(() => this.m.fail(run, call, wellFormed(message)));
+  /** Fails call `call` of a run waiting on tools with this message. */
+  fail(run: number, message: string, call: number): string {
+    return this.guard(() => this.m.fail(run, wellFormed(message), call));
   }
   /** Ends a run waiting on a tool (engine/api/engine.h): timed out, aborted, or the tool's result is not JSON data. */
   cancel(run: number, reason: "timeout" | "abort" | "fault", detail: string, call = 0): string {
@@ -282,8 +284,10 @@ export class EngineInstance {
 
   // Runs started before keep their compiled program: the engine shares it.
   private forgetPrepared(): void {
-    for (const byText of this.prepared.values()) for (const { id } of byText.values()) this.m.release(id);
-    this.prepared.clear();
+    for (const byOptions of Object.values(this.prepared)) {
+      for (const byText of byOptions.values()) for (const { id } of byText.values()) this.m.release(id);
+      byOptions.clear();
+    }
     this.preparedCount = 0;
   }
 

@@ -3,7 +3,7 @@
 // worker mode the worker drives it and asks the caller's thread for the
 // payload and for tool outcomes.
 import { describeThrown } from "../util/describe.js";
-import { EngineBrokenError, type EngineInstance, type PreparedProgram } from "../engine/engine.js";
+import { EngineBrokenError, type EngineInstance, type Prepared } from "../engine/engine.js";
 import type { ResidentSpec } from "../engine/resident.js";
 import type { ErrorCode, JsonObject, JsonValue, PtcError, RunKind, Warning } from "../types/public.js";
 
@@ -76,8 +76,21 @@ export type Payload = { context: string; memory: string; rows?: Uint8Array } | {
 /** Context keys whose items the program reads only through these fields (engine/ptc_json/projection.h). */
 export type Projections = Record<string, string[]>;
 
+/** What to run: a program or a step-function file, with the engine's options for it. */
+export interface RunEntry {
+  kind: RunKind;
+  text: string;
+  engineOptions: string;
+}
+
 export interface RunIo {
   payload(loads: string[], fields?: Projections): Payload | Promise<Payload>;
+  /**
+   * Told each call status as the engine wrote it, before its calls go to
+   * `tool`: in worker mode, the text the caller's thread reads the calls'
+   * args from (they cross as the engine wrote them, parsed there once).
+   */
+  calls?(status: string): void;
   tool(call: ToolCall): Promise<ToolOutcome>;
   /**
    * Told after each engine step that leaves the run waiting on tools, once the
@@ -121,7 +134,7 @@ function lostMessage(toolCalls: number): string {
   );
 }
 
-/** The one clock of js/src (options.ts re-exports it). */
+/** The one clock of js/src. */
 export const now = () => performance.now();
 
 // The engine writes every status with its state first; only a run waiting on
@@ -163,9 +176,10 @@ export function doneStatus(text: string): DoneStatus {
   return JSON.parse(text) as DoneStatus;
 }
 
-type CallStatus = { state: "call"; calls: ToolCall[]; run?: number };
+type CallStatus = { state: "call"; calls: ToolCall[] };
 
-type First = { run: number; status: CallStatus } | Driven;
+// A run waiting on tools: its handle and the call status that says which.
+type First = { run: number; status: string } | Driven;
 
 const finished = (text: string): Driven => ({ text, toolMs: 0 });
 
@@ -175,36 +189,31 @@ export function failedRun(code: PtcError["code"], message: string): Driven {
   return finished(JSON.stringify({ state: "done", ok: false, error, metrics: { memoryBytes: 0, toolCalls: 0 } }));
 }
 
-// The status after the engine's answer: done (kept as text) or the next call.
-function next(text: string): CallStatus | string {
-  return isDone(text) ? text : (JSON.parse(text) as CallStatus);
-}
+// A waiting run's first status starts {"run":N,"state":"call",...}.
+const RUN_HANDLE = /^\{"run":(\d+),/;
 
-// A program is prepared once per engine instance (compiled, its loads known),
-// then each run is one crossing of the boundary: data in, status out. With a
-// synchronous payload (in-process) nothing here waits on a promise.
-function firstProgramStatus(
-  engine: EngineInstance,
-  program: string,
-  engineOptions: string,
-  io: RunIo,
-  spentMs: number,
-): First | Promise<First> {
-  const prepared = engine.prepare(program, engineOptions);
+// A program or step-function file is prepared once per engine instance
+// (compiled, its loads known), then each run is one crossing of the
+// boundary: data in, status out. With a synchronous payload (in-process)
+// nothing here waits on a promise.
+function firstStatus(engine: EngineInstance, entry: RunEntry, io: RunIo, spentMs: number): First | Promise<First> {
+  const prepared = engine.prepare(entry.kind, entry.text, entry.engineOptions);
   if (typeof prepared === "string") return finished(prepared);
   const started = now() - spentMs; // turning the data into JSON counts toward the time limit
   const payload = io.payload(prepared.loads, prepared.fields);
   if (payload instanceof Promise) {
     // While the payload was on its way, other runs may have made the instance
-    // forget the program: prepare again, which is a lookup when not.
-    return payload.then((p) => runPrepared(engine, engine.prepare(program, engineOptions), p, started, io.resident));
+    // forget the entry: prepare again, which is a lookup when not.
+    return payload.then((p) =>
+      runPrepared(engine, engine.prepare(entry.kind, entry.text, entry.engineOptions), p, started, io.resident),
+    );
   }
   return runPrepared(engine, prepared, payload, started, io.resident);
 }
 
 function runPrepared(
   engine: EngineInstance,
-  prepared: PreparedProgram | string,
+  prepared: Prepared | string,
   payload: Payload,
   started: number,
   resident?: ResidentSpec,
@@ -213,30 +222,9 @@ function runPrepared(
   if (typeof prepared === "string") return finished(prepared);
   const residentId = resident ? engine.residentId(resident) : 0;
   if (typeof residentId === "string") return finished(residentId);
-  const text = engine.runPrepared(prepared, now() - started, payload.context, payload.memory, payload.rows, residentId);
+  const text = engine.runPrepared(prepared, payload.context, payload.memory, now() - started, payload.rows, residentId);
   if (isDone(text)) return finished(text);
-  const status = JSON.parse(text) as CallStatus;
-  return { run: status.run as number, status };
-}
-
-async function firstWorkflowStatus(
-  engine: EngineInstance,
-  source: string,
-  engineOptions: string,
-  io: RunIo,
-  spentMs: number,
-): Promise<First> {
-  const readyText = engine.startWorkflow(source, engineOptions);
-  if (isDone(readyText)) return finished(readyText);
-  const ready = JSON.parse(readyText) as { run: number };
-  const started = now() - spentMs;
-  const payload = await io.payload([]);
-  if ("error" in payload) {
-    engine.cancel(ready.run, "abort", "");
-    return failedRun("not_json", payload.error);
-  }
-  const status = next(engine.begin(ready.run, now() - started, payload.context, payload.memory));
-  return typeof status === "string" ? finished(status) : { run: ready.run, status };
+  return { run: Number((RUN_HANDLE.exec(text) as RegExpExecArray)[1]), status: text };
 }
 
 /**
@@ -252,10 +240,8 @@ async function firstWorkflowStatus(
  */
 export function driveRun(
   engine: EngineSource,
-  program: string,
-  engineOptions: string,
+  entry: RunEntry,
   io: RunIo,
-  kind: RunKind = "program",
   spentMs = 0,
   retried = false,
 ): Driven | Promise<Driven> {
@@ -264,6 +250,7 @@ export function driveRun(
   // The caller's io, counting the tool calls it makes.
   const counted: RunIo = {
     payload: io.payload,
+    calls: io.calls,
     tool(call) {
       toolCalls++;
       return io.tool(call);
@@ -273,10 +260,7 @@ export function driveRun(
   };
   try {
     const instance = engine();
-    const first =
-      kind === "program"
-        ? firstProgramStatus(instance, program, engineOptions, counted, spentMs)
-        : firstWorkflowStatus(instance, program, engineOptions, counted, spentMs);
+    const first = firstStatus(instance, entry, counted, spentMs);
     const driven =
       first instanceof Promise
         ? first.then((f) => ("run" in f ? answerCalls(instance, f.run, f.status, counted) : f))
@@ -285,11 +269,10 @@ export function driveRun(
           : first;
     if (!(driven instanceof Promise)) return driven;
     return driven.catch(
-      (e: unknown) =>
-        broken(e, toolCalls, retried) ?? driveRun(engine, program, engineOptions, io, kind, now() - started, true),
+      (e: unknown) => broken(e, toolCalls, retried) ?? driveRun(engine, entry, io, now() - started, true),
     );
   } catch (e) {
-    return broken(e, toolCalls, retried) ?? driveRun(engine, program, engineOptions, io, kind, now() - started, true);
+    return broken(e, toolCalls, retried) ?? driveRun(engine, entry, io, now() - started, true);
   }
 }
 
@@ -309,7 +292,7 @@ function broken(e: unknown, toolCalls: number, retried: boolean): Driven | undef
  * held call is not answered: once all calls out are held, the run stops
  * (SUSPENDED) and the engine forgets it.
  */
-function answerCalls(engine: EngineInstance, run: number, first: CallStatus, io: RunIo): Promise<Driven> {
+function answerCalls(engine: EngineInstance, run: number, first: string, io: RunIo): Promise<Driven> {
   return new Promise<Driven>((resolve, reject) => {
     let toolMs = 0; // time during which at least one tool was out
     let out = 0; // calls not answered yet, held ones included
@@ -322,6 +305,7 @@ function answerCalls(engine: EngineInstance, run: number, first: CallStatus, io:
     };
     const step = (text: string) => {
       if (isDone(text)) return end(text);
+      io.calls?.(text);
       start((JSON.parse(text) as CallStatus).calls);
     };
     // True when the run stopped: every call still out is held.
@@ -361,7 +345,7 @@ function answerCalls(engine: EngineInstance, run: number, first: CallStatus, io:
       }
       waitOrStop();
     };
-    start(first.calls);
+    step(first);
   });
 }
 
@@ -380,11 +364,11 @@ function endedRun(
 function answer(engine: EngineInstance, run: number, call: ToolCall, outcome: ToolOutcome): string {
   switch (outcome.kind) {
     case "value":
-      return engine.resume(run, call.id, outcome.text);
+      return engine.resume(run, outcome.text, call.id);
     case "failure":
-      return engine.fail(run, call.id, outcome.message);
+      return engine.fail(run, outcome.message, call.id);
     case "callTimeout":
-      return engine.fail(run, call.id, callTimeoutMessage(call, outcome.toolTimeoutMs));
+      return engine.fail(run, callTimeoutMessage(call, outcome.toolTimeoutMs), call.id);
     case "fault":
       return engine.cancel(run, "fault", outcome.message, call.id);
     case "timeout":

@@ -1,9 +1,8 @@
-// Turning run options into what the engine and driver need (checked first, in
-// checks.ts); shared by the in-process and the worker runtime.
-import { isPlainObject } from "./checks.js";
-import { now, type DoneStatus, type Payload, type Projections, type Timings } from "./driver.js";
+// Turning a program's run options into the engine's options, and the engine's
+// done status into the run's result (options checked first, in checks.ts; the
+// run's data: payload.ts). Shared by the in-process and the worker runtime.
+import { now, type DoneStatus, type Timings } from "./driver.js";
 import { describeThrown } from "../util/describe.js";
-import { RowBlockWriter } from "../engine/rows.js";
 import { returnsJson, withReturns } from "./declared-returns.js";
 import { ENGINE_LIMITS } from "../types/engine-tables.js";
 import type { ProgramInput, PtcError, RunOptions, RunResult, ValidateOptions } from "../types/public.js";
@@ -106,92 +105,6 @@ export function validateOptionsJson(options: ValidateOptions): string {
   const contextKeys = options.contextKeys ?? (options.context ? Object.keys(options.context) : undefined);
   if (contextKeys) engineOptions.contextKeys = contextKeys;
   return withReturns(JSON.stringify(engineOptions), returnsJson(options.tools));
-}
-
-const rowBlocks = new RowBlockWriter();
-
-const isEnumerable = Object.prototype.propertyIsEnumerable;
-
-// The object whose keys JSON.stringify(context) would write: the context, or
-// what its toJSON returns.
-function contextObject(context: unknown): Record<string, unknown> {
-  const own = context as { toJSON?: unknown } | undefined;
-  if (!own || typeof own.toJSON !== "function") return (own ?? {}) as Record<string, unknown>;
-  const value: unknown = (own.toJSON as (key: string) => unknown)("");
-  if (!isPlainObject(value)) throw new TypeError("its toJSON() did not return an object");
-  return value as Record<string, unknown>;
-}
-
-const hasToJSON = (value: unknown) =>
-  value !== null &&
-  (typeof value === "object" || typeof value === "bigint") &&
-  typeof (value as { toJSON?: unknown }).toJSON === "function";
-
-// JSON of a value as a member of an object: its toJSON gets the key, as in
-// JSON.stringify(context) (JSON.stringify(value) would pass ""). The holder's
-// computed key stays a key even when it is "__proto__".
-function memberJson(key: string, value: unknown): string | undefined {
-  const member = JSON.stringify({ [key]: value });
-  return member.length > 2 ? member.slice(JSON.stringify(key).length + 2, -1) : undefined;
-}
-
-/**
- * JSON of only the context keys the program loads (the rest never crosses),
- * and of the memory. A loaded list the program reads only through some fields
- * of its items crosses with just those fields, as binary row blocks
- * (js/src/rows.ts) when it can, else as JSON. The program sees exactly what
- * JSON.stringify(context) would send: own enumerable keys, toJSON applied;
- * a non-enumerable or inherited key is absent.
- */
-// When the program loads a key the context does not have, the keys it does
-// have cross too, as nulls (the program cannot load them, its loads are
-// fixed): the engine's warning names them as it would with the whole context.
-function otherKeys(context: Record<string, unknown>, loads: string[]): string {
-  if (loads.every((key) => isEnumerable.call(context, key))) return "";
-  return Object.keys(context)
-    .filter((key) => !loads.includes(key))
-    .map((key) => JSON.stringify(key) + ":null")
-    .join(",");
-}
-
-export function payloadFor(options: RunOptions, loads: string[], fields?: Projections): Payload {
-  // What the error names, should reading the caller's data throw.
-  let readingKey: string | undefined;
-  let readingMemory = false;
-  try {
-    // The text is built key by key: no intermediate object, and a key named
-    // "__proto__" stays a key.
-    const context = contextObject(options.context);
-    let text = "{";
-    rowBlocks.reset();
-    for (const key of loads) {
-      if (!isEnumerable.call(context, key)) continue;
-      readingKey = key;
-      const value = context[key]; // read once: a getter runs once, as in JSON.stringify
-      const only = fields?.[key];
-      if (only && rowBlocks.write(key, value, only)) continue;
-      const json = hasToJSON(value) ? memberJson(key, value) : JSON.stringify(value);
-      if (json === undefined) continue; // as JSON.stringify drops undefined and functions
-      text += (text.length > 1 ? "," : "") + JSON.stringify(key) + ":" + json;
-    }
-    const others = otherKeys(context, loads);
-    if (others) text += (text.length > 1 ? "," : "") + others;
-    readingMemory = true;
-    const memory = options.memory ? JSON.stringify(options.memory) : "{}";
-    const rows = rowBlocks.bytes();
-    return {
-      context: text + "}",
-      memory,
-      ...(rows.length ? { rows } : {}), // a view of a reused buffer: valid until the next payload
-    };
-  } catch (e) {
-    const what = readingMemory
-      ? "The memory"
-      : readingKey === undefined
-        ? "The context"
-        : `The context key ${JSON.stringify(readingKey)}`;
-    return { error: `${what} is not JSON data: ${describeThrown(e)}` };
-  }
 }
 
 export function abortedResult(signal: AbortSignal): RunResult {

@@ -1,54 +1,28 @@
 // The in-process Runtime: checks options, drives runs on the engine instance,
 // runs tool callbacks with the deadline and abort signal. Language semantics
 // live in the engine; nothing here interprets a program.
-import {
-  driveRun,
-  type DoneStatus,
-  type Payload,
-  type RunIo,
-  type ToolCall,
-  type Projections,
-  type Timings,
-  now,
-} from "../run/driver.js";
+import { driveRun, type RunIo } from "../run/driver.js";
 import { EngineInstance } from "../engine/engine.js";
-import { checkLoadOptions, checkResumeOptions, checkRunOptions, checkValidateOptions } from "../run/checks.js";
+import { checkLoadOptions, checkResumeOptions, checkValidateOptions } from "../run/checks.js";
 import type { ResumeSeed } from "../gate/journal.js";
-import type { CallIdentity } from "../types/public.js";
 import { compensationWarnings, effectOf, withEffects } from "../gate/effects.js";
-import { finishedRun, gatedRun, type Gated, resumption, sealed } from "../gate/suspension.js";
-import {
-  abortedResult,
-  DEFAULT_MAX_HEAP_BYTES,
-  DEFAULT_MAX_TOOL_CALLS,
-  DEFAULT_TIMEOUT_MS,
-  engineOptionsJson,
-  failure,
-  payloadFor,
-  programText,
-  toRunResult,
-  validateOptionsJson,
-} from "../run/options.js";
+import { resumption, sealed } from "../gate/suspension.js";
+import { abortedResult, DEFAULT_MAX_TOOL_CALLS, failure, programText, validateOptionsJson } from "../run/options.js";
 import { checkedError, repairHint } from "./format.js";
 import { extras } from "../run/extras-loader.js";
 import { minimalProgramInput, schemaForm } from "../run/tool-input.js";
-import { RunObserver } from "../run/telemetry.js";
-import { awaitTool, RunEnd } from "../gate/tools.js";
+import { PROGRAM, STEP_FUNCTIONS, type Dialect } from "../run/dialects.js";
+import { CallerRun, type CallerOptions, type Failed } from "./caller-run.js";
 import {
   loadResult,
   residentOf,
   residentSpec,
-  sentLoads,
   type LoadOptions,
   type LoadResult,
   type ResidentSpec,
 } from "../engine/resident.js";
 import {
-  checkWorkflowOptions,
-  toWorkflowResult,
   validateWorkflowOptions,
-  workflowEngineOptions,
-  workflowPayload,
   type ValidateWorkflowOptions,
   type WorkflowOptions,
   type WorkflowResult,
@@ -66,12 +40,10 @@ import type {
   PromptOptions,
   PtcError,
   ResumeOptions,
-  RunKind,
   RunOptions,
   RunResult,
   SchemaOptions,
   SuspendedState,
-  Tool,
   ValidateOptions,
   ValidateResult,
   WasmModule,
@@ -168,12 +140,12 @@ export abstract class EngineHost {
 
   /** Runs a program. Never throws for a bad program: failures come back as { ok: false, error }. */
   async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
-    options = checkRunOptions(options);
+    options = PROGRAM.check(options);
     const text = programText(program);
     if (typeof text !== "string") return text;
     const tooLong = replayTooLong(options);
     if (tooLong) return tooLong;
-    return sealed(await this.runProgram(text, options), options.stateKey);
+    return sealed(await this.start(PROGRAM, text, options), options.stateKey);
   }
 
   /**
@@ -181,11 +153,11 @@ export abstract class EngineHost {
    * runs, then executed step by step. Never throws for a bad file.
    */
   async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
-    options = checkWorkflowOptions(options);
+    options = STEP_FUNCTIONS.check(options);
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
     const tooLong = replayTooLong(options);
     if (tooLong) return tooLong as WorkflowResult;
-    return sealed(await this.runSteps(source, options), options.stateKey);
+    return sealed(await this.start(STEP_FUNCTIONS, source, options), options.stateKey);
   }
 
   /** Continues a suspended run (`state` of a { status: "suspended" } result) with its pending calls' results. */
@@ -198,14 +170,36 @@ export abstract class EngineHost {
     if (!("seed" in r)) return r;
     const result =
       r.kind === "program"
-        ? await this.runProgram(r.source, checkRunOptions(r.options), r.seed)
-        : await this.runSteps(r.source, checkWorkflowOptions(r.options), r.seed);
+        ? await this.start(PROGRAM, r.source, PROGRAM.check(r.options), r.seed)
+        : await this.start(STEP_FUNCTIONS, r.source, STEP_FUNCTIONS.check(r.options), r.seed);
     return sealed(result, options.stateKey);
   }
 
-  /** Runs checked options in this mode (in-process or in a worker); seed: the journal of a resumed run. */
-  protected abstract runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult>;
-  protected abstract runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult>;
+  // A run of either dialect, from checked options, up to where the modes
+  // differ: the engine it runs on. seed: the journal of a resumed run.
+  private async start<O extends CallerOptions, R extends object>(
+    dialect: Dialect<O, R>,
+    text: string,
+    options: O,
+    seed?: ResumeSeed,
+  ): Promise<R | Failed> {
+    if (options.signal?.aborted) return abortedResult(options.signal) as Failed;
+    // Only a run that must wait yields here: resident data the caller closes
+    // right after starting the run is still the run's.
+    const waiting = this.beforeRun();
+    if (waiting) await waiting;
+    const resident = residentOf(options as RunOptions, this);
+    if (typeof resident === "string") return failure("execution_error", "resident_closed", resident) as Failed;
+    return this.execute(new CallerRun(dialect, text, options, seed, resident));
+  }
+
+  /** What a run waits for before it starts in this mode (nothing, unless the mode says). */
+  protected beforeRun(): Promise<void> | undefined {
+    return undefined;
+  }
+
+  /** Runs it in this mode (in-process or in a worker) to its result. */
+  protected abstract execute<R extends object>(run: CallerRun<CallerOptions, R>): Promise<R>;
 
   validate(program: ProgramInput, options: ValidateOptions = {}): ValidateResult {
     checkValidateOptions(options);
@@ -365,21 +359,33 @@ export class Runtime extends EngineHost implements PtcRuntime {
     while (this.buildingPayloads > 0) await null;
   }
 
-  protected async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
-    if (options.signal?.aborted) return abortedResult(options.signal);
-    if (this.buildingPayloads > 0) await this.notInPayload();
-    const resident = residentOf(options, this);
-    if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
-    return this.drive(
-      "program",
-      text,
-      engineOptionsJson(options),
-      options,
-      (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
-      toRunResult,
-      resident?.spec,
-      gatedRun("program", text, options, seed),
-    );
+  protected beforeRun(): Promise<void> | undefined {
+    return this.buildingPayloads > 0 ? this.notInPayload() : undefined;
+  }
+
+  protected async execute<R extends object>(run: CallerRun<CallerOptions, R>): Promise<R> {
+    this.inFlight++;
+    try {
+      const io: RunIo = {
+        payload: (loads, fields) => {
+          this.buildingPayloads++;
+          try {
+            return run.payload(loads, fields);
+          } finally {
+            this.buildingPayloads--;
+          }
+        },
+        tool: (call) => run.tool(call),
+        resident: run.resident,
+      };
+      const driven = driveRun(() => this.healthyEngine(), run.entry, io, run.elapsedMs());
+      const { text, toolMs } = driven instanceof Promise ? await driven : driven;
+      return run.finish(text, toolMs);
+    } finally {
+      run.ended.end();
+      this.inFlight--;
+      if (this.inFlight === 0 && this.grown()) this.recycleWhenIdle();
+    }
   }
 
   async load(context: Record<string, unknown>, options: LoadOptions = {}): Promise<LoadResult> {
@@ -396,100 +402,6 @@ export class Runtime extends EngineHost implements PtcRuntime {
   /** Bytes the resident contexts loaded (and not closed) take in the engine. */
   get residentBytes(): number {
     return this.healthyEngine().residentBytes();
-  }
-
-  /**
-   * Runs a step-function file (docs/step-functions.md): verified before anything
-   * runs, then executed step by step. Never throws for a bad file.
-   */
-  protected async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
-    if (options.signal?.aborted) return abortedResult(options.signal) as WorkflowResult;
-    if (this.buildingPayloads > 0) await this.notInPayload();
-    return this.drive(
-      "workflow",
-      source,
-      workflowEngineOptions(options),
-      options,
-      () => workflowPayload(options),
-      toWorkflowResult,
-      undefined,
-      gatedRun("workflow", source, options, seed),
-    );
-  }
-
-  private async drive<R extends object>(
-    kind: RunKind,
-    text: string,
-    engineOptions: string,
-    options: {
-      tools?: Record<string, Tool>;
-      timeoutMs?: number;
-      toolTimeoutMs?: number;
-      signal?: AbortSignal;
-      trace?: boolean;
-      journal?: boolean;
-      maxHeapBytes?: number;
-    },
-    payload: (loads: string[], fields?: Projections) => Payload,
-    convert: (status: DoneStatus, started: number, timings: Timings) => R,
-    resident?: ResidentSpec,
-    gated?: Gated,
-  ): Promise<R> {
-    const spentMs = gated?.spentMs ?? 0; // reading a state or a recording counts toward the time limit
-    const started = now() - spentMs;
-    const tools = options.tools ?? {};
-    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const deadline = started + timeoutMs;
-    const maxKept = options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES;
-    const observer = RunObserver.start(kind, kind === "program" && options.trace === true, maxKept);
-    const runEnded = new RunEnd();
-    const bounds = { toolTimeoutMs: options.toolTimeoutMs, runEnded };
-    if (gated) gated.gate.bounds = { deadline, timeoutMs, signal: options.signal };
-    this.inFlight++;
-    const building = (by: number) => (this.buildingPayloads += by);
-    try {
-      let payloadMs = 0;
-      // Methods, not named arrows: see driveRun (driver.ts).
-      const io: RunIo = {
-        payload(loads: string[], fields?: Projections) {
-          if (gated) gated.base.loads = loads;
-          const t = now();
-          building(1);
-          try {
-            return payload(loads, fields);
-          } finally {
-            building(-1);
-            payloadMs += now() - t;
-          }
-        },
-        tool(call: ToolCall) {
-          // A gated call gets its identity; an ungated one shares the run's bounds.
-          const live = (identity?: CallIdentity) =>
-            awaitTool(
-              call.tool,
-              tools[call.tool],
-              call.args,
-              deadline,
-              timeoutMs,
-              options.signal,
-              identity ? { ...bounds, identity } : bounds,
-            );
-          const outcome = gated ? gated.gate.call(call, live) : live();
-          return observer ? observer.call(call, outcome) : outcome;
-        },
-        resident,
-      };
-      const driven = driveRun(() => this.healthyEngine(), text, engineOptions, io, kind, spentMs);
-      const { text: status, toolMs } = driven instanceof Promise ? await driven : driven;
-      const timings = { toolMs, payloadMs };
-      // R (RunResult, WorkflowResult) has the suspended result of its kind.
-      const result = finishedRun(status, convert, started, timings, gated, options.journal) as R;
-      return observer ? observer.finish(result as R & { ok: boolean }) : result;
-    } finally {
-      runEnded.end();
-      this.inFlight--;
-      if (this.inFlight === 0 && this.grown()) this.recycleWhenIdle();
-    }
   }
 
   /** @internal for tests of trap recovery: makes the engine trap. */

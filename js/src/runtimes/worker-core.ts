@@ -5,7 +5,7 @@ import { driveRun, failedRun, type Driven } from "../run/driver.js";
 import { describeThrown } from "../util/describe.js";
 import { EngineInstance } from "../engine/engine.js";
 import type { ResidentSpec } from "../engine/resident.js";
-import type { CrossingCall, EngineSize, FromWorker, ToWorker } from "./worker-protocol.js";
+import type { EngineSize, FromWorker, ToWorker } from "./worker-protocol.js";
 import type { RunKind } from "../types/public.js";
 
 export function serveEngine(post: (message: FromWorker) => void): (message: ToWorker) => void {
@@ -53,26 +53,21 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     let done: Driven;
     const spec = resident === undefined ? undefined : residents.get(resident);
     const spentMs = Math.max(0, performance.timeOrigin + performance.now() - submittedAt);
-    let issued: CrossingCall[] = [];
+    let issued: string[] = []; // call statuses, as the engine wrote them
     try {
       done = await driveRun(
         current,
-        program,
-        engineOptions,
+        { kind, text: program, engineOptions },
         {
           payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
-          tool: (call) =>
-            new Promise((resolve) => {
-              answers.set(`${id}:${call.id}`, resolve as (value: never) => void);
-              issued.push({ id: call.id, tool: call.tool, path: call.path, args: JSON.stringify(call.args) });
-            }),
+          calls: (status) => issued.push(status),
+          tool: (call) => new Promise((resolve) => answers.set(`${id}:${call.id}`, resolve as (value: never) => void)),
           waiting: () => {
-            post({ type: "calls", id, calls: issued });
+            post({ type: "calls", id, statuses: issued });
             issued = [];
           },
           resident: spec,
         },
-        kind,
         spentMs,
       );
     } catch (e) {

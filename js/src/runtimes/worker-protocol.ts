@@ -1,18 +1,10 @@
 // Messages between the caller's thread and an engine worker. What may nest
-// deeply (results, tool args) crosses as JSON text: a structured clone of a
-// deeply nested object can fail on the receiving side, which then drops the
-// message (a 'messageerror' event), while a string always arrives and
+// deeply (results, tool calls' args) crosses as JSON text: a structured clone
+// of a deeply nested object can fail on the receiving side, which then drops
+// the message (a 'messageerror' event), while a string always arrives and
 // JSON.parse reads any depth.
 import type { Payload, Projections, ToolOutcome } from "../run/driver.js";
 import type { ResidentSpec } from "../engine/resident.js";
-
-/** A tool call as it crosses: its args as JSON text. */
-export interface CrossingCall {
-  id: number;
-  tool: string;
-  path: string;
-  args: string;
-}
 import type { RunKind, WasmModule } from "../types/public.js";
 
 export type ToWorker =
@@ -41,12 +33,13 @@ export type ToWorker =
   | { type: "trap" };
 
 // Each run, payload and outcome message gets exactly one answer (payload?,
-// calls or done), in the order they were sent; "calls" lists the tool calls
-// the run issued meanwhile (maybe none: it waits on calls still out). An
-// outcome that arrives once its run is done gets none.
+// calls or done), in the order they were sent; "calls" holds the call
+// statuses the engine wrote meanwhile ({"state":"call","calls":[...]}, as
+// text: the caller parses each once), maybe none: it waits on calls still
+// out. An outcome that arrives once its run is done gets none.
 export type FromWorker =
   | { type: "payload?"; id: number; loads: string[]; fields?: Projections }
-  | { type: "calls"; id: number; calls: CrossingCall[] }
+  | { type: "calls"; id: number; statuses: string[] }
   // With its engine's size, so the caller can recycle a worker that grew (EngineSize).
   | ({ type: "done"; id: number; status: string; toolMs: number } & EngineSize)
   | ({ type: "liveRuns"; count: number } & EngineSize)

@@ -4,83 +4,23 @@
 // in native code, and only terminating the worker stops that. Then the culprit
 // gets its timeout (or abort), runs that called no tool yet start again on a
 // fresh worker, and the others fail saying why: nothing is lost silently.
-import {
-  failedRun,
-  now,
-  type DoneStatus,
-  type Payload,
-  type Projections,
-  type Timings,
-  type ToolCall,
-  type ToolOutcome,
-} from "../run/driver.js";
+import { failedRun, now, type ToolCall, type ToolOutcome } from "../run/driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
+import type { CallerOptions, CallerRun, Failed } from "./caller-run.js";
 import { checkLoadOptions } from "../run/checks.js";
-import type { ResumeSeed } from "../gate/journal.js";
-import type { CallIdentity } from "../types/public.js";
-import { finishedRun, gatedRun, type Gated } from "../gate/suspension.js";
-import {
-  abortedResult,
-  DEFAULT_MAX_HEAP_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  engineOptionsJson,
-  failure,
-  payloadFor,
-  toRunResult,
-} from "../run/options.js";
+import { abortedResult, failure } from "../run/options.js";
 import { describeThrown } from "../util/describe.js";
-import {
-  loadResult,
-  residentOf,
-  residentSpec,
-  sentLoads,
-  type LoadOptions,
-  type LoadResult,
-  type ResidentSpec,
-} from "../engine/resident.js";
-import { RunObserver } from "../run/telemetry.js";
-import { awaitTool, RunEnd } from "../gate/tools.js";
-import type { JsonObject, PtcError, RunKind, RunOptions, RunResult, Tool, WasmModule } from "../types/public.js";
-import {
-  toWorkflowResult,
-  workflowEngineOptions,
-  workflowPayload,
-  type WorkflowOptions,
-  type WorkflowResult,
-} from "../run/workflows.js";
-import type { CrossingCall, EngineSize, FromWorker, ToWorker, WorkerPort } from "./worker-protocol.js";
+import { loadResult, residentSpec, type LoadOptions, type LoadResult, type ResidentSpec } from "../engine/resident.js";
+import type { WasmModule } from "../types/public.js";
+import type { EngineSize, FromWorker, ToWorker, WorkerPort } from "./worker-protocol.js";
 
-type Failed = { ok: false; error: PtcError };
-
-interface Submission<R extends object> {
-  kind: RunKind;
-  text: string;
-  engineOptions: string;
-  timeoutMs: number;
-  toolTimeoutMs?: number;
-  trace: boolean;
-  /** Also bounds the args a trace keeps. */
-  maxHeapBytes?: number;
-  tools: Record<string, Tool>;
-  signal?: AbortSignal;
-  payload(loads: string[], fields?: Projections): Payload;
-  convert(status: DoneStatus, started: number, timings: Timings): R;
-  resident?: ResidentSpec;
-  /** Journal, replay, holds and effects (journal.ts), when the run uses any of them. */
-  gated?: Gated;
-  journal?: boolean;
-}
-
-/** One run as the caller's side tracks it, whatever its dialect. */
+/** One run as worker mode tracks it: the CallerRun, and where the worker is with it. */
 interface PendingRun {
   id: number;
-  submission: Submission<object>;
+  caller: CallerRun;
   port: WorkerPort;
-  started: number;
-  /** When the run must be done: its time limit, or the moment it was aborted. */
-  deadline: number;
-  payloadMs: number;
-  toolCalls: number;
+  /** Tool calls the worker issued for it: a run that made any is not started again. */
+  callsMade: number;
   /** Started again on a fresh worker once already (never twice). */
   retried: boolean;
   /** Tool calls out (running here). */
@@ -92,14 +32,11 @@ interface PendingRun {
    */
   pending?: number;
   later: number[];
-  observer?: RunObserver;
-  /** Calls still out when the run ends are abandoned. */
-  ended: RunEnd;
   /** When that message was sent. */
   sentAt: number;
   /** Aborted while the worker held it: settled already; its next step ends it in the worker. */
   abandoned: boolean;
-  resolve(result: unknown): void;
+  resolve(result: object): void;
   watchdog?: ReturnType<typeof setTimeout>;
   onAbort?: () => void;
 }
@@ -134,28 +71,6 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     recycleEngineBytes?: number,
   ) {
     super(wasmModule, recycleEngineBytes);
-  }
-
-  protected async runProgram(text: string, options: RunOptions, seed?: ResumeSeed): Promise<RunResult> {
-    if (options.signal?.aborted) return abortedResult(options.signal);
-    const resident = residentOf(options, this);
-    if (typeof resident === "string") return failure("execution_error", "resident_closed", resident);
-    return this.submit<RunResult>({
-      kind: "program",
-      text,
-      engineOptions: engineOptionsJson(options),
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      toolTimeoutMs: options.toolTimeoutMs,
-      trace: options.trace === true,
-      maxHeapBytes: options.maxHeapBytes,
-      tools: options.tools ?? {},
-      signal: options.signal,
-      payload: (loads, fields) => payloadFor(options, sentLoads(loads, resident, options), fields),
-      convert: toRunResult,
-      resident: resident?.spec,
-      gated: gatedRun("program", text, options, seed),
-      journal: options.journal,
-    });
   }
 
   // Resident contexts are kept by the worker; a fresh worker is sent them again
@@ -193,24 +108,6 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (!sent) this.residentSent.set(port, (sent = new Set()));
     sent.add(spec.id);
     port.post({ type: "resident", spec, answer });
-  }
-
-  protected async runSteps(source: string, options: WorkflowOptions, seed?: ResumeSeed): Promise<WorkflowResult> {
-    if (options.signal?.aborted) return abortedResult(options.signal) as Failed;
-    return this.submit<WorkflowResult>({
-      kind: "workflow",
-      text: source,
-      engineOptions: workflowEngineOptions(options),
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      toolTimeoutMs: options.toolTimeoutMs,
-      trace: false,
-      tools: options.tools ?? {},
-      signal: options.signal,
-      payload: () => workflowPayload(options),
-      convert: toWorkflowResult,
-      gated: gatedRun("workflow", source, options, seed),
-      journal: options.journal,
-    });
   }
 
   get activeRuns(): number {
@@ -266,55 +163,44 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     this.workerPort().post({ type: "trap" });
   }
 
-  private submit<R extends object>(s: Submission<R>): Promise<R> {
-    const started = now() - (s.gated?.spentMs ?? 0); // reading a state or a recording counts toward the time limit
+  protected execute<R extends object>(caller: CallerRun<CallerOptions, R>): Promise<R> {
     return new Promise<R>((resolve) => {
       const run: PendingRun = {
         id: ++this.nextId,
-        submission: s as Submission<object>,
-        port: undefined as unknown as WorkerPort, // set by start
-        started,
-        deadline: started + s.timeoutMs,
-        payloadMs: 0,
-        toolCalls: 0,
+        caller: caller as CallerRun,
+        port: undefined as unknown as WorkerPort, // set by send
+        callsMade: 0,
         retried: false,
         toolsOut: 0,
         later: [],
-        sentAt: started,
+        sentAt: caller.started,
         abandoned: false,
-        observer: RunObserver.start(s.kind, s.trace, s.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES),
-        ended: new RunEnd(),
-        resolve: (result: unknown) => {
-          run.ended.end();
-          resolve((run.observer ? run.observer.finish(result as Failed) : result) as R);
-        },
+        resolve: (result) => resolve(caller.settle(result as R)),
       };
       this.runs.set(run.id, run);
-      if (s.gated) s.gated.gate.bounds = { deadline: run.deadline, timeoutMs: s.timeoutMs, signal: s.signal };
-      this.armWatchdog(run, s.timeoutMs + graceMs(s.timeoutMs));
-      if (s.signal) {
+      this.armWatchdog(run, caller.timeoutMs + graceMs(caller.timeoutMs));
+      if (caller.signal) {
         run.onAbort = () => this.abort(run);
-        s.signal.addEventListener("abort", run.onAbort, { once: true });
+        caller.signal.addEventListener("abort", run.onAbort, { once: true });
       }
-      this.start(run);
+      this.send(run);
     });
   }
 
   // Posts the run to the current worker (again, when it is started over).
-  private start(run: PendingRun): void {
-    const s = run.submission;
+  private send(run: PendingRun): void {
+    const { entry, resident } = run.caller;
     run.port = this.workerPort();
-    const submittedAt = performance.timeOrigin + run.started;
-    if (s.resident && !this.residentSent.get(run.port)?.has(s.resident.id))
-      this.sendResident(run.port, s.resident, false);
+    const submittedAt = performance.timeOrigin + run.caller.started;
+    if (resident && !this.residentSent.get(run.port)?.has(resident.id)) this.sendResident(run.port, resident, false);
     this.request(run, {
       type: "run",
       id: run.id,
-      program: s.text,
-      engineOptions: s.engineOptions,
-      kind: s.kind,
+      program: entry.text,
+      engineOptions: entry.engineOptions,
+      kind: entry.kind,
       submittedAt,
-      ...(s.resident ? { resident: s.resident.id } : {}),
+      ...(resident ? { resident: resident.id } : {}),
     });
   }
 
@@ -370,18 +256,16 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         return this.request(run, {
           type: "payload",
           id: run.id,
-          payload: run.abandoned ? { error: ABANDONED } : this.payload(run, message),
+          payload: run.abandoned ? { error: ABANDONED } : run.caller.payload(message.loads, message.fields, true),
         });
       case "calls":
-        for (const call of message.calls) this.callTool(run, port, call);
+        // The calls' args as the engine wrote them, read once, here.
+        for (const status of message.statuses)
+          for (const call of (JSON.parse(status) as { calls: ToolCall[] }).calls) this.callTool(run, port, call);
         return;
       case "done": {
         this.forget(run);
-        if (!run.abandoned) {
-          const timings = { toolMs: message.toolMs, payloadMs: run.payloadMs };
-          const s = run.submission;
-          run.resolve(finishedRun(message.status, s.convert, run.started, timings, s.gated, s.journal));
-        }
+        if (!run.abandoned) run.resolve(run.caller.finish(message.status, message.toolMs));
         // The result reaches the caller in a later microtask: no run starts in between.
         return this.recycleIfGrown(port, message);
       }
@@ -389,45 +273,15 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   }
 
   // Runs one tool call here and sends its outcome to the worker.
-  private callTool(run: PendingRun, port: WorkerPort, call: CrossingCall): void {
-    run.toolCalls++;
+  private callTool(run: PendingRun, port: WorkerPort, call: ToolCall): void {
+    run.callsMade++;
     const outcome = (o: ToolOutcome) => ({ type: "outcome" as const, id: run.id, call: call.id, outcome: o });
     if (run.abandoned) return this.request(run, outcome({ kind: "abort", reason: "" }));
-    const s = run.submission;
     run.toolsOut++;
-    const parsed: ToolCall = {
-      id: call.id,
-      tool: call.tool,
-      path: call.path,
-      args: JSON.parse(call.args) as JsonObject,
-    };
-    const bounds = { toolTimeoutMs: s.toolTimeoutMs, runEnded: run.ended };
-    const live = (identity?: CallIdentity) =>
-      awaitTool(
-        call.tool,
-        s.tools[call.tool],
-        parsed.args,
-        run.deadline,
-        s.timeoutMs,
-        s.signal,
-        identity ? { ...bounds, identity } : bounds,
-      );
-    const out = s.gated ? s.gated.gate.call(parsed, live) : live();
-    void (run.observer ? run.observer.call(parsed, out) : out).then((o) => {
+    void run.caller.tool(call).then((o) => {
       run.toolsOut--;
       if (this.runs.get(run.id) === run && run.port === port) this.request(run, outcome(o));
     });
-  }
-
-  private payload(run: PendingRun, message: { loads: string[]; fields?: Projections }): Payload {
-    if (run.submission.gated) run.submission.gated.base.loads = message.loads;
-    const t = now();
-    const payload = run.submission.payload(message.loads, message.fields);
-    // Row blocks are a view of a buffer the next payload reuses: post a copy
-    // (a posted view would also carry the whole buffer behind it).
-    if ("rows" in payload && payload.rows) payload.rows = payload.rows.slice();
-    run.payloadMs += now() - t;
-    return payload;
   }
 
   private armWatchdog(run: PendingRun, afterMs: number): void {
@@ -441,11 +295,11 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   // run's step is looked at again later.
   private watchdog(run: PendingRun): void {
     if (this.runs.get(run.id) !== run) return;
-    const grace = run.abandoned ? ABORT_GRACE_MS : graceMs(run.submission.timeoutMs);
+    const grace = run.abandoned ? ABORT_GRACE_MS : graceMs(run.caller.timeoutMs);
     if (run.pending === undefined || this.computing(run.port) !== run) return this.armWatchdog(run, grace);
-    const stuckAt = Math.max(run.deadline, run.sentAt, this.lastAnswerAt) + grace;
+    const stuckAt = Math.max(run.caller.deadline, run.sentAt, this.lastAnswerAt) + grace;
     if (now() < stuckAt) return this.armWatchdog(run, stuckAt - now());
-    const timeoutMs = run.submission.timeoutMs;
+    const timeoutMs = run.caller.timeoutMs;
     const why = run.abandoned
       ? "another run on it was aborted while computing and did not stop"
       : "another run on it kept computing past its time limit";
@@ -474,8 +328,8 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   private abort(run: PendingRun): void {
     if (this.runs.get(run.id) !== run || run.toolsOut > 0 || run.abandoned) return;
     run.abandoned = true;
-    run.deadline = now();
-    run.resolve(abortedResult(run.submission.signal as AbortSignal));
+    run.caller.deadline = now();
+    run.resolve(abortedResult(run.caller.signal as AbortSignal));
     this.armWatchdog(run, ABORT_GRACE_MS);
   }
 
@@ -502,13 +356,13 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       run.later = [];
       if (run.abandoned || run === culprit?.run) {
         this.forget(run);
-        if (!run.abandoned) run.resolve(culprit?.result);
-      } else if (retry && run.toolCalls === 0 && !run.retried) {
+        if (!run.abandoned && culprit) run.resolve(culprit.result);
+      } else if (retry && run.callsMade === 0 && !run.retried) {
         run.retried = true;
-        this.start(run);
+        this.send(run);
       } else {
         this.forget(run);
-        run.resolve(failure("execution_error", "engine_crashed", retry ? bystanderMessage(why, run.toolCalls) : why));
+        run.resolve(failure("execution_error", "engine_crashed", retry ? bystanderMessage(why, run.callsMade) : why));
       }
     }
   }
@@ -527,7 +381,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
 
   private forget(run: PendingRun): void {
     clearTimeout(run.watchdog);
-    if (run.onAbort) run.submission.signal?.removeEventListener("abort", run.onAbort);
+    if (run.onAbort) run.caller.signal?.removeEventListener("abort", run.onAbort);
     this.runs.delete(run.id);
   }
 }

@@ -1,0 +1,130 @@
+// One run as the caller's side owns it, in either mode: its deadline, its
+// observer (trace, spans), its gate (journal, replay, holds), its end (calls
+// still out are abandoned) and the time its payload took. The in-process
+// Runtime hands it to the driver directly; the WorkerRuntime answers the
+// worker's payload and call messages with it. Either way a run starts, calls
+// tools and ends the same.
+import {
+  now,
+  type DoneStatus,
+  type Payload,
+  type Projections,
+  type RunEntry,
+  type Timings,
+  type ToolCall,
+  type ToolOutcome,
+} from "../run/driver.js";
+import type { Dialect } from "../run/dialects.js";
+import { DEFAULT_MAX_HEAP_BYTES, DEFAULT_TIMEOUT_MS } from "../run/options.js";
+import { RunObserver } from "../run/telemetry.js";
+import type { ResidentContext, ResidentSpec } from "../engine/resident.js";
+import type { ResumeSeed } from "../gate/journal.js";
+import { finishedRun, gatedRun, type Gated } from "../gate/suspension.js";
+import { awaitTool, RunEnd } from "../gate/tools.js";
+import type { CallIdentity, PtcError, RunOptions } from "../types/public.js";
+
+/** A run that failed on the caller's side (before it started, aborted, its worker lost): a result of either dialect. */
+export type Failed = { ok: false; error: PtcError };
+
+/** What a run of either dialect is started with, once checked. */
+export type CallerOptions = Pick<
+  RunOptions,
+  "tools" | "timeoutMs" | "toolTimeoutMs" | "signal" | "trace" | "journal" | "maxHeapBytes"
+>;
+
+export class CallerRun<O extends CallerOptions = CallerOptions, R extends object = object> {
+  readonly entry: RunEntry;
+  /** When the run started (now() time): reading a state or a recording counts toward the limit. */
+  readonly started: number;
+  readonly timeoutMs: number;
+  /** When the run must be done: its time limit, or the moment it was aborted (worker mode). */
+  deadline: number;
+  /** Told when the run ended: calls still out are abandoned, a write waiting its turn does not start. */
+  readonly ended = new RunEnd();
+  private readonly gated?: Gated;
+  private readonly observer?: RunObserver;
+  private payloadMs = 0;
+
+  constructor(
+    private readonly dialect: Dialect<O, R>,
+    text: string,
+    private readonly options: O,
+    seed?: ResumeSeed,
+    private readonly residentContext?: ResidentContext,
+  ) {
+    this.entry = { kind: dialect.kind, text, engineOptions: dialect.engineOptions(options) };
+    this.gated = gatedRun(dialect.kind, text, options as RunOptions, seed);
+    this.started = now() - (this.gated?.spentMs ?? 0);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.deadline = this.started + this.timeoutMs;
+    const maxKept = options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES;
+    this.observer = RunObserver.start(dialect.kind, options.trace === true, maxKept);
+    if (this.gated)
+      this.gated.gate.bounds = { deadline: this.deadline, timeoutMs: this.timeoutMs, signal: options.signal };
+  }
+
+  /** The resident context the run loads keys from, besides its payload. */
+  get resident(): ResidentSpec | undefined {
+    return this.residentContext?.spec;
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.options.signal;
+  }
+
+  /** Time since the run started: what the engine deducts from its limit. */
+  elapsedMs(): number {
+    return now() - this.started;
+  }
+
+  /**
+   * The run's data once the engine said which context keys it loads.
+   * detached: row blocks copied out of the buffer the next payload reuses
+   * (worker mode posts them; a posted view would carry the whole buffer).
+   */
+  payload(loads: string[], fields?: Projections, detached = false): Payload {
+    if (this.gated) this.gated.base.loads = loads;
+    const t = now();
+    try {
+      const payload = this.dialect.payload(this.options, loads, fields, this.residentContext);
+      if (detached && "rows" in payload && payload.rows) payload.rows = payload.rows.slice();
+      return payload;
+    } finally {
+      this.payloadMs += now() - t;
+    }
+  }
+
+  /** Runs one tool call (through the gate, when the run has one) until its outcome. */
+  tool(call: ToolCall): Promise<ToolOutcome> {
+    const { tools = {}, toolTimeoutMs, signal } = this.options;
+    const bounds = { toolTimeoutMs, runEnded: this.ended };
+    // A gated call gets its identity; an ungated one shares the run's bounds.
+    const live = (identity?: CallIdentity) =>
+      awaitTool(
+        call.tool,
+        tools[call.tool],
+        call.args,
+        this.deadline,
+        this.timeoutMs,
+        signal,
+        identity ? { ...bounds, identity } : bounds,
+      );
+    const outcome = this.gated ? this.gated.gate.call(call, live) : live();
+    return this.observer ? this.observer.call(call, outcome) : outcome;
+  }
+
+  /** The result of the engine's final status (done, or suspended at held calls). */
+  finish(status: string, toolMs: number): R {
+    const timings = { toolMs, payloadMs: this.payloadMs };
+    // R (RunResult, WorkflowResult) has the suspended result of its kind.
+    const convert = (status: DoneStatus, started: number, timings: Timings) =>
+      this.dialect.toResult(status, started, timings);
+    return this.settle(finishedRun(status, convert, this.started, timings, this.gated, this.options.journal) as R);
+  }
+
+  /** Ends the run with this result (the engine's, or the caller's side's: aborted, worker lost). */
+  settle(result: R): R {
+    this.ended.end();
+    return this.observer ? (this.observer.finish(result as R & { ok: boolean }) as R) : result;
+  }
+}
