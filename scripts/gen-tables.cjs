@@ -1,7 +1,7 @@
 // Writes js/src/types/engine-tables.ts from the engine's own tables, so the
 // package states what the engine does from one source: the run limits
 // (engine/core/limits.h: each limit's default and maximum) and the names of the
-// field kinds the op table reports (fieldKindName in engine/ptc_json/op_table.cpp).
+// field kinds the op table reports (fieldKindName in engine/ptc_json/op_table_text.cpp).
 // `node scripts/gen-tables.cjs --check` fails if the committed file differs;
 // tests/js/limits-table.test.cjs runs the same comparison.
 const fs = require("node:fs");
@@ -30,11 +30,11 @@ function limitRows() {
 
 /** The names fieldKindName returns, in table order, each once. */
 function fieldKindNames() {
-  const source = fs.readFileSync(path.join(root, "engine/ptc_json/op_table.cpp"), "utf8");
+  const source = fs.readFileSync(path.join(root, "engine/ptc_json/op_table_text.cpp"), "utf8");
   const body = source.slice(source.indexOf("const char* fieldKindName("));
   const fn = body.slice(0, body.indexOf("\n}\n"));
   const names = [...fn.matchAll(/case K::\w+: return "(\w+)";/g)].map((m) => m[1]);
-  if (names.length === 0) throw new Error("gen-tables: no fieldKindName cases in op_table.cpp");
+  if (names.length === 0) throw new Error("gen-tables: no fieldKindName cases in op_table_text.cpp");
   return [...new Set(names)];
 }
 

@@ -227,7 +227,7 @@ class Compiler {
       }
       compileField(*node, *spec, f, *value, childPath(path, f.name), depth);
     }
-    if ((spec->op == Op::Filter || spec->op == Op::Reject) && v.find("field") && !v.find("value"))
+    if (spec->shortForm == ShortForm::Condition && v.find("field") && !v.find("value"))
       fail(ErrorCode::MissingField, path,
            "'" + std::string(spec->name) +
                "' takes 'field' only with 'value' (the items whose field equals value), or a condition in 'where'. "
@@ -245,7 +245,7 @@ class Compiler {
     if (node->op == Op::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
     finish(*node);
     countRead(*node);
-    if ((node->op == Op::GroupBy || node->op == Op::FromEntries || node->op == Op::Scan) && node->hasCall)
+    if (spec->refusesCalls && node->hasCall)
       fail(ErrorCode::NotAllowedHere, path,
            "'" + std::string(spec->name) +
                "' cannot call tools in its expressions: call them in a map first, "
@@ -260,12 +260,12 @@ class Compiler {
   // path, so an error inside `value` still points at /.../value.
   // (`field` is still checked as the op's own field, then cleared.)
   static bool inShortForm(const OpSpec& spec, const FieldSpec& f) {
-    return (spec.op == Op::Filter || spec.op == Op::Reject) && std::string_view(f.name) == "value";
+    return spec.shortForm == ShortForm::Condition && std::string_view(f.name) == "value";
   }
 
   void shortForm(Node& node, const OpSpec& spec, const Value& v, const std::string& path, int depth) {
-    const bool condition = (spec.op == Op::Filter || spec.op == Op::Reject) && v.find("value");
-    if (!condition && !(spec.op == Op::Map && v.find("field"))) return;
+    const bool condition = spec.shortForm == ShortForm::Condition && v.find("value");
+    if (!condition && !(spec.shortForm == ShortForm::Expr && v.find("field"))) return;
     ObjectBuilder built;
     built.put(Value::string("op"), Value::string(condition ? "eq" : "get"));
     if (const Value* f = v.find("field")) built.put(Value::string("field"), *f);

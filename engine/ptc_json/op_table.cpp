@@ -1,6 +1,7 @@
 #include "ptc_json/op_table.h"
 
 #include <array>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 
@@ -76,6 +77,8 @@ struct Does {
   std::optional<Runs> runs = std::nullopt;
   bool setsMapItem = false;
   bool neverAnObject = false;
+  bool refusesCalls = false;
+  ShortForm shortForm = ShortForm::None;
   RowRole rows = RowRole::Opaque;
 };
 
@@ -87,11 +90,14 @@ constexpr OpSpec does(Does d, OpSpec spec) {
   if ((d.control == Control::None) == d.runs.has_value())
     throw "a control op says how often it runs its expressions (runs), a strict op does not";
   if (d.setsMapItem && d.runs != Runs::PerItem) throw "only an op that runs its expression per item has a map item";
+  if (d.refusesCalls && d.runs != Runs::PerItem) throw "only an op that runs its expressions per item refuses calls";
   spec.apply = d.apply.value_or(nullptr);
   spec.control = d.control;
   spec.runs = d.runs.value_or(Runs::Once);
   spec.setsMapItem = d.setsMapItem;
   spec.neverAnObject = d.neverAnObject;
+  spec.refusesCalls = d.refusesCalls;
+  spec.shortForm = d.shortForm;
   spec.rows = d.rows;
   return spec;
 }
@@ -174,16 +180,19 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
            {Op::Pipe, "pipe", "collections", false, {withRole(Role::Step, field("steps", K::ExprList, P::Required, "operations in order"))},
        "Chains operations: each step gets the previous result. Empty: null.",
        R"({"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "count"}]})"}),
-      does({.control = Control::Filter, .runs = Runs::PerItem, .neverAnObject = true, .rows = RowRole::Filter},
+      does({.control = Control::Filter, .runs = Runs::PerItem, .neverAnObject = true, .shortForm = ShortForm::Condition,
+            .rows = RowRole::Filter},
            listOp(Op::Filter, "filter", "collections",
              "Keeps the items for which `where` is truthy (or `field` equals `value`); a comparison's `value` in it "
              "still sees the enclosing map's item.",
              R"({"op": "filter", "where": {"op": "gt", "field": "total", "value": 100}})", filterFields())),
-      does({.control = Control::Filter, .runs = Runs::PerItem, .neverAnObject = true, .rows = RowRole::Filter},
+      does({.control = Control::Filter, .runs = Runs::PerItem, .neverAnObject = true, .shortForm = ShortForm::Condition,
+            .rows = RowRole::Filter},
            listOp(Op::Reject, "reject", "collections",
              "Removes the items for which `where` is truthy (or `field` equals `value`).",
              R"({"op": "reject", "field": "deleted", "value": true})", filterFields())),
-      does({.control = Control::Map, .runs = Runs::PerItem, .setsMapItem = true, .neverAnObject = true, .rows = RowRole::Map},
+      does({.control = Control::Map, .runs = Runs::PerItem, .setsMapItem = true, .neverAnObject = true,
+            .shortForm = ShortForm::Expr, .rows = RowRole::Map},
            listOp(Op::Map, "map", "collections", "Transforms each item with `expr` (or takes its `field`).",
              R"({"op": "map", "expr": {"op": "get", "field": "name"}})",
              {withRole(Role::Step, field("expr", K::Expr, P::OneOf, "expression evaluated with each item as the current value")),
@@ -226,7 +235,7 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
            listOp(Op::Chunk, "chunk", "collections", "Splits a list into lists of `size` items (batches).",
              R"({"op": "chunk", "size": 10})",
              {field("size", K::Count, P::Required, "items per list (at least 1): an integer, or an expression seeing the list")})),
-      does({.control = Control::Scan, .runs = Runs::PerItem, .neverAnObject = true},
+      does({.control = Control::Scan, .runs = Runs::PerItem, .neverAnObject = true, .refusesCalls = true},
            listOp(Op::Scan, "scan", "collections",
              "Running values: `expr` per item sees var acc, the previous result.",
              R"({"op": "scan", "init": 0, "expr": {"op": "add", "left": {"op": "var", "name": "acc"}, "right": {"op": "get", "field": "amount"}}})",
@@ -382,7 +391,8 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
               "Any value to text (null as \"null\", lists and objects as JSON).",
               R"({"op": "to_string", "field": "id"})")),
       // group and reshape
-      does({.control = Control::GroupBy, .runs = Runs::PerItem, .neverAnObject = true, .rows = RowRole::Group},
+      does({.control = Control::GroupBy, .runs = Runs::PerItem, .neverAnObject = true, .refusesCalls = true,
+            .rows = RowRole::Group},
            listOp(Op::GroupBy, "group_by", "reshape",
              "Groups a list by a field or `key` into [{key, items}] (first-seen order); with `aggs`, [{key, <name>: "
              "<agg over the group>}].",
@@ -395,7 +405,7 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
       does({.apply = applyToEntries, .neverAnObject = true},
            listOp(Op::ToEntries, "to_entries", "reshape", "An object's members as a list of {key, value}, in order.",
              R"({"op": "to_entries"})")),
-      does({.control = Control::FromEntries, .runs = Runs::PerItem},
+      does({.control = Control::FromEntries, .runs = Runs::PerItem, .refusesCalls = true},
            listOp(Op::FromEntries, "from_entries", "reshape",
              "An object from {key, value} items or [key, value] pairs (or `key`/`value` expressions, which may not call "
              "tools).",
@@ -528,16 +538,35 @@ constexpr bool inEnumOrder(const std::array<OpSpec, kOpCount>& table) {
   return true;
 }
 
-constexpr bool hasAs(const OpSpec& spec) {
+constexpr bool hasField(const OpSpec& spec, std::string_view name) {
   for (const FieldSpec& f : spec.fields)
-    if (std::string_view(f.name) == "as") return true;
+    if (f.name == name) return true;
   return false;
 }
+
+constexpr bool hasAs(const OpSpec& spec) { return hasField(spec, "as"); }
 
 // `as` is bound by the evaluators' item scopes: only control ops have one.
 constexpr bool asOnlyOnControlOps(const std::array<OpSpec, kOpCount>& table) {
   for (const OpSpec& spec : table)
     if (hasAs(spec) && spec.control == Control::None) return false;
+  return true;
+}
+
+constexpr bool hasFields(const OpSpec& spec, std::initializer_list<std::string_view> names) {
+  for (std::string_view name : names)
+    if (!hasField(spec, name)) return false;
+  return true;
+}
+
+// What the compiler and the planner read of an op with a short form or the
+// Compare role are fields it has.
+constexpr bool shapesHaveTheirFields(const std::array<OpSpec, kOpCount>& table) {
+  for (const OpSpec& spec : table) {
+    if (spec.shortForm == ShortForm::Condition && !hasFields(spec, {"where", "field", "value"})) return false;
+    if (spec.shortForm == ShortForm::Expr && !hasFields(spec, {"expr", "field"})) return false;
+    if (spec.rows == RowRole::Compare && !(spec.valueSeesMapItem && hasFields(spec, {"field", "value"}))) return false;
+  }
   return true;
 }
 
@@ -557,42 +586,8 @@ constexpr std::array<OpSpec, kOpCount> kOpSpecs = buildTable();
 static_assert(inEnumOrder(kOpSpecs), "the op table must hold one entry per Op, in enum order");
 static_assert(asOnlyOnControlOps(kOpSpecs), "an op with an `as` field is a control op (the evaluators bind it)");
 static_assert(everyControlUsed(kOpSpecs), "a Control case no op uses");
+static_assert(shapesHaveTheirFields(kOpSpecs), "a short form or a Compare role on an op without the fields it reads");
 
 bool bindsAs(const OpSpec& spec) { return hasAs(spec); }
-
-const OpSpec* findOp(std::string_view name) {
-  for (const OpSpec& s : opTable())
-    if (name == s.name) return &s;
-  return nullptr;
-}
-
-const FieldSpec* findField(const OpSpec& spec, std::string_view name) {
-  for (const FieldSpec& f : spec.fields)
-    if (name == f.name) return &f;
-  return nullptr;
-}
-
-const char* fieldKindName(FieldKind kind) {
-  switch (kind) {
-    case K::Expr: return "expr";
-    case K::ExprList: return "expr_list";
-    case K::ExprFields: return "expr_fields";
-    case K::Json: return "json";
-    case K::Name:
-    case K::ItemField: return "string";
-    case K::FieldName: return "field";
-    case K::Names: return "string_list";
-    case K::Count: return "non_negative_integer";
-    case K::Precision: return "precision";
-    case K::Order: return "order";
-    case K::SortKeys: return "sort_keys";
-    case K::Percent: return "percent";
-    case K::Method: return "percentile_method";
-    case K::Choice: return "choice";
-    case K::Text: return "text";
-    case K::Iterations: return "iterations";
-  }
-  return "expr";
-}
 
 }  // namespace ptc

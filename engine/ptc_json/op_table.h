@@ -102,6 +102,13 @@ enum class Control : uint8_t {
 // counts a tool call inside a per-item op once per item of its list.
 enum class Runs : uint8_t { Once, PerItem };
 
+// A shorter spelling the compiler expands (compiler.cpp, shortForm).
+enum class ShortForm : uint8_t {
+  None,
+  Condition,  // filter, reject: `field` + `value` is the condition {"op": "eq", "field", "value"}
+  Expr,       // map: `field` is the expression {"op": "get", "field"}
+};
+
 // What an op makes of loaded rows (projection.cpp: which fields of them a
 // program can observe). Opaque, the default, is always correct: the rows
 // cross whole, only slower.
@@ -153,6 +160,13 @@ struct OpSpec {
   // Its value is never an object: as a program's final value it writes no
   // memory (analysis). False, the default, is always correct.
   bool neverAnObject = false;
+  // Its expressions may not call tools (validation refuses them): evalAsync
+  // runs it synchronously, since it folds its items as it goes (group_by's
+  // aggs, from_entries, scan's accumulator).
+  bool refusesCalls = false;
+  ShortForm shortForm = ShortForm::None;
+  // Compare is also what the planner hoists: `value` (kids[0]) against each
+  // item's `field` (planner.cpp).
   RowRole rows = RowRole::Opaque;
 };
 

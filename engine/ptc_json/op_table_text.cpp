@@ -1,5 +1,6 @@
-// The op table as text: an op's shape for messages and prompts, and the whole
-// table as JSON for the package (prompts, schema, docs, completion).
+// The op table as text: an op's shape for messages and prompts, the whole
+// table as JSON for the package (prompts, schema, docs, completion), and the
+// lookups of ops and fields by name.
 #include <string>
 
 #include "core/json.h"
@@ -110,6 +111,41 @@ std::string opTableJson() {
   }
   out += "]";
   return out;
+}
+
+const OpSpec* findOp(std::string_view name) {
+  for (const OpSpec& s : opTable())
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+const FieldSpec* findField(const OpSpec& spec, std::string_view name) {
+  for (const FieldSpec& f : spec.fields)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+const char* fieldKindName(FieldKind kind) {
+  switch (kind) {
+    case K::Expr: return "expr";
+    case K::ExprList: return "expr_list";
+    case K::ExprFields: return "expr_fields";
+    case K::Json: return "json";
+    case K::Name:
+    case K::ItemField: return "string";
+    case K::FieldName: return "field";
+    case K::Names: return "string_list";
+    case K::Count: return "non_negative_integer";
+    case K::Precision: return "precision";
+    case K::Order: return "order";
+    case K::SortKeys: return "sort_keys";
+    case K::Percent: return "percent";
+    case K::Method: return "percentile_method";
+    case K::Choice: return "choice";
+    case K::Text: return "text";
+    case K::Iterations: return "iterations";
+  }
+  return "expr";
 }
 
 }  // namespace ptc

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ptc_json/evaluator.h"
+#include "ptc_json/op_table.h"
 #include "ptc_json/ops/ops.h"
 
 namespace ptc {
@@ -28,10 +29,8 @@ bool readsItsInput(const Node& n) {
   return true;
 }
 
-bool isComparison(Op op) {
-  return op == Op::Eq || op == Op::Neq || op == Op::Gt || op == Op::Gte || op == Op::Lt || op == Op::Lte ||
-         op == Op::Contains || op == Op::In || op == Op::StartsWith || op == Op::EndsWith;
-}
+// An item's `field` against `value` (kids[0]): the projection's Compare role.
+bool isComparison(Op op) { return specOf(op).rows == RowRole::Compare; }
 
 // A step whose value is the same list for as long as the variables in scope
 // are: a loaded context value, or a variable read whole.
