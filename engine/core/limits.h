@@ -2,8 +2,8 @@
 // in one table both sides read. The engine takes its defaults from it
 // (core/run.h) and refuses a value past the maximum (api/options.cpp) rather
 // than capping it; the package's checks, defaults and README maxima come from
-// js/src/types/limits.ts, which `node scripts/gen-limits.cjs` writes from this
-// table (tests/js/limits-table.test.cjs fails when the two differ).
+// js/src/types/engine-tables.ts, which `node scripts/gen-tables.cjs` writes from
+// this table (tests/js/limits-table.test.cjs fails when the two differ).
 #pragma once
 
 #include <cstdint>
