@@ -111,11 +111,11 @@ class Analysis {
         if (m.key.str() != "result") writes.insert(m.key.str());
     } else if (n.op == Op::Object) {
       keysOf(n.keys);
-    } else if ((n.op == Op::Let || n.op == Op::Pipe) && !n.kids.empty()) {
-      finalWrites(*n.kids.back(), writes, unknown);  // the let's `in`, the pipe's last step
-    } else if (n.op == Op::If || n.op == Op::Try) {
-      for (const char* f : {"then", "else", "expr", "catch"})
-        if (const Node* k = fieldKid(n, f)) finalWrites(*k, writes, unknown);
+    } else if (specOf(n.op).gives == Gives::LastKid && !n.kids.empty()) {
+      finalWrites(*n.kids.back(), writes, unknown);       // the let's `in`, the pipe's last step
+    } else if (specOf(n.op).gives == Gives::OneOfKids) {  // if's then and else, try's expr and catch
+      for (const FieldSpec& f : specOf(n.op).fields)
+        if (const Node* k = f.role != Role::Predicate ? fieldKid(n, f.name) : nullptr) finalWrites(*k, writes, unknown);
     } else if (n.op != Op::Literal && !specOf(n.op).neverAnObject) {  // an object of keys known only at run time
       unknown = true;
     }

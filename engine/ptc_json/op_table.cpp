@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/json.h"
+#include "ptc_json/op_table_does.h"
 #include "ptc_json/ops/apply.h"
 
 namespace ptc {
@@ -14,6 +15,8 @@ namespace {
 
 using K = FieldKind;
 using P = Presence;
+using op_entry::does;
+using op_entry::hasField;
 
 constexpr FieldSpec field(const char* name, K kind, P presence, const char* description) {
   return FieldSpec{name, kind, presence, description};
@@ -61,44 +64,6 @@ constexpr OpFields filterFields() {
 
 constexpr OpSpec seesMapItem(OpSpec spec) {
   spec.valueSeesMapItem = true;
-  return spec;
-}
-
-// What an op does (OpSpec's behaviour, op_table.h). A strict op names its
-// apply function; a control op its Control case and how often it runs its
-// expressions (`runs`, no default: the analysis counts calls by it). The rest
-// default to what is always correct (an opaque op that may give an object).
-struct Does {
-  // Whether a function is named, not its address, is what a constant expression
-  // may test (under -fsanitize=undefined a function's address is not known to
-  // be non-null at compile time).
-  std::optional<ApplyFn> apply = std::nullopt;
-  Control control = Control::None;
-  std::optional<Runs> runs = std::nullopt;
-  bool setsMapItem = false;
-  bool neverAnObject = false;
-  bool refusesCalls = false;
-  ShortForm shortForm = ShortForm::None;
-  RowRole rows = RowRole::Opaque;
-};
-
-// An entry that breaks a rule stops the table's compile-time evaluation here
-// (a throw is not a constant expression): the compiler names the entry.
-constexpr OpSpec does(Does d, OpSpec spec) {
-  if (d.apply.has_value() == (d.control != Control::None))
-    throw "an op has either an apply function or a Control case, not both";
-  if ((d.control == Control::None) == d.runs.has_value())
-    throw "a control op says how often it runs its expressions (runs), a strict op does not";
-  if (d.setsMapItem && d.runs != Runs::PerItem) throw "only an op that runs its expression per item has a map item";
-  if (d.refusesCalls && d.runs != Runs::PerItem) throw "only an op that runs its expressions per item refuses calls";
-  spec.apply = d.apply.value_or(nullptr);
-  spec.control = d.control;
-  spec.runs = d.runs.value_or(Runs::Once);
-  spec.setsMapItem = d.setsMapItem;
-  spec.neverAnObject = d.neverAnObject;
-  spec.refusesCalls = d.refusesCalls;
-  spec.shortForm = d.shortForm;
-  spec.rows = d.rows;
   return spec;
 }
 
@@ -166,7 +131,7 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
            {Op::Load, "load", "data", false, {field("name", K::Name, P::Required, "context key")},
        "Data from the context passed to the run; null when missing. Short: \"$expenses\" (memory first).",
        R"({"op": "load", "name": "expenses"})"}),
-      does({.control = Control::Let, .runs = Runs::Once},
+      does({.control = Control::Let, .runs = Runs::Once, .gives = Gives::LastKid},
            {Op::Let, "let", "data", false,
        {field("name", K::Name, P::Optional, "variable name (with value)"),
         withRole(Role::Step, field("value", K::Expr, P::Optional, "expression whose value is bound (with name)")),
@@ -176,33 +141,35 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
        "Binds name to value, or each of `bindings` in order, for `in`.",
        R"({"op": "let", "bindings": {"n": {"op": "count"}, "half": {"op": "div", "left": {"op": "var", "name": "n"}, "right": 2}}, "in": {"op": "var", "name": "half"}})"}),
       // collections
-      does({.control = Control::Pipe, .runs = Runs::Once},
+      does({.control = Control::Pipe, .runs = Runs::Once, .gives = Gives::LastKid},
            {Op::Pipe, "pipe", "collections", false, {withRole(Role::Step, field("steps", K::ExprList, P::Required, "operations in order"))},
        "Chains operations: each step gets the previous result. Empty: null.",
        R"({"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "count"}]})"}),
       does({.control = Control::Filter, .runs = Runs::PerItem, .neverAnObject = true, .shortForm = ShortForm::Condition,
-            .rows = RowRole::Filter},
+            .rows = RowRole::Filter, .sees = Sees::EachItem, .gives = Gives::SameItems},
            listOp(Op::Filter, "filter", "collections",
              "Keeps the items for which `where` is truthy (or `field` equals `value`); a comparison's `value` in it "
              "still sees the enclosing map's item.",
              R"({"op": "filter", "where": {"op": "gt", "field": "total", "value": 100}})", filterFields())),
       does({.control = Control::Filter, .runs = Runs::PerItem, .neverAnObject = true, .shortForm = ShortForm::Condition,
-            .rows = RowRole::Filter},
+            .rows = RowRole::Filter, .sees = Sees::EachItem, .gives = Gives::SameItems},
            listOp(Op::Reject, "reject", "collections",
              "Removes the items for which `where` is truthy (or `field` equals `value`).",
              R"({"op": "reject", "field": "deleted", "value": true})", filterFields())),
       does({.control = Control::Map, .runs = Runs::PerItem, .setsMapItem = true, .neverAnObject = true,
-            .shortForm = ShortForm::Expr, .rows = RowRole::Map},
+            .shortForm = ShortForm::Expr, .rows = RowRole::Map, .sees = Sees::EachItem, .gives = Gives::EachResult},
            listOp(Op::Map, "map", "collections", "Transforms each item with `expr` (or takes its `field`).",
              R"({"op": "map", "expr": {"op": "get", "field": "name"}})",
              {withRole(Role::Step, field("expr", K::Expr, P::OneOf, "expression evaluated with each item as the current value")),
               field("field", K::ItemField, P::OneOf, "instead of expr: this field of each item"), asName()})),
-      does({.apply = applySelect, .rows = RowRole::Select},  // an object gives an object
+      does({.apply = applySelect, .rows = RowRole::Select,
+            .sees = Sees::Input, .readsItemFields = true},  // an object gives an object
            listOp(Op::Select, "select", "collections",
              "Keeps only the listed fields of an object, or of each object in a list.",
              R"({"op": "select", "fields": ["id", "name"]})",
              {field("fields", K::Names, P::Required, "field names to keep")})),
-      does({.apply = applySortBy, .neverAnObject = true, .rows = RowRole::Sort},
+      does({.apply = applySortBy, .neverAnObject = true, .rows = RowRole::Sort,
+            .sees = Sees::Input, .readsItemFields = true, .gives = Gives::SameItems},
            listOp(Op::SortBy, "sort_by", "collections",
              "Sorts a list (stable) by a field or several (`by`); nulls last.",
              R"({"op": "sort_by", "by": [{"field": "region"}, {"field": "total", "order": "desc"}]})",
@@ -210,23 +177,25 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
               field("order", K::Order, P::Optional, "\"asc\" (default) or \"desc\""),
               field("by", K::SortKeys, P::Optional,
                     "several keys instead of field/order: [\"a\", {\"field\": \"b\", \"order\": \"desc\"}]")})),
-      does({.apply = applyFirst, .rows = RowRole::Pick},
+      does({.apply = applyFirst, .rows = RowRole::Pick, .sees = Sees::Input, .gives = Gives::OneItem},
            listOp(Op::First, "first", "collections", "The first item of a list (null when empty).", R"({"op": "first"})")),
-      does({.apply = applyLast, .rows = RowRole::Pick},
+      does({.apply = applyLast, .rows = RowRole::Pick, .sees = Sees::Input, .gives = Gives::OneItem},
            listOp(Op::Last, "last", "collections", "The last item of a list (null when empty).", R"({"op": "last"})")),
-      does({.apply = applyNth, .rows = RowRole::PickAt},
+      does({.apply = applyNth, .rows = RowRole::PickAt, .sees = Sees::Input, .gives = Gives::OneItem},
            listOp(Op::Nth, "nth", "collections",
              "The item at a 0-based index (null when out of range).",
              R"({"op": "nth", "index": {"op": "sub", "left": {"op": "count"}, "right": 1}})",
              {field("index", K::Count, P::Required, "0-based index: an integer, or an expression seeing the list")})),
-      does({.apply = applyTake, .neverAnObject = true, .rows = RowRole::Slice},
+      does({.apply = applyTake, .neverAnObject = true, .rows = RowRole::Slice,
+            .sees = Sees::Input, .gives = Gives::SameItems},
            listOp(Op::Take, "take", "collections", "The first `count` items of a list.", R"({"op": "take", "count": 5})",
              {field("count", K::Count, P::Required, "number of items: an integer, or an expression seeing the list")})),
-      does({.apply = applyDrop, .neverAnObject = true, .rows = RowRole::Slice},
+      does({.apply = applyDrop, .neverAnObject = true, .rows = RowRole::Slice,
+            .sees = Sees::Input, .gives = Gives::SameItems},
            listOp(Op::Drop, "drop", "collections", "A list without its first `count` items.",
              R"({"op": "drop", "count": 5})",
              {field("count", K::Count, P::Required, "number of items: an integer, or an expression seeing the list")})),
-      does({.apply = applyDistinct, .neverAnObject = true},
+      does({.apply = applyDistinct, .neverAnObject = true, .sees = Sees::Input, .gives = Gives::SameItems},
            listOp(Op::Distinct, "distinct", "collections",
              "Removes duplicate items (structural equality), keeping first occurrences.", R"({"op": "distinct"})")),
       does({.apply = applyCount, .neverAnObject = true, .rows = RowRole::Count},
@@ -243,23 +212,27 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
               withRole(Role::Step, field("expr", K::Expr, P::Required, "the next result; the item is the current value")),
               asName()})),
       // aggregation
-      does({.apply = applySum, .neverAnObject = true, .rows = RowRole::Aggregate},
+      does({.apply = applySum, .neverAnObject = true, .rows = RowRole::Aggregate,
+            .sees = Sees::Input, .readsItemFields = true},
            listOp(Op::Sum, "sum", "aggregation", "Sum of a field over a list (0 when empty; non-numbers are an error).",
              R"({"op": "sum", "field": "amount"})", {fieldOf("field to sum; omit to sum the items")})),
-      does({.apply = applyAvg, .neverAnObject = true, .rows = RowRole::Aggregate},
+      does({.apply = applyAvg, .neverAnObject = true, .rows = RowRole::Aggregate,
+            .sees = Sees::Input, .readsItemFields = true},
            listOp(Op::Avg, "avg", "aggregation", "Average of the numeric values of a field (null when none).",
              R"({"op": "avg", "field": "amount"})", {fieldOf("field to average; omit to average the items")})),
-      does({.apply = applyMin, .rows = RowRole::Aggregate},
+      does({.apply = applyMin, .rows = RowRole::Aggregate, .sees = Sees::Input, .readsItemFields = true},
            listOp(Op::Min, "min", "aggregation", "Smallest value of a field, numbers or texts (null when empty).",
              R"({"op": "min", "field": "price"})", {fieldOf("field; omit to compare the items")})),
-      does({.apply = applyMax, .rows = RowRole::Aggregate},
+      does({.apply = applyMax, .rows = RowRole::Aggregate, .sees = Sees::Input, .readsItemFields = true},
            listOp(Op::Max, "max", "aggregation", "Largest value of a field, numbers or texts (null when empty).",
              R"({"op": "max", "field": "price"})", {fieldOf("field; omit to compare the items")})),
-      does({.apply = applyMinBy, .rows = RowRole::PickBy},
+      does({.apply = applyMinBy, .rows = RowRole::PickBy,
+            .sees = Sees::Input, .readsItemFields = true, .gives = Gives::OneItem},
            listOp(Op::MinBy, "min_by", "aggregation",
              "The item with the smallest value of a field, skipping nulls.",
              R"({"op": "min_by", "field": "price"})", {field("field", K::ItemField, P::Required, "field to compare")})),
-      does({.apply = applyMaxBy, .rows = RowRole::PickBy},
+      does({.apply = applyMaxBy, .rows = RowRole::PickBy,
+            .sees = Sees::Input, .readsItemFields = true, .gives = Gives::OneItem},
            listOp(Op::MaxBy, "max_by", "aggregation",
              "The item with the largest value of a field, skipping nulls.",
              R"({"op": "max_by", "field": "years"})", {field("field", K::ItemField, P::Required, "field to compare")})),
@@ -297,26 +270,28 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
       does({.apply = applyIn, .neverAnObject = true, .rows = RowRole::Compare},
            comparison(Op::In, "in", "The field holds a list containing the value (or an object with it as a key).",
                  R"({"op": "in", "field": "tags", "value": "featured"})")),
-      does({.apply = applyFilterIn, .neverAnObject = true, .rows = RowRole::FilterIn},
+      does({.apply = applyFilterIn, .neverAnObject = true, .rows = RowRole::FilterIn,
+            .sees = Sees::Input, .readsItemFields = true, .gives = Gives::SameItems},
            seesMapItem(listOp(Op::FilterIn, "filter_in", "collections",
                          "Keeps the items whose field value is in `value` (a list, or an object's keys).",
                          R"({"op": "filter_in", "field": "status", "value": ["active", "pending"]})",
                          {fieldOf("field of each item; omit to test the item itself"),
                           field("value", K::Expr, P::Required, "the allowed values: a list or an expression giving one")}))),
-      does({.apply = applyRejectIn, .neverAnObject = true, .rows = RowRole::FilterIn},
+      does({.apply = applyRejectIn, .neverAnObject = true, .rows = RowRole::FilterIn,
+            .sees = Sees::Input, .readsItemFields = true, .gives = Gives::SameItems},
            seesMapItem(listOp(Op::RejectIn, "reject_in", "collections",
                          "Removes the items whose field value is in `value`.",
                          R"({"op": "reject_in", "field": "id", "value": [3, 7]})",
                          {fieldOf("field of each item; omit to test the item itself"),
                           field("value", K::Expr, P::Required, "the excluded values: a list or an expression giving one")}))),
       // arithmetic
-      does({.apply = applyAdd, .neverAnObject = true},
+      does({.apply = applyAdd, .neverAnObject = true, .sees = Sees::Input},
            binaryArithmetic(Op::Add, "add", "Adds two numbers.", R"({"op": "add", "left": 5, "right": 3})")),
-      does({.apply = applySub, .neverAnObject = true},
+      does({.apply = applySub, .neverAnObject = true, .sees = Sees::Input},
            binaryArithmetic(Op::Sub, "sub", "Subtracts right from left.", R"({"op": "sub", "left": 10, "right": 3})")),
-      does({.apply = applyMul, .neverAnObject = true},
+      does({.apply = applyMul, .neverAnObject = true, .sees = Sees::Input},
            binaryArithmetic(Op::Mul, "mul", "Multiplies two numbers.", R"({"op": "mul", "left": 5, "right": 3})")),
-      does({.apply = applyDiv, .neverAnObject = true},
+      does({.apply = applyDiv, .neverAnObject = true, .sees = Sees::Input},
            binaryArithmetic(Op::Div, "div", "Divides left by right (always a float; division by zero is an error).",
                        R"({"op": "div", "left": 10, "right": 4})")),
       does({.apply = applyRound, .neverAnObject = true},
@@ -328,25 +303,27 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
               R"({"op": "floor", "field": "ms"})")),
       does({.apply = applyCeil, .neverAnObject = true},
            valueOp(Op::Ceil, "ceil", "arithmetic", "Rounds up to an integer.", R"({"op": "ceil", "field": "hours"})")),
-      does({.apply = applyPct, .neverAnObject = true},
+      does({.apply = applyPct, .neverAnObject = true, .sees = Sees::Input},
            {Op::Pct, "pct", "arithmetic", false,
        {field("part", K::Expr, P::Required, "number or expression"),
         field("whole", K::Expr, P::Required, "number or expression (not zero)")},
        "Percentage: part / whole * 100 (a float).", R"({"op": "pct", "part": 50, "whole": 200})"}),
       // logic
-      does({.control = Control::And, .runs = Runs::Once, .neverAnObject = true, .rows = RowRole::Logic},
+      does({.control = Control::And, .runs = Runs::Once, .neverAnObject = true, .rows = RowRole::Logic,
+            .sees = Sees::Input},
            {Op::And, "and", "logic", false, {predicate("conditions", K::ExprList, "conditions")},
        "True when every condition is truthy (stops at the first falsy one).",
        R"({"op": "and", "conditions": [{"op": "gt", "field": "age", "value": 18}, {"op": "eq", "field": "active", "value": true}]})"}),
-      does({.control = Control::Or, .runs = Runs::Once, .neverAnObject = true, .rows = RowRole::Logic},
+      does({.control = Control::Or, .runs = Runs::Once, .neverAnObject = true, .rows = RowRole::Logic,
+            .sees = Sees::Input},
            {Op::Or, "or", "logic", false, {predicate("conditions", K::ExprList, "conditions")},
        "True when any condition is truthy (stops at the first truthy one).",
        R"({"op": "or", "conditions": [{"op": "eq", "field": "role", "value": "admin"}, {"op": "eq", "field": "role", "value": "owner"}]})"}),
-      does({.apply = applyNot, .neverAnObject = true, .rows = RowRole::Logic},
+      does({.apply = applyNot, .neverAnObject = true, .rows = RowRole::Logic, .sees = Sees::Input},
            {Op::Not, "not", "logic", false, {predicate("condition", K::Expr, "condition")},
        "True when the condition is falsy (null or false).",
        R"({"op": "not", "condition": {"op": "eq", "field": "deleted", "value": true}})"}),
-      does({.control = Control::If, .runs = Runs::Once},
+      does({.control = Control::If, .runs = Runs::Once, .sees = Sees::Input, .gives = Gives::OneOfKids},
            {Op::If, "if", "logic", false,
        {predicate("condition", K::Expr, "condition (truthiness)"),
         field("then", K::Expr, P::Required, "value when truthy"),
@@ -361,21 +338,21 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
        "Calls a tool with an arguments object; returns its result.",
        R"({"op": "call", "tool": "get_expenses", "args": {"year": 2024}})"}),
       // combine
-      does({.apply = applyObject},
+      does({.apply = applyObject, .sees = Sees::Input},
            {Op::Object, "object", "combine", false,
        {field("fields", K::ExprFields, P::Required, "keys to values; values with an op are evaluated")},
        "Builds an object; operations in its values are evaluated.",
        R"({"op": "object", "fields": {"count": {"op": "count"}, "source": "orders"}})"}),
-      does({.apply = applyMerge},
+      does({.apply = applyMerge, .sees = Sees::Input},
            combine(Op::Merge, "merge", "objects", "Merges objects left to right; later keys win.",
               R"({"op": "merge", "objects": [{"op": "var", "name": "defaults"}, {"op": "var", "name": "overrides"}]})")),
-      does({.apply = applyConcat, .neverAnObject = true},
+      does({.apply = applyConcat, .neverAnObject = true, .sees = Sees::Input},
            combine(Op::Concat, "concat", "lists", "Concatenates lists.",
               R"({"op": "concat", "lists": [{"op": "var", "name": "a"}, {"op": "var", "name": "b"}]})")),
-      does({.apply = applyZip, .neverAnObject = true},
+      does({.apply = applyZip, .neverAnObject = true, .sees = Sees::Input},
            combine(Op::Zip, "zip", "lists", "Pairs up items of lists into tuples, stopping at the shortest.",
               R"({"op": "zip", "lists": [[1, 2, 3], ["a", "b"]]})")),
-      does({.apply = applyList, .neverAnObject = true},
+      does({.apply = applyList, .neverAnObject = true, .sees = Sees::Input},
            combine(Op::List, "list", "items",
               "Builds a list from expressions.",
               R"({"op": "list", "items": [{"op": "var", "name": "a"}, 2]})")),
@@ -416,23 +393,27 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
       does({.apply = applyFlatten, .neverAnObject = true},
            listOp(Op::Flatten, "flatten", "reshape", "Flattens a list of lists by one level (other items are kept).",
              R"({"op": "flatten"})")),
-      does({.control = Control::Map, .runs = Runs::PerItem, .setsMapItem = true, .neverAnObject = true},
+      does({.control = Control::Map, .runs = Runs::PerItem, .setsMapItem = true, .neverAnObject = true,
+            .sees = Sees::EachItem},
            listOp(Op::FlatMap, "flat_map", "reshape", "Maps each item with `expr` and concatenates the resulting lists.",
              R"({"op": "flat_map", "expr": {"op": "get", "field": "tags"}})",
              {withRole(Role::Step, field("expr", K::Expr, P::Required, "expression evaluated with each item as the current value")),
               asName()})),
       // statistics
-      does({.apply = applyMedian, .neverAnObject = true, .rows = RowRole::Aggregate},
+      does({.apply = applyMedian, .neverAnObject = true, .rows = RowRole::Aggregate,
+            .sees = Sees::Input, .readsItemFields = true},
            listOp(Op::Median, "median", "aggregation",
              "Median of a field's numbers, skipping nulls (null when none).",
              R"({"op": "median", "field": "duration"})", {fieldOf("field; omit to use the items")})),
-      does({.apply = applyPercentile, .neverAnObject = true, .rows = RowRole::Aggregate},
+      does({.apply = applyPercentile, .neverAnObject = true, .rows = RowRole::Aggregate,
+            .sees = Sees::Input, .readsItemFields = true},
            listOp(Op::Percentile, "percentile", "aggregation",
              "p-th percentile of a field's numbers, skipping nulls (linear interpolation, or nearest rank).",
              R"({"op": "percentile", "field": "duration", "p": 95})",
              {fieldOf("field; omit to use the items"), field("p", K::Percent, P::Required, "percentile, 0 to 100"),
               field("method", K::Method, P::Optional, "\"linear\" (default) or \"nearest\"")})),
-      does({.apply = applyCountDistinct, .neverAnObject = true, .rows = RowRole::Aggregate},
+      does({.apply = applyCountDistinct, .neverAnObject = true, .rows = RowRole::Aggregate,
+            .sees = Sees::Input, .readsItemFields = true},
            listOp(Op::CountDistinct, "count_distinct", "aggregation",
              "Number of distinct non-null values of a field.",
              R"({"op": "count_distinct", "field": "customer_id"})", {fieldOf("field; omit to use the items")})),
@@ -509,7 +490,7 @@ constexpr std::array<OpSpec, kOpCount> buildTable() {
               R"({"op": "date_trunc", "field": "created_at", "unit": "month"})",
               {choice("unit", P::Required, "unit", kTruncUnits)})),
       // control
-      does({.control = Control::Try, .runs = Runs::Once},
+      does({.control = Control::Try, .runs = Runs::Once, .gives = Gives::OneOfKids},
            {Op::Try, "try", "control", false,
        {withRole(Role::Step, field("expr", K::Expr, P::Required, "the expression to attempt")),
         field("catch", K::Expr, P::Optional,
@@ -536,12 +517,6 @@ constexpr bool inEnumOrder(const std::array<OpSpec, kOpCount>& table) {
   for (size_t i = 0; i < table.size(); ++i)
     if (table[i].op != static_cast<Op>(i)) return false;
   return true;
-}
-
-constexpr bool hasField(const OpSpec& spec, std::string_view name) {
-  for (const FieldSpec& f : spec.fields)
-    if (f.name == name) return true;
-  return false;
 }
 
 constexpr bool hasAs(const OpSpec& spec) { return hasField(spec, "as"); }

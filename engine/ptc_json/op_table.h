@@ -6,9 +6,9 @@
 // the JSON export (schema, prompt, docs, playground completion). Adding an
 // operation of an existing family is an enumerator in op.h, an entry in
 // op_table.cpp and its function in the family's file: no switch names ops
-// (the evaluators switch over Control, projection.cpp over RowRole), and the
-// table does not compile with an op left out or with neither an apply
-// function nor a control case.
+// (the evaluators switch over Control, projection.cpp over RowRole,
+// returns_check.cpp over Sees and Gives), and the table does not compile
+// with an op left out or with neither an apply function nor a control case.
 #pragma once
 
 #include <array>
@@ -132,6 +132,28 @@ enum class RowRole : uint8_t {
   Group,      // group_by: groups of rows settled by their aggs
 };
 
+// What an op's expressions see, for the check of declared tool results
+// (returns_check.cpp), which follows the shape of a tool's result through the
+// ops to warn of a field it does not have. Comparisons and value-level ops
+// (valueOverridesInput) are followed by those properties instead.
+enum class Sees : uint8_t {
+  Unmodelled,  // the default, always correct: what they see, and the op's value, are unknown to the check
+  Input,       // the op's current value (a list op's whole list: nth's index, take's count)
+  EachItem,    // each item of its list in turn, bound to `as` too (filter, reject, map, flat_map)
+};
+
+// What an op's value is made of, in terms of its input list or its
+// expressions: the check of declared results follows an item's fields
+// through it, the analysis a final value's memory keys (analysis.cpp).
+enum class Gives : uint8_t {
+  New,         // the default, always correct: a value of its own making
+  SameItems,   // some or all of its input's items, unchanged (filter, sort_by, take, distinct, filter_in)
+  OneItem,     // one item of its input (first, nth, min_by)
+  EachResult,  // a list of its expression's value for each item (map)
+  LastKid,     // its last expression's value (a pipe's last step, a let's `in`)
+  OneOfKids,   // one of its expressions' values (if's then or else, try's expr or catch)
+};
+
 struct OpSpec {
   Op op = Op::End_;
   const char* name = nullptr;
@@ -168,6 +190,11 @@ struct OpSpec {
   // Compare is also what the planner hoists: `value` (kids[0]) against each
   // item's `field` (planner.cpp).
   RowRole rows = RowRole::Opaque;
+  Sees sees = Sees::Unmodelled;
+  // Its `field` (select's `fields`, sort_by's `by`) names a field of each item
+  // of its list input, not of the list (sum, min_by, filter_in, sort_by).
+  bool readsItemFields = false;
+  Gives gives = Gives::New;
 };
 
 // One entry per Op, in enum order (checked at compile time).

@@ -116,41 +116,25 @@ class Check {
     if (n.op == Op::Let) return let(n, in);
     if (n.op == Op::Var) return var(n);
     if (n.op == Op::Get) return n.hasDefault ? kidsSee({}, n) : reads(n, in);
-    if (n.op == Op::Filter || n.op == Op::Reject || n.op == Op::Map || n.op == Op::FlatMap) return perItem(n, in);
-    if (n.op == Op::SortBy || n.op == Op::Select) return keyed(n, in);
     if (n.op == Op::GroupBy) return groupBy(n, in);
-    const OpSpec& spec = specOf(n.op);
-    if (spec.category == std::string_view("comparison")) return comparison(n, in);
-    if (spec.valueOverridesInput) {  // a value-level op: its field is one of the current value
-      if (!n.valueGiven && !n.field.isNone()) readField(n, n.path, in, n.field.str());
-      return kidsSee(in, n);
-    }
-    if (among(n.op, kItemField)) {
-      if (!n.field.isNone()) readField(n, n.path, itemsShape(in), n.field.str());
-      Shape item = itemsShape(in);
-      kidsSee(n.valueSeesMapItem && insideMap_ ? mapItem_ : in, n);
-      if (n.op == Op::MinBy || n.op == Op::MaxBy) return item;
-      return n.op == Op::FilterIn || n.op == Op::RejectIn ? in : Shape{};
-    }
-    if (n.op == Op::First || n.op == Op::Last || n.op == Op::Nth || n.op == Op::Take || n.op == Op::Drop ||
-        n.op == Op::Distinct) {
-      kidsSee(in, n);  // nth/take/drop's count sees the list
-      return n.op == Op::First || n.op == Op::Last || n.op == Op::Nth ? itemsShape(in) : in;
-    }
     if (n.op == Op::Try) {  // catch sees `error`, which may shadow a binding
       bound_.push_back(Binding{n.name.str(), {}});
       kidsSee(in, n);
       bound_.pop_back();
       return {};
     }
-    if (among(n.op, kSeesCurrentValue)) return kidsSee(in, n);
-    // Not modelled (scan, from_entries, loop...): what its expressions see, and
-    // the names they bind, are unknown.
-    const size_t barrier = barrier_;
-    barrier_ = bound_.size();
-    kidsSee({}, n);
-    barrier_ = barrier;
-    return {};
+    const OpSpec& spec = specOf(n.op);
+    if (spec.category == std::string_view("comparison")) return comparison(n, in);
+    if (spec.valueOverridesInput) {  // a value-level op: its field is one of the current value
+      if (!n.valueGiven && !n.field.isNone()) readField(n, n.path, in, n.field.str());
+      return kidsSee(in, n);
+    }
+    switch (spec.sees) {  // op_table.h: what its expressions see of its input
+      case Sees::EachItem: return perItem(n, spec, in);
+      case Sees::Input: return seesInput(n, spec, in);
+      case Sees::Unmodelled: return unmodelled(n);
+    }
+    return unmodelled(n);
   }
 
  private:
@@ -159,18 +143,37 @@ class Check {
     Shape shape;
   };
 
-  // Ops whose `field` is one of each item of their list input.
-  static constexpr Op kItemField[] = {Op::Sum,    Op::Avg,        Op::Min,           Op::Max,
-                                      Op::Median, Op::Percentile, Op::CountDistinct, Op::MinBy,
-                                      Op::MaxBy,  Op::FilterIn,   Op::RejectIn};
-  // Ops whose expressions are evaluated against the op's own current value
-  // (the rest the check does not model: their value is unknown).
-  static constexpr Op kSeesCurrentValue[] = {Op::And,  Op::Or,    Op::Not,    Op::If,    Op::Object,
-                                             Op::List, Op::Merge, Op::Concat, Op::Zip,   Op::Add,
-                                             Op::Sub,  Op::Mul,   Op::Div,    Op::Round, Op::Pct};
-  template <size_t N>
-  static bool among(Op op, const Op (&ops)[N]) {
-    return std::find(ops, ops + N, op) != ops + N;
+  // Not modelled (scan, from_entries, loop...): what its expressions see, and
+  // the names they bind, are unknown.
+  Shape unmodelled(const Node& n) {
+    const size_t barrier = barrier_;
+    barrier_ = bound_.size();
+    kidsSee({}, n);
+    barrier_ = barrier;
+    return {};
+  }
+
+  // Its expressions see its current value (a list op's: the list); its
+  // `field` may be one of each item's, and its value some of the items.
+  Shape seesInput(const Node& n, const OpSpec& spec, const Shape& in) {
+    if (spec.readsItemFields) itemFields(n, in);
+    kidsSee(spec.valueSeesMapItem && insideMap_ ? mapItem_ : in, n);  // nth/take/drop's count sees the list
+    return given(spec.gives, in, {});
+  }
+
+  // What an op's value is of its input's items (and for map, of its
+  // expression's value per item), as far as known.
+  static Shape given(Gives gives, const Shape& in, const Shape& result) {
+    switch (gives) {
+      case Gives::SameItems: return in;
+      case Gives::OneItem: return itemsShape(in);
+      case Gives::EachResult:
+        return result.schema && !result.listOf ? Shape{result.schema, true, result.what} : Shape{};
+      case Gives::New:
+      case Gives::LastKid:  // pipe and let: visited as themselves
+      case Gives::OneOfKids: return {};
+    }
+    return {};
   }
 
   // Visits a node's expressions against `in`; the node's own value is unknown.
@@ -212,9 +215,9 @@ class Check {
   }
 
   // filter/reject/map/flat_map: their expression sees each item (and `as` binds it).
-  Shape perItem(const Node& n, const Shape& in) {
+  Shape perItem(const Node& n, const OpSpec& spec, const Shape& in) {
     const Shape item = itemsShape(in);
-    const bool map = n.op == Op::Map || n.op == Op::FlatMap;
+    const bool map = spec.setsMapItem;
     const bool wasInside = insideMap_;
     const Shape wasItem = mapItem_;
     if (map) insideMap_ = true, mapItem_ = item;
@@ -223,19 +226,18 @@ class Check {
     if (n.name.isString()) bound_.pop_back();
     insideMap_ = wasInside;
     mapItem_ = wasItem;
-    if (!map) return in;
-    return n.op == Op::Map && result.schema && !result.listOf ? Shape{result.schema, true, result.what} : Shape{};
+    return given(spec.gives, in, result);
   }
 
-  // sort_by's field or `by` keys, select's fields: of each item, or of the object.
-  Shape keyed(const Node& n, const Shape& in) {
+  // Its field, and select's fields or sort_by's `by` keys: of each item
+  // (select's: of the object, when not of a list).
+  void itemFields(const Node& n, const Shape& in) {
     const Shape of = n.op == Op::Select && !itemsShape(in).schema ? in : itemsShape(in);
     if (!n.field.isNone()) readField(n, n.path, of, n.field.str());
     for (size_t i = 0; i < keyReads(n); ++i) {
       const std::string& name = n.op == Op::Select ? n.keys[i].str() : n.sortKeys[i].first.str();
       readField(n, n.path + (n.op == Op::Select ? "/fields/" : "/by/") + std::to_string(i), of, name);
     }
-    return n.op == Op::SortBy ? in : Shape{};
   }
 
   // group_by: its field and `key` see each item, its aggs the group's items.

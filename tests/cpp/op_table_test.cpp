@@ -120,3 +120,53 @@ TEST(OpBehaviour, NeverAnObjectHoldsForEveryCaseThatRunsToAResult) {
 }
 
 }  // namespace
+
+namespace {
+
+bool warnsAt(const ptc::Value& status, const std::string& path, const std::string& field) {
+  const ptc::Value* warnings = status.find("warnings");
+  if (!warnings) return false;
+  for (const ptc::Value& w : warnings->items())
+    if (w.field("code").str() == "unknown_result_field" && w.field("path").str() == path &&
+        w.field("message").str().find("'" + field + "'") != std::string::npos)
+      return true;
+  return false;
+}
+
+// The item flow an entry declares (sees, readsItemFields, gives) is what the
+// check of declared tool results follows: after a tool whose items have only
+// "zz", an op said to read fields of its items warns of its example's field,
+// and an op said to give items lets a misread of them further on be warned of.
+TEST(OpBehaviour, DeclaredResultsAreFollowedThroughEachOpAsItsEntrySays) {
+  const char* options =
+      R"({"returns": {"t": {"type": "array", "items": {"type": "object", "properties": {"zz": {"type": "string"}}}}}})";
+  size_t checked = 0;
+  for (const ptc::OpSpec& spec : ptc::opTable()) {
+    std::string after;
+    std::string path = "/program/steps/2";
+    if (spec.gives == ptc::Gives::SameItems) {
+      after = R"(, {"op": "first"}, {"op": "get", "field": "nope"})";
+      path = "/program/steps/3";
+    } else if (spec.gives == ptc::Gives::OneItem) {
+      after = R"(, {"op": "get", "field": "nope"})";
+    } else if (!spec.readsItemFields) {
+      continue;
+    }
+    const std::string program = std::string(R"({"program": {"op": "pipe", "steps": [{"op": "call", "tool": "t"}, )") +
+                                spec.example + after + "]}}";
+    ptc::Engine engine;
+    const ptc::Value status = ptc::parseJson(engine.validate(program, options), "status");
+    ASSERT_TRUE(status.field("ok").truthy()) << spec.name << ": " << ptc::toJson(status);
+    if (!after.empty()) {
+      EXPECT_TRUE(warnsAt(status, path, "nope")) << spec.name << ": " << ptc::toJson(status);
+    }
+    if (spec.readsItemFields) {
+      const ptc::Value* warnings = status.find("warnings");
+      EXPECT_TRUE(warnings && !warnings->items().empty()) << spec.name << ": no field of its items read";
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 20u);
+}
+
+}  // namespace
