@@ -2,8 +2,9 @@
 // its apply function or Control case, how often it runs its expressions, its
 // projection role...), so no switch in the engine names ops: a new op cannot
 // be left out of one, nor silently run another op's code through a `default:`.
-// The switches over an op's behaviour (Control, RowRole, Runs, Sees, Gives) have no
-// `default:` either, so -Werror=switch names every one a new kind must reach.
+// The switches over an op's behaviour (Control, RowRole, Runs, Sees, Gives)
+// have no `default:` either, so -Werror=switch names every one a new kind must
+// reach.
 // Reads the sources: it needs no build.
 const fs = require("node:fs");
 const os = require("node:os");
@@ -61,12 +62,12 @@ function problems(files) {
   return out;
 }
 
-// A list of ops in a condition (`op == Op::A || op == Op::B`), or in an array
-// (`static constexpr Op kName[] = {Op::A, Op::B}`), is what a field of their
-// table entries says once (refusesCalls, shortForm, the Compare role, sees,
-// gives...): a new op that shares the property would be missed by the list.
-// The lists kept, by file and ops, each with why it is not a property of the
-// ops' entries.
+// A list of ops in a condition (`op == Op::A || op == Op::B`) or in an array
+// (`static constexpr Op kName[] = {Op::A, Op::B}`, a std::array of Op) is what
+// a field of their table entries says once (refusesCalls, shortForm, the
+// Compare role, sees, gives...): a new op that shares the property would be
+// missed by the list. The lists kept, by file and ops, each with why it is not
+// a property of the ops' entries.
 const KEPT_LISTS = {
   "engine/ptc_json/analysis.cpp: Var,Load": "the reads of context keys: a var no binding holds, a load",
   "engine/ptc_json/compiler.cpp: Get,Var": "the ops whose Names field is a path (select's is a field list)",
@@ -86,7 +87,7 @@ const KEPT_LISTS = {
 function opLists(files) {
   const out = [];
   const condition = /[=!]=\s*(?:ptc::)?Op::\w+(?:[^;{}]*?(?:\|\||&&)[^;{}]*?[=!]=\s*(?:ptc::)?Op::\w+)+/g;
-  const array = /\bOp\s+\w+\s*\[\s*\w*\s*\]\s*=?\s*\{[^;{}]*\}/g;
+  const array = /(?:\bOp\s+\w+\s*\[\s*\w*\s*\]|std::array<\s*(?:ptc::)?Op\s*,[^>]*>\s*\w+)\s*=?\s*\{[^;{}]*\}/g;
   for (const file of files) {
     const text = code(fs.readFileSync(path.join(root, file), "utf8"));
     for (const m of [...text.matchAll(condition), ...text.matchAll(array)]) {
@@ -120,10 +121,11 @@ test("the list check finds ops tested together or listed in an array, across lin
         "static constexpr Op kFolds[] = {Op::Sum,",
         "  Op::Avg};",
         "constexpr ptc::Op kOne[1] = {Op::Count};",
+        "constexpr std::array<Op, 2> kPicks{Op::First, Op::Last};",
       ].join("\n"),
     );
     const rel = path.relative(root, file).split(path.sep).join("/");
-    expect(opLists([rel])).toEqual([`${rel}: GroupBy,Scan`, `${rel}: Sum,Avg`]);
+    expect(opLists([rel])).toEqual([`${rel}: GroupBy,Scan`, `${rel}: Sum,Avg`, `${rel}: First,Last`]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
