@@ -112,10 +112,14 @@ class Analysis {
     } else if (n.op == Op::Object) {
       keysOf(n.keys);
     } else if (specOf(n.op).gives == Gives::LastKid && !n.kids.empty()) {
-      finalWrites(*n.kids.back(), writes, unknown);       // the let's `in`, the pipe's last step
-    } else if (specOf(n.op).gives == Gives::OneOfKids) {  // if's then and else, try's expr and catch
-      for (const FieldSpec& f : specOf(n.op).fields)
-        if (const Node* k = f.role != Role::Predicate ? fieldKid(n, f.name) : nullptr) finalWrites(*k, writes, unknown);
+      // the let's `in`, the pipe's last step
+      finalWrites(*n.kids.back(), writes, unknown);
+    } else if (specOf(n.op).gives == Gives::OneOfKids) {
+      // any of its expressions but a condition: if's then and else, try's expr and catch
+      for (const FieldSpec& f : specOf(n.op).fields) {
+        const Node* k = f.role == Role::Predicate ? nullptr : fieldKid(n, f.name);
+        if (k) finalWrites(*k, writes, unknown);
+      }
     } else if (n.op != Op::Literal && !specOf(n.op).neverAnObject) {  // an object of keys known only at run time
       unknown = true;
     }

@@ -38,6 +38,13 @@ constexpr bool hasField(const OpSpec& spec, std::string_view name) {
   return false;
 }
 
+// An expression field that is not a condition: what a control op's value may be.
+constexpr bool hasValueExpression(const OpSpec& spec) {
+  for (const FieldSpec& f : spec.fields)
+    if ((f.kind == FieldKind::Expr || f.kind == FieldKind::ExprList) && f.role != Role::Predicate) return true;
+  return false;
+}
+
 // A projection role (RowRole) says how loaded rows pass through an op; its
 // item flow (sees, readsItemFields, gives) says the same of a tool result's
 // items: an op given a role declares the flow, and the two cannot disagree.
@@ -81,8 +88,9 @@ constexpr void checkItemFlow(const Does& d, const OpSpec& spec) {
   if ((givesList || d.gives == Gives::OneItem) && !spec.readsInput) throw "an op giving its input's items reads one";
   if (givesList && !d.neverAnObject) throw "a list of items is never an object: say neverAnObject";
   if (d.gives == Gives::OneItem && d.neverAnObject) throw "an item may be an object";
-  if ((d.gives == Gives::LastKid || d.gives == Gives::OneOfKids) && d.control == Control::None)
-    throw "only a control op gives one of its expressions' values; an applied op makes its own";
+  if ((d.gives == Gives::LastKid || d.gives == Gives::OneOfKids) &&
+      (d.control == Control::None || !hasValueExpression(spec)))
+    throw "only a control op gives one of its expressions' values (not a condition's); an applied op makes its own";
 }
 
 // An entry that breaks a rule stops the table's compile-time evaluation here
