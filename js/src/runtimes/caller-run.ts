@@ -113,16 +113,19 @@ export class CallerRun<O extends CallerOptions = CallerOptions, R extends object
     return this.observer ? this.observer.call(call, outcome) : outcome;
   }
 
-  /** The result of the engine's final status (done, or suspended at held calls). */
-  finish(status: string, toolMs: number): R {
+  /** The result of the engine's final status (done, or suspended at held calls), to settle the run with. */
+  resultOf(status: string, toolMs: number): R {
     const timings = { toolMs, payloadMs: this.payloadMs };
-    // R (RunResult, WorkflowResult) has the suspended result of its kind.
     const convert = (status: DoneStatus, started: number, timings: Timings) =>
       this.dialect.toResult(status, started, timings);
-    return this.settle(finishedRun(status, convert, this.started, timings, this.gated, this.options.journal) as R);
+    // R (RunResult, WorkflowResult) has the suspended result of its kind.
+    return finishedRun(status, convert, this.started, timings, this.gated, this.options.journal) as R;
   }
 
-  /** Ends the run with this result (the engine's, or the caller's side's: aborted, worker lost). */
+  /**
+   * Ends the run with its result (resultOf, or the caller's side's: aborted,
+   * worker lost): once, as it ends the run's span.
+   */
   settle(result: R): R {
     this.ended.end();
     return this.observer ? (this.observer.finish(result as R & { ok: boolean }) as R) : result;

@@ -380,7 +380,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
       };
       const driven = driveRun(() => this.healthyEngine(), run.entry, io, run.elapsedMs());
       const { text, toolMs } = driven instanceof Promise ? await driven : driven;
-      return run.finish(text, toolMs);
+      return run.settle(run.resultOf(text, toolMs));
     } finally {
       run.ended.end();
       this.inFlight--;

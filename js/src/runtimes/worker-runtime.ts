@@ -265,7 +265,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
         return;
       case "done": {
         this.forget(run);
-        if (!run.abandoned) run.resolve(run.caller.finish(message.status, message.toolMs));
+        if (!run.abandoned) run.resolve(run.caller.resultOf(message.status, message.toolMs)); // resolve settles it
         // The result reaches the caller in a later microtask: no run starts in between.
         return this.recycleIfGrown(port, message);
       }
