@@ -157,9 +157,6 @@ std::unique_ptr<RunBase> Engine::newRun(int prepared, std::string_view rowBlocks
     return nullptr;
   }
   Prepared& entry = it->second;
-  // Reading the text counts toward the first run after it was prepared (a
-  // text prepared again, or run again, is not read again).
-  double compileMs = std::exchange(entry.compileMs, 0);
   std::unique_ptr<RunBase> run;
   if (entry.workflow) {
     if (!rowBlocks.empty() || resident != 0) {
@@ -182,7 +179,10 @@ std::unique_ptr<RunBase> Engine::newRun(int prepared, std::string_view rowBlocks
     programRun->setResident(std::move(residentContext));
     run = std::move(programRun);
   }
-  run->alreadySpent(compileMs);
+  // Reading the text counts toward the first run started after it was
+  // prepared (a text prepared again, or run again, is not read again; a
+  // refused run started nothing).
+  run->alreadySpent(std::exchange(entry.compileMs, 0));
   return run;
 }
 
