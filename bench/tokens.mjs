@@ -34,7 +34,7 @@ async function mcpToolsList() {
 /** Every figure: [{ label, tokens, target? }] in sections. */
 export async function measureTokens() {
   const { createRuntime } = await import(DIST + "node.mjs");
-  const { ptcTool, workflowTool } = await import(DIST + "ai-sdk.mjs");
+  const { ptcTool, workflowTool, ptcToolCaller } = await import(DIST + "ai-sdk.mjs");
   const runtime = await createRuntime();
   const tools = await mcpToolsList();
   const sdkTool = (t) => ({ description: t.description, inputSchema: t.inputSchema.jsonSchema });
@@ -49,10 +49,16 @@ export async function measureTokens() {
     { label: "asFunctionTool()", tokens: tokens(runtime.asFunctionTool()), target: T.functionTool },
     { label: "AI SDK ptcTool", tokens: tokens(sdkTool(ptcTool(runtime))), target: T.functionTool },
     { label: "AI SDK workflowTool", tokens: tokens(sdkTool(workflowTool(runtime))), target: T.functionTool },
+    { label: "AI SDK ptcToolCaller", tokens: tokens(sdkTool(ptcToolCaller(runtime))), target: T.functionTool },
   ];
   const prompts = [
     { label: "PTC-JSON prompt, compact", tokens: tokens(runtime.prompt({ compact: true })), target: T.promptCompact },
     { label: "PTC-JSON prompt, full", tokens: tokens(runtime.prompt()), target: T.promptFull },
+    {
+      label: "ptcToolCaller message, no tools",
+      tokens: tokens(ptcToolCaller(runtime).experimental_toolCaller.prepareModelMessage({})),
+      target: T.promptCompact,
+    },
     {
       label: "step-function prompt, compact",
       tokens: tokens(runtime.workflowPrompt({ compact: true })),

@@ -37,20 +37,25 @@ test(`MCP tools/list is at most ${TARGETS.mcpToolsList} tokens, run_program at m
 function aiSdkDefinitionTokens() {
   const source = `
     import { createRuntime } from "ptc-wasm";
-    import { ptcTool, workflowTool } from "ptc-wasm/ai-sdk";
+    import { ptcTool, workflowTool, ptcToolCaller } from "ptc-wasm/ai-sdk";
     import { encode } from "gpt-tokenizer/encoding/o200k_base";
     const rt = await createRuntime();
     const size = (t) => encode(JSON.stringify({ description: t.description, inputSchema: t.inputSchema.jsonSchema })).length;
-    console.log(JSON.stringify({ ptcTool: size(ptcTool(rt)), workflowTool: size(workflowTool(rt)) }));`;
+    const caller = ptcToolCaller(rt);
+    console.log(JSON.stringify({ ptcTool: size(ptcTool(rt)), workflowTool: size(workflowTool(rt)),
+      ptcToolCaller: size(caller), callerMessage: encode(caller.experimental_toolCaller.prepareModelMessage({})).length }));`;
   const out = execFileSync(process.execPath, ["--input-type=module", "-e", source], { cwd: root, encoding: "utf8" });
   return JSON.parse(out.trim().split("\n").pop());
 }
 
-test(`asFunctionTool, ptcTool and workflowTool are at most ${TARGETS.functionTool} tokens each`, () => {
+test(`asFunctionTool, ptcTool, workflowTool and ptcToolCaller are at most ${TARGETS.functionTool} tokens each`, () => {
   expect(tokens(ptc.asFunctionTool())).toBeLessThanOrEqual(TARGETS.functionTool);
   const sdk = aiSdkDefinitionTokens();
   expect(sdk.ptcTool).toBeLessThanOrEqual(TARGETS.functionTool);
   expect(sdk.workflowTool).toBeLessThanOrEqual(TARGETS.functionTool);
+  // The caller's definition is short; its message (the compact prompt) is what the model reads.
+  expect(sdk.ptcToolCaller).toBeLessThanOrEqual(TARGETS.functionTool);
+  expect(sdk.callerMessage).toBeLessThanOrEqual(TARGETS.promptCompact);
   // The full schema stays available, and is what made the definitions big.
   expect(tokens(ptc.asFunctionTool({ schema: "full" }))).toBeGreaterThan(TARGETS.functionTool);
 });

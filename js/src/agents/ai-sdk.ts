@@ -16,7 +16,18 @@ import {
   type SchemaForm,
 } from "../run/tool-input.js";
 import { describeTools, shownTools } from "./tool-catalog.js";
+import { toolOutput, type PtcToolOutput } from "./ai-sdk-output.js";
 import type { ErrorCode, JsonValue, Tool as PtcToolFunction } from "../types/public.js";
+
+export type { PtcToolOutput } from "./ai-sdk-output.js";
+export {
+  ptcToolCaller,
+  type PtcToolCaller,
+  type PtcToolCallerDefinition,
+  type PtcToolCallerInput,
+  type PtcToolCallerOptions,
+  type PtcToolCallerOutput,
+} from "./ai-sdk-caller.js";
 
 export interface PtcToolOptions extends SessionOptions {
   /** The input schema: "minimal" (default: the envelope; the engine's errors name every fix) or "full". */
@@ -28,17 +39,6 @@ export type { SessionMemory } from "./session.js";
 export interface PtcToolInput {
   program: unknown;
 }
-
-/** What the model gets back from a program. */
-export type PtcToolOutput =
-  | {
-      ok: true;
-      result: JsonValue;
-      stored?: string[];
-      /** What the program read that is not there (or wrote almost right), one line each, naming the fix. */
-      warnings?: string[];
-    }
-  | { ok: false; error: string; code: ErrorCode };
 
 /**
  * An AI SDK tool whose execute may also be called directly, as a model's call
@@ -70,11 +70,7 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
       // Some models send the program as JSON text.
       const outcome =
         missingProgram(input) ?? (await session.run(typeof input?.program === "string" ? input.program : input));
-      if (!outcome.ok) return { ok: false, error: outcome.message, code: outcome.error.code };
-      const warnings = outcome.warnings ? { warnings: formatWarnings(outcome.warnings).split("\n") } : {};
-      return outcome.stored.length
-        ? { ok: true, result: outcome.result, stored: outcome.stored, ...warnings }
-        : { ok: true, result: outcome.result, ...warnings };
+      return toolOutput(outcome);
     },
   };
 }

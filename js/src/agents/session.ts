@@ -279,10 +279,14 @@ export class ProgramSession {
     return { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs };
   }
 
-  async run(program: unknown, context?: Record<string, unknown>): Promise<SessionOutcome> {
+  /** Runs a program; `tools`, when given, are this run's tools instead of the session's (a tool caller's, per call). */
+  async run(
+    program: unknown,
+    context?: Record<string, unknown>,
+    tools = this.options.tools ?? {},
+  ): Promise<SessionOutcome> {
     const input = programFrom(program);
     const resident = await this.residentContext();
-    const tools = this.options.tools ?? {};
     const runContext = resident ? (context ?? {}) : { ...(this.options.context ?? {}), ...(context ?? {}) };
     const clock = new CallClock(this.limits.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const first = await this.runtime.run(input, {
