@@ -48,9 +48,9 @@ Options:
                          when the command ends (close the module's connections there)
   --mcp-config <file>    MCP servers whose tools programs call as "<server>.<tool>": a JSON file
                          {"mcpServers": {"<name>": {"command", "args", "env"} | {"url", "headers"}}},
-                         as MCP clients write it (run, prompt, mcp). Tools that declare
+                         as MCP clients write it (run, resume, prompt, mcp). Tools that declare
                          destructiveHint ask for approval; "approval": true|false per server
-                         overrides it
+                         overrides it. Resume a gateway run with the same --mcp-config
   --timeout <ms>         Time limit of a run, tool calls included (default 1000; mcp, and run
                          with --mcp-config: 30000, as real tools take hundreds of ms a call)
   --max-heap <bytes>     Bytes of values a run may hold (default 10485760)
@@ -95,6 +95,7 @@ Examples:
   ptc-wasm mcp --mcp-config mcp.json        # in front of the MCP servers of mcp.json
   ptc-wasm run refunds.json --tools ./tools.mjs --state-out state.json   # exit 4: suspended
   ptc-wasm resume state.json --results approvals.json --tools ./tools.mjs
+  ptc-wasm resume state.json --results approvals.json --mcp-config mcp.json
 `;
 
 class UsageError extends Error {}
@@ -152,6 +153,7 @@ const ALLOWED: Record<string, string[]> = {
     "--tool-timeout",
     "--journal",
     "--state-out",
+    "--mcp-config",
   ],
   validate: ["--tools", "--max-depth", "--context"],
   schema: ["--tools", "--workflow"],
@@ -307,10 +309,65 @@ const oneLine = (text: string) =>
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
+// ---- Errors in the CLI's words -------------------------------------------------------
+// The runtime's messages name its API options ("(timeoutMs)", "raise maxHeapBytes");
+// a CLI user sets them with flags. A resumed run keeps the heap, depth and tool-call
+// limits of the run that wrote its state (resume takes no such flag).
+const FLAG_OF: Record<string, string> = {
+  timeoutMs: "--timeout",
+  toolTimeoutMs: "--tool-timeout",
+  maxHeapBytes: "--max-heap",
+  maxDepth: "--max-depth",
+  maxToolCalls: "--max-tool-calls",
+  maxConcurrency: "--max-concurrency",
+  maxMessageBytes: "--max-message-bytes",
+};
+const KEPT_BY_STATE = new Set(["maxHeapBytes", "maxDepth", "maxToolCalls"]);
+// An option's name as a word of the message, not a quoted name or a field (limits.maxDepth) of the program's or state's.
+const OPTION_NAME = new RegExp(`(?<![\\w$.'"\`-])(${Object.keys(FLAG_OF).join("|")})(?![\\w'"\`])`, "g");
+
+/** A message with each API option it names replaced by the CLI flag that sets it. */
+function inFlags(message: string, command: string): string {
+  return message.replace(OPTION_NAME, (name) =>
+    command === "resume" && KEPT_BY_STATE.has(name)
+      ? `${FLAG_OF[name]!} (of the run that wrote the state: resume keeps its limits)`
+      : FLAG_OF[name]!,
+  );
+}
+
+/** A result as --full prints it: its error's message in the CLI's words. */
+function inFlagsResult(r: RunResult | WorkflowResult, command: string, options: Parsed["options"]): unknown {
+  if (r.ok) return r;
+  let message = inFlags(r.error.message, command);
+  if (r.status === "suspended")
+    message = message.replace(/call runtime\.resume\(state, \{ results, tools \}\)$/, `resume: ${resumeHint(options)}`);
+  return { ...r, error: { ...r.error, message } };
+}
+
+/** A state refused by resume: a signed state (stateKey) is the API's, which the CLI cannot sign or check. */
+function badStateMessage(message: string): string {
+  return message.includes("stateKey")
+    ? `${message} (ptc-wasm resume takes no key: resume a signed state where it was signed, with runtime.resume and its stateKey)`
+    : message;
+}
+
+/** How to resume a suspended run: the same command line's tools, servers and context. */
+function resumeHint(options: Parsed["options"]): string {
+  const state = options.get("--state-out");
+  if (typeof state !== "string") return "pass --state-out <file> to keep the state and resume it";
+  const same = ["--tools", "--mcp-config", "--context"]
+    .filter((flag) => typeof options.get(flag) === "string" && options.get(flag) !== "-")
+    .map((flag) => ` ${flag} ${options.get(flag) as string}`)
+    .join("");
+  const fromStdin = options.get("--context") === "-" ? " (and the same --context)" : "";
+  return `resume with: ptc-wasm resume ${state} --results <file>${same}${fromStdin}`;
+}
+
 // What run and resume print and write, and their exit code.
 async function report(
   runtime: Runtime,
   r: RunResult | WorkflowResult,
+  command: string,
   options: Parsed["options"],
   program?: ProgramInput,
 ): Promise<number> {
@@ -318,14 +375,12 @@ async function report(
   if (options.has("--journal") && r.journal) await writeFile(options.get("--journal") as string, json(r.journal));
   if (r.status === "suspended") {
     if (options.has("--state-out")) await writeFile(options.get("--state-out") as string, json(r.state));
-    if (full) write(process.stdout, JSON.stringify(r, null, 2));
+    if (full) write(process.stdout, JSON.stringify(inFlagsResult(r, command, options), null, 2));
     // One line per call, whatever its tool, args and path hold: each is JSON.
     const calls = r.pending.map(
       (p) => `  ${p.id}: ${shownJson(p.tool)} ${shownJson(p.args)} at ${shownJson(p.path)} (${p.reason})`,
     );
-    const next = options.has("--state-out")
-      ? `resume with: ptc-wasm resume ${options.get("--state-out") as string} --results <file> (and the same --tools, --context)`
-      : "pass --state-out <file> to keep the state and resume it";
+    const next = resumeHint(options);
     write(
       process.stderr,
       `The run is suspended at ${r.pending.length} call(s) needing a decision:\n${calls.join("\n")}\n${next}`,
@@ -335,8 +390,9 @@ async function report(
   // Warnings go to stderr with the result: what the program read that is not there.
   const warnings = formatWarnings(r.warnings);
   if (!r.ok) {
-    if (full) write(process.stdout, JSON.stringify(r, null, 2)); // {ok, error: {type, code, ...}}
-    return (write(process.stderr, runtime.formatError(r.error, program) + (warnings ? "\n" + warnings : "")), 1);
+    if (full) write(process.stdout, JSON.stringify(inFlagsResult(r, command, options), null, 2)); // {ok, error: {type, code, ...}}
+    const error = { ...r.error, message: inFlags(r.error.message, command) };
+    return (write(process.stderr, runtime.formatError(error, program) + (warnings ? "\n" + warnings : "")), 1);
   }
   if (warnings) write(process.stderr, warnings);
   if (options.has("--memory-out") && "memory" in r)
@@ -427,7 +483,10 @@ async function main(argv: string[]): Promise<number> {
         if (warnings) write(process.stderr, warnings);
         return (write(process.stdout, "ok"), 0);
       }
-      return (write(process.stderr, runtime.formatError(r.error, program)), 1);
+      return (
+        write(process.stderr, runtime.formatError({ ...r.error, message: inFlags(r.error.message, command) }, program)),
+        1
+      );
     }
     case "run": {
       const program: ProgramInput = await readInput(positional[0]!, "program");
@@ -444,7 +503,7 @@ async function main(argv: string[]): Promise<number> {
         journal,
         singleTurn,
       };
-      return report(runtime, await runtime.run(program, runOptions), options, program);
+      return report(runtime, await runtime.run(program, runOptions), command, options, program);
     }
     case "resume": {
       const state = await readObject(positional[0]!, "state");
@@ -461,8 +520,8 @@ async function main(argv: string[]): Promise<number> {
       });
       // A state that cannot be resumed is bad input, as a bad flag is: one line, exit 2.
       if (!resumed.ok && resumed.error.code === "bad_state")
-        return (process.stderr.write(`ptc-wasm: ${oneLine(resumed.error.message)}\n`), 2);
-      return report(runtime, resumed, options);
+        return (process.stderr.write(`ptc-wasm: ${oneLine(badStateMessage(resumed.error.message))}\n`), 2);
+      return report(runtime, resumed, command, options);
     }
     case "mcp": {
       const { serveStdio } = await import("./agents/mcp.js");

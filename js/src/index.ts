@@ -8,5 +8,6 @@ export type * from "./types/public.js";
 export type { ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "./run/workflows.js";
 export { approximateTokens } from "./util/tokens.js";
 export { isToolDescriptor } from "./run/descriptors.js";
+export { defineTool } from "./types/define-tool.js";
 export { ERROR_CODES } from "./types/error-codes.js";
 export { useOpenTelemetry, type OpenTelemetryApi } from "./run/telemetry.js";

@@ -345,7 +345,7 @@ describe("the CLI", () => {
     );
     const over = cli("run", "three.json", "--tools", "tools.mjs", "--max-tool-calls", "2");
     expect(over.code).toBe(1);
-    expect(over.stderr).toContain("limit of 2 tool calls (maxToolCalls)");
+    expect(over.stderr).toContain("limit of 2 tool calls (--max-tool-calls)");
     expect(
       cli("run", "three.json", "--tools", "tools.mjs", "--max-concurrency", "1", "--tool-timeout", "500").code,
     ).toBe(0);

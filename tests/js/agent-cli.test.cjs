@@ -359,3 +359,94 @@ describe("what reaches the terminal", () => {
     expect(JSON.parse(r.stdout)).toEqual(value);
   });
 });
+
+// Issue 33 point 7: a CLI user sets limits with flags, so errors name the flags.
+describe("errors name the CLI's flags, not the API's options", () => {
+  const API_OPTION = /\b(timeoutMs|toolTimeoutMs|maxHeapBytes|maxDepth|maxToolCalls|maxConcurrency|maxMessageBytes)\b/;
+  const twoCalls = () =>
+    file("two-calls.json", {
+      program: {
+        op: "list",
+        items: [1, 2].map((n) => ({ op: "call", tool: "double", args: { n } })),
+      },
+    });
+  const deep = JSON.stringify({
+    program: { op: "pipe", steps: [{ op: "pipe", steps: [{ op: "pipe", steps: [{ op: "literal", value: 1 }] }] }] },
+  });
+
+  test.each([
+    [
+      "a run past its time limit",
+      ["run", "-", "--timeout", "150"],
+      '{"program": {"op": "call", "tool": "slow"}}',
+      "(--timeout)",
+    ],
+    [
+      "a tool past its time limit",
+      ["run", "-", "--tool-timeout", "150"],
+      '{"program": {"op": "call", "tool": "slow"}}',
+      "(--tool-timeout)",
+    ],
+    [
+      "a run holding too much",
+      ["run", "-", "--max-heap", "2000"],
+      JSON.stringify({ program: { op: "literal", value: "x".repeat(5000) } }),
+      "raise --max-heap",
+    ],
+    ["a program nested too deep (run)", ["run", "-", "--max-depth", "2"], deep, "(--max-depth)"],
+    ["a program nested too deep (validate)", ["validate", "-", "--max-depth", "2"], deep, "(--max-depth)"],
+    ["too many tool calls", ["run", "TWO", "--max-tool-calls", "1"], undefined, "(--max-tool-calls)"],
+  ])("%s", (_name, args, input, flag) => {
+    const withTools = args.map((a) => (a === "TWO" ? twoCalls() : a));
+    if (withTools[0] === "run") withTools.push("--tools", path.join(tmp, "slow-tools.mjs"));
+    const r = cli(withTools, input);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(flag);
+    expect(r.stderr).not.toMatch(API_OPTION);
+    const full = cli([...withTools, ...(withTools[0] === "run" ? ["--full"] : [])], input);
+    expect(full.stdout).not.toMatch(API_OPTION);
+  });
+
+  test("a recording longer than --max-tool-calls names the flag", () => {
+    const journal = path.join(tmp, "two-calls.journal.json");
+    const tools = ["--tools", path.join(tmp, "slow-tools.mjs")];
+    expect(cli(["run", twoCalls(), ...tools, "--journal", journal]).code).toBe(0);
+    const r = cli(["run", twoCalls(), "--replay", journal, "--max-tool-calls", "1"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "(--max-tool-calls 1): replay the journal of a run with these limits, or raise --max-tool-calls",
+    );
+    expect(r.stderr).not.toMatch(API_OPTION);
+  });
+
+  test("a name of the program's own is left as it is", () => {
+    const r = cli(["run", "-"], JSON.stringify({ program: { op: "timeoutMs" } }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Unknown operation 'timeoutMs'");
+  });
+});
+
+// Issue 33 point 7: a run of the MCP gateway (run --mcp-config) that stops at a call
+// needing approval is resumed with the same --mcp-config.
+describe("resume --mcp-config", () => {
+  test("a gateway run suspended at an approval resumes with its servers; the hint says how", () => {
+    const config = file("gateway.json", {
+      mcpServers: {
+        everything: { command: path.join(root, "node_modules/.bin/mcp-server-everything"), approval: true },
+      },
+    });
+    const program = file("echo.json", { program: { op: "call", tool: "everything.echo", args: { message: "hi" } } });
+    const state = path.join(tmp, "gateway-state.json");
+    const first = cli(["run", program, "--mcp-config", config, "--state-out", state]);
+    expect(first.code).toBe(4);
+    expect(first.stderr).toContain(`resume with: ptc-wasm resume ${state} --results <file> --mcp-config ${config}`);
+    const [held] = JSON.parse(fs.readFileSync(state, "utf8")).pending;
+    const results = file("gateway-results.json", { [held.id]: { approved: true } });
+    const done = cli(["resume", state, "--results", results, "--mcp-config", config]);
+    expect({ code: done.code, stdout: done.stdout, stderr: done.stderr }).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify("Echo: hi")}\n`,
+      stderr: "",
+    });
+  }, 120_000);
+});

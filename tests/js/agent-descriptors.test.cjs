@@ -1,6 +1,7 @@
 // Tools as descriptors {description, parameters, execute}: args checked against
 // the JSON Schema before execute runs (in-process and worker runtimes alike);
 // and runtime.formatError's repair hints.
+const { z } = require("zod");
 const { ptcWasm } = require("./helpers.cjs");
 
 let inProcess, worker;
@@ -106,6 +107,43 @@ describe.each([
       { tools: { free: { description: "no schema", execute: (args) => [args] }, plain: () => [2] } },
     );
     expect(r).toMatchObject({ ok: true, result: [{ anything: [1] }, 2] });
+  });
+
+  // Issue 33 point 4: a write tool dedupes by its call identity, whatever its schema is written in.
+  test("zod, JSON-Schema and defineTool descriptors get the same (args, { runId, callId }) in a gated run", async () => {
+    const seen = {};
+    const recorder = (name, parameters) => ({
+      effect: "write",
+      parameters,
+      execute: (args, identity) => ((seen[name] = { args, identity }), name),
+    });
+    const tools = {
+      zod: recorder("zod", z.object({ id: z.string() })),
+      json: recorder("json", { type: "object", properties: { id: { type: "string" } }, required: ["id"] }),
+      defined: ptcWasm.defineTool(recorder("defined", z.object({ id: z.string() }))),
+    };
+    const program = {
+      program: {
+        op: "list",
+        items: ["zod", "json", "defined"].map((tool) => ({ op: "call", tool, args: { id: tool } })),
+      },
+    };
+    const r = await rt().run(program, { tools, journal: true });
+    expect(r).toMatchObject({ ok: true, result: ["zod", "json", "defined"] });
+    const runId = expect.stringMatching(/./);
+    for (const name of ["zod", "json", "defined"])
+      expect(seen[name]).toEqual({ args: { id: name }, identity: { runId, callId: expect.stringMatching(/^call-/) } });
+    expect(new Set(Object.values(seen).map((s) => s.identity.runId)).size).toBe(1);
+  });
+
+  test("defineTool returns its descriptor as it is: a tool as any other", async () => {
+    const descriptor = { parameters: z.object({ n: z.number() }), execute: ({ n }) => n * 2 };
+    expect(ptcWasm.defineTool(descriptor)).toBe(descriptor);
+    const r = await rt().run(
+      { program: { op: "call", tool: "double", args: { n: 4 } } },
+      { tools: { double: descriptor } },
+    );
+    expect(r).toMatchObject({ ok: true, result: 8 });
   });
 
   test("an entry that is neither a function nor a descriptor is an execution_error naming it", async () => {

@@ -82,10 +82,13 @@ export function prepareCall(
       problem: `'${name}' is deferred (the host runs it): resume the run with { value } or { error } for this call, not { approved: true }`,
     };
   const execute = tool.execute as (args: JsonObject, identity?: CallIdentity) => unknown;
+  // A gated call's identity is passed on (a write tool dedupes by it); an ungated one calls with the args only.
+  const run = (a: JsonObject, identity?: CallIdentity) =>
+    identity ? execute.call(tool, a, identity) : execute.call(tool, a);
   const schema = tool.parameters ?? tool.inputSchema;
-  // A Standard Schema (zod...) checks the args itself; the tool gets its output.
+  // A Standard Schema (zod...) checks the args itself; the tool gets its output, and the identity as any descriptor.
   if (isStandardSchema(schema))
-    return { execute: async (a) => execute.call(tool, (await standardArgs(schema, a)) as JsonObject) };
+    return { execute: async (a, identity) => run((await standardArgs(schema, a)) as JsonObject, identity) };
   const parameters = jsonSchemaOf(schema);
   if (parameters) {
     let problem: string | undefined;
@@ -96,5 +99,5 @@ export function prepareCall(
     }
     if (problem) return { problem };
   }
-  return { execute: (a, identity) => (identity ? execute.call(tool, a, identity) : execute.call(tool, a)) };
+  return { execute: run };
 }

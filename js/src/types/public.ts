@@ -38,6 +38,7 @@ export type {
   Tool,
 } from "./tool-types.js";
 import type { StateKey, Tool } from "./tool-types.js";
+export type { ToolDefinition, DefinedTool, ArgsOf, ResultOf, InferInput, InferOutput } from "./define-tool.js";
 
 export interface RunOptions {
   /** Data the program reads with {"op": "load", "name": ...}. */

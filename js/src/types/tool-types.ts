@@ -101,20 +101,27 @@ export type ApprovalCheck<Args extends object = ToolArgs> = {
 export type DeferredToolDescriptor = Omit<ToolDescriptor, "execute" | "defer"> & { defer: true; execute?: undefined };
 
 /**
- * An AI SDK tool() object, as it is: its inputSchema (zod, any Standard Schema,
- * or jsonSchema()) checks the args and is shown to the model; its execute runs
- * the call (with the args only). A tool() without execute cannot be called.
+ * An AI SDK tool() object, as it is or spread with ptc-wasm's `effect` and
+ * `approval` (`{ ...tool({...}), effect: "write" }`): its inputSchema (zod, any
+ * Standard Schema, or jsonSchema()) checks the args and is shown to the model;
+ * its execute runs the call (with the args only). A tool() without execute
+ * cannot be called.
  */
 export interface AiSdkToolLike {
   inputSchema: unknown;
   outputSchema?: unknown;
+  /** Text, or (AI SDK 7) a function of the AI SDK's context, which ptc-wasm does not call: the prompt then lists the tool without one. */
   description?: unknown;
-  execute?: (input: never, options: never) => unknown;
-  // Never set on a tool() object: a literal with one of them is a ToolDescriptor,
-  // so its `execute: async (args) => ...` gets the descriptor's args type.
+  /**
+   * Any function: a tool()'s execute takes the AI SDK's (input, options). Typed
+   * without a call signature, so that an untyped `execute: async (args) => ...`
+   * in a literal among tools is typed by ToolDescriptor (its args are ToolArgs).
+   */
+  execute?: ArgsFunction;
+  effect?: "read" | "write";
+  approval?: boolean | ApprovalCheck;
+  // Never set on a tool() object: a literal with one of them is a ToolDescriptor.
   parameters?: undefined;
-  effect?: undefined;
-  approval?: undefined;
   defer?: undefined;
 }
 
