@@ -39,6 +39,17 @@ void appendJsonString(std::string& out, std::string_view s) {
   out.push_back('"');
 }
 
+size_t jsonStringSize(std::string_view s) {
+  size_t n = s.size() + 2;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    const bool shortEscape = c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f';
+    n += shortEscape ? 1 : 5;
+  }
+  return n;
+}
+
 void appendNumber(std::string& out, double d) {
   char buf[64];
   char* end = nlohmann::detail::to_chars(buf, buf + sizeof buf, d);
