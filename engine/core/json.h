@@ -68,6 +68,8 @@ class ChargedText {
 std::string toJson(const Value& v);
 void appendJson(std::string& out, const Value& v);
 void appendJsonString(std::string& out, std::string_view s);
+// The bytes appendJsonString writes for `s` (its quotes and escapes included).
+size_t jsonStringSize(std::string_view s);
 // Shortest round-trip decimal of a double ("2.5", "3.0", "1e+100").
 void appendNumber(std::string& out, double d);
 

@@ -8,6 +8,7 @@
 #include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/json_pointer.h"
 
 namespace ptc {
 
@@ -36,6 +37,17 @@ void appendJsonString(std::string& out, std::string_view s) {
   }
   out.append(s.data() + start, s.size() - start);
   out.push_back('"');
+}
+
+size_t jsonStringSize(std::string_view s) {
+  size_t n = s.size() + 2;
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    const bool shortEscape = c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f';
+    n += shortEscape ? 1 : 5;
+  }
+  return n;
 }
 
 void appendNumber(std::string& out, double d) {
@@ -131,7 +143,9 @@ class JsonWriter {
 
  private:
   void string(std::string_view text) {
-    text = text.substr(0, stopAt_);  // a preview needs no more
+    // A preview needs no more. Whole bytes, not characters: the preview is then
+    // longer than stopAt_, and shortJson cuts it again at a character boundary.
+    text = text.substr(0, stopAt_);
     if (charged_ && text.size() >= 256) charged_->settle(text.size());
     appendJsonString(out_, text);
   }
@@ -154,7 +168,7 @@ std::string toJson(const Value& v) {
 std::string shortJson(const Value& v, size_t max) {
   std::string text;
   JsonWriter(text, max).value(v);  // no more of a big value than the message shows
-  return text.size() > max ? text.substr(0, max - 3) + "..." : text;
+  return text.size() > max ? std::string(utf8Prefix(text, max - 3)) + "..." : text;
 }
 
 std::string describeValue(const Value& v) { return std::string(typeName(v)) + " " + shortJson(v, 40); }

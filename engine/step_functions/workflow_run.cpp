@@ -136,6 +136,9 @@ const char* WorkflowRun::interruptedOutcome(const TraceEntry& t, const Error& er
   return std::string_view(t.outcome) == "compensated" ? "compensated" : "failure";
 }
 
+// The run error's message, uncharged: a fault ends the run (charging could
+// only end it again), and only the steps still open take it, a few per level
+// of nesting.
 void WorkflowRun::faultTrace(size_t entry, const Error& error) {
   TraceEntry& t = trace_[entry];
   if (t.ended) return;
@@ -147,15 +150,41 @@ void WorkflowRun::closeOpenTrace(const Error& error) {
   for (size_t i = 0; i < trace_.size(); ++i) faultTrace(i, error);
 }
 
-size_t WorkflowRun::beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind) {
+void WorkflowRun::reserveTraceText(size_t bytes) {
+  if (!budget_.fits(bytes))
+    throw PtcError(ErrorType::MemoryExceeded, ErrorCode::MemoryExceeded,
+                   "Memory limit of " + std::to_string(budget_.limit()) + " bytes exceeded by the run's trace after " +
+                       std::to_string(steps_) +
+                       " steps: each step's entry repeats its function's name, its path, a call's tool and a failed "
+                       "call's error, on top of the values the run holds. Give functions shorter names, loop over "
+                       "fewer items (filter or take first), or raise maxHeapBytes");
+  traceText_.charge(bytes);
+}
+
+// An entry is charged the text it will be written as, but for its values
+// (charged as values, and as text when written) and its fixed part (keys,
+// numbers, kind, outcome: bounded by the step limit). The names are shared.
+size_t WorkflowRun::beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind,
+                               const std::string* tool) {
+  reserveTraceText(jsonStringSize(frame.fn->name) + jsonStringSize(path) + (tool ? jsonStringSize(*tool) : 0));
   TraceEntry t;
-  t.function = frame.fn->name;
-  t.path = path;
+  t.function = &frame.fn->name;
+  t.path = &path;
+  t.tool = tool;
   t.step = index;
   t.kind = kind;
   t.started = std::chrono::steady_clock::now();
   trace_.push_back(std::move(t));
   return trace_.size() - 1;
+}
+
+void WorkflowRun::traceError(size_t entry, std::string message) {
+  TraceEntry& t = trace_[entry];
+  const size_t bytes = jsonStringSize(message);
+  reserveTraceText(bytes);
+  traceText_.release(t.errorCharged);
+  t.errorCharged = bytes;
+  t.error = std::move(message);
 }
 
 void WorkflowRun::endTrace(size_t entry, const char* outcome) {
@@ -167,7 +196,8 @@ void WorkflowRun::endTrace(size_t entry, const char* outcome) {
 
 Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
   countStep(step.path);
-  size_t entry = beginTrace(frame, step.path, step.index, stepSpecOf(step.kind).name);
+  size_t entry = beginTrace(frame, step.path, step.index, stepSpecOf(step.kind).name,
+                            step.kind == Step::Kind::Call ? &step.call.target : nullptr);
   Failure failed;
   try {
     Flow flow;
@@ -241,7 +271,7 @@ Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
 // A function in one of the step's expressions failed (workflow_functions.h):
 // the step fails as a call does, and the failure goes on (§7).
 Flow WorkflowRun::failedStep(size_t entry, Failure failure) {
-  trace_[entry].error = failure.message;
+  traceError(entry, failure.message);
   endTrace(entry, "failure");
   Flow flow;
   flow.kind = Flow::Kind::Fail;
@@ -250,7 +280,6 @@ Flow WorkflowRun::failedStep(size_t entry, Failure failure) {
 }
 
 Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry) {
-  trace_[entry].tool = step.call.target;
   CallResult r;
   bool argsFailed = false;  // then the failure keeps the path of the function that failed
   try {
@@ -270,7 +299,7 @@ Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry
     endTrace(entry, "value");
     co_return flow;
   }
-  trace_[entry].error = r.failure.message;
+  traceError(entry, r.failure.message);
   if (!argsFailed) r.failure.path = step.path;  // a failure is this step's failure from here on
   const Handler* handler = step.onError.get();
   if (!handler) {
@@ -308,8 +337,7 @@ Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& 
   for (size_t i = 0; i < calls.size(); ++i) {
     const Call& c = calls[i];
     countStep(c.path);
-    size_t entry = beginTrace(frame, c.path, i, "compensate");
-    trace_[entry].tool = c.target;
+    size_t entry = beginTrace(frame, c.path, i, "compensate", &c.target);
     CallResult r;
     try {
       Value args = c.hasArgs ? evaluate(frame, c.args) : Value::object({});
@@ -324,7 +352,7 @@ Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& 
       throw;
     }
     if (r.failed) {
-      trace_[entry].error = r.failure.message;  // recorded, then ignored: the rest still run
+      traceError(entry, r.failure.message);  // recorded, then ignored: the rest still run
       endTrace(entry, "failure");
     } else {
       trace_[entry].value = r.value;
@@ -457,12 +485,15 @@ Task<CallResult> WorkflowRun::runCall(Frame& frame, const Call& call, const Valu
   co_return out;
 }
 
-// Only the values count toward maxHeapBytes (`charged`): the rest of an entry
-// is bounded by the step limit, the values are not (one list, bound again
-// and again, is written out at every step).
+// The values' text counts toward maxHeapBytes here (`charged`): one list,
+// bound again and again, is written out at every step. The rest of an entry
+// does not: its names' and error's text was charged as the entry was made
+// (beginTrace), the rest is bounded by the step limit. Writing checks the
+// deadline in force at every entry, as at every value.
 void WorkflowRun::appendTrace(std::string& out, bool withValues, ChargedText* charged) const {
   out += "[";
   for (size_t i = 0; i < trace_.size(); ++i) {
+    tickDeadline();
     const TraceEntry& t = trace_[i];
     const size_t start = out.size();
     size_t valueBytes = 0;
@@ -474,13 +505,13 @@ void WorkflowRun::appendTrace(std::string& out, bool withValues, ChargedText* ch
     };
     if (i) out += ",";
     out += "{\"function\":";
-    appendJsonString(out, t.function);
+    appendJsonString(out, *t.function);
     out += ",\"path\":";
-    appendJsonString(out, t.path);
+    appendJsonString(out, *t.path);
     out += ",\"step\":" + std::to_string(t.step) + ",\"kind\":\"" + t.kind + "\"";
-    if (!t.tool.empty()) {
+    if (t.tool) {
       out += ",\"tool\":";
-      appendJsonString(out, t.tool);
+      appendJsonString(out, *t.tool);
     }
     if (t.hasArgs && withValues) appendValue(",\"args\":", t.args);
     out += ",\"durationMs\":";
@@ -516,7 +547,9 @@ std::string WorkflowRun::doneOk(const Value& result) {
 // before the limit is what a caller needs), charged to the budget, which bounds
 // the time writing takes; after memory_exceeded nothing is left. When the
 // values do not fit, the steps come without their values and args, which the
-// error's message says. The rest of the trace is bounded by the step limit.
+// error's message says. The rest of the trace was charged as it grew (its
+// names and errors) or is bounded by the step limit, so it fits in
+// maxHeapBytes and that much again.
 std::string WorkflowRun::doneError(const Error& error) {
   closeOpenTrace(error);
   DeadlineScope clock(&core_);  // (a cancel comes without one)

@@ -44,12 +44,17 @@ struct CallResult {
   Failure failure;
 };
 
+// One executed step. Its function's name, its path and a call's tool live in
+// the workflow, which the run keeps: an entry points at them rather than
+// copying them (a long name times 100,000 steps was gigabytes of copies). The
+// text of those and of its error, written out once per entry, is charged to
+// the run's budget as the entry is made (WorkflowRun::reserveTraceText).
 struct TraceEntry {
-  std::string function;
-  std::string path;
+  const std::string* function = nullptr;
+  const std::string* path = nullptr;
+  const std::string* tool = nullptr;  // a call's target; none for other steps
   size_t step = 0;
   const char* kind = "";
-  std::string tool;
   Value args;
   bool hasArgs = false;
   std::chrono::steady_clock::time_point started;
@@ -59,6 +64,7 @@ struct TraceEntry {
   Value value;
   bool hasValue = false;
   std::string error;
+  size_t errorCharged = 0;  // bytes of the budget the error's text holds
 };
 
 // One function activation: its input, its bindings and its loops.
@@ -99,7 +105,13 @@ class WorkflowRun final : public RunBase {
   Task<bool> runCompensations(Frame& frame, const std::vector<Call>& calls);
   Flow failedStep(size_t entry, Failure failure);
 
-  size_t beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind);
+  // A new entry; `tool` names a call's target. Charges the entry's text.
+  size_t beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind,
+                    const std::string* tool = nullptr);
+  // A failed step's error (its text charged, as the entry's other texts are).
+  void traceError(size_t entry, std::string message);
+  // Charges `bytes` of the trace's text, or ends the run with memory_exceeded.
+  void reserveTraceText(size_t bytes);
   void endTrace(size_t entry, const char* outcome);
   // A fault ends the run: the entries it interrupts end with interruptedOutcome.
   void faultTrace(size_t entry, const Error& error);
@@ -111,6 +123,7 @@ class WorkflowRun final : public RunBase {
 
   std::shared_ptr<const Workflow> workflow_;
   std::vector<TraceEntry> trace_;
+  Scratch traceText_{&budget_};  // what the entries' texts hold of the budget
   uint64_t steps_ = 0;
 };
 
