@@ -5,16 +5,31 @@
 // and output schemas become the programs' tool signatures and declared
 // returns); prepareModelMessage(tools) gives the model the compact prompt with
 // a one-line signature per routed tool, and {"describe": [names]} a tool in full.
-import { jsonSchema, type JSONSchema7, type Tool, type ToolExecutionOptions, type ToolSet } from "ai";
+import {
+  jsonSchema,
+  type JSONSchema7,
+  type ModelMessage,
+  type Tool,
+  type ToolExecutionOptions,
+  type ToolSet,
+} from "ai";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import { missingProgram, ProgramSession } from "./session.js";
 import { PROGRAM_INPUT_DESCRIPTION } from "../run/tool-input.js";
 import { describeTool, shownTools, summary } from "./tool-catalog.js";
 import { toolOutput, type PtcToolOutput } from "./ai-sdk-output.js";
+import { programOf, SdkApprovals } from "./ai-sdk-approvals.js";
 import type { SessionMemory, SessionOptions } from "./session.js";
-import type { ApprovalCheck, Tool as PtcToolFunction, ToolDescriptor } from "../types/public.js";
+import type { ApprovalCheck, CallIdentity, Tool as PtcToolFunction, ToolDescriptor } from "../types/public.js";
 
-export type PtcToolCallerOptions = SessionOptions;
+export interface PtcToolCallerOptions extends SessionOptions {
+  /**
+   * The app's tools routed to the caller, the same as in generateText's
+   * `tools`: needed with `stateKey`, because the SDK runs an approved call on
+   * the next request before it routes any tool to the caller.
+   */
+  routedTools?: ToolSet;
+}
 
 /** What the model sends: a program, or the names of tools to read in full. */
 export interface PtcToolCallerInput {
@@ -25,8 +40,17 @@ export interface PtcToolCallerInput {
 /** What the model gets back: a program's answer or failure, or the tools it asked to read. */
 export type PtcToolCallerOutput = PtcToolOutput | { ok: true; tools: string };
 
-type CallerToolBase = Omit<Extract<Tool<PtcToolCallerInput, PtcToolCallerOutput>, { type?: "function" }>, "execute"> & {
+type CallerToolBase = Omit<
+  Extract<Tool<PtcToolCallerInput, PtcToolCallerOutput>, { type?: "function" }>,
+  "execute" | "needsApproval"
+> & {
   execute(input: PtcToolCallerInput, options?: Partial<ToolExecutionOptions<unknown>>): Promise<PtcToolCallerOutput>;
+  /**
+   * With `stateKey`: true when the program stops at calls held for approval;
+   * they (tool and args: `held`) and the signed run (`state`) are then added to
+   * the input the SDK asks the person about.
+   */
+  needsApproval(input: PtcToolCallerInput, options?: { toolCallId?: string }): Promise<boolean>;
   /** The session's memory (shared by every binding of the caller): read it, set it or clear it. */
   readonly memory: SessionMemory;
 };
@@ -40,7 +64,17 @@ export interface PtcToolCallerDefinition {
   prepareModelMessage(tools: ToolSet): string;
 }
 
-export type PtcToolCaller = CallerToolBase & { readonly experimental_toolCaller: PtcToolCallerDefinition };
+export type PtcToolCaller = CallerToolBase & {
+  readonly experimental_toolCaller: PtcToolCallerDefinition;
+  /**
+   * With `stateKey`: the messages of the next request with run_program's
+   * answer for each held run the person denied (the program resumed with the
+   * denial, which its `try` may handle); without it the SDK answers
+   * "execution-denied" and the program does not go on. `toolName`: the
+   * caller's name in `tools` (default "run_program").
+   */
+  denials(messages: ModelMessage[], toolName?: string): Promise<ModelMessage[]>;
+};
 
 // Stable whatever is routed to it: the language and the tools come in the caller's message.
 const CALLER_DESCRIPTION =
@@ -88,21 +122,23 @@ type SdkTool = Tool & {
  */
 function programTool(name: string, tool: SdkTool, call: Partial<ToolExecutionOptions<unknown>>): PtcToolFunction {
   let calls = 0;
-  const options = () => ({
+  // In a run that may hold calls, the call's id (stable across resumes of the
+  // same state: a write tool dedupes by it); otherwise a count.
+  const options = (identity?: CallIdentity) => ({
     messages: [],
     context: {},
     ...call,
-    toolCallId: `${call.toolCallId ?? "run_program"}:${name}:${++calls}`,
+    toolCallId: `${call.toolCallId ?? "run_program"}:${name}:${identity?.callId ?? ++calls}`,
   });
   const execute = (tool as { execute?: (input: unknown, options: object) => unknown }).execute;
   const descriptor: ToolDescriptor = {
     ...(typeof tool.description === "string" ? { description: tool.description } : {}),
     inputSchema: tool.inputSchema as ToolDescriptor["inputSchema"],
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as ToolDescriptor["outputSchema"] } : {}),
-    execute: async (args: object) => {
+    execute: async (args: object, identity?: CallIdentity) => {
       if (typeof execute !== "function")
         throw new Error(`'${name}' has no execute (the app runs it on the client): a program cannot call it`);
-      return lastValue(execute.call(tool, args, options()));
+      return lastValue(execute.call(tool, args, options(identity)));
     },
   };
   const needs = tool.needsApproval;
@@ -119,8 +155,10 @@ function programTool(name: string, tool: SdkTool, call: Partial<ToolExecutionOpt
  * (context, memory, limits, approve; `tools`: ptc-wasm tools programs may call besides the routed ones).
  */
 export function ptcToolCaller(runtime: PtcRuntime, options: PtcToolCallerOptions = {}): PtcToolCaller {
-  const session = new ProgramSession(runtime, options);
-  const own = options.tools ?? {};
+  const { routedTools, ...sessionOptions } = options;
+  const session = new ProgramSession(runtime, sessionOptions);
+  const approvals = new SdkApprovals(session);
+  const own = session.options.tools ?? {};
   const inputSchema = jsonSchema<PtcToolCallerInput>(callerInputSchema());
 
   const toolsFor = (routed: ToolSet, call: Partial<ToolExecutionOptions<unknown>>) => {
@@ -133,13 +171,15 @@ export function ptcToolCaller(runtime: PtcRuntime, options: PtcToolCallerOptions
     memory: session.memoryAccess,
     description: CALLER_DESCRIPTION,
     inputSchema,
+    needsApproval: (input, call = {}) => approvals.check(input, call.toolCallId, toolsFor(routed, call)),
     execute: async (input, call = {}): Promise<PtcToolCallerOutput> => {
       const tools = toolsFor(routed, call);
       if (Array.isArray(input?.describe) && input.program === undefined)
         return { ok: true, tools: input.describe.map((name) => describeTool(name, tools[name])).join("\n\n") };
       const outcome =
         missingProgram(input) ??
-        (await session.run(typeof input?.program === "string" ? input.program : input, undefined, tools));
+        (await approvals.run(input, call.toolCallId, tools)) ??
+        (await session.run(programOf(input), undefined, tools));
       return toolOutput(outcome);
     },
   });
@@ -158,9 +198,14 @@ export function ptcToolCaller(runtime: PtcRuntime, options: PtcToolCallerOptions
     return `${prompt.trimEnd()}\n\n${DESCRIBE_NOTE}\n`;
   };
 
-  const caller = bound({});
+  // Unbound, as the SDK runs an approved call on the next request: over the routedTools option.
+  const caller = bound(routedTools ?? {});
   Object.defineProperty(caller, "experimental_toolCaller", {
     value: { type: "local", bind: bound, prepareModelMessage } satisfies PtcToolCallerDefinition,
+  });
+  Object.defineProperty(caller, "denials", {
+    value: (messages: ModelMessage[], toolName = "run_program") =>
+      approvals.denials(messages, toolName, toolsFor(routedTools ?? {}, {})),
   });
   return caller as PtcToolCaller;
 }

@@ -3,7 +3,7 @@
 // prompt, generated from the op table (or the step table); its input schema is
 // the minimal envelope, or with schema: "full" the whole generated schema.
 // `ai` is an optional peer dependency.
-import { jsonSchema, type JSONSchema7, type Tool, type ToolExecutionOptions } from "ai";
+import { jsonSchema, type JSONSchema7, type ModelMessage, type Tool, type ToolExecutionOptions } from "ai";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import { formatWarnings } from "../runtimes/format.js";
 import { missingProgram, ProgramSession, runWorkflowFor, type SessionMemory, type SessionOptions } from "./session.js";
@@ -17,9 +17,11 @@ import {
 } from "../run/tool-input.js";
 import { describeTools, shownTools } from "./tool-catalog.js";
 import { toolOutput, type PtcToolOutput } from "./ai-sdk-output.js";
+import { programOf, SdkApprovals } from "./ai-sdk-approvals.js";
 import type { ErrorCode, JsonValue, Tool as PtcToolFunction } from "../types/public.js";
 
 export type { PtcToolOutput } from "./ai-sdk-output.js";
+export type { HeldCall, HeldInput } from "./ai-sdk-approvals.js";
 export {
   ptcToolCaller,
   type PtcToolCaller,
@@ -45,8 +47,23 @@ export interface PtcToolInput {
  * would be: `await t.execute({ program })` resolves to a PtcToolOutput (the
  * options the AI SDK passes are accepted and not needed).
  */
-export type PtcTool = Omit<Extract<Tool<PtcToolInput, PtcToolOutput>, { type?: "function" }>, "execute"> & {
+export type PtcTool = Omit<
+  Extract<Tool<PtcToolInput, PtcToolOutput>, { type?: "function" }>,
+  "execute" | "needsApproval"
+> & {
   execute(input: PtcToolInput, options?: Partial<ToolExecutionOptions<unknown>>): Promise<PtcToolOutput>;
+  /**
+   * With `stateKey`: true when the program stops at calls held for approval;
+   * they (tool and args: `held`) and the signed run (`state`) are then added to
+   * the input the SDK asks the person about.
+   */
+  needsApproval(input: PtcToolInput, options?: { toolCallId?: string }): Promise<boolean>;
+  /**
+   * With `stateKey`: the messages of the next request with the tool's answer
+   * for each held run the person denied (the program resumed with the denial,
+   * which its `try` may handle). `toolName`: its name in `tools` (default "run_program").
+   */
+  denials(messages: ModelMessage[], toolName?: string): Promise<ModelMessage[]>;
   /** The session's memory: read it, set it (e.g. from a store, per request) or clear it. */
   readonly memory: SessionMemory;
 };
@@ -57,6 +74,8 @@ export type PtcTool = Omit<Extract<Tool<PtcToolInput, PtcToolOutput>, { type?: "
  */
 export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcTool {
   const session = new ProgramSession(runtime, options);
+  const approvals = new SdkApprovals(session);
+  const own = session.options.tools ?? {};
   // Upstream MCP tools ("<server>.<tool>") are a line per server here, read with describeToolsTool.
   const tools = shownTools(options.tools ?? {});
   const { $schema: _dialect, ...schema } =
@@ -66,12 +85,16 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
     memory: session.memoryAccess,
     description: runtime.prompt({ tools: tools.prompt, context: options.context, compact: true }),
     inputSchema: jsonSchema<PtcToolInput>(schema as JSONSchema7),
-    execute: async (input: PtcToolInput): Promise<PtcToolOutput> => {
+    needsApproval: (input, call = {}) => approvals.check(input, call.toolCallId, own),
+    execute: async (input: PtcToolInput, call = {}): Promise<PtcToolOutput> => {
       // Some models send the program as JSON text.
       const outcome =
-        missingProgram(input) ?? (await session.run(typeof input?.program === "string" ? input.program : input));
+        missingProgram(input) ??
+        (await approvals.run(input, call.toolCallId, own)) ??
+        (await session.run(programOf(input)));
       return toolOutput(outcome);
     },
+    denials: (messages, toolName = "run_program") => approvals.denials(messages, toolName, own),
   };
 }
 

@@ -16,6 +16,9 @@ import type {
   PtcError,
   ResumeOptions,
   RunResult,
+  RunSuspended,
+  StateKey,
+  SuspendedState,
   Tool,
   Warning,
 } from "../types/public.js";
@@ -63,6 +66,13 @@ export interface SessionOptions {
    * server asks its client's user (elicitation) when the client can.
    */
   approve?: ApproveCall;
+  /**
+   * The host's key for suspended states. With it (and no `approve`), a call
+   * held for approval is not decided in the process: the AI SDK tools ask
+   * through the SDK's own approval flow, and the run's state, signed with this
+   * key, travels in the messages to the next request (ai-sdk-approvals.ts).
+   */
+  stateKey?: StateKey;
 }
 
 export type SessionOutcome =
@@ -128,6 +138,7 @@ const SESSION_OPTIONS = [
   "maxConcurrency",
   "toolTimeoutMs",
   "approve",
+  "stateKey",
 ] as const;
 
 const NO_APPROVER = "this session has no one to approve it (its host gave no approve function)";
@@ -286,8 +297,7 @@ export class ProgramSession {
     tools = this.options.tools ?? {},
   ): Promise<SessionOutcome> {
     const input = programFrom(program);
-    const resident = await this.residentContext();
-    const runContext = resident ? (context ?? {}) : { ...(this.options.context ?? {}), ...(context ?? {}) };
+    const { runContext, resident } = await this.contextOf(context);
     const clock = new CallClock(this.limits.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const first = await this.runtime.run(input, {
       context: runContext,
@@ -299,6 +309,71 @@ export class ProgramSession {
     const { maxConcurrency, toolTimeoutMs } = this.limits;
     const resumeOptions = { tools, context: runContext, resident, maxConcurrency, toolTimeoutMs };
     const r = await settled(this.runtime, first, this.options.approve, resumeOptions, clock);
+    return this.outcome(r, input);
+  }
+
+  /**
+   * Runs a program that stops at its calls held for approval instead of having
+   * them decided: `{ held }` is the suspended run (its state signed with the
+   * session's stateKey), for a host that asks a person between two requests.
+   */
+  async runHeld(program: unknown, tools = this.options.tools ?? {}): Promise<SessionOutcome | { held: RunSuspended }> {
+    const input = programFrom(program);
+    const { runContext, resident } = await this.contextOf();
+    const r = await this.runtime.run(input, {
+      context: runContext,
+      resident,
+      memory: this.memory,
+      tools,
+      stateKey: this.options.stateKey,
+      ...this.limits,
+    });
+    return r.status === "suspended" ? { held: r } : this.outcome(r, input);
+  }
+
+  /**
+   * Resumes a state runHeld gave (maybe in another process), every pending
+   * call decided by `decision`. A state changed since it was signed is refused
+   * (bad_state); calls held again are not run (code "suspended").
+   */
+  async resumeHeld(state: SuspendedState, decision: CallResult, tools = this.options.tools ?? {}) {
+    const { runContext, resident } = await this.contextOf();
+    const pending = Array.isArray(state?.pending) ? state.pending : [];
+    const results = Object.fromEntries(pending.map((p) => [p.id, decision]));
+    const { timeoutMs, maxConcurrency, toolTimeoutMs } = this.limits;
+    const r = await this.runtime.resume(state as SuspendedState<"program">, {
+      results,
+      tools,
+      context: runContext,
+      resident,
+      stateKey: this.options.stateKey,
+      timeoutMs,
+      maxConcurrency,
+      toolTimeoutMs,
+    });
+    if (r.status !== "suspended") return this.outcome(r);
+    const calls = r.pending.map((p) => `'${p.tool}' with ${JSON.stringify(p.args)}`).join(", ");
+    const error: PtcError = {
+      type: "execution_error",
+      code: "suspended",
+      message:
+        `The program went on and stopped at other calls that need approval, which were not run: ${calls}. ` +
+        `Send a program that makes them (its calls are then asked for anew) with what it needs of this one's answers`,
+    };
+    return this.outcome({ ok: false, error });
+  }
+
+  private async contextOf(context?: Record<string, unknown>) {
+    const resident = await this.residentContext();
+    const runContext = resident ? (context ?? {}) : { ...(this.options.context ?? {}), ...(context ?? {}) };
+    return { runContext, resident };
+  }
+
+  /** A finished run as the model reads it; what it stored is kept in the session's memory. */
+  private outcome(
+    r: RunResult | { ok: false; error: PtcError; warnings?: Warning[] },
+    input?: ProgramInput,
+  ): SessionOutcome {
     if (!r.ok)
       return {
         ok: false,
