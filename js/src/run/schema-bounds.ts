@@ -16,7 +16,7 @@ import type { JsonObject } from "../types/public.js";
 /** Nesting depth of a schema's JSON (objects and lists, annotations included). */
 export const SCHEMA_MAX_DEPTH = 64;
 /** Objects and lists of a schema counted with each $ref replaced by what it refers to. */
-export const SCHEMA_MAX_NODES = 20_000;
+export const SCHEMA_MAX_NODES = 100_000;
 
 type Node = Record<string, unknown>;
 const isObject = (v: unknown): v is Node => typeof v === "object" && v !== null;
