@@ -21,13 +21,26 @@ int64_t positiveInt(const Value& options, const char* key, int64_t fallback, int
   return static_cast<int64_t>(std::floor(v->asDouble()));
 }
 
+// The options text as a value. Its text is the host's (limits, tool names, the
+// tools' declared results): text the engine cannot read is the host's
+// configuration at fault, never the program's, and the error says so.
+Value optionsValue(std::string_view optionsJson) {
+  try {
+    return parseJson(optionsJson, "options");
+  } catch (const PtcError& e) {
+    throw PtcError(ErrorType::Validation, ErrorCode::BadOption,
+                   "The run's options, which the host sends (not the program), cannot be read: " + e.error.message +
+                       ". The host's configuration must be fixed; the program is not at fault");
+  }
+}
+
 }  // namespace
 
 EngineOptions parseEngineOptions(std::string_view optionsJson) {
   EngineOptions o;
   if (optionsJson.empty()) return o;
   BudgetScope noBudget(nullptr);
-  Value v = parseJson(optionsJson, "options");
+  Value v = optionsValue(optionsJson);
   o.limits.timeoutMs = positiveInt(v, "timeoutMs", o.limits.timeoutMs, limits::timeoutMsMax);
   o.limits.maxHeapBytes = static_cast<uint64_t>(
       positiveInt(v, "maxHeapBytes", static_cast<int64_t>(o.limits.maxHeapBytes), limits::maxHeapBytesMax));

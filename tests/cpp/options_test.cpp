@@ -53,4 +53,22 @@ TEST(EngineOptions, ALimitPastItsMaximumIsRefusedNotCapped) {
   EXPECT_EQ(ptc::parseEngineOptions(R"({"maxHeapBytes":9007199254740991})").limits.maxHeapBytes, 9007199254740991ULL);
 }
 
+// Issue 40 item 3: a tool's declared result nested past the parser's 1000
+// levels made every run a parse_error "JSON nested deeper than 1000 levels in
+// options", which reads as the model's program being wrong.
+TEST(EngineOptions, OptionsTextTheEngineCannotReadIsTheHostsConfiguration) {
+  std::string deep = "1";
+  for (int i = 0; i < 1100; i++) deep = "[" + deep + "]";
+  std::string options = R"({"tools":["t"],"returns":{"t":{"type":"object","examples":)" + deep + "}}}";
+  ptc::Error e = refusal(options.c_str());
+  EXPECT_EQ(e.type, ptc::ErrorType::Validation);
+  EXPECT_EQ(e.code, ptc::ErrorCode::BadOption);
+  EXPECT_NE(e.message.find("which the host sends (not the program)"), std::string::npos) << e.message;
+  EXPECT_NE(e.message.find("nested deeper than 1000 levels"), std::string::npos) << e.message;
+  ptc::Engine engine;
+  const std::string status = engine.validate(R"({"program":{"op":"add","left":1,"right":2}})", options);
+  EXPECT_EQ(ptc::parseJson(status, "status").field("error").field("code").str(), "bad_option") << status;
+  EXPECT_EQ(refusal("{").code, ptc::ErrorCode::BadOption);
+}
+
 }  // namespace

@@ -11,6 +11,7 @@
 import { readFile } from "node:fs/promises";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { vettedTool, type McpWarning } from "./mcp-schemas.js";
 import { loadPeers } from "./peers.js";
 import type { ToolDescriptor } from "../types/public.js";
 import { VERSION } from "../util/version.js";
@@ -34,6 +35,8 @@ export interface McpServerEntry {
   disabled?: boolean;
 }
 
+export type { McpWarning } from "./mcp-schemas.js";
+
 /** An MCP client config: the servers, by name. A name may not contain a dot. */
 export interface McpConfig {
   mcpServers: Record<string, McpServerEntry>;
@@ -45,6 +48,8 @@ export interface McpTools {
   tools: Record<string, ToolDescriptor>;
   /** The servers' names, in the config's order. */
   servers: string[];
+  /** What was decided about servers and tools when they connected (e.g. a schema too complex to use as it is). */
+  warnings: McpWarning[];
   /** Closes the connections mcpTools opened (clients passed in are left open). */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
@@ -252,6 +257,7 @@ export async function mcpTools(source: McpConfig | string | Record<string, Clien
     if (owned) await Promise.all(clients.map(([, client]) => client.close().catch(() => undefined)));
   };
   const tools: Record<string, ToolDescriptor> = {};
+  const warnings: McpWarning[] = [];
   for (const [name, client, entry] of clients) {
     let listed: ToolList;
     try {
@@ -260,7 +266,8 @@ export async function mcpTools(source: McpConfig | string | Record<string, Clien
       await close();
       throw new McpConfigError(`cannot list the tools of the MCP server '${name}': ${(e as Error).message}`);
     }
-    for (const tool of listed) tools[`${name}.${tool.name}`] = descriptorOf(client, tool, entry.approval);
+    for (const tool of listed)
+      tools[`${name}.${tool.name}`] = descriptorOf(client, vettedTool(name, tool, warnings), entry.approval);
   }
-  return { tools, servers: clients.map(([name]) => name), close, [Symbol.asyncDispose]: close };
+  return { tools, servers: clients.map(([name]) => name), warnings, close, [Symbol.asyncDispose]: close };
 }

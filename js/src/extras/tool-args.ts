@@ -3,6 +3,7 @@
 // so that the model can fix the call in one retry. Part of the extras (the
 // validator is a third of them), loaded with the first call that needs it.
 import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
+import { schemaProblem } from "../run/schema-bounds.js";
 import type { JsonObject } from "../types/public.js";
 
 // One compiled validator per parameters schema.
@@ -86,6 +87,10 @@ function explain(unit: OutputUnit, args: JsonObject, parameters: JsonObject): { 
 
 /** Why args do not match a tool's parameters schema, or undefined when they do. */
 export function argsProblem(parameters: JsonObject, args: JsonObject): string | undefined {
+  // A schema over the bounds (run/schema-bounds.ts) could keep the host's thread
+  // busy for seconds per call: the args are not checked here, the tool gets them
+  // as given (an MCP server checks its own input; mcpTools warns at connect).
+  if (schemaProblem(parameters)) return undefined;
   const { valid, errors } = validatorFor(parameters).validate(args);
   if (valid) return undefined;
   const leaves = errors.filter((e) => !containers.has(e.keyword));

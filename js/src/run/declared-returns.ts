@@ -3,6 +3,9 @@
 // Schema}. The engine then warns, before anything runs, of a program reading a
 // field a tool's result cannot have (unknown_result_field,
 // engine/ptc_json/returns_check.h): in validate, analyze and the run's result.
+// A schema over the bounds (schema-bounds.ts) is sent simplified, or not at
+// all: one tool's schema never makes the engine refuse another's run.
+import { boundedReturns } from "./schema-bounds.js";
 import { jsonSchemaOf } from "./tool-schemas.js";
 
 // A tool object's member of the option ("" when it declares no result): a run
@@ -14,7 +17,8 @@ function memberOf(name: string, tool: object): string {
   if (text === undefined) {
     try {
       const declared = tool as { returns?: unknown; outputSchema?: unknown };
-      const schema = jsonSchemaOf(declared.returns ?? declared.outputSchema);
+      const declaredSchema = jsonSchemaOf(declared.returns ?? declared.outputSchema);
+      const schema = declaredSchema && boundedReturns(declaredSchema).schema;
       text = schema ? JSON.stringify(schema) : "";
     } catch {
       text = ""; // a getter that throws: the call itself says the descriptor could not be read

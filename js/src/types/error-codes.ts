@@ -84,7 +84,12 @@ export const ERROR_CODES = [
   ),
   c("unknown_tool", [V], "A call names a tool (or function, or dep) the run does not have.", "Use an available name."),
   c("unknown_entry", [V], "The `entry` option names no function of the file.", "Use one of the listed functions."),
-  c("bad_option", [V], "An engine option is not a positive number.", "Pass positive numbers."),
+  c(
+    "bad_option",
+    [V],
+    "The host's run options cannot be used: a limit is not a positive number, or the options text (limits, tool names, the tools' declared results) cannot be read. The host's configuration, never the program's.",
+    "The host passes positive numbers, and JSON Schemas the package can send (it simplifies or drops a declared result over its bounds).",
+  ),
   c("too_large", [V], "The program text is over 1 MiB.", "Pass large data as context, not in the program."),
   c("unknown_step", [V], "A step of a step function has no known kind.", "Use one of the step shapes listed."),
   c("bad_name", [V], "A function, parameter, bound or dep name is not a NAME, or is reserved.", "Rename it."),
