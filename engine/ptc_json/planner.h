@@ -96,7 +96,7 @@ class JoinIndexes {
   // context or the resident one, the rows of a list that crossed as columns,
   // memory) still holds.
   void forget(const std::vector<std::pair<const Value*, Value>>& bindings, size_t from, const Value& context,
-              const Value* resident, const ColumnarLists* columnar, const Value& memory);
+              const ColumnCache* resident, const ColumnarLists* columnar, const Value& memory);
   void clear() { slots_.clear(); }
 
  private:
