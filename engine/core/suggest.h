@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,12 +26,17 @@ std::string groupedCount(size_t n);
 // how many were offered. Scoring is bounded per candidate (an edit distance
 // past the kept ones' stops early) and ticks the deadline of the work under
 // way (core/deadline.h), so a long list of names cannot outrun timeoutMs.
+class NameScorer;
+
 class NearestNames {
  public:
   static constexpr size_t kListed = 30;  // at most this many: all are listed
   static constexpr size_t kNearest = 5;  // more: only the nearest this many
 
   explicit NearestNames(std::string_view name);
+  ~NearestNames();
+  NearestNames(const NearestNames&) = delete;
+  NearestNames& operator=(const NearestNames&) = delete;
   // A candidate; the caller offers each name once.
   void offer(std::string_view candidate);
   const std::string& name() const { return name_; }
@@ -48,7 +54,7 @@ class NearestNames {
   size_t count_ = 0;
   std::vector<std::string> all_;
   std::vector<std::pair<size_t, std::string>> kept_;  // (distance, name), sorted, at most kNearest
-  std::vector<size_t> rows_;                          // the edit distance's scratch rows
+  std::unique_ptr<NameScorer> scorer_;                // the name lowered, and scratch
 };
 
 }  // namespace ptc
