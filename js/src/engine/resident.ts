@@ -78,9 +78,20 @@ export function residentOf(options: RunOptions, owner: object): ResidentContext 
   return resident;
 }
 
+// The keys of each resident context as a set, made on first use: a run looks
+// its loads up there rather than scanning a list of maybe a million keys.
+const keySets = new WeakMap<ResidentContext, Set<string>>();
+
+function keySet(resident: ResidentContext): Set<string> {
+  let keys = keySets.get(resident);
+  if (!keys) keySets.set(resident, (keys = new Set(resident.keys)));
+  return keys;
+}
+
 /** The loads the run sends itself: those the resident context does not hold, or the run's own context overrides. */
 export function sentLoads(loads: string[], resident: ResidentContext | undefined, options: RunOptions): string[] {
-  if (!resident) return loads;
+  if (!resident || loads.length === 0) return loads;
   const own = options.context ?? {};
-  return loads.filter((key) => !resident.keys.includes(key) || Object.prototype.hasOwnProperty.call(own, key));
+  const held = keySet(resident);
+  return loads.filter((key) => !held.has(key) || Object.prototype.hasOwnProperty.call(own, key));
 }
