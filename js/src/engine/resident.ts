@@ -27,6 +27,10 @@ export type ResidentStatus =
 
 let nextSpecId = 0;
 
+// The keys of each resident context as a set, made when it is loaded: a run
+// looks its loads up there rather than scanning a list of maybe a million keys.
+const keySets = new WeakMap<ResidentContext, Set<string>>();
+
 /** The spec of a context object, or the parse_error that it is not JSON data. */
 export function residentSpec(
   context: unknown,
@@ -62,7 +66,9 @@ export function loadResult(
 ): LoadResult {
   const status = JSON.parse(statusText) as ResidentStatus;
   if (status.state !== "resident") return { ok: false, error: status.error };
-  return { ok: true, resident: new ResidentContext(spec, status.keys, status.bytes, owner, release) };
+  const resident = new ResidentContext(spec, status.keys, status.bytes, owner, release);
+  keySets.set(resident, new Set(status.keys)); // now, not in the first run's time
+  return { ok: true, resident };
 }
 
 /**
@@ -77,10 +83,6 @@ export function residentOf(options: RunOptions, owner: object): ResidentContext 
   if (resident.closed) return "The resident context of this run was closed: load the data again";
   return resident;
 }
-
-// The keys of each resident context as a set, made on first use: a run looks
-// its loads up there rather than scanning a list of maybe a million keys.
-const keySets = new WeakMap<ResidentContext, Set<string>>();
 
 function keySet(resident: ResidentContext): Set<string> {
   let keys = keySets.get(resident);
