@@ -9,13 +9,24 @@
 
 namespace ptc {
 
+ColumnCache::ColumnCache(Value owner, Budget* budget) : owner_(std::move(owner)), budget_(budget) {
+  size_t n = 0;
+  for (const Member& m : owner_.members()) n += m.value.isArray() ? 1 : 0;
+  const uint64_t bytes = n * sizeof(const void*);
+  if (budget_) budget_->charge(bytes);  // may throw: then nothing was charged
+  charged_ = bytes;
+  lists_.reserve(n);
+  for (const Member& m : owner_.members())
+    if (m.value.isArray()) lists_.push_back(m.value.identity());
+  std::sort(lists_.begin(), lists_.end(), tickingLess(std::less<const void*>()));
+}
+
 ColumnCache::~ColumnCache() {
   if (budget_) budget_->release(charged_);
 }
 
 bool ColumnCache::owns(const Value& list) const {
-  const MemberSpan members = owner_.members();
-  return std::any_of(members.begin(), members.end(), [&](const Member& m) { return m.value.sameHeap(list); });
+  return list.isArray() && std::binary_search(lists_.begin(), lists_.end(), list.identity());
 }
 
 namespace {

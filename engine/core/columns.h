@@ -67,7 +67,9 @@ class ColumnCache {
  public:
   // The lists it may build columns of (the top-level values of a resident
   // context); their columns' bytes are charged to `budget`, which must outlive it.
-  ColumnCache(Value owner, Budget* budget) : owner_(owner), budget_(budget) {}
+  // The identities of those lists are kept sorted (8 bytes a list, charged),
+  // so asking whether a list is one of them does not scan every key.
+  ColumnCache(Value owner, Budget* budget);
   ~ColumnCache();
   ColumnCache(const ColumnCache&) = delete;
   ColumnCache& operator=(const ColumnCache&) = delete;
@@ -76,11 +78,12 @@ class ColumnCache {
   // list is not one of the owner's values, an item is not an object, or the
   // column would not fit the budget (a scan then reads the rows).
   std::optional<CellColumn> cells(const Value& list, const Value& field);
-
- private:
+  // Whether `list` is one of the owner's values (the same heap block).
   bool owns(const Value& list) const;
 
-  Value owner_;  // an object whose member values are the lists served
+ private:
+  Value owner_;                     // an object whose member values are the lists served
+  std::vector<const void*> lists_;  // the identities of its list values, sorted
   Budget* budget_;
   uint64_t charged_ = 0;
   // A few lists and fields at most: found by a scan. A refused list's entry has a null `list`.

@@ -29,20 +29,30 @@ std::string pathLiteral(const std::string& dotted) {
   return out + "]";
 }
 
-std::vector<std::string> keyNames(const Value& object, size_t max) {
-  std::vector<std::string> names;
-  for (const Member& m : object.members()) names.push_back(m.key.str());
-  std::sort(names.begin(), names.end());
-  if (names.size() > max) {
-    names.resize(max);
-    names.push_back("...");
-  }
-  return names;
-}
-
 std::string namesHint(const std::string& name, const std::vector<std::string>& names, const std::string& what) {
   if (names.empty()) return " There are no " + what + ".";
-  return didYouMean(name, names) + " The " + what + " are: " + listNames(names) + ".";
+  if (names.size() <= NearestNames::kListed)
+    return didYouMean(name, names) + " The " + what + " are: " + listNames(names) + ".";
+  NearestNames near(name);
+  for (const std::string& n : names) near.offer(n);
+  return namesHint(near, what);
+}
+
+std::string namesHint(const NearestNames& names, const std::string& what) {
+  if (names.count() <= NearestNames::kListed) {
+    std::vector<std::string> all = names.all();
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return namesHint(names.name(), all, what);
+  }
+  const std::string best = names.closest();
+  const std::vector<std::string> nearest = names.nearest();
+  return (best.empty() ? "" : " Did you mean '" + best + "'?") + " The " + what + " nearest '" + names.name() +
+         "' are: " + listNames(nearest) + " and " + groupedCount(names.count() - nearest.size()) + " more.";
+}
+
+void offerKeys(NearestNames& names, const Value& object) {
+  for (const Member& m : object.members()) names.offer(m.key.str());
 }
 
 std::string warningsJson(const std::vector<Warning>& warnings) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/suggest.h"
 #include "core/value.h"
 
 namespace ptc {
@@ -83,10 +84,14 @@ inline void warn(ErrorCode code, const std::string& path, std::string message) {
   if (Warnings* w = Warnings::current()) w->add(code, path, std::move(message));
 }
 
-// Field names of an object for a message: sorted, at most `max` of them.
-std::vector<std::string> keyNames(const Value& object, size_t max = 30);
 // " Did you mean 'x'? The <what> are: a, b, c." (or "There are no <what>.").
+// Past NearestNames::kListed names, only the nearest few and how many more:
+// " Did you mean 'x'? The <what> nearest 'y' are: x, ... and 99,996 more."
 std::string namesHint(const std::string& name, const std::vector<std::string>& names, const std::string& what);
+// The same from names offered one at a time (each once), however many.
+std::string namesHint(const NearestNames& names, const std::string& what);
+// The names of an object's keys offered to `names`.
+void offerKeys(NearestNames& names, const Value& object);
 // ["customer", "tier"] for "customer.tier": the path a dotted name meant.
 std::string pathLiteral(const std::string& dotted);
 // [{"code":..,"path":..,"message":..}, ...]

@@ -20,32 +20,49 @@ Value Evaluator::lookupVar(const Node& n) const {
     if (it->first->str() == name) return it->second;
   if (const Value* stored = st_.memory.find(name)) return *stored;
   // Null, as the spec says; the warning names what there is.
-  std::vector<std::string> names = keyNames(st_.memory);
-  for (const auto& binding : st_.bindings) names.push_back(binding.first->str());
+  NearestNames names(name);
+  offerKeys(names, st_.memory);
+  offerBindings(names, false);
   warn(ErrorCode::UnknownMemoryKey, n.path,
        "'var' reads '" + name + "', which no let or 'as' binds and memory does not hold, so it is null." +
-           namesHint(name, names, "variables and memory keys"));
+           namesHint(names, "variables and memory keys"));
   return Value();
+}
+
+// The names of the let and 'as' bindings in scope that no other name offered
+// (memory's, and the context's when `andContext`) nor an inner binding has.
+void Evaluator::offerBindings(NearestNames& names, bool andContext) const {
+  for (size_t i = 0; i < st_.bindings.size(); ++i) {
+    const std::string& b = st_.bindings[i].first->str();
+    const bool shadowed = std::any_of(st_.bindings.begin() + static_cast<std::ptrdiff_t>(i) + 1, st_.bindings.end(),
+                                      [&](const auto& inner) { return inner.first->str() == b; });
+    if (!shadowed && !st_.memory.find(b) && !(andContext && inContext(b))) names.offer(b);
+  }
+}
+
+bool Evaluator::inContext(std::string_view key) const {
+  return st_.context.find(key) || (st_.columnar && st_.columnar->find(key)) ||
+         (st_.resident && st_.resident->find(key));
 }
 
 // "$name" that names no binding in scope, memory key or context key: an error
 // (a text meant literally is the likelier slip than a missing key), naming
 // what there is and the literal form.
-void Evaluator::unknownReference(const Node& n, std::vector<std::string> contextKeys) const {
-  std::vector<std::string> names = keyNames(st_.memory);
-  names.insert(names.end(), contextKeys.begin(), contextKeys.end());
-  for (const auto& binding : st_.bindings) names.push_back(binding.first->str());
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
+void Evaluator::unknownReference(const Node& n, NearestNames& names) const {
+  for (const Member& m : st_.memory.members())
+    if (!inContext(m.key.str())) names.offer(m.key.str());
+  offerBindings(names, true);
   const std::string& name = n.name.str();
   throw PtcError(ErrorType::Execution, ErrorCode::UnknownVariable,
                  "\"$" + name + "\" names no let or 'as' binding, memory key or context key." +
-                     namesHint(name, names, "names") + " For the text \"$" + name +
+                     namesHint(names, "names") + " For the text \"$" + name +
                      "\" itself write {\"op\": \"literal\", \"value\": \"$" + name + "\"}",
                  n.path);
 }
 
-// A context key; one that crossed as columns becomes its list of rows here.
+// A context key: the run's own, one that crossed as columns (which becomes its
+// list of rows here), else the resident context's, read where it is (never
+// copied into the run, so a run is not charged for the keys it does not read).
 Value Evaluator::loadContext(const Node& n) {
   const std::string& key = n.name.str();
   if (n.memoryFirst)
@@ -53,11 +70,21 @@ Value Evaluator::loadContext(const Node& n) {
   if (st_.columnar)
     if (ColumnarList* list = st_.columnar->find(key)) return list->rows();
   if (const Value* v = st_.context.find(key)) return *v;
-  std::vector<std::string> keys = keyNames(st_.context, SIZE_MAX);
+  if (st_.resident)
+    if (const Value* v = st_.resident->find(key)) return *v;
+  // The keys there are, each once: a resident key the run's own shadows is not another.
+  NearestNames keys(key);
+  offerKeys(keys, st_.context);
   if (st_.columnar)
-    for (std::string& k : st_.columnar->names()) keys.push_back(std::move(k));
-  if (n.memoryFirst) unknownReference(n, std::move(keys));
-  warn(ErrorCode::UnknownContextKey, n.path, unknownContextKeyMessage(key, std::move(keys)));
+    for (const std::string& k : st_.columnar->names())
+      if (!st_.context.find(k)) keys.offer(k);
+  if (st_.resident)
+    for (const Member& m : st_.resident->members()) {
+      const std::string& k = m.key.str();
+      if (!st_.context.find(k) && !(st_.columnar && st_.columnar->find(k))) keys.offer(k);
+    }
+  if (n.memoryFirst) unknownReference(n, keys);
+  warn(ErrorCode::UnknownContextKey, n.path, unknownContextKeyMessage(key, keys));
   return Value();
 }
 

@@ -13,6 +13,7 @@
 #include "core/columns.h"
 #include "core/coro.h"
 #include "core/run.h"
+#include "core/suggest.h"
 #include "core/value.h"
 #include "ptc_json/planner.h"
 #include "ptc_json/program.h"
@@ -23,7 +24,8 @@ namespace ptc {
 struct RunState {
   explicit RunState(RunCore& c) : core(c) {}
   RunCore& core;                                         // clock and tool channel
-  Value context;                                         // object
+  Value context;                                         // object: the run's own
+  const Value* resident = nullptr;                       // object: a resident context's keys, below the run's own
   Value memory;                                          // object
   std::vector<std::pair<const Value*, Value>> bindings;  // let scopes, innermost last
   std::vector<Value> mapItems;                           // items of the enclosing map iterations, innermost last
@@ -61,7 +63,9 @@ class Evaluator {
   // group_by a field with folded aggregates of fields, read from cells.
   std::optional<Value> groupByCells(const Node& n, size_t size, const ColumnSource& list);
   Value loadContext(const Node& n);
-  [[noreturn]] void unknownReference(const Node& n, std::vector<std::string> contextKeys) const;
+  [[noreturn]] void unknownReference(const Node& n, NearestNames& contextKeys) const;
+  void offerBindings(NearestNames& names, bool andContext) const;
+  bool inContext(std::string_view key) const;
   Task<Value> loopAsync(const Node& n, Value in);
   Task<std::vector<Value>> operandsAsync(const Node& n, Value in);
   Task<Value> callAsync(const Node& n, Value in);

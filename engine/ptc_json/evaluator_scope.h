@@ -19,7 +19,7 @@ class Bindings {
   explicit Bindings(RunState& st) : st_(st), mark_(st.bindings.size()) {}
   ~Bindings() {
     // No index keeps a list alive after its variable is gone.
-    if (!st_.joins.empty()) st_.joins.forget(st_.bindings, mark_, st_.context, st_.columnar, st_.memory);
+    if (!st_.joins.empty()) st_.joins.forget(st_.bindings, mark_, st_.context, st_.columns, st_.columnar, st_.memory);
     st_.bindings.resize(mark_);
   }
   Bindings(const Bindings&) = delete;

@@ -98,13 +98,14 @@ bool heldBy(const Value& list, const Value& object) {
 }  // namespace
 
 void JoinIndexes::forget(const std::vector<std::pair<const Value*, Value>>& bindings, size_t from, const Value& context,
-                         const ColumnarLists* columnar, const Value& memory) {
+                         const ColumnCache* resident, const ColumnarLists* columnar, const Value& memory) {
   for (size_t b = from; b < bindings.size(); ++b) {
     const Value& v = bindings[b].second;
     if (!v.isArray()) continue;
     for (auto& [node, slot] : slots_) {
       if (!slot.index || !slot.index->list.sameHeap(v)) continue;
-      bool kept = heldBy(v, context) || (columnar && columnar->holds(v)) || heldBy(v, memory) ||
+      bool kept = heldBy(v, context) || (resident && resident->owns(v)) || (columnar && columnar->holds(v)) ||
+                  heldBy(v, memory) ||
                   std::any_of(bindings.begin(), bindings.begin() + static_cast<std::ptrdiff_t>(from),
                               [&](const auto& outer) { return outer.second.sameHeap(v); });
       if (!kept) slot.index.reset();

@@ -93,9 +93,10 @@ class JoinIndexes {
   bool empty() const { return slots_.empty(); }
   // Drops the indexes of lists bound to bindings[from..] (variables going out
   // of scope) that nothing else the run keeps (an outer variable, the
-  // context, the rows of a list that crossed as columns, memory) still holds.
+  // context or the resident one, the rows of a list that crossed as columns,
+  // memory) still holds.
   void forget(const std::vector<std::pair<const Value*, Value>>& bindings, size_t from, const Value& context,
-              const ColumnarLists* columnar, const Value& memory);
+              const ColumnCache* resident, const ColumnarLists* columnar, const Value& memory);
   void clear() { slots_.clear(); }
 
  private:

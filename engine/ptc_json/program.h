@@ -73,8 +73,8 @@ struct CompileOptions {
 // The warnings a program gives before it runs: its own, and with the context
 // keys known (validate/analyze given them), each load of a key not among them.
 std::vector<Warning> staticWarnings(const Program& program, const std::vector<std::string>* contextKeys);
-// The message of a load of a key the context does not have.
-std::string unknownContextKeyMessage(const std::string& key, std::vector<std::string> keys);
+// The message of a load of a key the context does not have: `keys` are those it has.
+std::string unknownContextKeyMessage(const std::string& key, const NearestNames& keys);
 // The warnings of the run's field reads: each reading node that met no object
 // having its field (field_not_found, dotted_field).
 void fieldReadWarnings(const Program& program, Warnings& warnings);

@@ -1,7 +1,5 @@
 #include "ptc_json/program_run.h"
 
-#include <algorithm>
-
 #include "core/error.h"
 #include "core/json.h"
 #include "core/protocol.h"
@@ -19,17 +17,6 @@ Value parseObject(std::string_view text, std::string_view what, const std::funct
     throw PtcError(ErrorType::Parse, ErrorCode::NotAnObject,
                    "The " + std::string(what) + " must be a JSON object, got " + typeName(v));
   return v;
-}
-
-// The resident context's keys the run's own context does not have (nor sent
-// as columns): shared, not copied (a resident list is one reference more).
-void addResident(Members& members, const ColumnarLists& columnar, const Value& resident) {
-  size_t own = members.size();
-  for (const Member& r : resident.members()) {
-    bool shadowed = std::any_of(members.begin(), members.begin() + static_cast<std::ptrdiff_t>(own),
-                                [&](const Member& m) { return m.key.str() == r.key.str(); });
-    if (!shadowed && !columnar.find(r.key.str())) members.push_back(r);
-  }
 }
 
 }  // namespace
@@ -65,11 +52,10 @@ std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string
     rowBlocks_ = {};
   }
   if (resident_) {
-    MemberSpan known = state_.context.members();
-    Members members(known.begin(), known.end());
-    addResident(members, columnar_, resident_->context);
+    // Read where it is, below the run's own keys (Evaluator::loadContext): the
+    // run is charged for what it reads and builds, not for the size of its index.
+    state_.resident = &resident_->context;
     state_.columns = resident_->columns.get();
-    state_.context = Value::object(std::move(members));
   }
   state_.memory = parseObject(memoryJson, "memory", checkDeadline);
   core_.warnings.slots(program_->reads.size());
@@ -81,6 +67,7 @@ std::optional<Value> ProgramRun::start(std::string_view contextJson, std::string
 
 std::string ProgramRun::doneOk(const Value& result) {
   state_.context = Value();  // what the result does not hold is let go before it is written
+  state_.resident = nullptr;
   state_.columnar = nullptr;
   columnar_ = ColumnarLists();
   state_.joins.clear();

@@ -47,9 +47,11 @@ Warning fieldWarning(const Node& n, size_t key, const Value& object) {
                    opOf(n) + " reads field '" + name + "', which no object it read has: a field name is one key, " +
                        "not a path. Read the nested field with {\"op\": \"get\", \"path\": " + pathLiteral(name) +
                        "}: a pipe step before " + opOf(n) + " for one object, or a map before it for a list"};
+  NearestNames fields(name);
+  offerKeys(fields, object);
   return Warning{ErrorCode::FieldNotFound, path,
                  opOf(n) + " reads field '" + name + "', which no object it read has, so it read null." +
-                     namesHint(name, keyNames(object), "fields of those objects")};
+                     namesHint(fields, "fields of those objects")};
 }
 
 void eachNode(const Node& n, const std::function<void(const Node&)>& visit) {
@@ -66,24 +68,27 @@ size_t keyReads(const Node& node) {
   return byKeys ? node.sortKeys.size() : 0;
 }
 
-std::string unknownContextKeyMessage(const std::string& key, std::vector<std::string> keys) {
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+std::string unknownContextKeyMessage(const std::string& key, const NearestNames& keys) {
   return "'load' reads context key '" + key + "', which the context does not have, so it is null." +
-         namesHint(key, keys, "context keys");
+         namesHint(keys, "context keys");
 }
 
 std::vector<Warning> staticWarnings(const Program& program, const std::vector<std::string>* contextKeys) {
   std::vector<Warning> out = program.warnings;
   if (!contextKeys) return out;
+  std::vector<std::string> keys = *contextKeys;  // sorted, each once: looked up by binary search
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   eachNode(*program.root, [&](const Node& n) {
     if (n.op != Op::Load) return;
     const std::string& key = n.name.str();
-    if (std::find(contextKeys->begin(), contextKeys->end(), key) != contextKeys->end()) return;
-    std::string message = unknownContextKeyMessage(key, *contextKeys);
+    if (std::binary_search(keys.begin(), keys.end(), key)) return;
+    NearestNames near(key);
+    for (const std::string& k : keys) near.offer(k);
+    std::string message = unknownContextKeyMessage(key, near);
     if (n.memoryFirst)  // "$key": memory, which validate does not see, may still hold it
       message = "\"$" + key + "\" names no let or 'as' binding in scope and no context key, so the run fails " +
-                "unless memory holds '" + key + "'." + namesHint(key, *contextKeys, "context keys");
+                "unless memory holds '" + key + "'." + namesHint(near, "context keys");
     out.push_back(Warning{ErrorCode::UnknownContextKey, n.path, std::move(message)});
   });
   return out;

@@ -4,6 +4,7 @@
 
 #include "api/engine.h"
 #include "core/json.h"
+#include "test_support.h"
 
 namespace {
 
@@ -21,8 +22,8 @@ int prepared(ptc::Engine& engine, const std::string& program) {
   return static_cast<int>(status(engine.prepare(program, "{}")).field("id").asInt());
 }
 
-int loaded(ptc::Engine& engine, const std::string& context, uint64_t maxBytes = 1 << 20) {
-  Value s = status(engine.loadResident(context, maxBytes, 1000));
+int loaded(ptc::Engine& engine, const std::string& context, uint64_t maxBytes = 1 << 20, int64_t timeoutMs = 1000) {
+  Value s = status(engine.loadResident(context, maxBytes, timeoutMs));
   EXPECT_EQ(s.field("state").str(), "resident") << ptc::toJson(s);
   return static_cast<int>(s.field("id").asInt());
 }
@@ -172,6 +173,83 @@ TEST(ResidentColumns, AListWithAnItemThatIsNoObjectGivesTheFiltersError) {
   Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
   EXPECT_EQ(done.field("error").field("code").str(), "type_mismatch") << ptc::toJson(done);
   EXPECT_EQ(done.field("error").field("path").str(), "/program/steps/1/where");
+}
+
+}  // namespace
+
+namespace {
+
+// {"key0":0,...,"key<n-1>":n-1,"target":42}: a resident context of many top-level keys.
+std::string manyKeys(int n) {
+  std::string out = "{";
+  for (int i = 0; i < n; ++i) out += "\"key" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  return out + "\"target\":42}";
+}
+
+int64_t memoryBytes(const Value& done) { return done.field("metrics").field("memoryBytes").asInt(); }
+
+// A run reads resident keys where they are: it is charged for what it reads
+// and builds, not ~36 bytes for each of the resident's keys (300,000 of them
+// took more than the default 10 MiB of maxHeapBytes to load one number).
+TEST(ResidentKeys, ARunIsChargedForWhatItReadsNotForHowManyKeysThereAre) {
+  ptc::Engine engine;
+  int many = loaded(engine, manyKeys(300000), uint64_t{256} << 20, 600000);
+  int one = loaded(engine, manyKeys(0));
+  int program = prepared(engine, R"({"program":{"op":"load","name":"target"}})");
+  Value overMany = status(engine.runPrepared(program, "{}", "{}", 0, {}, many));
+  Value overOne = status(engine.runPrepared(program, "{}", "{}", 0, {}, one));
+  ASSERT_EQ(ptc::toJson(overMany.field("result")), "42") << ptc::toJson(overMany).substr(0, 300);
+  EXPECT_EQ(memoryBytes(overMany), memoryBytes(overOne));
+  // The run's own context still wins over a resident key of the same name, and
+  // a key that crossed in neither is read from the resident.
+  Value own = status(engine.runPrepared(program, R"({"target":"own","key7":1})", "{}", 0, {}, many));
+  EXPECT_EQ(own.field("result").str(), "own");
+  int key9 = prepared(engine, R"({"program":{"op":"load","name":"key9"}})");
+  Value read = status(engine.runPrepared(key9, R"({"target":"own"})", "{}", 0, {}, many));
+  EXPECT_EQ(read.field("result").asInt(), 9);
+}
+
+// One typo among 100,000 resident keys: the nearest few and how many more,
+// not every key (1,089,078 characters of warning or error).
+TEST(ResidentKeys, ATypoNamesTheNearestKeysAndHowManyMore) {
+  ptc::Engine engine;
+  int data = loaded(engine, manyKeys(100000), uint64_t{64} << 20, 600000);
+  int load = prepared(engine, R"({"program":{"op":"load","name":"targte"}})");
+  Value warned = status(engine.runPrepared(load, R"({"own":1})", "{}", 0, {}, data));
+  ASSERT_EQ(warned.field("result").str(), "") << ptc::toJson(warned).substr(0, 300);
+  const std::string warning = warned.field("warnings").items().at(0).field("message").str();
+  EXPECT_EQ(warning,
+            "'load' reads context key 'targte', which the context does not have, so it is null. Did you mean "
+            "'target'? The context keys nearest 'targte' are: target, key0, key1, key10, key100 and 99,997 more.");
+  int reference = prepared(engine, R"({"program":{"op":"let","name":"tagret","value":1,"in":"$targte"}})");
+  Value failed = status(engine.runPrepared(reference, "{}", R"({"memo":1})", 0, {}, data));
+  EXPECT_EQ(failed.field("error").field("code").str(), "unknown_variable");
+  EXPECT_EQ(failed.field("error").field("message").str(),
+            "\"$targte\" names no let or 'as' binding, memory key or context key. Did you mean 'target'? The names "
+            "nearest 'targte' are: target, tagret, key0, key1, key10 and 99,998 more. For the text \"$targte\" "
+            "itself write {\"op\": \"literal\", \"value\": \"$targte\"}");
+}
+
+// Naming the nearest keys scores every one of them, which counts against the
+// run's deadline as any long loop does: under a clock that moves 1 ms a
+// reading, loading a key is done in a few readings (the resident's key index
+// was sorted when it was loaded), a typo among 200,000 keys needs ~200 and
+// ends the run with a timeout.
+TEST(ResidentKeys, NamingTheNearestKeysCountsAgainstTheDeadline) {
+  ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
+  ptc::Engine engine;
+  Value s = status(engine.loadResident(manyKeys(200000), uint64_t{64} << 20, 1 << 30));
+  ASSERT_EQ(s.field("state").str(), "resident");
+  const int data = static_cast<int>(s.field("id").asInt());
+  auto run = [&](const char* key) {
+    const std::string program = std::string(R"({"program":{"op":"load","name":")") + key + "\"}}";
+    int id = static_cast<int>(status(engine.prepare(program, R"({"timeoutMs":50})")).field("id").asInt());
+    return status(engine.runPrepared(id, "{}", "{}", 0, {}, data));
+  };
+  Value read = run("target");
+  EXPECT_EQ(ptc::toJson(read.field("result")), "42") << ptc::toJson(read).substr(0, 300);
+  Value typo = run("targte");
+  EXPECT_EQ(typo.field("error").field("type").str(), "timeout") << ptc::toJson(typo).substr(0, 300);
 }
 
 }  // namespace

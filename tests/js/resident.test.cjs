@@ -90,6 +90,32 @@ describe.each([
     other.close();
   });
 
+  // Issue 40 items 7 and 8: big resident data must not break a run's limits.
+  test("a run over 300,000 resident keys is charged for what it reads, and a typo names the nearest few", async () => {
+    const many = { target: 42 };
+    for (let i = 0; i < 300_000; i++) many["key" + i] = i;
+    const big = await rt.load(many, { timeoutMs: 600_000 });
+    const small = await rt.load({ target: 42 });
+    expect(big.ok && small.ok).toBe(true);
+    const loadTarget = { program: { op: "load", name: "target" } };
+    const overMany = await rt.run(loadTarget, { resident: big.resident });
+    const overOne = await rt.run(loadTarget, { resident: small.resident });
+    expect(overMany).toMatchObject({ ok: true, result: 42 });
+    expect(overMany.metrics.memoryBytes).toBe(overOne.metrics.memoryBytes);
+    const warned = await rt.run({ program: { op: "load", name: "targte" } }, { resident: big.resident });
+    expect(warned.ok).toBe(true);
+    expect(warned.warnings[0].message).toBe(
+      "'load' reads context key 'targte', which the context does not have, so it is null. Did you mean 'target'? " +
+        "The context keys nearest 'targte' are: target, key0, key1, key10, key100 and 299,996 more.",
+    );
+    const failed = await rt.run({ program: "$targte" }, { resident: big.resident });
+    expect(failed.error.code).toBe("unknown_variable");
+    expect(failed.error.message).toContain("The names nearest 'targte' are: target, key0, key1, key10, key100 and");
+    expect(failed.error.message.length).toBeLessThan(400);
+    big.resident.close();
+    small.resident.close();
+  }, 120_000);
+
   test("a context that is not JSON data is a parse_error", async () => {
     const r = await rt.load({ n: 1n });
     expect(r).toMatchObject({ ok: false, error: { type: "parse_error" } });

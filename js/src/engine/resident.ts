@@ -27,6 +27,10 @@ export type ResidentStatus =
 
 let nextSpecId = 0;
 
+// The keys of each resident context as a set, made when it is loaded: a run
+// looks its loads up there rather than scanning a list of maybe a million keys.
+const keySets = new WeakMap<ResidentContext, Set<string>>();
+
 /** The spec of a context object, or the parse_error that it is not JSON data. */
 export function residentSpec(
   context: unknown,
@@ -62,7 +66,9 @@ export function loadResult(
 ): LoadResult {
   const status = JSON.parse(statusText) as ResidentStatus;
   if (status.state !== "resident") return { ok: false, error: status.error };
-  return { ok: true, resident: new ResidentContext(spec, status.keys, status.bytes, owner, release) };
+  const resident = new ResidentContext(spec, status.keys, status.bytes, owner, release);
+  keySets.set(resident, new Set(status.keys)); // now, not in the first run's time
+  return { ok: true, resident };
 }
 
 /**
@@ -78,9 +84,16 @@ export function residentOf(options: RunOptions, owner: object): ResidentContext 
   return resident;
 }
 
+function keySet(resident: ResidentContext): Set<string> {
+  let keys = keySets.get(resident);
+  if (!keys) keySets.set(resident, (keys = new Set(resident.keys)));
+  return keys;
+}
+
 /** The loads the run sends itself: those the resident context does not hold, or the run's own context overrides. */
 export function sentLoads(loads: string[], resident: ResidentContext | undefined, options: RunOptions): string[] {
-  if (!resident) return loads;
+  if (!resident || loads.length === 0) return loads;
   const own = options.context ?? {};
-  return loads.filter((key) => !resident.keys.includes(key) || Object.prototype.hasOwnProperty.call(own, key));
+  const held = keySet(resident);
+  return loads.filter((key) => !held.has(key) || Object.prototype.hasOwnProperty.call(own, key));
 }
