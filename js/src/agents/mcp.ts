@@ -57,7 +57,16 @@ export interface PtcMcpServerOptions extends SessionOptions {
 
 export { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from "./mcp-stdio.js";
 export type { SessionMemory } from "./session.js";
-export { mcpTools, McpConfigError, type McpConfig, type McpServerEntry, type McpTools } from "./mcp-gateway.js";
+export {
+  mcpTools,
+  McpConfigError,
+  type McpConfig,
+  type McpServerEntry,
+  type McpServerPolicy,
+  type McpToolPolicy,
+  type McpTools,
+  type McpWarning,
+} from "./mcp-gateway.js";
 
 export const RUN_PROGRAM = "run_program";
 export const RUN_WORKFLOW = "run_workflow";
