@@ -183,18 +183,21 @@ export class Upstream {
   private async ready(tool: string): Promise<Client> {
     if (this.down) {
       if (!this.entry) throw new Error(`the MCP client of server '${this.name}' is closed: ${this.down.why}`);
-      const wait = this.down.retryAt - Date.now();
-      if (wait > 0)
-        throw new Error(
-          `the MCP server '${this.name}' is down: ${this.down.why}. The gateway connects again on a call ` +
-            `after ${Math.ceil(wait / 100) / 10} s`,
-        );
+      if (this.down.retryAt > Date.now()) throw new Error(this.downMessage());
       this.reconnecting ??= this.reconnect().finally(() => (this.reconnecting = undefined));
       await this.reconnecting;
     }
     const changed = this.changed.get(tool);
     if (changed) throw new Error(`the MCP server '${this.name}' ${changed}`);
     return this.client;
+  }
+
+  private downMessage(): string {
+    const wait = Math.max(0, this.down!.retryAt - Date.now());
+    return (
+      `the MCP server '${this.name}' is down: ${this.down!.why}. The gateway connects again on a call ` +
+      (wait ? `after ${Math.ceil(wait / 100) / 10} s` : "from now on")
+    );
   }
 
   private async reconnect(): Promise<void> {
@@ -213,7 +216,7 @@ export class Upstream {
       this.failures++;
       const why = `it could not be started again (${messageOf(e)})`;
       this.down = { why, retryAt: Date.now() + retryDelay(this.failures) };
-      throw new Error(`the MCP server '${this.name}' is down: ${why}`, { cause: e });
+      throw new Error(this.downMessage(), { cause: e });
     }
   }
 
