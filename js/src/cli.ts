@@ -48,9 +48,12 @@ Options:
                          when the command ends (close the module's connections there)
   --mcp-config <file>    MCP servers whose tools programs call as "<server>.<tool>": a JSON file
                          {"mcpServers": {"<name>": {"command", "args", "env"} | {"url", "headers"}}},
-                         as MCP clients write it (run, resume, prompt, mcp). Tools that declare
-                         destructiveHint ask for approval; "approval": true|false per server
-                         overrides it. Resume a gateway run with the same --mcp-config
+                         as MCP clients write it (run, resume, prompt, mcp). A server's annotations
+                         count only with "trustAnnotations": true; every other tool is a write
+                         that asks for approval before each call. Per server, "approval":
+                         true|false|"destructive" and "tools": {"<tool>": {"effect": "read" |
+                         "write", "approval": true|false}} say what is a read and what asks.
+                         Resume a gateway run with the same --mcp-config
   --timeout <ms>         Time limit of a run, tool calls included (default 1000; mcp, and run
                          with --mcp-config: 30000, as real tools take hundreds of ms a call)
   --max-heap <bytes>     Bytes of values a run may hold (default 10485760)
@@ -408,6 +411,12 @@ async function toolsOf(options: Parsed["options"]): Promise<Record<string, Tool>
   const { mcpTools } = await import("./agents/mcp.js");
   const gateway = await mcpTools(options.get("--mcp-config") as string);
   disposers.push(gateway.close);
+  // What the gateway left out or changed of a server's (its text escaped: it is the server's).
+  for (const { server, tool, message } of gateway.warnings)
+    write(
+      process.stderr,
+      `ptc-wasm: MCP server '${server}'${tool === undefined ? "" : `, tool ${shownJson(tool)}`}: ${escapeControls(message)}`,
+    );
   return { ...gateway.tools, ...own };
 }
 

@@ -212,12 +212,12 @@ test("ptcTool lists upstream tools per server; describeToolsTool reads them on d
   expect(out.workflowDescription).not.toContain("shop.get_order");
   expect(out.list).toContain("4 tools.");
   expect(out.list).toContain("- local_sum (read)");
-  expect(out.list).toContain("- shop.get_order: Get one order. (read)");
-  expect(out.list).toContain("- crm.find: Find a customer. (read)");
+  expect(out.list).toContain('- shop.get_order (read): "Get one order."');
+  expect(out.list).toContain('- crm.find (read): "Find a customer."');
   expect(out.shop).toContain("2 tools.");
   expect(out.shop).not.toContain("crm.find");
   expect(out.full).toContain("shop.get_order(id: string) -> {id?: string, total?: number}");
-  expect(out.full).toContain("id: the order id");
+  expect(out.full).toContain('id: "the order id"');
   expect(out.full).toContain("shop.nope: no such tool");
   expect(out.schema.properties.tools.items.type).toBe("string");
   expect(out.run).toEqual({ ok: true, result: 10 });

@@ -80,9 +80,15 @@ async function startHttp() {
 
 const config = () => ({
   mcpServers: {
-    memory: { command: bin("mcp-server-memory"), env: { MEMORY_FILE_PATH: path.join(dir, "memory.jsonl") } },
-    everything: { command: bin("mcp-server-everything") },
-    shop: { url },
+    // The reference servers annotate every tool: their hints count (issue 40: by default no server's do).
+    memory: {
+      command: bin("mcp-server-memory"),
+      env: { MEMORY_FILE_PATH: path.join(dir, "memory.jsonl") },
+      trustAnnotations: true,
+    },
+    everything: { command: bin("mcp-server-everything"), trustAnnotations: true },
+    // The shop's hints do not count: the config says which tool is a read.
+    shop: { url, tools: { orders: { effect: "read" } } },
   },
 });
 
@@ -143,9 +149,9 @@ test("tools/list names each server, not its tools; describe_tools reads them on 
   expect(tools.find((t) => t.name === "describe_tools").annotations.readOnlyHint).toBe(true);
 
   const listed = text(await client.callTool({ name: "describe_tools", arguments: { server: "memory" } }));
-  expect(listed).toContain("- memory.read_graph: Read the entire knowledge graph (read)");
+  expect(listed).toContain('- memory.read_graph (read): "Read the entire knowledge graph"');
   expect(listed).toContain(
-    "- memory.delete_entities: Delete multiple entities and their associated relations from the knowledge graph (write, asks for approval)",
+    '- memory.delete_entities (write, asks for approval): "Delete multiple entities and their associated relations from the knowledge graph"',
   );
   expect(listed).not.toContain("everything.");
 
@@ -154,7 +160,7 @@ test("tools/list names each server, not its tools; describe_tools reads them on 
     await client.callTool({ name: "describe_tools", arguments: { tools: ["shop.orders", "memory.search_nodes"] } }),
   );
   expect(described).toContain("shop.orders(customer: string) -> {orders: {id: string, total: number}[]}");
-  expect(described).toContain("  customer: the customer's name");
+  expect(described).toContain(`  customer: "the customer's name"`);
   expect(described).toMatch(
     /memory\.search_nodes\(query: string\) -> \{entities: \{name: string, entityType: string, observations: string\[\]\}\[\], relations: /,
   );
@@ -265,7 +271,7 @@ test("an isError result is a tool failure that try catches", async () => {
   expect(caught).toEqual({ isError: false, text: JSON.stringify("no refund") });
 });
 
-test("destructiveHint: the call asks the host's user first (elicitation)", async () => {
+test("a write that may be destructive asks the host's user first (elicitation)", async () => {
   elicited.length = 0;
   expect(await run({ op: "call", tool: "shop.cancel_order", args: { id: "o1" } })).toEqual({
     isError: false,
@@ -275,7 +281,7 @@ test("destructiveHint: the call asks the host's user first (elicitation)", async
   expect(elicited[0]).toContain('the tool "shop.cancel_order"');
   const denied = await run({ op: "call", tool: "shop.cancel_order", args: { id: "o666" } });
   expect(denied.isError).toBe(true);
-  // A read-only tool asks nobody.
+  // A read (as the config says) asks nobody.
   await run({ op: "call", tool: "shop.orders", args: { customer: "ada" } });
   expect(elicited).toHaveLength(2);
 });
@@ -303,12 +309,13 @@ test("step functions call upstream tools by the same names", async () => {
 
 describe("mcpTools() in code", () => {
   test("descriptors for run(): names, effects, approval, returns; close() ends the connections", async () => {
-    const gateway = await mcpTools({ mcpServers: { shop: { url } } });
+    const gateway = await mcpTools({ mcpServers: { shop: { url, tools: { orders: { effect: "read" } } } } });
     expect(gateway.servers).toEqual(["shop"]);
     expect(Object.keys(gateway.tools).sort()).toEqual(["shop.cancel_order", "shop.orders", "shop.refund"]);
     expect(gateway.tools["shop.orders"]).toMatchObject({ effect: "read", returns: { type: "object" } });
     expect(gateway.tools["shop.cancel_order"]).toMatchObject({ effect: "write", approval: true });
-    expect(gateway.tools["shop.refund"].approval).toBeUndefined(); // no hints: a write, asked for by nobody
+    // No hints: a write that may be destructive (the MCP specification's defaults), so it asks.
+    expect(gateway.tools["shop.refund"]).toMatchObject({ effect: "write", approval: true });
     const r = await ptc.run(
       { program: { op: "call", tool: "shop.orders", args: { customer: "bob" } } },
       { tools: gateway.tools, timeoutMs: 30000 },
@@ -367,7 +374,10 @@ describe("the CLI", () => {
   test("run --mcp-config calls upstream tools and exits when done", () => {
     const file = path.join(dir, "shop.json");
     // spawnSync blocks this process (and its HTTP server): a stdio server here.
-    fs.writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: bin("mcp-server-everything") } } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ mcpServers: { everything: { command: bin("mcp-server-everything"), trustAnnotations: true } } }),
+    );
     const r = cli(
       ["run", "-", "--mcp-config", file, "--timeout", "30000"],
       JSON.stringify({

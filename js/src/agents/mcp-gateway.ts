@@ -1,46 +1,41 @@
 // ptc-wasm in front of MCP servers: mcpTools() connects to the servers of an
-// MCP client config ({"mcpServers": {name: {command, args, env} | {url, headers}}},
-// the format MCP clients already use) and turns each upstream tool into a
+// MCP client config (mcp-config.ts) and turns each upstream tool into a
 // descriptor named "<server>.<tool>", which programs call like any tool:
 //   parameters  the tool's inputSchema: args are checked before the call
 //   returns     its outputSchema: the signature shows the result's fields
-//   effect      readOnlyHint: read; else write (calls of writes never overlap)
-//   approval    destructiveHint: each call asks first (unless the config says otherwise)
+//   effect      a write unless the config says read (or trusts the server's readOnlyHint)
+//   approval    a write that may be destructive asks before each call (policyOf)
 // A call's value is the result's structuredContent, else its text content
 // (parsed when it is JSON); an isError result is a failure `try` can catch.
-import { readFile } from "node:fs/promises";
+// The upstream is not trusted for the text the model reads: a tool whose name
+// is not a plain name is left out (with a warning), descriptions are put on one
+// line with control characters escaped, and an error's text is quoted.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  checkedConfig,
+  isRecord,
+  McpConfigError,
+  policyProblem,
+  readMcpConfig,
+  type McpConfig,
+  type McpServerPolicy,
+} from "./mcp-config.js";
+import { clientPeers, Upstream, type CallResult, type ToolList } from "./mcp-connection.js";
 import { vettedTool, type McpWarning } from "./mcp-schemas.js";
-import { loadPeers } from "./peers.js";
 import type { ToolDescriptor } from "../types/public.js";
-import { VERSION } from "../util/version.js";
+import { escapeControls, shownJson } from "../util/shown-text.js";
 
-/** One upstream server: a command to spawn (stdio), or the URL of a Streamable HTTP endpoint. */
-export interface McpServerEntry {
-  command?: string;
-  args?: string[];
-  /** Environment of the spawned server, over the SDK's default one (PATH, HOME...). */
-  env?: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  /** HTTP headers of every request (e.g. Authorization). */
-  headers?: Record<string, string>;
-  /**
-   * Which calls ask for approval first: "destructive" (default: tools with
-   * destructiveHint), true (every call), false (none).
-   */
-  approval?: boolean | "destructive";
-  /** Leave the server out (as other MCP clients read the key). */
-  disabled?: boolean;
-}
+export {
+  checkedConfig,
+  McpConfigError,
+  readMcpConfig,
+  type McpConfig,
+  type McpServerEntry,
+  type McpServerPolicy,
+  type McpToolPolicy,
+} from "./mcp-config.js";
 
 export type { McpWarning } from "./mcp-schemas.js";
-
-/** An MCP client config: the servers, by name. A name may not contain a dot. */
-export interface McpConfig {
-  mcpServers: Record<string, McpServerEntry>;
-}
 
 /** What mcpTools() gives: tools for run(), sessions, ptcTool and the CLI, and the connections to close. */
 export interface McpTools {
@@ -48,143 +43,33 @@ export interface McpTools {
   tools: Record<string, ToolDescriptor>;
   /** The servers' names, in the config's order. */
   servers: string[];
-  /** What was decided about servers and tools when they connected (e.g. a schema too complex to use as it is). */
+  /** Tools left out (a name that is not plain, a name listed twice), descriptions cut, schemas too complex to use as they are, config keys naming no tool. */
   warnings: McpWarning[];
   /** Closes the connections mcpTools opened (clients passed in are left open). */
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
-/** The config is wrong (its message names the server and the key), or a server could not be reached. */
-export class McpConfigError extends Error {
-  static {
-    this.prototype.name = "McpConfigError";
-  }
-  readonly code = "ERR_PTC_MCP_CONFIG";
-}
+/**
+ * An upstream tool's name as the gateway takes it: the characters the MCP
+ * specification allows in tool names (letters, digits, "_", "-", "."), 1 to
+ * 128 of them, not starting with "-" or ".". "<server>.<tool>" splits at the
+ * first dot (server names have none), so a tool name may hold dots.
+ */
+export const TOOL_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+/** The most characters of an upstream description kept (the model reads it on every describe_tools). */
+export const MAX_DESCRIPTION = 2000;
+/** The most characters of an upstream error's text a tool failure quotes. */
+const MAX_ERROR_TEXT = 2000;
 
-interface ClientPeers {
-  Client: typeof import("@modelcontextprotocol/sdk/client/index.js").Client;
-  stdio: typeof import("@modelcontextprotocol/sdk/client/stdio.js");
-  http: typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js");
-}
+/** Text of a server's, as a warning's tool names it: every control character escaped, newlines too. */
+const shownName = (name: string) => escapeControls(name.replace(/\n/g, "\\u000a"));
 
-const clientPeers = (): ClientPeers =>
-  loadPeers("ptc-wasm's MCP gateway", ["@modelcontextprotocol/sdk"], (require) => ({
-    Client: require("@modelcontextprotocol/sdk/client/index.js").Client,
-    stdio: require("@modelcontextprotocol/sdk/client/stdio.js"),
-    http: require("@modelcontextprotocol/sdk/client/streamableHttp.js"),
-  }));
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isStrings = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
-const isStringRecord = (v: unknown) => isRecord(v) && Object.values(v).every((x) => typeof x === "string");
-
-function entryProblem(name: string, entry: unknown): string | undefined {
-  if (!name) return "a server's name is empty";
-  if (name.includes("."))
-    return `the server name '${name}' contains a dot: programs call its tools as "<server>.<tool>", so rename it`;
-  if (!isRecord(entry)) return `mcpServers.${name} must be an object {command, args, env} or {url, headers}`;
-  const { command, url, args, env, headers, cwd, approval } = entry;
-  if ((command === undefined) === (url === undefined))
-    return `mcpServers.${name} needs either "command" (a server to spawn) or "url" (a Streamable HTTP endpoint)`;
-  if (command !== undefined && (typeof command !== "string" || !command))
-    return `mcpServers.${name}.command must be a text`;
-  if (url !== undefined && (typeof url !== "string" || !URL.canParse(url)))
-    return `mcpServers.${name}.url must be an absolute URL, got ${JSON.stringify(url)}`;
-  if (args !== undefined && !isStrings(args)) return `mcpServers.${name}.args must be a list of texts`;
-  if (env !== undefined && !isStringRecord(env)) return `mcpServers.${name}.env must be an object of texts`;
-  if (headers !== undefined && !isStringRecord(headers)) return `mcpServers.${name}.headers must be an object of texts`;
-  if (cwd !== undefined && typeof cwd !== "string") return `mcpServers.${name}.cwd must be a text`;
-  if (approval !== undefined && typeof approval !== "boolean" && approval !== "destructive")
-    return `mcpServers.${name}.approval must be true, false or "destructive"`;
-  if (entry.type === "sse")
-    return `mcpServers.${name} is an SSE server: the gateway speaks stdio and Streamable HTTP only`;
-  return undefined;
-}
-
-/** The config's servers to connect to, checked; throws McpConfigError naming what is wrong. */
-export function checkedConfig(config: unknown): [string, McpServerEntry][] {
-  if (!isRecord(config) || !isRecord(config.mcpServers))
-    throw new McpConfigError('an MCP config is an object {"mcpServers": {"<name>": {...}}}');
-  const entries = Object.entries(config.mcpServers);
-  for (const [name, entry] of entries) {
-    const problem = entryProblem(name, entry);
-    if (problem) throw new McpConfigError(`MCP config: ${problem}`);
-  }
-  return entries.filter(([, entry]) => (entry as McpServerEntry).disabled !== true) as [string, McpServerEntry][];
-}
-
-/** Reads an MCP config file (JSON); throws McpConfigError when it cannot be read or is not JSON. */
-export async function readMcpConfig(file: string): Promise<McpConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (e) {
-    throw new McpConfigError(
-      `cannot read the MCP config file '${file}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-    );
-  }
-  try {
-    return JSON.parse(text) as McpConfig;
-  } catch (e) {
-    throw new McpConfigError(`the MCP config file '${file}' is not JSON: ${(e as Error).message}`);
-  }
-}
-
-// The last bytes a spawned server wrote to stderr: they say why it failed to start.
-const STDERR_KEPT = 2000;
-
-function transportFor(entry: McpServerEntry, peers: ClientPeers): { transport: Transport; stderr: () => string } {
-  if (entry.url !== undefined) {
-    const transport = new peers.http.StreamableHTTPClientTransport(new URL(entry.url), {
-      requestInit: entry.headers ? { headers: entry.headers } : undefined,
-    });
-    return { transport, stderr: () => "" };
-  }
-  const transport = new peers.stdio.StdioClientTransport({
-    command: entry.command!,
-    args: entry.args ?? [],
-    env: { ...peers.stdio.getDefaultEnvironment(), ...(entry.env ?? {}) },
-    cwd: entry.cwd,
-    stderr: "pipe",
-  });
-  let kept = "";
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    kept = (kept + chunk.toString("utf8")).slice(-STDERR_KEPT);
-  });
-  return { transport, stderr: () => kept.trim() };
-}
-
-async function connect(name: string, entry: McpServerEntry, peers: ClientPeers): Promise<Client> {
-  const client = new peers.Client({ name: "ptc-wasm-gateway", version: VERSION });
-  const { transport, stderr } = transportFor(entry, peers);
-  try {
-    await client.connect(transport);
-    return client;
-  } catch (e) {
-    await client.close().catch(() => undefined);
-    const where = entry.url ?? [entry.command, ...(entry.args ?? [])].join(" ");
-    const said = stderr();
-    throw new McpConfigError(
-      `cannot connect to the MCP server '${name}' (${where}): ${(e as Error).message}` +
-        (said ? `; it wrote: ${said}` : ""),
-    );
-  }
-}
-
-type ToolList = Awaited<ReturnType<Client["listTools"]>>["tools"];
-type CallResult = Awaited<ReturnType<Client["callTool"]>>;
-
-async function allTools(client: Client): Promise<ToolList> {
-  const tools: ToolList = [];
-  let cursor: string | undefined;
-  do {
-    const page = await client.listTools(cursor ? { cursor } : undefined);
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return tools;
+/** A description on one line, control characters escaped, at most MAX_DESCRIPTION characters. */
+function oneLine(text: string): { text: string; cut: boolean } {
+  const line = escapeControls(text.replace(/\s+/g, " ").trim());
+  if (line.length <= MAX_DESCRIPTION) return { text: line, cut: false };
+  return { text: `${line.slice(0, MAX_DESCRIPTION - 3)}...`, cut: true };
 }
 
 function parsedIfJson(text: string): unknown {
@@ -202,72 +87,153 @@ const textOf = (result: CallResult) =>
     .map((c) => c.text)
     .join("\n");
 
-/** The value a program gets of an upstream tool's result; an isError result throws (a tool failure). */
-export function resultValue(result: CallResult): unknown {
-  if (result.isError) throw new Error(textOf(result) || "the MCP tool reported an error without a message");
+/** The value a program gets of an upstream tool's result; an isError result throws (a tool failure, its text quoted). */
+export function resultValue(server: string, result: CallResult): unknown {
+  if (result.isError) {
+    const text = textOf(result);
+    if (!text) throw new Error(`the MCP server '${server}' reported an error without a message`);
+    const shown = text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}...` : text;
+    throw new Error(`the MCP server '${server}' answered with an error: ${shownJson(shown)}`);
+  }
   if (result.structuredContent !== undefined) return result.structuredContent;
   if (!Array.isArray(result.content)) return "toolResult" in result ? result.toolResult : null;
   const values = (result.content as ContentItem[]).map((c) => (c.type === "text" ? parsedIfJson(c.text ?? "") : c));
   return values.length === 0 ? null : values.length === 1 ? values[0] : values;
 }
 
-function descriptorOf(client: Client, tool: ToolList[number], approval: McpServerEntry["approval"]): ToolDescriptor {
-  const hints = tool.annotations ?? {};
-  const destructive = hints.readOnlyHint !== true && hints.destructiveHint === true;
+/**
+ * A tool's effect and whether its calls ask, as the config decides: its
+ * tools entry first; then the server's annotations if the config trusts them,
+ * read with the MCP specification's defaults (readOnlyHint false,
+ * destructiveHint true, which counts only for a write); untrusted, a tool is a
+ * write that may be destructive. The server's approval: "destructive"
+ * (default) asks for those, true for every call, false for none.
+ */
+export function policyOf(
+  tool: ToolList[number],
+  entry: McpServerPolicy,
+): { effect: "read" | "write"; approval: boolean } {
+  const hints = entry.trustAnnotations === true ? (tool.annotations ?? {}) : {};
+  const own = entry.tools && Object.hasOwn(entry.tools, tool.name) ? entry.tools[tool.name]! : {};
+  const effect = own.effect ?? (hints.readOnlyHint === true ? "read" : "write");
+  const destructive = effect === "write" && hints.destructiveHint !== false;
+  const server = entry.approval ?? "destructive";
+  return { effect, approval: own.approval ?? (server === "destructive" ? destructive : server) };
+}
+
+function descriptorOf(upstream: Upstream, tool: ToolList[number], entry: McpServerPolicy, description: string) {
+  const { effect, approval } = policyOf(tool, entry);
   const descriptor: ToolDescriptor = {
-    description: tool.description ?? tool.title ?? hints.title ?? "",
+    description,
     parameters: tool.inputSchema as Record<string, unknown>,
-    effect: hints.readOnlyHint === true ? "read" : "write",
-    execute: async (args) => resultValue(await client.callTool({ name: tool.name, arguments: args })),
+    effect,
+    execute: async (args) => resultValue(upstream.name, await upstream.call(tool.name, args)),
   };
   if (tool.outputSchema) descriptor.returns = tool.outputSchema as Record<string, unknown>;
-  if (approval === true || (approval !== false && destructive)) descriptor.approval = true;
+  if (approval) descriptor.approval = true;
   return descriptor;
+}
+
+// A server's tools as descriptors, leaving out those the model must not be shown as they are.
+function addTools(
+  tools: Record<string, ToolDescriptor>,
+  warnings: McpWarning[],
+  upstream: Upstream,
+  entry: McpServerPolicy,
+  listed: ToolList,
+): void {
+  const server = upstream.name;
+  const warn = (tool: string, message: string) => warnings.push({ server, tool: shownName(tool), message });
+  const seen = new Set<string>();
+  for (const tool of listed) {
+    if (!TOOL_NAME.test(tool.name)) {
+      warn(
+        tool.name,
+        "left out: its name is not a plain tool name (1 to 128 letters, digits, _, - and ., not starting with - or .)",
+      );
+      continue;
+    }
+    if (seen.has(tool.name)) {
+      warn(tool.name, `left out: the server lists a tool '${tool.name}' twice (the first one is kept)`);
+      continue;
+    }
+    seen.add(tool.name);
+    const description = oneLine(tool.description ?? tool.title ?? tool.annotations?.title ?? "");
+    if (description.cut) warn(tool.name, `its description is cut to ${MAX_DESCRIPTION} characters`);
+    // Its schemas within bounds (mcp-schemas.ts): one tool's schema never hangs the host or breaks other runs.
+    tools[`${server}.${tool.name}`] = descriptorOf(upstream, vettedTool(server, tool, warnings), entry, description.text);
+  }
+  for (const name of Object.keys(entry.tools ?? {}))
+    if (!seen.has(name))
+      warn(name, `the config's mcpServers.${server}.tools names it, but the server lists no tool '${shownName(name)}'`);
+}
+
+async function connected(config: McpConfig): Promise<[Upstream, McpServerPolicy][]> {
+  const peers = clientPeers();
+  const entries = checkedConfig(config);
+  const settled = await Promise.allSettled(entries.map(([name, entry]) => Upstream.open(name, entry, peers)));
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed) {
+    await Promise.all(settled.map((s) => (s.status === "fulfilled" ? s.value.close() : undefined)));
+    throw failed.reason;
+  }
+  return entries.map(([, entry], i) => [(settled[i] as PromiseFulfilledResult<Upstream>).value, entry]);
+}
+
+function given(
+  clients: Record<string, Client>,
+  policies: Record<string, McpServerPolicy>,
+): [Upstream, McpServerPolicy][] {
+  clientPeers(); // says what to install when the SDK is missing
+  for (const name of Object.keys(clients)) {
+    if (!name || name.includes("."))
+      throw new McpConfigError(`MCP clients: the server name '${name}' is empty or contains a dot`);
+    const policy: unknown = policies[name] ?? {};
+    const problem = isRecord(policy) ? policyProblem(name, policy) : `the policy of '${name}' must be an object`;
+    if (problem) throw new McpConfigError(`MCP clients: ${problem}`);
+  }
+  return Object.entries(clients).map(([name, client]) => [Upstream.given(name, client), policies[name] ?? {}]);
 }
 
 /**
  * Tools of MCP servers, named "<server>.<tool>": from an MCP client config
  * (an object, or the path of its JSON file), connecting to each server; or
- * from clients already connected, by server name. Close them with close() (or
- * `await using`). Throws McpConfigError when the config is wrong or a server
- * cannot be reached (the connections already made are closed).
+ * from clients already connected, by server name (what the config would say
+ * of each, trustAnnotations, approval and tools, in `policies`). Close them
+ * with close() (or `await using`). Throws McpConfigError when the config is
+ * wrong or a server cannot be reached (the connections already made are closed).
  */
-export async function mcpTools(source: McpConfig | string | Record<string, Client>): Promise<McpTools> {
-  const peers = clientPeers();
+export async function mcpTools(
+  source: McpConfig | string | Record<string, Client>,
+  policies: Record<string, McpServerPolicy> = {},
+): Promise<McpTools> {
   const config = typeof source === "string" ? await readMcpConfig(source) : source;
   const owned = isRecord(config) && "mcpServers" in config;
-  let clients: [string, Client, McpServerEntry][];
-  if (owned) {
-    const entries = checkedConfig(config);
-    const settled = await Promise.allSettled(entries.map(([name, entry]) => connect(name, entry, peers)));
-    const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-    if (failed) {
-      await Promise.all(settled.map((s) => (s.status === "fulfilled" ? s.value.close() : undefined)));
-      throw failed.reason;
-    }
-    clients = entries.map(([name, entry], i) => [name, (settled[i] as PromiseFulfilledResult<Client>).value, entry]);
-  } else {
-    for (const name of Object.keys(config)) {
-      const problem = entryProblem(name, {});
-      if (problem?.includes("dot") || !name) throw new McpConfigError(`MCP clients: ${problem}`);
-    }
-    clients = Object.entries(config as Record<string, Client>).map(([name, client]) => [name, client, {}]);
-  }
+  const upstreams = owned
+    ? await connected(config as unknown as McpConfig)
+    : given(config as Record<string, Client>, policies);
   const close = async () => {
-    if (owned) await Promise.all(clients.map(([, client]) => client.close().catch(() => undefined)));
+    await Promise.all(upstreams.map(([upstream]) => upstream.close()));
   };
   const tools: Record<string, ToolDescriptor> = {};
   const warnings: McpWarning[] = [];
-  for (const [name, client, entry] of clients) {
+  for (const [upstream, entry] of upstreams) {
     let listed: ToolList;
     try {
-      listed = await allTools(client);
+      listed = await upstream.listTools();
     } catch (e) {
       await close();
-      throw new McpConfigError(`cannot list the tools of the MCP server '${name}': ${(e as Error).message}`);
+      throw new McpConfigError(
+        `cannot list the tools of the MCP server '${upstream.name}': ${shownJson((e as Error).message)}`,
+      );
     }
-    for (const tool of listed)
-      tools[`${name}.${tool.name}`] = descriptorOf(client, vettedTool(name, tool, warnings), entry.approval);
+    addTools(tools, warnings, upstream, entry, listed);
   }
-  return { tools, servers: clients.map(([name]) => name), warnings, close, [Symbol.asyncDispose]: close };
+  return {
+    tools,
+    servers: upstreams.map(([upstream]) => upstream.name),
+    warnings,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

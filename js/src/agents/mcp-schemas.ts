@@ -13,9 +13,14 @@
 import { boundedReturns, schemaProblem } from "../run/schema-bounds.js";
 import type { JsonObject } from "../types/public.js";
 
-/** Something the gateway decided about a server or one of its tools, said once when it connects. */
+/**
+ * Something of a server the gateway left out or changed when it connected, for
+ * the person who runs it (the CLI prints them): a tool left out, a description
+ * cut, a schema too complex to use as it is, a config key naming no tool.
+ */
 export interface McpWarning {
   server: string;
+  /** The tool's name as the server gave it, control characters (newlines too) escaped as \uXXXX. */
   tool?: string;
   message: string;
 }

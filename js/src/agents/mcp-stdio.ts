@@ -2,7 +2,9 @@
 // StdioServerTransport, but with a limit on one message that does not end the
 // session. The SDK's transport closes when a message outgrows its buffer (the
 // server then exits without a word); this one skips the message, answers it
-// with a JSON-RPC error naming the limit, and goes on reading.
+// with a JSON-RPC error naming the limit, and goes on reading. The gateway's
+// client side reads its upstreams the same way (SkippingReadBuffer): a reply
+// over the limit fails the call that asked for it, not the connection.
 import type * as StdioCodec from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -22,21 +24,81 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 const NEWLINE = 0x0a;
 const INVALID_REQUEST = -32600;
 
-export class StdioTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-
+/**
+ * Newline-delimited messages of at most maxBytes bytes, from a stream read in
+ * chunks: each whole line goes to onLine; a longer one is not kept but scanned
+ * for its top-level "id", then reported to onSkipped with its size.
+ */
+export class LineReader {
   private chunks: Buffer[] = [];
   private bytes = 0;
   /** Set while a message over the limit is skipped: it looks for the message's id. */
   private skipped?: IdScanner;
 
   constructor(
+    readonly maxBytes: number,
+    private readonly onLine: (line: string) => void,
+    private readonly onSkipped: (id: string | number | null, bytes: number) => void,
+  ) {}
+
+  push(chunk: Buffer | string): void {
+    const data = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    let start = 0;
+    while (start < data.length) {
+      const newline = data.indexOf(NEWLINE, start);
+      this.take(data.subarray(start, newline < 0 ? data.length : newline));
+      if (newline < 0) return;
+      this.endLine();
+      start = newline + 1;
+    }
+  }
+
+  clear(): void {
+    this.chunks = [];
+    this.bytes = 0;
+    this.skipped = undefined;
+  }
+
+  private take(part: Buffer): void {
+    this.bytes += part.length;
+    if (this.skipped) return this.skipped.scan(part);
+    if (this.bytes <= this.maxBytes) {
+      this.chunks.push(part);
+      return;
+    }
+    // Over the limit: what was kept goes through the scanner, then is dropped.
+    this.skipped = new IdScanner();
+    for (const kept of this.chunks) this.skipped.scan(kept);
+    this.skipped.scan(part);
+    this.chunks = [];
+  }
+
+  private endLine(): void {
+    const { chunks, bytes, skipped } = this;
+    this.clear();
+    if (skipped) return this.onSkipped(skipped.id, bytes);
+    this.onLine(Buffer.concat(chunks, bytes).toString("utf8").replace(/\r$/, ""));
+  }
+}
+
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private readonly reader: LineReader;
+
+  constructor(
     private readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
-  ) {}
+  ) {
+    this.reader = new LineReader(
+      maxMessageBytes,
+      (line) => this.onLine(line),
+      (id, bytes) => this.refuse(id, bytes),
+    );
+  }
 
   async start(): Promise<void> {
     this.stdin.on("data", this.onData);
@@ -54,48 +116,18 @@ export class StdioTransport implements Transport {
     this.stdin.off("data", this.onData);
     this.stdin.off("error", this.onStreamError);
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
-    this.chunks = [];
-    this.skipped = undefined;
+    this.reader.clear();
     this.onclose?.();
   }
 
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
 
-  private readonly onData = (chunk: Buffer | string) => {
-    const data = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    let start = 0;
-    while (start < data.length) {
-      const newline = data.indexOf(NEWLINE, start);
-      this.take(data.subarray(start, newline < 0 ? data.length : newline));
-      if (newline < 0) return;
-      this.endMessage();
-      start = newline + 1;
-    }
-  };
+  private readonly onData = (chunk: Buffer | string) => this.reader.push(chunk);
 
-  private take(part: Buffer): void {
-    this.bytes += part.length;
-    if (this.skipped) return this.skipped.scan(part);
-    if (this.bytes <= this.maxMessageBytes) {
-      this.chunks.push(part);
-      return;
-    }
-    // Over the limit: what was kept goes through the scanner, then is dropped.
-    this.skipped = new IdScanner();
-    for (const kept of this.chunks) this.skipped.scan(kept);
-    this.skipped.scan(part);
-    this.chunks = [];
-  }
-
-  private endMessage(): void {
-    const { chunks, bytes, skipped } = this;
-    this.chunks = [];
-    this.bytes = 0;
-    this.skipped = undefined;
-    if (skipped) return this.refuse(skipped.id, bytes);
+  private onLine(line: string): void {
     let message: JSONRPCMessage;
     try {
-      message = codec().deserializeMessage(Buffer.concat(chunks, bytes).toString("utf8").replace(/\r$/, ""));
+      message = codec().deserializeMessage(line);
     } catch (e) {
       this.onerror?.(e as Error); // as the SDK's transport: a line that is not JSON-RPC is reported and skipped
       return;
@@ -114,6 +146,54 @@ export class StdioTransport implements Transport {
     this.onerror?.(new Error(message));
     void this.send({ jsonrpc: "2.0", id, error: { code: INVALID_REQUEST, message } } as unknown as JSONRPCMessage);
   }
+}
+
+/** The JSON-RPC error code of a reply the gateway skipped for its size (in the range the spec leaves to servers). */
+export const REPLY_TOO_LARGE = -32099;
+
+/**
+ * What the gateway's client transport reads an upstream's stdout with, in
+ * place of the SDK's buffer (which throws at 10 MiB, and the SDK's transport
+ * then closes the connection): a reply over the limit is skipped and answered,
+ * to the call that asked for it, as a JSON-RPC error; the connection stays up.
+ * It has the SDK's buffer's methods: append, readMessage, clear.
+ */
+export class SkippingReadBuffer {
+  private readonly queue: (string | JSONRPCMessage | Error)[] = [];
+  private readonly reader: LineReader;
+
+  constructor(maxBytes = DEFAULT_MAX_MESSAGE_BYTES) {
+    this.reader = new LineReader(
+      maxBytes,
+      (line) => this.queue.push(line),
+      (id, bytes) => this.queue.push(skippedReply(id, bytes, maxBytes)),
+    );
+  }
+
+  append(chunk: Buffer): void {
+    this.reader.push(chunk);
+  }
+
+  /** The next message, or null; throws (after taking it) for a line that is not JSON-RPC, as the SDK's buffer. */
+  readMessage(): JSONRPCMessage | null {
+    const next = this.queue.shift();
+    if (next === undefined) return null;
+    if (next instanceof Error) throw next;
+    return typeof next === "string" ? codec().deserializeMessage(next) : next;
+  }
+
+  clear(): void {
+    this.reader.clear();
+    this.queue.length = 0;
+  }
+}
+
+function skippedReply(id: string | number | null, bytes: number, maxBytes: number): JSONRPCMessage | Error {
+  const message =
+    `a reply of more than ${maxBytes} bytes (${bytes} bytes): the gateway reads at most that much of one ` +
+    `message, so it skipped this one and the connection stays up`;
+  if (id === null) return new Error(`the server sent a message without an id and ${message}`);
+  return { jsonrpc: "2.0", id, error: { code: REPLY_TOO_LARGE, message, data: { bytes, maxBytes } } };
 }
 
 const QUOTE = 0x22;

@@ -62,6 +62,8 @@ export {
   McpConfigError,
   type McpConfig,
   type McpServerEntry,
+  type McpServerPolicy,
+  type McpToolPolicy,
   type McpTools,
   type McpWarning,
 } from "./mcp-gateway.js";

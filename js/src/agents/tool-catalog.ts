@@ -4,10 +4,15 @@
 // when it needs it (describe_tools): the names with one-line summaries, then
 // the full signature of the tools it will call. Dozens of upstream tools then
 // cost the tool definitions a line per server, not a definition per tool.
+// Descriptions are the servers' own text, which the model must not mistake for
+// the gateway's: each is shown after what the gateway says of the tool, quoted
+// and escaped as a JSON string, so that no newline or quote in it can start a
+// line or a note of its own.
 import { isToolDescriptor } from "../run/descriptors.js";
 import { toolSignature } from "../run/signature.js";
 import { jsonSchemaOf } from "../run/tool-schemas.js";
 import type { JsonObject, Tool, ToolDescriptor } from "../types/public.js";
+import { escapeControls, shownJson } from "../util/shown-text.js";
 
 export const DESCRIBE_TOOLS = "describe_tools";
 
@@ -51,6 +56,14 @@ export function summary(description: string | undefined): string {
   return sentence.length > 120 ? `${sentence.slice(0, 117)}...` : sentence;
 }
 
+// A name as the model reads it: as it is when plain, else quoted and escaped.
+const PLAIN_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.<>-]*$/;
+const shownName = (name: string) => (PLAIN_NAME.test(name) ? name : shownJson(name));
+// A line built from a tool's schemas (names of args and fields): no control character, no newline, left raw.
+const oneLine = (text: string) => escapeControls(text.replace(/\n/g, "\\u000a"));
+// A description as the catalog shows it: one line, quoted as a JSON string.
+const quoted = (text: string) => shownJson(text.replace(/\s+/g, " ").trim());
+
 function effectNote(d: Partial<ToolDescriptor>): string {
   const notes = [d.effect === "write" ? "write" : "read"];
   if (d.approval) notes.push("asks for approval");
@@ -68,16 +81,17 @@ export function listTools(tools: Record<string, Tool>, server?: string): string 
           .filter((s) => s !== undefined),
       ),
     ];
-    return `No tools of a server '${server}'. The servers: ${servers.join(", ") || "none"}.`;
+    return `No tools of a server ${shownJson(server)}. The servers: ${servers.join(", ") || "none"}.`;
   }
   const lines = names.map((name) => {
     const d = descriptorOf(tools[name]);
     const text = summary(d.description);
-    return `- ${name}${text ? `: ${text}` : ""} (${effectNote(d)})`;
+    return `- ${shownName(name)} (${effectNote(d)})${text ? `: ${quoted(text)}` : ""}`;
   });
   return [
     `${names.length} tools. Call one with {"op": "call", "tool": "<name>", "args": {...}}; ` +
-      `${DESCRIBE_TOOLS}({"tools": [names]}) gives their args and result fields.`,
+      `${DESCRIBE_TOOLS}({"tools": [names]}) gives their args and result fields. Each line: a name, its effect, ` +
+      "then its description, quoted as the server wrote them.",
     ...lines,
   ].join("\n");
 }
@@ -86,19 +100,21 @@ function argLines(parameters: JsonObject | undefined): string[] {
   const props = (parameters?.properties ?? {}) as Record<string, JsonObject>;
   return Object.entries(props)
     .filter(([, s]) => typeof s?.description === "string" && s.description)
-    .map(([name, s]) => `  ${name}: ${String(s.description).replace(/\s+/g, " ")}`);
+    .map(([name, s]) => `  ${shownName(name)}: ${quoted(String(s.description))}`);
 }
 
 /** One tool in full: its signature (args -> result), description, args' descriptions and effect. */
 export function describeTool(name: string, tool: Tool | undefined): string {
-  if (tool === undefined) return `${name}: no such tool`;
+  if (tool === undefined) return `${shownName(name)}: no such tool`;
   const d = descriptorOf(tool);
   const parameters = jsonSchemaOf(d.parameters ?? d.inputSchema);
   const returns = jsonSchemaOf(d.returns ?? d.outputSchema);
-  const lines = [toolSignature(name, parameters, returns)];
-  if (d.description) lines.push(`  ${d.description.replace(/\s+/g, " ").trim()}`);
-  lines.push(...argLines(parameters));
+  const server = serverOf(name);
+  const lines = [oneLine(toolSignature(name, parameters, returns))];
   lines.push(`  effect: ${effectNote(d)}${returns ? "" : "; the result's fields are not declared"}`);
+  if (d.description?.trim())
+    lines.push(`  ${server ? `described by MCP server '${server}'` : "description"}: ${quoted(d.description)}`);
+  lines.push(...argLines(parameters));
   return lines.join("\n");
 }
 
