@@ -161,7 +161,12 @@ function addTools(
     const description = oneLine(tool.description ?? tool.title ?? tool.annotations?.title ?? "");
     if (description.cut) warn(tool.name, `its description is cut to ${MAX_DESCRIPTION} characters`);
     // Its schemas within bounds (mcp-schemas.ts): one tool's schema never hangs the host or breaks other runs.
-    tools[`${server}.${tool.name}`] = descriptorOf(upstream, vettedTool(server, tool, warnings), entry, description.text);
+    tools[`${server}.${tool.name}`] = descriptorOf(
+      upstream,
+      vettedTool(server, tool, warnings),
+      entry,
+      description.text,
+    );
   }
   for (const name of Object.keys(entry.tools ?? {}))
     if (!seen.has(name))
