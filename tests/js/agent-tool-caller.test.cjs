@@ -135,9 +135,9 @@ describe.each(["esm", "cjs"])("ptcToolCaller through the %s entry", (entry) => {
     expect(total).toEqual({ ok: true, result: 12 });
     expect(described.tools).toBe(
       "getOrders(customer: string) -> {id: string, total: number}[]\n" +
-        "  The orders of a customer, newest first. Cancelled ones are left out.\n" +
-        "  customer: the customer's id, e.g. c1\n" +
-        "  effect: read",
+        "  effect: read\n" +
+        '  description: "The orders of a customer, newest first. Cancelled ones are left out."\n' +
+        '  customer: "the customer\'s id, e.g. c1"',
     );
     // The declared output schema is the program's declared return: a field it lacks is warned of.
     expect(unknownField.ok).toBe(true);

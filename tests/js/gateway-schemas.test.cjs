@@ -43,7 +43,10 @@ function nested(levels) {
 let ptc, gateway;
 beforeAll(async () => {
   ptc = await ptcWasm.createRuntime();
-  gateway = await mcpTools({ mcpServers: { hostile: { command: process.execPath, args: [server, String(N)] } } });
+  // approval: false: these tests are about schemas, not the fail-closed approvals (gateway-trust.test.cjs).
+  gateway = await mcpTools({
+    mcpServers: { hostile: { command: process.execPath, args: [server, String(N)], approval: false } },
+  });
 });
 afterAll(async () => {
   await gateway?.close();
