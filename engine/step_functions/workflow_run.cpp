@@ -417,6 +417,9 @@ Task<bool> WorkflowRun::runIteration(Iteration& it, const Step& step, Branches& 
   } catch (...) {
     it.fault = currentError();
   }
+  // Its copy of the frame's bindings is not charged: an iteration that ended
+  // lets it go, so the loop holds maxConcurrency copies at most, not one an item.
+  std::vector<std::pair<const std::string*, Value>>().swap(it.frame.vars);
   fan.ended(index, it.fault || it.flow.kind == Flow::Kind::Fail, it.fault.has_value());
   co_return true;
 }

@@ -257,3 +257,26 @@ TEST_F(RunMemory, AMergeIsChargedAsItsMembersAreCollected) {
 }
 
 }  // namespace
+
+// A concurrent `for` gives each iteration a copy of the frame's bindings. Kept
+// until the loop ended, 500 bindings x 5,000 ended iterations were ~60 MB that
+// nothing charged, under a 4 MiB limit (126 MB allocated at the peak); an
+// ended iteration lets its copy go (6 MB at the peak).
+TEST_F(RunMemory, AConcurrentLoopLetsAnEndedIterationsBindingsGo) {
+  std::string steps;
+  for (int i = 0; i < 500; ++i) steps += R"({"let":"v)" + std::to_string(i) + R"(","expr":)" + std::to_string(i) + "},";
+  const std::string file = R"({"function":"f","input":{"items":"list number"},"output":"list number","steps":[)" +
+                           steps + R"({"for":"x","in":"$input.items","let":"out","do":[{"yield":"$x"}]},)" +
+                           R"({"return":"$out"}]})";
+  std::string items;
+  for (int i = 0; i < 5000; ++i) items += (i ? "," : "") + std::to_string(i);
+  Value status;
+  int64_t growth = peakGrowth([&] {
+    Value prepared = parsed(engine_.prepareWorkflow(file, R"({"maxHeapBytes":4194304,"timeoutMs":600000})"));
+    ASSERT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared).substr(0, 300);
+    status =
+        parsed(engine_.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{\"items\":[" + items + "]}", ""));
+  });
+  EXPECT_EQ(status.field("result").items().size(), 5000u) << ptc::toJson(status).substr(0, 300);
+  EXPECT_LT(growth, 16 * kMiB) << "the engine allocated " << growth << " bytes under a 4 MiB limit";
+}
