@@ -137,3 +137,45 @@ test("a result holding the text of a done status is read as the result", async (
     rt.close();
   }
 });
+
+// Issue 40 item 10, the package's half: a text the package cuts short for a
+// message (an arg's value in an args error, a description's summary) keeps
+// whole characters. An emoji is two UTF-16 units; cut between them, the lone
+// half became U+FFFD on its way through the engine.
+const LONE_HALF = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+test("a text the package cuts short for a message keeps whole characters", async () => {
+  const rt = await ptcWasm.createRuntime();
+  try {
+    const tools = {
+      t: {
+        description: `${"a".repeat(116)}\u{1F600} and more.`,
+        parameters: { type: "object", properties: { n: { type: "number" } } },
+        execute: () => 1,
+      },
+    };
+    // The arg's value is shown as JSON cut to 40 characters: the emoji's first half is the 37th.
+    const r = await rt.run(
+      { program: { op: "call", tool: "t", args: { n: `${"a".repeat(35)}\u{1F600}bbbb` } } },
+      { tools },
+    );
+    expect(r.ok).toBe(false);
+    expect(r.error.message).toContain(`got string "${"a".repeat(35)}...`);
+    expect(r.error.message).not.toMatch(LONE_HALF);
+    expect(r.error.message).not.toContain("\uFFFD");
+    // A description's summary (describe_tools' list) is cut to 120 characters: the emoji's first half is the 117th.
+    const { createMcpServer } = require("../../dist/mcp.cjs");
+    const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
+    const { InMemoryTransport } = require("@modelcontextprotocol/sdk/inMemory.js");
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(rt, { tools: { "shop.t": tools.t } }).connect(serverSide);
+    const client = new Client({ name: "host", version: "1.0.0" });
+    await client.connect(clientSide);
+    const answer = await client.callTool({ name: "describe_tools", arguments: { server: "shop" } });
+    await client.close();
+    const list = answer.content[0].text;
+    expect(list).toContain(`"${"a".repeat(116)}..."`);
+    expect(list).not.toMatch(LONE_HALF);
+  } finally {
+    rt.close();
+  }
+});

@@ -23,7 +23,7 @@ import {
 import { clientPeers, Upstream, type CallResult, type ToolList } from "./mcp-connection.js";
 import { vettedTool, type McpWarning } from "./mcp-schemas.js";
 import type { ToolDescriptor } from "../types/public.js";
-import { escapeControls, shownJson } from "../util/shown-text.js";
+import { cutText, escapeControls, shownJson } from "../util/shown-text.js";
 
 export {
   checkedConfig,
@@ -69,7 +69,7 @@ const shownName = (name: string) => escapeControls(name.replace(/\n/g, "\\u000a"
 function oneLine(text: string): { text: string; cut: boolean } {
   const line = escapeControls(text.replace(/\s+/g, " ").trim());
   if (line.length <= MAX_DESCRIPTION) return { text: line, cut: false };
-  return { text: `${line.slice(0, MAX_DESCRIPTION - 3)}...`, cut: true };
+  return { text: cutText(line, MAX_DESCRIPTION), cut: true };
 }
 
 function parsedIfJson(text: string): unknown {
@@ -92,7 +92,7 @@ export function resultValue(server: string, result: CallResult): unknown {
   if (result.isError) {
     const text = textOf(result);
     if (!text) throw new Error(`the MCP server '${server}' reported an error without a message`);
-    const shown = text.length > MAX_ERROR_TEXT ? `${text.slice(0, MAX_ERROR_TEXT)}...` : text;
+    const shown = cutText(text, MAX_ERROR_TEXT);
     throw new Error(`the MCP server '${server}' answered with an error: ${shownJson(shown)}`);
   }
   if (result.structuredContent !== undefined) return result.structuredContent;

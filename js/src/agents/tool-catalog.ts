@@ -12,7 +12,7 @@ import { isToolDescriptor } from "../run/descriptors.js";
 import { toolSignature } from "../run/signature.js";
 import { jsonSchemaOf } from "../run/tool-schemas.js";
 import type { JsonObject, Tool, ToolDescriptor } from "../types/public.js";
-import { escapeControls, shownJson } from "../util/shown-text.js";
+import { cutText, escapeControls, shownJson } from "../util/shown-text.js";
 
 export const DESCRIBE_TOOLS = "describe_tools";
 
@@ -53,7 +53,7 @@ export function promptTools(tools: Record<string, Tool>): Record<string, Tool> {
 export function summary(description: string | undefined): string {
   const line = (description ?? "").replace(/\s+/g, " ").trim();
   const sentence = /^(.*?[.!?])(\s|$)/.exec(line)?.[1] ?? line;
-  return sentence.length > 120 ? `${sentence.slice(0, 117)}...` : sentence;
+  return cutText(sentence, 120);
 }
 
 // A name as the model reads it: as it is when plain, else quoted and escaped.

@@ -5,6 +5,7 @@
 import { Validator, type OutputUnit, type Schema } from "@cfworker/json-schema";
 import { schemaProblem } from "../run/schema-bounds.js";
 import type { JsonObject } from "../types/public.js";
+import { cutText } from "../util/shown-text.js";
 
 // One compiled validator per parameters schema.
 const validators = new WeakMap<object, Validator>();
@@ -55,7 +56,7 @@ function describeValue(value: unknown): string {
   if (value === undefined) return "nothing";
   const type = value === null ? "null" : Array.isArray(value) ? "list" : typeof value;
   let text = JSON.stringify(value) ?? String(value);
-  if (text.length > 40) text = `${text.slice(0, 37)}...`;
+  text = cutText(text, 40);
   return type === "null" ? "null" : `${type} ${text}`;
 }
 

@@ -15,6 +15,7 @@ import { effectOf } from "./effects.js";
 import { callTimeoutMessage, type ToolCall, type ToolOutcome } from "../run/driver.js";
 import { DEFAULT_MAX_HEAP_BYTES } from "../run/options.js";
 import { hash53, newRunId } from "./digest.js";
+import { cutText } from "../util/shown-text.js";
 import type {
   CallIdentity,
   CallResult,
@@ -73,7 +74,7 @@ export const callKey = (tool: string, args: unknown) => `${tool}\u0000${canonica
 
 function argsText(args: JsonObject): string {
   const text = JSON.stringify(args);
-  return text.length > 200 ? `${text.slice(0, 197)}...` : text;
+  return cutText(text, 200);
 }
 
 // A value left undefined ({ value: undefined }, in a recording or a result

@@ -4,6 +4,8 @@
 // object holding a BigInt. Reading it must never throw, or a run would be left
 // unsettled and the exception would escape into the host's event loop.
 
+import { textPrefix } from "./shown-text.js";
+
 /** Longest text kept: the message is for a model, and a huge one would cross into the engine. */
 const MAX_DESCRIBED_CHARS = 10_000;
 
@@ -40,10 +42,8 @@ function valueText(value: unknown): string | undefined {
 
 function clip(text: string): string {
   if (text.length <= MAX_DESCRIBED_CHARS) return text;
-  let end = MAX_DESCRIBED_CHARS;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--; // never cut a surrogate pair in two
-  return `${text.slice(0, end)}... (${text.length - end} more characters)`;
+  const kept = textPrefix(text, MAX_DESCRIBED_CHARS); // never cuts a surrogate pair in two
+  return `${kept}... (${text.length - kept.length} more characters)`;
 }
 
 /**

@@ -22,5 +22,20 @@ export function escapeControls(text: string): string {
   return text.replace(CONTROLS, escaped);
 }
 
+/**
+ * The first `end` UTF-16 units of a text, one fewer when the cut would fall
+ * between the two halves of a character outside the BMP (an emoji): a lone
+ * half is not text, and shows as U+FFFD or breaks a JSON encoder downstream.
+ */
+export function textPrefix(text: string, end: number): string {
+  if (text.length <= end) return text;
+  const last = text.charCodeAt(end - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end);
+}
+
+/** The text, or when it is longer than `max` characters its start and "...", `max` in all, never splitting a character. */
+export const cutText = (text: string, max: number): string =>
+  text.length <= max ? text : `${textPrefix(text, max - 3)}...`;
+
 /** A value as one line of JSON, quoted where it is text, with no control character left raw. */
 export const shownJson = (value: unknown): string => escapeControls(JSON.stringify(value) ?? "null");
