@@ -67,7 +67,7 @@ class Evaluator {
   Task<Value> callAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).
   bool fansOut(size_t branches) const { return branches > 1 && st_.core.maxConcurrency > 1; }
-  Task<std::vector<Value>> fanOutItems(const Node& n, const Array& items);
+  Task<std::vector<Value>> fanOutItems(const Node& n, FieldRef body, const Array& items);
   Task<std::vector<Value>> fanOutOperands(const Node& n, const Value& in);
   Task<std::vector<Value>> fanOut(FanOut& fan);
   // What an expression field of `n` is evaluated against: the current value,
