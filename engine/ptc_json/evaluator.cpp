@@ -256,6 +256,19 @@ Value Evaluator::scan(const Node& n, const Value& in) {
   return locatedAt(n.path, [&] { return out.build(); });  // it may nest too deep
 }
 
+// scan's fold without its running values: the last acc, init for an empty list.
+Value Evaluator::reduce(const Node& n, const Value& in) {
+  const Array& items = expectList(n, in);
+  const Node* init = n.kid(field::reduceInit);
+  const Node& expr = *n.kid(field::reduceExpr);
+  Value acc = init ? evalSync(*init, in) : Value();
+  for (const Value& item : items) {
+    ItemScope scope(st_, n, field::reduceExpr, item, &acc);
+    acc = evalSync(expr, item);
+  }
+  return acc;
+}
+
 // Pipe steps from step i that run as one: a load of a list that crossed as
 // columns and the fold that reads its cells, or a filter folded into the count
 // or sum after it. Their value, with i on the last of them; nullopt when step
@@ -346,6 +359,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       }
     case Control::Loop: return loop(n, in);
     case Control::Scan: return scan(n, in);
+    case Control::Reduce: return reduce(n, in);
     case Control::And:
       for (const auto& c : n.kids)
         if (!evalSync(*c, in).truthy()) return Value::boolean(false);

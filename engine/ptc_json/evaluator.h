@@ -49,6 +49,7 @@ class Evaluator {
   Task<Value> caughtAsync(const Node& n, Value in, Error error);
   Value loop(const Node& n, const Value& in);
   Value scan(const Node& n, const Value& in);
+  Value reduce(const Node& n, const Value& in);
   std::optional<Value> plannedFilter(const Node& n, const Value& in);  // planner.cpp; nullopt: run it plainly
   // A filter marked kPlanFold and the count or sum after it, in one pass (planner.cpp).
   std::optional<Value> foldedFilter(const Node& n, const Node& agg, const Value& in);

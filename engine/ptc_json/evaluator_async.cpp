@@ -153,7 +153,8 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Control::Load:  // no kids: never on the way to a call
     case Control::GroupBy:
     case Control::FromEntries:
-    case Control::Scan: co_return evalSync(n, in);  // validation keeps tool calls out (OpSpec::refusesCalls)
+    case Control::Scan:
+    case Control::Reduce: co_return evalSync(n, in);  // validation keeps tool calls out (OpSpec::refusesCalls)
   }
   throwExecution(ErrorCode::Internal, n, "internal: not an operation");
 }

@@ -31,6 +31,7 @@ enum class Op : uint8_t {
   Count,
   Chunk,
   Scan,
+  Reduce,
   // aggregation
   Sum,
   Avg,

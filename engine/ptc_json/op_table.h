@@ -5,7 +5,7 @@
 // analysis and the projection read. Validation and compilation read it; so do
 // the JSON export (schema, prompt, docs, playground completion). Adding an
 // operation of an existing family is an enumerator in op.h, an entry in
-// op_table.cpp and its function in the family's file: no switch names ops
+// op_table_entries.h and its function in the family's file: no switch names ops
 // (the evaluators switch over Control, projection.cpp over RowRole,
 // returns_check.cpp over Sees and Gives), and the table does not compile
 // with an op left out or with neither an apply function nor a control case.
@@ -90,6 +90,7 @@ enum class Control : uint8_t {
   GroupBy,
   FromEntries,
   Scan,
+  Reduce,
   And,
   Or,
   If,
@@ -197,7 +198,7 @@ struct OpSpec {
   // (or its `field`) unless its `value` expression is given, which then needs
   // no current value at all.
   bool valueOverridesInput = false;
-  // What it does (see op_table.cpp's behaviour builders): exactly one of
+  // What it does (see op_table_does.h's builder): exactly one of
   // `apply` and `control` (checked at compile time).
   ApplyFn apply = nullptr;
   Control control = Control::None;

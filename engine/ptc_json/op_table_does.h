@@ -1,7 +1,7 @@
 // How an op table entry says what the op does (OpSpec's behaviour fields,
-// op_table.h): the `does({...}, entry)` builder op_table.cpp wraps each entry
+// op_table.h): the `does({...}, entry)` builder op_table_entries.h wraps each entry
 // in, and the rules an entry's behaviour must keep, checked while the table is
-// built at compile time. Included by op_table.cpp alone.
+// built at compile time. Included by op_table_entries.h alone.
 #pragma once
 
 #include <optional>

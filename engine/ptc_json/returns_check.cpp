@@ -135,7 +135,19 @@ class Check {
       case Control::Let: return let(n, in);
       case Control::Var: return var(n);
       case Control::GroupBy: return groupBy(n, in);
-      default: break;  // the others by their declared flow (sees, gives) below
+      case Control::None:  // the others by their declared flow (sees, gives) below
+      case Control::Literal:
+      case Control::Load:
+      case Control::Filter:
+      case Control::Map:
+      case Control::FromEntries:
+      case Control::Scan:
+      case Control::Reduce:
+      case Control::And:
+      case Control::Or:
+      case Control::If:
+      case Control::Try:
+      case Control::Loop: break;
     }
     if (spec.rows == RowRole::FieldRead) return n.hasDefault ? kidsSee({}, n) : reads(n, in);
     if (spec.category == std::string_view("comparison")) return comparison(n, in);
