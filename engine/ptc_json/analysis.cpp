@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "ptc_json/op_fields.h"
 #include "ptc_json/op_table.h"
 
 namespace ptc {
@@ -21,23 +22,27 @@ struct CallSite {
 // Ops that run their expressions once per item of their list (the current value).
 bool perItem(Op op) { return specOf(op).runs == Runs::PerItem; }
 
-// The kid of an expression field, by name, or nullptr when absent.
-const Node* fieldKid(const Node& n, std::string_view name) {
-  const auto& fields = specOf(n.op).fields;
-  for (size_t i = 0; i < fields.size() && i < n.slots.size(); ++i)
-    if (name == fields[i].name && n.slots[i] >= 0) return n.kids[static_cast<size_t>(n.slots[i])].get();
-  return nullptr;
+// The field of n whose expressions include kid i (Node::slots), or -1.
+int fieldOfKid(const Node& n, size_t i) {
+  int field = -1;
+  for (size_t f = 0; f < n.slots.size(); ++f)
+    if (n.slots[f] >= 0 && static_cast<size_t>(n.slots[f]) <= i) field = static_cast<int>(f);
+  return field;
 }
+
+constexpr FieldRef kTryExpr = fieldRef(Op::Try, "expr");
+constexpr FieldRef kLoopInit = fieldRef(Op::Loop, "init");
 
 class Analysis {
  public:
   void walk(const Node& n, const std::string& input, int depth) {
     ++nodes_;
     depth_ = std::max(depth_, depth);
-    if (n.op == Op::Call) tools_[n.name.str()].push_back(CallSite{n.path, repeats_, caught_ > 0});
-    if ((n.op == Op::Var && !bound(n.name.str())) || (n.op == Op::Load && n.memoryFirst))
+    const Control control = specOf(n.op).control;
+    if (control == Control::Call) tools_[n.name.str()].push_back(CallSite{n.path, repeats_, caught_ > 0});
+    if ((control == Control::Var && !bound(n.name.str())) || (control == Control::Load && n.memoryFirst))
       memoryReads_.insert(n.name.str());
-    if (n.op == Op::Pipe) return pipe(n, input, depth);
+    if (control == Control::Pipe) return pipe(n, input, depth);
     for (size_t i = 0; i < n.kids.size(); ++i) kid(n, i, input, depth);
   }
 
@@ -81,20 +86,34 @@ class Analysis {
     const Node& k = *n.kids[i];
     size_t scope = names_.size();
     size_t repeats = repeats_.size();
-    bool inTry = n.op == Op::Try && &k == fieldKid(n, "expr");
-    if (n.op == Op::Let)  // binding i sees the earlier ones; `in` sees them all
-      for (size_t b = 0; b < std::min(i, n.keys.size()); ++b) names_.push_back(n.keys[b].str());
-    if (n.op == Op::Try && &k == fieldKid(n, "catch")) names_.push_back("error");
-    if (n.op == Op::Scan && &k == fieldKid(n, "expr")) names_.push_back("acc");
-    if (bindsAs(specOf(n.op)) && n.name.isString()) names_.push_back(n.name.str());  // `as`
+    const int field = fieldOfKid(n, i);
+    const Control control = specOf(n.op).control;
+    bool inTry = control == Control::Try && &k == n.kid(kTryExpr);  // its failure is caught
+    boundNames(n, field, i);
     if (perItem(n.op)) repeats_.push_back("per item of " + input);
-    if (n.op == Op::Loop && &k != fieldKid(n, "init"))
+    if (control == Control::Loop && &k != n.kid(kLoopInit))  // next and while repeat
       repeats_.push_back("at most " + std::to_string(n.count) + " times");
     caught_ += inTry;
     walk(k, perItem(n.op) ? "an item of " + input : input, depth + 1);
     caught_ -= inTry;
     names_.resize(scope);
     repeats_.resize(repeats);
+  }
+
+  // The names the op's declared scopes bind for kid i, of its field `field`
+  // (a let's binding i sees the earlier ones).
+  void boundNames(const Node& n, int field, size_t i) {
+    const OpSpec& spec = specOf(n.op);
+    for (const ScopeSpec& s : spec.scopes) {
+      if (s.binds == Binds::Bindings && field >= 0 &&
+          spec.fields[static_cast<size_t>(field)].kind == FieldKind::ExprFields)
+        for (size_t b = 0; b < std::min(i, n.keys.size()); ++b) names_.push_back(n.keys[b].str());
+      if (field < 0 || !s.seenByField(static_cast<size_t>(field))) continue;
+      if (s.binds == Binds::As && n.name.isString()) names_.push_back(n.name.str());
+      if (s.binds == Binds::Literal) names_.push_back(s.name);
+      if (s.binds == Binds::Bindings)
+        for (const Value& key : n.keys) names_.push_back(key.str());
+    }
   }
 
   bool bound(const std::string& name) const { return std::find(names_.begin(), names_.end(), name) != names_.end(); }
@@ -106,10 +125,10 @@ class Analysis {
       for (const Value& k : keys)
         if (k.str() != "result") writes.insert(k.str());
     };
-    if (n.op == Op::Literal && n.data.isObject()) {
+    if (specOf(n.op).control == Control::Literal && n.data.isObject()) {
       for (const Member& m : n.data.members())
         if (m.key.str() != "result") writes.insert(m.key.str());
-    } else if (n.op == Op::Object) {
+    } else if (n.op == Op::Object) {  // implicit objects compile to it: its keys are known
       keysOf(n.keys);
     } else if (specOf(n.op).gives == Gives::LastKid && !n.kids.empty()) {
       // the let's `in`, the pipe's last step
@@ -117,10 +136,13 @@ class Analysis {
     } else if (specOf(n.op).gives == Gives::OneOfKids) {
       // any of its expressions but a condition: if's then and else, try's expr and catch
       for (const FieldSpec& f : specOf(n.op).fields) {
-        const Node* k = f.role == Role::Predicate ? nullptr : fieldKid(n, f.name);
+        const Node* k = f.role == Role::Predicate
+                            ? nullptr
+                            : n.kid(FieldRef{n.op, static_cast<uint8_t>(&f - specOf(n.op).fields.data())});
         if (k) finalWrites(*k, writes, unknown);
       }
-    } else if (n.op != Op::Literal && !specOf(n.op).neverAnObject) {  // an object of keys known only at run time
+    } else if (specOf(n.op).control != Control::Literal &&
+               !specOf(n.op).neverAnObject) {  // an object of keys known only at run time
       unknown = true;
     }
   }

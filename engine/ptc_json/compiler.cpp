@@ -121,6 +121,7 @@ class Compiler {
     auto pipe = std::make_unique<Node>();
     pipe->op = Op::Pipe;
     pipe->path = path;
+    pipe->slots = {0};  // steps
     pipe->kids.push_back(std::move(load));
     pipe->kids.push_back(operation(inside.build(), path, depth));
     finish(*pipe);
@@ -137,19 +138,33 @@ class Compiler {
     read.put(Value::string("path"), list.build());
   }
 
-  // The names an op binds for its own expressions (a superset: a let's value
-  // counts its own name bound, which only makes "$name" there a var).
-  static std::vector<std::string> namesBound(const OpSpec& spec, const Value& v) {
+  // The names an op's declared scopes (OpSpec::scopes) bind for its field
+  // `field`: what "$name" there reads as a var. A let's bindings see the
+  // earlier ones as they compile (objectFields).
+  static std::vector<std::string> namesBound(const OpSpec& spec, size_t field, const Value& v) {
     std::vector<std::string> names;
-    if (const Value* as = v.find("as"); as && as->isString()) names.push_back(as->str());
-    if (spec.op == Op::Let) {
-      if (const Value* name = v.find("name"); name && name->isString()) names.push_back(name->str());
-      if (const Value* bindings = v.find("bindings"); bindings && bindings->isObject())
-        for (const Member& m : bindings->members()) names.push_back(m.key.str());
+    for (const ScopeSpec& s : spec.scopes) {
+      if (!s.seenByField(field)) continue;
+      switch (s.binds) {
+        case Binds::As:
+          if (const Value* as = v.find("as"); as && as->isString()) names.push_back(as->str());
+          break;
+        case Binds::Literal: names.push_back(s.name); break;
+        case Binds::Bindings:
+          if (const Value* name = v.find("name"); name && name->isString()) names.push_back(name->str());
+          if (const Value* bindings = v.find("bindings"); bindings && bindings->isObject())
+            for (const Member& m : bindings->members()) names.push_back(m.key.str());
+          break;
+      }
     }
-    if (spec.op == Op::Scan) names.push_back("acc");
-    if (spec.op == Op::Try) names.push_back("error");
     return names;
+  }
+
+  // Whether `field` of the op is a let's `bindings`, each of which sees the earlier ones.
+  static bool sequentialBindings(const OpSpec& spec, const FieldSpec& f) {
+    return std::any_of(spec.scopes.begin(), spec.scopes.end(), [&](const ScopeSpec& s) {
+      return s.binds == Binds::Bindings && std::string_view(f.name) == "bindings";
+    });
   }
 
   // The names bound around the expression being compiled, innermost last.
@@ -171,11 +186,14 @@ class Compiler {
 
   // Implicit-object rule: each value is an expression (operations in it are
   // evaluated at any depth; JSON without operations is literal data).
-  void objectFields(Node& node, const Value& fields, const std::string& path, int depth) {
+  void objectFields(Node& node, const Value& fields, const std::string& path, int depth, bool sequential = false) {
+    const size_t before = bound_.size();
     for (const Member& m : fields.members()) {
       node.keys.push_back(m.key);
       node.kids.push_back(expression(m.value, childPath(path, m.key.str()), depth + 1));
+      if (sequential) bound_.push_back(m.key.str());  // the later bindings see it
     }
+    bound_.resize(before);
   }
 
   std::unique_ptr<Node> implicitList(const Value& v, const std::string& path, int depth) {
@@ -183,6 +201,7 @@ class Compiler {
     auto node = std::make_unique<Node>();
     node->op = Op::List;
     node->path = path;
+    node->slots = {0};  // items
     for (size_t i = 0; i < v.items().size(); ++i)
       node->kids.push_back(expression(v.items()[i], childPath(path, i), depth + 1));
     finish(*node);
@@ -194,6 +213,7 @@ class Compiler {
     auto node = std::make_unique<Node>();
     node->op = Op::Object;
     node->path = path;
+    node->slots = {0};  // fields
     objectFields(*node, v, path, depth);
     finish(*node);
     return node;
@@ -215,7 +235,8 @@ class Compiler {
     node->readsInput = spec->readsInput;
     node->path = path;
     checkFieldNames(*spec, v, path);
-    Scope scope(bound_, namesBound(*spec, v));
+    for (const ScopeSpec& s : spec->scopes)
+      if (s.binds == Binds::Literal) node->scopeName = Value::string(s.name);
     for (const FieldSpec& f : spec->fields) {
       if (inShortForm(*spec, f)) continue;  // compiled into the condition or expression shortForm builds
       const Value* value = v.find(f.name);
@@ -225,6 +246,7 @@ class Compiler {
                "Operation '" + std::string(spec->name) + "' requires field '" + f.name + "'. Shape: " + opShape(*spec));
         continue;
       }
+      Scope scope(bound_, namesBound(*spec, static_cast<size_t>(&f - spec->fields.data()), v));
       compileField(*node, *spec, f, *value, childPath(path, f.name), depth);
     }
     if (spec->shortForm == ShortForm::Condition && v.find("field") && !v.find("value"))
@@ -240,9 +262,9 @@ class Compiler {
       node->readsInput = false;
       node->valueGiven = true;
     }
-    if (node->op == Op::Call) checkTool(*node, childPath(path, "tool"));
+    if (spec->control == Control::Call) checkTool(*node, childPath(path, "tool"));
     node->valueSeesMapItem = spec->valueSeesMapItem;
-    if (node->op == Op::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
+    if (spec->control == Control::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
     finish(*node);
     countRead(*node);
     if (spec->refusesCalls && node->hasCall)
@@ -270,10 +292,12 @@ class Compiler {
     built.put(Value::string("op"), Value::string(condition ? "eq" : "get"));
     if (const Value* f = v.find("field")) built.put(Value::string("field"), *f);
     if (condition) built.put(Value::string("value"), *v.find("value"));
+    const int target = fieldIndex(spec, condition ? "where" : "expr");  // the field it stands for
+    Scope scope(bound_, namesBound(spec, static_cast<size_t>(target), v));
     node.kids.insert(node.kids.begin(), operation(built.build(), path, depth));
     node.field = Value::none();
     node.slots.assign(spec.fields.size(), -1);
-    node.slots[0] = 0;  // where / expr
+    node.slots[static_cast<size_t>(target)] = 0;
   }
 
   // Fields that go together or exclude each other, beyond required/one-of.
@@ -291,15 +315,10 @@ class Compiler {
     }
     if (spec.op == Op::Var && has("field") && has("path"))
       shapeError(ErrorCode::ConflictingFields, "takes 'field' or 'path', not both");
-    if (spec.op == Op::Try) node.name = Value::string("error");          // the variable catch sees
-    if (spec.op == Op::Scan) node.keys.push_back(Value::string("acc"));  // the variable expr sees
 
     if (spec.op == Op::GroupBy && v.field("aggs").find("key"))
       fail(ErrorCode::BadValue, childPath(path, "aggs"),
            "'group_by' aggs cannot be named \"key\": each group stores its key there");
-    if (spec.op == Op::FromEntries)  // which of the key/value expressions are given, in kid order
-      for (const char* f : {"key", "value"})
-        if (has(f)) node.keys.push_back(Value::string(f));
     if (spec.op == Op::SortBy && has("by") && (has("field") || has("order")))
       shapeError(ErrorCode::ConflictingFields, "takes 'by' or 'field'/'order', not both");
     if (spec.op == Op::SortBy && !has("by"))
@@ -387,12 +406,12 @@ class Compiler {
     switch (f.kind) {
       case FieldKind::Expr:
         checkRole(spec, f, v, path);
-        node.slots.resize(spec.fields.size(), -1);
-        node.slots[static_cast<size_t>(&f - spec.fields.data())] = static_cast<int8_t>(node.kids.size());
+        markSlot(node, spec, f);
         node.kids.push_back(expression(v, path, depth + 1));
         return;
       case FieldKind::ExprList:
         if (!v.isArray()) wrongKind(spec, f, path, "a list of expressions", v);
+        markSlot(node, spec, f);
         for (size_t i = 0; i < v.items().size(); ++i) {
           checkRole(spec, f, v.items()[i], childPath(path, i));
           node.kids.push_back(expression(v.items()[i], childPath(path, i), depth + 1));
@@ -401,7 +420,8 @@ class Compiler {
       case FieldKind::ExprFields:
         if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);
         for (const Member& m : v.members()) checkRole(spec, f, m.value, childPath(path, m.key.str()));
-        objectFields(node, v, path, depth);
+        markSlot(node, spec, f);
+        objectFields(node, v, path, depth, sequentialBindings(spec, f));
         return;
       case FieldKind::SortKeys: sortKeys(node, spec, f, v, path); return;
       case FieldKind::Json:
@@ -428,6 +448,7 @@ class Compiler {
         return;
       case FieldKind::Count:
         if (isOperation(v) || looksLikeReference(v)) {  // evaluated at run time (the op checks the value)
+          markSlot(node, spec, f);
           node.kids.push_back(expression(v, path, depth + 1));
           return;
         }
@@ -471,8 +492,14 @@ class Compiler {
     }
   }
 
+  // Field f's expressions start at the next kid (Node::slots).
+  static void markSlot(Node& node, const OpSpec& spec, const FieldSpec& f) {
+    node.slots.resize(spec.fields.size(), -1);
+    node.slots[static_cast<size_t>(&f - spec.fields.data())] = static_cast<int32_t>(node.kids.size());
+  }
+
   static void finish(Node& node) {
-    node.hasCall = node.op == Op::Call;
+    node.hasCall = specOf(node.op).control == Control::Call;
     for (const auto& k : node.kids) node.hasCall = node.hasCall || k->hasCall;
     if (node.field.isNull()) node.field = Value::none();
   }
@@ -483,12 +510,15 @@ class Compiler {
     return program.isObject() && program.members().size() == 1 && isOperation(program.field("program"));
   }
 
+  // get and var: their `path` is of keys read (select's `fields` are names too).
+  static bool readsPath(const OpSpec& spec) { return spec.rows == RowRole::FieldRead || spec.control == Control::Var; }
+
   // A node reading a named field of its input (or get's path) gets a slot in
   // the run's tally of field reads; a get with a default expects misses.
   // select's fields and sort_by's `by` keys get a slot each (keyReads).
   void countRead(Node& node) {
     const size_t keys = keyReads(node);
-    bool reads = keys || !node.field.isNone() || (node.usesPath && (node.op == Op::Get || node.op == Op::Var));
+    bool reads = keys || !node.field.isNone() || (node.usesPath && readsPath(specOf(node.op)));
     if (!reads || node.hasDefault) return;
     node.readSlot = static_cast<int32_t>(reads_.size());
     reads_.insert(reads_.end(), std::max<size_t>(keys, 1), &node);

@@ -108,9 +108,9 @@ std::optional<Value> foldedGroups(const Node& n, Groups& groups, const GroupFold
 // group_by's result with the aggs folded item by item; nullopt when one meets
 // what only its run over a list reports.
 template <typename KeyOf, typename Tick>
-std::optional<Value> groupByFolding(const Node& n, const Array& items, KeyOf& keyOf, size_t firstAgg, Tick tick) {
+std::optional<Value> groupByFolding(const Node& n, const Array& items, KeyOf& keyOf, Tick tick) {
   Groups groups;
-  GroupFolds folds(n, firstAgg);
+  GroupFolds folds(n);
   for (const Value& item : items) {
     tick();
     if (!folds.add(groups.indexOf(keyOf(item)), item)) return std::nullopt;
@@ -121,9 +121,10 @@ std::optional<Value> groupByFolding(const Node& n, const Array& items, KeyOf& ke
 // Whether group_by n folds over columns: by a field, with aggs that fold
 // (count, or sum/avg/min/max of a field).
 bool foldsByColumns(const Node& n) {
-  if (n.kids.size() > n.keys.size() || n.keys.empty() || n.field.isNone()) return false;
-  return std::all_of(n.kids.begin(), n.kids.end(), [](const auto& agg) {
-    return GroupFolds::canFold(*agg) && (agg->op == Op::Count || !agg->field.isNone());
+  if (n.kid(field::groupKey) || n.keys.empty() || n.field.isNone()) return false;
+  const auto aggs = n.kidsOf(field::groupAggs);
+  return std::all_of(aggs.begin(), aggs.end(), [](const auto& agg) {
+    return GroupFolds::canFold(*agg) && (!GroupFolds::readsCells(*agg) || !agg->field.isNone());
   });
 }
 
@@ -140,10 +141,11 @@ std::optional<Value> Evaluator::groupByCells(const Node& n, size_t size, const C
   if (!foldsByColumns(n)) return std::nullopt;
   const std::optional<CellColumn> keys = list.cells(n.field);
   if (!keys) return std::nullopt;
-  std::vector<CellColumn> aggCells(n.kids.size(), CellColumn{});  // count's is never read
-  for (size_t j = 0; j < n.kids.size(); ++j) {
-    if (n.kids[j]->op == Op::Count) continue;
-    std::optional<CellColumn> cells = list.cells(n.kids[j]->field);
+  const auto aggs = n.kidsOf(field::groupAggs);
+  std::vector<CellColumn> aggCells(aggs.size(), CellColumn{});  // count's is never read
+  for (size_t j = 0; j < aggs.size(); ++j) {
+    if (!GroupFolds::readsCells(*aggs[j])) continue;
+    std::optional<CellColumn> cells = list.cells(aggs[j]->field);
     if (!cells) return std::nullopt;
     aggCells[j] = *cells;
   }
@@ -157,7 +159,7 @@ std::optional<Value> Evaluator::groupByCells(const Node& n, size_t size, const C
     if (group < 0) group = static_cast<int64_t>(groups.indexOf(keys->value(i)));
     return static_cast<size_t>(group);
   };
-  GroupFolds folds(n, 0);
+  GroupFolds folds(n);
   constexpr size_t kBlock = 1024;
   uint32_t blockGroups[kBlock];
   for (size_t from = 0; from < size; from += kBlock) {
@@ -171,8 +173,8 @@ std::optional<Value> Evaluator::groupByCells(const Node& n, size_t size, const C
   return foldedGroups(n, groups, folds, [this] { tick(); });
 }
 
-// Groups in first-seen order by a field or the `key` expression (kids[0] when
-// there are more kids than aggs); each group's aggs see its items. Plain
+// Groups in first-seen order by a field or the `key` expression; each group's
+// aggs see its items. Plain
 // aggregates (GroupFolds) are folded while grouping instead; should one meet
 // anything but the plain case, the lists are built and the aggs run on them, so
 // errors are those (and in that order) of the aggs over lists.
@@ -182,17 +184,16 @@ Value Evaluator::groupBy(const Node& n, const Value& list) {
   if (st_.columns)
     if (std::optional<Value> folded = groupByCells(n, items.size(), CachedColumns(*st_.columns, list)))
       return *std::move(folded);
-  const bool byKey = n.kids.size() > n.keys.size();
+  const Node* key = n.kid(field::groupKey);
   auto keyOf = [&](const Value& item) {
-    if (!byKey) return readField(n, item);
-    ItemScope scope(st_, n, item);
-    return evalSync(*n.kids[0], item);
+    if (!key) return readField(n, item);
+    ItemScope scope(st_, n, field::groupKey, item);
+    return evalSync(*key, item);
   };
-  const size_t firstAgg = byKey ? 1 : 0;
-  if (!n.keys.empty() && std::all_of(n.kids.begin() + static_cast<std::ptrdiff_t>(firstAgg), n.kids.end(),
-                                     [](const auto& agg) { return GroupFolds::canFold(*agg); })) {
-    if (std::optional<Value> folded = groupByFolding(n, items, keyOf, firstAgg, [this] { tick(); }))
-      return *std::move(folded);
+  const auto aggExprs = n.kidsOf(field::groupAggs);
+  if (!n.keys.empty() &&
+      std::all_of(aggExprs.begin(), aggExprs.end(), [](const auto& agg) { return GroupFolds::canFold(*agg); })) {
+    if (std::optional<Value> folded = groupByFolding(n, items, keyOf, [this] { tick(); })) return *std::move(folded);
   }
   Groups groups;
   for (const Value& item : items) {
@@ -209,24 +210,28 @@ Value Evaluator::groupBy(const Node& n, const Value& list) {
   Operands aggs(n.keys.size());
   for (size_t i = 0; i < lists.size(); ++i) {
     tick();
-    for (size_t j = 0; j < n.keys.size(); ++j) aggs[j] = evalSync(*n.kids[firstAgg + j], lists[i]);
+    for (size_t j = 0; j < aggExprs.size(); ++j) aggs[j] = evalSync(*aggExprs[j], lists[i]);
     out.push_back(groupObject(n, groups.all()[i].key, aggs.data(), aggs.size()));
   }
   return out.build();
 }
 
-// key/value expressions (named in n.keys) read each item; without them its
-// "key"/"value" members or [key, value] pair.
+// key/value expressions read each item; without them its "key"/"value"
+// members or [key, value] pair.
 Value Evaluator::fromEntries(const Node& n, const Array& items) {
   Entries entries;
+  const FieldRef fields[2] = {field::entryKey, field::entryValue};
   for (size_t i = 0; i < items.size(); ++i) {
     tick();
-    ItemScope scope(st_, n, items[i]);
     Value parts[2];
-    for (size_t part = 0, kid = 0; part < 2; ++part) {
-      const char* name = part == 0 ? "key" : "value";
-      bool given = std::any_of(n.keys.begin(), n.keys.end(), [&](const Value& k) { return k.str() == name; });
-      parts[part] = given ? evalSync(*n.kids[kid++], items[i]) : entryPart(n, items[i], i, part == 0);
+    for (size_t part = 0; part < 2; ++part) {
+      const Node* expr = n.kid(fields[part]);
+      if (!expr) {
+        parts[part] = entryPart(n, items[i], i, part == 0);
+        continue;
+      }
+      ItemScope scope(st_, n, fields[part], items[i]);
+      parts[part] = evalSync(*expr, items[i]);
     }
     entries.add(n, parts[0], std::move(parts[1]), i);
   }
@@ -234,41 +239,61 @@ Value Evaluator::fromEntries(const Node& n, const Array& items) {
 }
 
 Value Evaluator::caught(const Node& n, const Value& in, const Error& error) {
-  if (n.kids.size() < 2) return Value();
-  Bindings scope(st_);
-  scope.add(&n.name, errorValue(error));
-  return evalSync(*n.kids[1], in);
+  const Node* handler = n.kid(field::tryCatch);
+  if (!handler) return Value();
+  const Value seen = errorValue(error);
+  FieldScope scope(st_, n, field::tryCatch, nullptr, &seen);
+  return evalSync(*handler, in);
 }
 
-// kids: init, next, while. Each result is the current value of the next
-// `while` and `next` (and bound to `as` when given).
+// Each result is the current value of the next `while` and `next` (and bound
+// to `as` when given).
 Value Evaluator::loop(const Node& n, const Value& in) {
+  const Node& whileExpr = *n.kid(field::loopWhile);
+  const Node& next = *n.kid(field::loopNext);
   ListBuilder results;
-  results.push_back(evalSync(*n.kids[0], in));
+  results.push_back(evalSync(*n.kid(field::loopInit), in));
   while (static_cast<int64_t>(results.size()) < n.count) {
     st_.core.checkDeadline();
-    ItemScope scope(st_, n, results.back());
-    if (!evalSync(*n.kids[2], results.back()).truthy()) break;
-    results.push_back(evalSync(*n.kids[1], results.back()));
+    const Value latest = results.back();
+    {
+      FieldScope scope(st_, n, field::loopWhile, &latest);
+      if (!evalSync(whileExpr, latest).truthy()) break;
+    }
+    FieldScope scope(st_, n, field::loopNext, &latest);
+    results.push_back(evalSync(next, latest));
   }
   return locatedAt(n.path, [&] { return results.build(); });  // it may nest too deep
 }
 
-// kids: [init], expr. Each item's expr sees the item as the current value and
-// the previous result as `acc` (keys[0]): init, or null, for the first item.
+// Each item's expr sees the item as the current value and the previous
+// result as `acc`: init, or null, for the first item.
 Value Evaluator::scan(const Node& n, const Value& in) {
   const Array& items = expectList(n, in);
-  Value acc = n.kids.size() > 1 ? evalSync(*n.kids[0], in) : Value();
+  const Node* init = n.kid(field::scanInit);
+  const Node& expr = *n.kid(field::scanExpr);
+  Value acc = init ? evalSync(*init, in) : Value();
   ListBuilder out;  // charged to the run's budget, as map's
   out.reserve(items.size());
   for (const Value& item : items) {
-    ItemScope scope(st_, n, item);
-    Bindings vars(st_);
-    vars.add(&n.keys[0], acc);
-    acc = evalSync(*n.kids.back(), item);
+    ItemScope scope(st_, n, field::scanExpr, item, &acc);
+    acc = evalSync(expr, item);
     out.push_back(acc);
   }
   return locatedAt(n.path, [&] { return out.build(); });  // it may nest too deep
+}
+
+// scan's fold without its running values: the last acc, init for an empty list.
+Value Evaluator::reduce(const Node& n, const Value& in) {
+  const Array& items = expectList(n, in);
+  const Node* init = n.kid(field::reduceInit);
+  const Node& expr = *n.kid(field::reduceExpr);
+  Value acc = init ? evalSync(*init, in) : Value();
+  for (const Value& item : items) {
+    ItemScope scope(st_, n, field::reduceExpr, item, &acc);
+    acc = evalSync(expr, item);
+  }
+  return acc;
 }
 
 // Pipe steps from step i that run as one: a load of a list that crossed as
@@ -277,7 +302,7 @@ Value Evaluator::scan(const Node& n, const Value& in) {
 // i runs on its own. (Folded steps never call tools: the async pipe uses it too.)
 std::optional<Value> Evaluator::foldedSteps(const Node& pipe, size_t& i, const Value& current) {
   const Node& step = *pipe.kids[i];
-  if (step.op == Op::Load && st_.columnar && i + 1 < pipe.kids.size() &&
+  if (specOf(step.op).control == Control::Load && st_.columnar && i + 1 < pipe.kids.size() &&
       !(step.memoryFirst && st_.memory.find(step.name.str())))
     if (ColumnarList* list = st_.columnar->find(step.name.str())) {
       tick();
@@ -306,10 +331,11 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Control::Literal: return n.data;
     case Control::Var: return readVarValue(n, lookupVar(n));
     case Control::Load: return loadContext(n);
-    case Control::Let: {
+    case Control::Let: {  // keys[i] binds the i-th binding (or `value`), seen by the later ones and `in`
       Bindings scope(st_);
-      for (size_t i = 0; i < n.keys.size(); ++i) scope.add(&n.keys[i], evalSync(*n.kids[i], in));
-      return evalSync(*n.kids[n.keys.size()], in);
+      const auto values = letValues(n);
+      for (size_t i = 0; i < values.size(); ++i) scope.add(&n.keys[i], evalSync(*values[i], in));
+      return evalSync(*n.kid(field::letIn), in);
     }
     case Control::Pipe: {
       if (n.kids.empty()) return Value();
@@ -323,23 +349,26 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Control::Filter: {  // filter, reject
       if (n.plan)
         if (std::optional<Value> planned = plannedFilter(n, in)) return std::move(*planned);
-      const bool keep = n.op == Op::Filter;
+      const bool keep = !spec.rejects;
+      const Node& where = *n.kid(field::where);
       const Array& items = expectList(n, in);
       ListBuilder out;
       for (const Value& item : items) {
-        ItemScope scope(st_, n, item);
-        if (evalSync(*n.kids[0], item).truthy() == keep) out.push_back(item);
+        ItemScope scope(st_, n, field::where, item);
+        if (evalSync(where, item).truthy() == keep) out.push_back(item);
       }
       return out.build();
     }
-    case Control::Map: {  // map, flat_map
+    case Control::Map: {                                  // map, flat_map
+      const bool each = spec.gives == Gives::EachResult;  // map; flat_map concatenates
+      const Node& expr = *n.kid(field::mapExpr);
       const Array& items = expectList(n, in);
       ListBuilder out;
       out.reserve(items.size());
       for (const Value& item : items) {
-        ItemScope scope(st_, n, item);
-        if (n.op == Op::Map) out.push_back(evalSync(*n.kids[0], item));
-        else appendFlat(out, evalSync(*n.kids[0], item));
+        ItemScope scope(st_, n, field::mapExpr, item);
+        if (each) out.push_back(evalSync(expr, item));
+        else appendFlat(out, evalSync(expr, item));
       }
       return locatedAt(n.path, [&] { return out.build(); });
     }
@@ -350,13 +379,14 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
         return groupBy(n, in);
       });
     case Control::FromEntries: return locatedAt(n.path, [&] { return fromEntries(n, expectList(n, in)); });
-    case Control::Try: try { return evalSync(*n.kids[0], in);
+    case Control::Try: try { return evalSync(*n.kid(field::tryExpr), in);
       } catch (const PtcError& e) {
         if (!catchable(e)) throw;
         return caught(n, in, e.error);
       }
     case Control::Loop: return loop(n, in);
     case Control::Scan: return scan(n, in);
+    case Control::Reduce: return reduce(n, in);
     case Control::And:
       for (const auto& c : n.kids)
         if (!evalSync(*c, in).truthy()) return Value::boolean(false);
@@ -365,7 +395,8 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
       for (const auto& c : n.kids)
         if (evalSync(*c, in).truthy()) return Value::boolean(true);
       return Value::boolean(false);
-    case Control::If: return evalSync(*n.kids[evalSync(*n.kids[0], in).truthy() ? 1 : 2], in);
+    case Control::If:
+      return evalSync(*n.kid(evalSync(*n.kid(field::ifCondition), in).truthy() ? field::ifThen : field::ifElse), in);
     case Control::Call:
       throwExecution(ErrorCode::Internal, n, "internal: a tool call reached the synchronous evaluator");
   }

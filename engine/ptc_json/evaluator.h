@@ -51,6 +51,7 @@ class Evaluator {
   Task<Value> caughtAsync(const Node& n, Value in, Error error);
   Value loop(const Node& n, const Value& in);
   Value scan(const Node& n, const Value& in);
+  Value reduce(const Node& n, const Value& in);
   std::optional<Value> plannedFilter(const Node& n, const Value& in);  // planner.cpp; nullopt: run it plainly
   // A filter marked kPlanFold and the count or sum after it, in one pass (planner.cpp).
   std::optional<Value> foldedFilter(const Node& n, const Node& agg, const Value& in);
@@ -71,7 +72,7 @@ class Evaluator {
   Task<Value> callAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).
   bool fansOut(size_t branches) const { return branches > 1 && st_.core.maxConcurrency > 1; }
-  Task<std::vector<Value>> fanOutItems(const Node& n, const Array& items);
+  Task<std::vector<Value>> fanOutItems(const Node& n, FieldRef body, const Array& items);
   Task<std::vector<Value>> fanOutOperands(const Node& n, const Value& in);
   Task<std::vector<Value>> fanOut(FanOut& fan);
   // What an expression field of `n` is evaluated against: the current value,

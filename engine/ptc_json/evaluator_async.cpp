@@ -15,21 +15,26 @@ namespace ptc {
 using namespace evaluation;
 
 Task<Value> Evaluator::caughtAsync(const Node& n, Value in, Error error) {
-  if (n.kids.size() < 2) co_return Value();
-  Bindings scope(st_);
-  scope.add(&n.name, errorValue(error));
-  co_return co_await evalAsync(*n.kids[1], in);
+  const Node* handler = n.kid(field::tryCatch);
+  if (!handler) co_return Value();
+  const Value seen = errorValue(error);
+  FieldScope scope(st_, n, field::tryCatch, nullptr, &seen);
+  co_return co_await evalAsync(*handler, in);
 }
 
 Task<Value> Evaluator::loopAsync(const Node& n, Value in) {
-  Value first = co_await evalAsync(*n.kids[0], in);
+  Value first = co_await evalAsync(*n.kid(field::loopInit), in);
   ListBuilder results;
   results.push_back(std::move(first));
   while (static_cast<int64_t>(results.size()) < n.count) {
     st_.core.checkDeadline();
-    ItemScope scope(st_, n, results.back());
-    if (!(co_await evalAsync(*n.kids[2], results.back())).truthy()) break;
-    Value next = co_await evalAsync(*n.kids[1], results.back());
+    const Value latest = results.back();
+    {
+      FieldScope scope(st_, n, field::loopWhile, &latest);
+      if (!(co_await evalAsync(*n.kid(field::loopWhile), latest)).truthy()) break;
+    }
+    FieldScope scope(st_, n, field::loopNext, &latest);
+    Value next = co_await evalAsync(*n.kid(field::loopNext), latest);
     results.push_back(std::move(next));
   }
   co_return locatedAt(n.path, [&] { return results.build(); });
@@ -71,8 +76,9 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Control::Call: co_return co_await callAsync(n, in);
     case Control::Let: {
       Bindings scope(st_);
-      for (size_t i = 0; i < n.keys.size(); ++i) scope.add(&n.keys[i], co_await evalAsync(*n.kids[i], in));
-      co_return co_await evalAsync(*n.kids[n.keys.size()], in);
+      const auto values = letValues(n);
+      for (size_t i = 0; i < values.size(); ++i) scope.add(&n.keys[i], co_await evalAsync(*values[i], in));
+      co_return co_await evalAsync(*n.kid(field::letIn), in);
     }
     case Control::Pipe: {
       Value current = in;
@@ -83,35 +89,38 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       co_return current;
     }
     case Control::Filter: {  // filter, reject
-      const bool keep = n.op == Op::Filter;
+      const bool keep = !spec.rejects;
+      const Node& where = *n.kid(field::where);
       const Array& items = expectList(n, in);
       ListBuilder out;
       if (fansOut(items.size())) {
-        std::vector<Value> verdicts = co_await fanOutItems(n, items);
+        std::vector<Value> verdicts = co_await fanOutItems(n, field::where, items);
         for (size_t i = 0; i < items.size(); ++i)
           if (verdicts[i].truthy() == keep) out.push_back(items[i]);
         co_return out.build();
       }
       for (const Value& item : items) {
-        ItemScope scope(st_, n, item);
-        if ((co_await evalAsync(*n.kids[0], item)).truthy() == keep) out.push_back(item);
+        ItemScope scope(st_, n, field::where, item);
+        if ((co_await evalAsync(where, item)).truthy() == keep) out.push_back(item);
       }
       co_return out.build();
     }
-    case Control::Map: {  // map, flat_map
+    case Control::Map: {                                  // map, flat_map
+      const bool each = spec.gives == Gives::EachResult;  // map; flat_map concatenates
+      const Node& expr = *n.kid(field::mapExpr);
       const Array& items = expectList(n, in);
       ListBuilder out;
       out.reserve(items.size());
       if (fansOut(items.size())) {
-        std::vector<Value> results = co_await fanOutItems(n, items);
+        std::vector<Value> results = co_await fanOutItems(n, field::mapExpr, items);
         for (Value& v : results)
-          if (n.op == Op::Map) out.push_back(std::move(v));
+          if (each) out.push_back(std::move(v));
           else appendFlat(out, std::move(v));
       } else {
         for (const Value& item : items) {
-          ItemScope scope(st_, n, item);
-          if (n.op == Op::Map) out.push_back(co_await evalAsync(*n.kids[0], item));
-          else appendFlat(out, co_await evalAsync(*n.kids[0], item));
+          ItemScope scope(st_, n, field::mapExpr, item);
+          if (each) out.push_back(co_await evalAsync(expr, item));
+          else appendFlat(out, co_await evalAsync(expr, item));
         }
       }
       co_return locatedAt(n.path, [&] { return out.build(); });
@@ -125,13 +134,13 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
         if ((co_await evalAsync(*c, in)).truthy()) co_return Value::boolean(true);
       co_return Value::boolean(false);
     case Control::If: {
-      bool condition = (co_await evalAsync(*n.kids[0], in)).truthy();
-      co_return co_await evalAsync(*n.kids[condition ? 1 : 2], in);
+      bool condition = (co_await evalAsync(*n.kid(field::ifCondition), in)).truthy();
+      co_return co_await evalAsync(*n.kid(condition ? field::ifThen : field::ifElse), in);
     }
     case Control::Try: {
       std::optional<Error> failed;
       try {
-        co_return co_await evalAsync(*n.kids[0], in);
+        co_return co_await evalAsync(*n.kid(field::tryExpr), in);
       } catch (const PtcError& e) {  // no co_await inside a handler: catch after it
         if (!catchable(e)) throw;
         failed = e.error;
@@ -144,7 +153,8 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Control::Load:  // no kids: never on the way to a call
     case Control::GroupBy:
     case Control::FromEntries:
-    case Control::Scan: co_return evalSync(n, in);  // validation keeps tool calls out (OpSpec::refusesCalls)
+    case Control::Scan:
+    case Control::Reduce: co_return evalSync(n, in);  // validation keeps tool calls out (OpSpec::refusesCalls)
   }
   throwExecution(ErrorCode::Internal, n, "internal: not an operation");
 }

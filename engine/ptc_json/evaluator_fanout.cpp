@@ -17,13 +17,15 @@
 #include "core/error.h"
 #include "core/fan_out.h"
 #include "ptc_json/evaluator.h"
+#include "ptc_json/evaluator_scope.h"
 #include "ptc_json/op_table.h"
 
 namespace ptc {
 
 struct FanOut : Branches {
   size_t count = 0;
-  const Node* itemsOf = nullptr;    // a map/filter node: branch i binds item i
+  const Node* itemsOf = nullptr;  // a map/filter node: branch i binds item i for its field `body`
+  FieldRef body;
   std::vector<const Node*> bodies;  // one for all branches, or one each
   std::vector<Value> inputs;        // likewise
 };
@@ -44,7 +46,7 @@ Task<bool> runBranch(Branch& b, FanOut& fan, size_t index) {
   Value input = fan.inputs[fan.inputs.size() == 1 ? 0 : index];
   try {
     if (const Node* n = fan.itemsOf) {  // the item's scope, as ItemScope makes it
-      if (n->name.isString()) b.st.bindings.emplace_back(&n->name, input);
+      evaluation::bindScopes(b.st, *n, fan.body, &input, nullptr);
       if (specOf(n->op).setsMapItem) b.st.mapItems.push_back(input);
     }
     Value v = co_await b.ev.evalAsync(body, input);
@@ -76,11 +78,12 @@ Task<std::vector<Value>> Evaluator::fanOut(FanOut& fan) {
   co_return out;
 }
 
-Task<std::vector<Value>> Evaluator::fanOutItems(const Node& n, const Array& items) {
+Task<std::vector<Value>> Evaluator::fanOutItems(const Node& n, FieldRef body, const Array& items) {
   FanOut fan;
   fan.count = items.size();
   fan.itemsOf = &n;
-  fan.bodies = {n.kids[0].get()};
+  fan.body = body;
+  fan.bodies = {n.kid(body)};
   fan.inputs.assign(items.begin(), items.end());
   co_return co_await fanOut(fan);
 }

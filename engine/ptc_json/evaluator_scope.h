@@ -8,7 +8,9 @@
 
 #include "core/error.h"
 #include "ptc_json/evaluator.h"
+#include "ptc_json/op_fields.h"
 #include "ptc_json/op_table.h"
+#include "ptc_json/program.h"
 
 namespace ptc::evaluation {
 
@@ -31,13 +33,70 @@ class Bindings {
   size_t mark_;
 };
 
-// The scope of one item of an iterating op: its `as` variable, and for map and
-// flat_map the item that comparison values inside them see.
+// The fields the control cases read, by name (op_fields.h). Ops sharing a
+// Control case share the layout of what it reads.
+namespace field {
+inline constexpr FieldRef letBindings = fieldRef(Op::Let, "bindings");
+inline constexpr FieldRef letValue = fieldRef(Op::Let, "value");
+inline constexpr FieldRef letIn = fieldRef(Op::Let, "in");
+inline constexpr FieldRef where = fieldRef(Op::Filter, "where");
+static_assert(fieldRef(Op::Reject, "where").index == where.index);
+inline constexpr FieldRef mapExpr = fieldRef(Op::Map, "expr");
+static_assert(fieldRef(Op::FlatMap, "expr").index == mapExpr.index);
+inline constexpr FieldRef groupKey = fieldRef(Op::GroupBy, "key");
+inline constexpr FieldRef groupAggs = fieldRef(Op::GroupBy, "aggs");
+inline constexpr FieldRef entryKey = fieldRef(Op::FromEntries, "key");
+inline constexpr FieldRef entryValue = fieldRef(Op::FromEntries, "value");
+inline constexpr FieldRef scanInit = fieldRef(Op::Scan, "init");
+inline constexpr FieldRef scanExpr = fieldRef(Op::Scan, "expr");
+inline constexpr FieldRef reduceInit = fieldRef(Op::Reduce, "init");
+inline constexpr FieldRef reduceExpr = fieldRef(Op::Reduce, "expr");
+inline constexpr FieldRef ifCondition = fieldRef(Op::If, "condition");
+inline constexpr FieldRef ifThen = fieldRef(Op::If, "then");
+inline constexpr FieldRef ifElse = fieldRef(Op::If, "else");
+inline constexpr FieldRef tryExpr = fieldRef(Op::Try, "expr");
+inline constexpr FieldRef tryCatch = fieldRef(Op::Try, "catch");
+inline constexpr FieldRef loopInit = fieldRef(Op::Loop, "init");
+inline constexpr FieldRef loopNext = fieldRef(Op::Loop, "next");
+inline constexpr FieldRef loopWhile = fieldRef(Op::Loop, "while");
+}  // namespace field
+
+// A let's binding expressions, in order: each of `bindings`, or its `value`
+// (Node::keys names what each binds).
+inline std::span<const std::unique_ptr<Node>> letValues(const Node& n) {
+  auto bindings = n.kidsOf(field::letBindings);
+  return bindings.empty() ? n.kidsOf(field::letValue) : bindings;
+}
+
+// Binds the names a control op's declared scopes bind for its field f
+// (op_table.h: OpSpec::scopes): `as` to the item, its literal name (scan's
+// acc, try's error) to `literal`. What the fan-out's branches bind too.
+inline void bindScopes(RunState& st, const Node& n, FieldRef f, const Value* item, const Value* literal) {
+  for (const ScopeSpec& s : specOf(n.op).scopes) {
+    if (!s.seenByField(f.index)) continue;
+    if (s.binds == Binds::As && item && n.name.isString()) st.bindings.emplace_back(&n.name, *item);
+    if (s.binds == Binds::Literal && literal) st.bindings.emplace_back(&n.scopeName, *literal);
+  }
+}
+
+// The names field f of a control op sees, for the duration of the scope.
+class FieldScope {
+ public:
+  FieldScope(RunState& st, const Node& n, FieldRef f, const Value* item, const Value* literal = nullptr) : vars_(st) {
+    bindScopes(st, n, f, item, literal);
+  }
+
+ private:
+  Bindings vars_;
+};
+
+// The scope of one item of an iterating op, for its field f: the names its
+// scopes bind, and for map and flat_map the item that comparison values
+// inside them see.
 class ItemScope {
  public:
-  ItemScope(RunState& st, const Node& n, const Value& item)
-      : st_(st), vars_(st), mapItem_(specOf(n.op).setsMapItem) {  // loop: only `as`
-    if (n.name.isString()) vars_.add(&n.name, item);
+  ItemScope(RunState& st, const Node& n, FieldRef f, const Value& item, const Value* literal = nullptr)
+      : st_(st), vars_(st, n, f, &item, literal), mapItem_(specOf(n.op).setsMapItem) {
     if (mapItem_) st_.mapItems.push_back(item);
   }
   ~ItemScope() {
@@ -48,7 +107,7 @@ class ItemScope {
 
  private:
   RunState& st_;
-  Bindings vars_;
+  FieldScope vars_;
   bool mapItem_;
 };
 

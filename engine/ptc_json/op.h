@@ -31,6 +31,7 @@ enum class Op : uint8_t {
   Count,
   Chunk,
   Scan,
+  Reduce,
   // aggregation
   Sum,
   Avg,
@@ -116,5 +117,14 @@ enum class Op : uint8_t {
 };
 
 inline constexpr size_t kOpCount = static_cast<size_t>(Op::End_);
+
+// One field of one op, by its place in the op's entry: what a control op's
+// case reads of a Node (Node::kid). Made by fieldRef (op_fields.h) from the
+// field's name, checked against the table while compiling: a name the entry
+// does not have does not compile.
+struct FieldRef {
+  Op op = Op::End_;
+  uint8_t index = 0;
+};
 
 }  // namespace ptc

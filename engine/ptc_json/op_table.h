@@ -5,7 +5,7 @@
 // analysis and the projection read. Validation and compilation read it; so do
 // the JSON export (schema, prompt, docs, playground completion). Adding an
 // operation of an existing family is an enumerator in op.h, an entry in
-// op_table.cpp and its function in the family's file: no switch names ops
+// op_table_entries.h and its function in the family's file: no switch names ops
 // (the evaluators switch over Control, projection.cpp over RowRole,
 // returns_check.cpp over Sees and Gives), and the table does not compile
 // with an op left out or with neither an apply function nor a control case.
@@ -90,6 +90,7 @@ enum class Control : uint8_t {
   GroupBy,
   FromEntries,
   Scan,
+  Reduce,
   And,
   Or,
   If,
@@ -97,6 +98,28 @@ enum class Control : uint8_t {
   Loop,
   Call,
 };
+
+// A name a control op binds while some of its fields are evaluated: its
+// scopes (OpSpec::scopes). The compiler resolves "$name" by them, the analysis
+// and the check of declared results follow them, and both evaluators bind
+// by them (evaluator_scope.h: FieldScope): the one declaration of what an
+// expression of the op sees.
+enum class Binds : uint8_t {
+  As,        // the text of its `as` field, when given: the item (or loop's latest result)
+  Literal,   // a fixed name (ScopeSpec::name): scan's and reduce's acc, try's error
+  Bindings,  // let's: `name` (with `value`) or each key of `bindings`, each of which sees the earlier ones
+};
+
+struct ScopeSpec {
+  Binds binds = Binds::As;
+  const char* name = nullptr;    // Literal: the name it binds
+  const char* seenBy = nullptr;  // the fields that see it, by name, space-separated: "next while"
+  uint8_t fields = 0;            // derived from seenBy (does): bit i when fields[i] sees it
+  constexpr bool seenByField(size_t i) const { return (fields >> i) & 1u; }
+};
+
+inline constexpr size_t kMaxScopes = 2;
+using OpScopes = FixedList<ScopeSpec, kMaxScopes>;
 
 // How often a control op evaluates its expressions: the preflight analysis
 // counts a tool call inside a per-item op once per item of its list.
@@ -108,6 +131,10 @@ enum class ShortForm : uint8_t {
   Condition,  // filter, reject: `field` + `value` is the condition {"op": "eq", "field", "value"}
   Expr,       // map: `field` is the expression {"op": "get", "field"}
 };
+
+// How group_by folds an aggregate while grouping, item by item, instead of
+// running it over each group's list (ops/groups.cpp: GroupFolds).
+enum class Folds : uint8_t { None, Count, Sum, Avg, Min, Max };
 
 // What an op makes of loaded rows (projection.cpp: which fields of them a
 // program can observe). Opaque, the default, is always correct: the rows
@@ -171,7 +198,7 @@ struct OpSpec {
   // (or its `field`) unless its `value` expression is given, which then needs
   // no current value at all.
   bool valueOverridesInput = false;
-  // What it does (see op_table.cpp's behaviour builders): exactly one of
+  // What it does (see op_table_does.h's builder): exactly one of
   // `apply` and `control` (checked at compile time).
   ApplyFn apply = nullptr;
   Control control = Control::None;
@@ -179,6 +206,8 @@ struct OpSpec {
   // map, flat_map: comparison values inside its expression see its item
   // (valueSeesMapItem).
   bool setsMapItem = false;
+  // reject: Control::Filter keeps the items whose condition is falsy.
+  bool rejects = false;
   // Its value is never an object: as a program's final value it writes no
   // memory (analysis). False, the default, is always correct.
   bool neverAnObject = false;
@@ -195,6 +224,9 @@ struct OpSpec {
   // of its list input, not of the list (sum, min_by, filter_in, sort_by).
   bool readsItemFields = false;
   Gives gives = Gives::New;
+  Folds folds = Folds::None;
+  // The names it binds, and which of its fields see them (Binds).
+  OpScopes scopes = {};
 };
 
 // One entry per Op, in enum order (checked at compile time).
@@ -205,6 +237,8 @@ const OpSpec* findOp(std::string_view name);
 const FieldSpec* findField(const OpSpec& spec, std::string_view name);
 // Whether it binds each item (or result) to its `as` variable.
 bool bindsAs(const OpSpec& spec);
+// The index of the field named `name` in spec.fields, or -1.
+int fieldIndex(const OpSpec& spec, std::string_view name);
 const char* fieldKindName(FieldKind kind);
 // The table as JSON text, for the package (schema, prompt, docs, completion).
 std::string opTableJson();

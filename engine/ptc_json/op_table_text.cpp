@@ -125,6 +125,12 @@ const FieldSpec* findField(const OpSpec& spec, std::string_view name) {
   return nullptr;
 }
 
+int fieldIndex(const OpSpec& spec, std::string_view name) {
+  for (size_t i = 0; i < spec.fields.size(); ++i)
+    if (name == spec.fields[i].name) return static_cast<int>(i);
+  return -1;
+}
+
 const char* fieldKindName(FieldKind kind) {
   switch (kind) {
     case K::Expr: return "expr";

@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,9 +37,13 @@ struct Node {
   // a name neither holds is an error (unknown_variable), not null.
   bool memoryFirst = false;
   int64_t count = 0;  // nth index, take/drop count, round precision
-  // For each field of the op (table order), the index in kids of its
-  // expression, or -1 when absent: ops with several optional expression fields.
-  std::vector<int8_t> slots;
+  // For each field of the op (table order), the index in kids of its first
+  // expression, or -1 when absent (fields compile in table order, so a list
+  // field's expressions run to the next present field's). Empty: no kids.
+  std::vector<int32_t> slots;
+  // The name a control op's Literal scope binds (op_table.h: ScopeSpec):
+  // scan's and reduce's "acc", try's "error". None when it has none.
+  Value scopeName;
   // sort_by: the keys in order, each a field (None: the item itself) and descending.
   std::vector<std::pair<Value, bool>> sortKeys;
   uint8_t plan = 0;  // filter: how it may run faster with the same result (planner.h)
@@ -48,6 +53,26 @@ struct Node {
   // A node that reads a named field (or get's path): its slot in the run's
   // tally of field reads (core/warnings.h), -1 for the others.
   int32_t readSlot = -1;
+
+  // The expression of field f (an Expr field), or nullptr when it is absent.
+  const Node* kid(FieldRef f) const {
+    if (f.index >= slots.size() || slots[f.index] < 0) return nullptr;
+    return kids[static_cast<size_t>(slots[f.index])].get();
+  }
+  // The expressions of field f (an ExprList or ExprFields field, or one
+  // Expr): empty when it is absent.
+  std::span<const std::unique_ptr<Node>> kidsOf(FieldRef f) const { return kidsOfField(f.index); }
+  std::span<const std::unique_ptr<Node>> kidsOfField(size_t index) const {
+    if (index >= slots.size() || slots[index] < 0) return {};
+    const auto from = static_cast<size_t>(slots[index]);
+    size_t to = kids.size();
+    for (size_t j = index + 1; j < slots.size(); ++j)
+      if (slots[j] >= 0) {
+        to = static_cast<size_t>(slots[j]);
+        break;
+      }
+    return std::span<const std::unique_ptr<Node>>(kids).subspan(from, to - from);
+  }
 };
 
 struct Program {

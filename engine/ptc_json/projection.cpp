@@ -1,5 +1,6 @@
 #include "ptc_json/projection.h"
 
+#include "ptc_json/op_fields.h"
 #include "ptc_json/op_table.h"
 
 #include <algorithm>
@@ -20,6 +21,10 @@ enum class Flow {
 };
 
 RowRole roleOf(const Node& n) { return specOf(n.op).rows; }
+Control controlOf(const Node& n) { return specOf(n.op).control; }
+
+constexpr FieldRef kGroupKey = fieldRef(Op::GroupBy, "key");
+constexpr FieldRef kGroupAggs = fieldRef(Op::GroupBy, "aggs");
 
 bool isConstant(const Node& n) { return roleOf(n) == RowRole::Constant; }
 
@@ -47,7 +52,7 @@ bool notOfTheRow(const Node& value) {
 
 // Reads one field of the current value: get with a field, or a path of one key.
 bool fieldRead(const Node& n, Fields& fields) {
-  if (n.op != Op::Get) return false;
+  if (roleOf(n) != RowRole::FieldRead) return false;
   if (!n.usesPath) {
     fields.insert(n.field.str());
     return true;
@@ -66,7 +71,8 @@ bool rowPredicate(const Node& n, Fields& fields) {
     case RowRole::Logic:
       return std::all_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return rowPredicate(*k, fields); });
     case RowRole::Compare:
-      if (n.field.isNone() || !notOfTheRow(*n.kids[0])) return false;  // without a field it compares the whole row
+      if (n.field.isNone() || !notOfTheRow(*kidNamed(n, "value")))
+        return false;  // without a field it compares the whole row
       fields.insert(n.field.str());
       return true;
     // Anything else may see more of the row than named fields (or does not
@@ -94,21 +100,20 @@ bool rowPredicate(const Node& n, Fields& fields) {
 // a nested map see that map's item instead.
 bool mapItemReads(const Node& n, Fields& fields) {
   if (specOf(n.op).setsMapItem) return true;
-  if (n.valueSeesMapItem && !n.kids.empty()) {
-    const Node& value = *n.kids[0];
-    if (!(isConstant(value) || fieldRead(value, fields))) return false;
-  }
+  if (const Node* value = n.valueSeesMapItem ? kidNamed(n, "value") : nullptr)
+    if (!(isConstant(*value) || fieldRead(*value, fields))) return false;
   return std::all_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return mapItemReads(*k, fields); });
 }
 
 // A `map` expression that builds a value from a row's fields only, or from
 // other data looked up by them (a pipe that starts from a load or a variable).
 bool rowProjection(const Node& n, Fields& fields) {
-  if (fieldRead(n, fields) || n.op == Op::Literal) return true;
-  if (n.op == Op::Pipe && !n.kids.empty() && !n.hasCall &&
-      (n.kids[0]->op == Op::Load || n.kids[0]->op == Op::Var || n.kids[0]->op == Op::Literal))
-    return mapItemReads(n, fields);
-  if (n.op != Op::Object) return false;
+  if (fieldRead(n, fields) || controlOf(n) == Control::Literal) return true;
+  if (controlOf(n) == Control::Pipe && !n.kids.empty() && !n.hasCall) {
+    const Control first = controlOf(*n.kids.front());  // the first step: what the pipe starts from
+    if (first == Control::Load || first == Control::Var || first == Control::Literal) return mapItemReads(n, fields);
+  }
+  if (n.op != Op::Object) return false;  // an implicit object (the strict op the compiler makes of one)
   return std::all_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return rowProjection(*k, fields); });
 }
 
@@ -126,7 +131,7 @@ Flow addKeys(const Node& n, Fields& fields) {
 // An item bound with `as` can be read from anywhere inside the step: only
 // through fields of its variable (var with a field, or a path of one key).
 bool asReads(const Node& n, const std::string& name, Fields& fields) {
-  if (n.op == Op::Var && n.name.str() == name) {
+  if (controlOf(n) == Control::Var && n.name.str() == name) {
     if (n.usesPath ? n.keys.size() != 1 : n.field.isNone()) return false;
     fields.insert(n.usesPath ? n.keys[0].str() : n.field.str());
   }
@@ -139,7 +144,7 @@ Flow stepOnRow(const Node& step, Fields& fields);
 // What an expression evaluated against the rows makes of them: a pipe's
 // steps one after another, or one step.
 Flow flowFromRows(const Node& expr, Fields& fields) {
-  if (expr.op != Op::Pipe) return stepOnRows(expr, fields);
+  if (controlOf(expr) != Control::Pipe) return stepOnRows(expr, fields);
   Flow flow = Flow::Rows;
   for (size_t i = 0; i < expr.kids.size() && flow != Flow::Settled; ++i) {
     const Node& step = *expr.kids[i];
@@ -154,10 +159,10 @@ Flow flowFromRows(const Node& expr, Fields& fields) {
 // aggregate settles its group's rows into a value of their fields.
 Flow groupOnRows(const Node& step, Fields& fields) {
   if (step.keys.empty()) return Flow::Opaque;  // without aggs the groups hold the rows
-  const bool byKey = step.kids.size() > step.keys.size();
-  if (byKey ? !rowProjection(*step.kids[0], fields) : !withField(step, fields)) return Flow::Opaque;
-  for (size_t i = byKey ? 1 : 0; i < step.kids.size(); ++i)
-    if (flowFromRows(*step.kids[i], fields) != Flow::Settled) return Flow::Opaque;
+  const Node* key = step.kid(kGroupKey);
+  if (key ? !rowProjection(*key, fields) : !withField(step, fields)) return Flow::Opaque;
+  for (const auto& agg : step.kidsOf(kGroupAggs))
+    if (flowFromRows(*agg, fields) != Flow::Settled) return Flow::Opaque;
   return Flow::Settled;
 }
 
@@ -174,9 +179,10 @@ Flow stepOnRows(const Node& step, Fields& fields) {
   if (step.name.isString() && bindsAs(specOf(step.op)))
     if (!asReads(step, step.name.str(), fields)) return Flow::Opaque;
   switch (roleOf(step)) {
-    case RowRole::Filter: return rowPredicate(*step.kids[0], fields) ? Flow::Rows : Flow::Opaque;
+    case RowRole::Filter: return rowPredicate(*kidNamed(step, "where"), fields) ? Flow::Rows : Flow::Opaque;
     case RowRole::FilterIn:
-      return !step.field.isNone() && isConstant(*step.kids[0]) && withField(step, fields) ? Flow::Rows : Flow::Opaque;
+      return !step.field.isNone() && isConstant(*kidNamed(step, "value")) && withField(step, fields) ? Flow::Rows
+                                                                                                     : Flow::Opaque;
     case RowRole::Sort: return sortFields(step, fields) ? Flow::Rows : Flow::Opaque;
     case RowRole::Group: return groupOnRows(step, fields);
     case RowRole::Slice: return step.kids.empty() ? Flow::Rows : Flow::Opaque;  // a count expression sees the list
@@ -186,7 +192,7 @@ Flow stepOnRows(const Node& step, Fields& fields) {
     case RowRole::Count: return Flow::Settled;
     case RowRole::Aggregate: return withField(step, fields) ? Flow::Settled : Flow::Opaque;
     case RowRole::Select: return addKeys(step, fields);
-    case RowRole::Map: return rowProjection(*step.kids[0], fields) ? Flow::Settled : Flow::Opaque;
+    case RowRole::Map: return rowProjection(*kidNamed(step, "expr"), fields) ? Flow::Settled : Flow::Opaque;
     // Anything else may see a row whole (distinct, a comparison of the items,
     // get of the list) or let one escape: the list crosses whole.
     case RowRole::Opaque:
@@ -199,7 +205,7 @@ Flow stepOnRows(const Node& step, Fields& fields) {
 }
 
 Flow stepOnRow(const Node& step, Fields& fields) {
-  if (step.op == Op::Select) return addKeys(step, fields);
+  if (roleOf(step) == RowRole::Select) return addKeys(step, fields);
   return fieldRead(step, fields) ? Flow::Settled : Flow::Opaque;
 }
 
@@ -221,11 +227,11 @@ struct Analysis {
   std::set<std::string> whole;
 
   void visit(const Node& n) {
-    if (n.op == Op::Load) whole.insert(n.name.str());  // a load nobody vouched for below
-    if (n.op == Op::Pipe) {
+    if (controlOf(n) == Control::Load) whole.insert(n.name.str());  // a load nobody vouched for below
+    if (controlOf(n) == Control::Pipe) {
       for (size_t i = 0; i < n.kids.size(); ++i) {
         const Node& step = *n.kids[i];
-        if (step.op != Op::Load) {
+        if (controlOf(step) != Control::Load) {
           visit(step);
           continue;
         }

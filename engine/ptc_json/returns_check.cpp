@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/json_pointer.h"
+#include "ptc_json/op_fields.h"
 #include "ptc_json/op_table.h"
 
 namespace ptc {
@@ -100,6 +101,22 @@ Shape itemsShape(const Shape& s) {
   return items ? Shape{items, false, "the items of " + s.what} : Shape{};
 }
 
+constexpr FieldRef kLetBindings = fieldRef(Op::Let, "bindings");
+constexpr FieldRef kLetValue = fieldRef(Op::Let, "value");
+constexpr FieldRef kLetIn = fieldRef(Op::Let, "in");
+constexpr FieldRef kGroupKey = fieldRef(Op::GroupBy, "key");
+constexpr FieldRef kGroupAggs = fieldRef(Op::GroupBy, "aggs");
+
+// The field of a per-item op (Sees::EachItem) that sees each item: the one
+// its `as` scope is seen by (op_table_does.h checks there is one).
+size_t eachItemField(const OpSpec& spec) {
+  for (const ScopeSpec& s : spec.scopes)
+    if (s.binds == Binds::As)
+      for (size_t f = 0; f < spec.fields.size(); ++f)
+        if (s.seenByField(f)) return f;
+  return 0;
+}
+
 class Check {
  public:
   explicit Check(const std::map<std::string, Value>& returns) : returns_(returns) {}
@@ -107,23 +124,32 @@ class Check {
   std::vector<Warning> out;
 
   Shape visit(const Node& n, const Shape& in) {
-    if (n.op == Op::Call) return call(n, in);
-    if (n.op == Op::Pipe) {
-      Shape s = in;
-      for (const auto& step : n.kids) s = visit(*step, s);
-      return s;
-    }
-    if (n.op == Op::Let) return let(n, in);
-    if (n.op == Op::Var) return var(n);
-    if (n.op == Op::Get) return n.hasDefault ? kidsSee({}, n) : reads(n, in);
-    if (n.op == Op::GroupBy) return groupBy(n, in);
-    if (n.op == Op::Try) {  // catch sees `error`, which may shadow a binding
-      bound_.push_back(Binding{n.name.str(), {}});
-      kidsSee(in, n);
-      bound_.pop_back();
-      return {};
-    }
     const OpSpec& spec = specOf(n.op);
+    switch (spec.control) {  // the control ops the check follows a shape through
+      case Control::Call: return call(n, in);
+      case Control::Pipe: {
+        Shape s = in;
+        for (const auto& step : n.kids) s = visit(*step, s);
+        return s;
+      }
+      case Control::Let: return let(n, in);
+      case Control::Var: return var(n);
+      case Control::GroupBy: return groupBy(n, in);
+      case Control::None:  // the others by their declared flow (sees, gives) below
+      case Control::Literal:
+      case Control::Load:
+      case Control::Filter:
+      case Control::Map:
+      case Control::FromEntries:
+      case Control::Scan:
+      case Control::Reduce:
+      case Control::And:
+      case Control::Or:
+      case Control::If:
+      case Control::Try:
+      case Control::Loop: break;
+    }
+    if (spec.rows == RowRole::FieldRead) return n.hasDefault ? kidsSee({}, n) : reads(n, in);
     if (spec.category == std::string_view("comparison")) return comparison(n, in);
     if (spec.valueOverridesInput) {  // a value-level op: its field is one of the current value
       if (!n.valueGiven && !n.field.isNone()) readField(n, n.path, in, n.field.str());
@@ -176,10 +202,34 @@ class Check {
     return {};
   }
 
-  // Visits a node's expressions against `in`; the node's own value is unknown.
+  // Visits a node's expressions against `in`, each with the names the op's
+  // scopes bind for its field (of unknown shape: try's error may shadow a
+  // binding); the node's own value is unknown.
   Shape kidsSee(const Shape& in, const Node& n) {
-    for (const auto& k : n.kids) visit(*k, in);
+    const OpSpec& spec = specOf(n.op);
+    if (spec.scopes.empty()) {
+      for (const auto& k : n.kids) visit(*k, in);
+      return {};
+    }
+    for (size_t f = 0; f < spec.fields.size(); ++f) {
+      const size_t before = bound_.size();
+      bindScopes(n, f, {});
+      for (const auto& k : n.kidsOfField(f)) visit(*k, in);
+      bound_.resize(before);
+    }
     return {};
+  }
+
+  // The names the op's scopes bind for its field f: `as` to `item`, the
+  // others to unknown shapes.
+  void bindScopes(const Node& n, size_t f, const Shape& item) {
+    for (const ScopeSpec& s : specOf(n.op).scopes) {
+      if (!s.seenByField(f)) continue;
+      if (s.binds == Binds::As && n.name.isString()) bound_.push_back(Binding{n.name.str(), item});
+      if (s.binds == Binds::Literal) bound_.push_back(Binding{s.name, {}});
+      if (s.binds == Binds::Bindings)
+        for (const Value& key : n.keys) bound_.push_back(Binding{key.str(), {}});
+    }
   }
 
   Shape call(const Node& n, const Shape& in) {
@@ -191,8 +241,10 @@ class Check {
 
   Shape let(const Node& n, const Shape& in) {
     const size_t before = bound_.size();
-    for (size_t i = 0; i < n.keys.size(); ++i) bound_.push_back(Binding{n.keys[i].str(), visit(*n.kids[i], in)});
-    Shape s = visit(*n.kids[n.keys.size()], in);
+    auto values = n.kidsOf(kLetBindings);
+    if (values.empty()) values = n.kidsOf(kLetValue);
+    for (size_t i = 0; i < values.size(); ++i) bound_.push_back(Binding{n.keys[i].str(), visit(*values[i], in)});
+    Shape s = visit(*n.kid(kLetIn), in);
     bound_.resize(before);
     return s;
   }
@@ -214,16 +266,20 @@ class Check {
     return s;
   }
 
-  // filter/reject/map/flat_map: their expression sees each item (and `as` binds it).
+  // filter/reject/map/flat_map: their expression (the field their `as` scope
+  // is seen by) sees each item, and `as` binds it.
   Shape perItem(const Node& n, const OpSpec& spec, const Shape& in) {
     const Shape item = itemsShape(in);
     const bool map = spec.setsMapItem;
     const bool wasInside = insideMap_;
     const Shape wasItem = mapItem_;
     if (map) insideMap_ = true, mapItem_ = item;
-    if (n.name.isString()) bound_.push_back(Binding{n.name.str(), item});
-    Shape result = visit(*n.kids[0], item);
-    if (n.name.isString()) bound_.pop_back();
+    const size_t before = bound_.size();
+    const size_t body = eachItemField(spec);
+    bindScopes(n, body, item);
+    Shape result;
+    for (const auto& k : n.kidsOfField(body)) result = visit(*k, item);
+    bound_.resize(before);
     insideMap_ = wasInside;
     mapItem_ = wasItem;
     return given(spec.gives, in, result);
@@ -232,11 +288,12 @@ class Check {
   // Its field, and select's fields or sort_by's `by` keys: of each item
   // (select's: of the object, when not of a list).
   void itemFields(const Node& n, const Shape& in) {
-    const Shape of = n.op == Op::Select && !itemsShape(in).schema ? in : itemsShape(in);
+    const bool select = specOf(n.op).rows == RowRole::Select;  // else sort_by's keys
+    const Shape of = select && !itemsShape(in).schema ? in : itemsShape(in);
     if (!n.field.isNone()) readField(n, n.path, of, n.field.str());
     for (size_t i = 0; i < keyReads(n); ++i) {
-      const std::string& name = n.op == Op::Select ? n.keys[i].str() : n.sortKeys[i].first.str();
-      readField(n, n.path + (n.op == Op::Select ? "/fields/" : "/by/") + std::to_string(i), of, name);
+      const std::string& name = select ? n.keys[i].str() : n.sortKeys[i].first.str();
+      readField(n, n.path + (select ? "/fields/" : "/by/") + std::to_string(i), of, name);
     }
   }
 
@@ -244,10 +301,13 @@ class Check {
   Shape groupBy(const Node& n, const Shape& in) {
     const Shape item = itemsShape(in);
     if (!n.field.isNone()) readField(n, n.path, item, n.field.str());
-    const bool byKey = n.kids.size() > n.keys.size();
-    if (n.name.isString()) bound_.push_back(Binding{n.name.str(), item});
-    for (size_t i = 0; i < n.kids.size(); ++i) visit(*n.kids[i], byKey && i == 0 ? item : in);
-    if (n.name.isString()) bound_.pop_back();
+    if (const Node* key = n.kid(kGroupKey)) {
+      const size_t before = bound_.size();
+      bindScopes(n, kGroupKey.index, item);
+      visit(*key, item);
+      bound_.resize(before);
+    }
+    for (const auto& agg : n.kidsOf(kGroupAggs)) visit(*agg, in);
     return {};
   }
 

@@ -21,13 +21,20 @@ FunctionSpec specFor(const OpSpec& op) {
   f.testsText = !op.valueOverridesInput;
   if (f.testsText) {
     f.params.push_back({"value", FieldKind::Expr, true, "the text to test (another value: false)", {}, -1});
-    f.params.push_back({op.op == Op::StartsWith ? "prefix" : "suffix", FieldKind::Expr, true, "the text", {}, 1});
+    f.params.push_back({op.op == Op::StartsWith ? "prefix" : "suffix",
+                        FieldKind::Expr,
+                        true,
+                        "the text",
+                        {},
+                        fieldIndex(op, "value")});
     return f;
   }
-  // fields: 0 "field" (no use here: references read fields), 1 "value", then the op's own.
-  f.params.push_back({"value", FieldKind::Expr, true, "the input", {}, 1});
-  for (size_t i = 2; i < op.fields.size(); ++i) {
+  // The op's `value` is the input; its `field` has no use here (references
+  // read fields); then the op's own fields, by name.
+  f.params.push_back({"value", FieldKind::Expr, true, "the input", {}, fieldIndex(op, "value")});
+  for (size_t i = 0; i < op.fields.size(); ++i) {
     const FieldSpec& field = op.fields[i];
+    if (std::string_view(field.name) == "field" || std::string_view(field.name) == "value") continue;
     f.params.push_back({field.name, field.kind, field.presence == Presence::Required, field.description,
                         std::vector<const char*>(field.choices.begin(), field.choices.end()), static_cast<int>(i)});
   }
@@ -94,11 +101,12 @@ std::vector<std::string> functionKeys() {
 
 std::string functionExample(const FunctionSpec& f) {
   Value example = parseJson(f.op->example, "example");
+  const int input = fieldIndex(*f.op, "value");  // the op's `value`: a function's input
   Array args;
   for (const FunctionParam& p : f.params) {
     const Value* given = nullptr;
-    if (p.field == 1 && !f.testsText) given = example.find("value");
-    if (p.field == -1 || (p.field == 1 && !given && !f.testsText)) {
+    if (p.field == input && !f.testsText) given = example.find("value");
+    if (p.field == -1 || (p.field == input && !given && !f.testsText)) {
       const Value* field = example.find("field");
       if (field && field->isString()) {
         args.push_back(Value::string("$" + field->str()));
@@ -106,7 +114,7 @@ std::string functionExample(const FunctionSpec& f) {
       }
     }
     if (!given && p.field >= 0) given = example.find(f.op->fields[static_cast<size_t>(p.field)].name);
-    if (!given && p.field == 1) {  // the op reads its current value: here, a variable
+    if (!given && p.field == input) {  // the op reads its current value: here, a variable
       args.push_back(Value::string("$item"));
       continue;
     }

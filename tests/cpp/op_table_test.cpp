@@ -170,3 +170,83 @@ TEST(OpBehaviour, DeclaredResultsAreFollowedThroughEachOpAsItsEntrySays) {
 }
 
 }  // namespace
+
+// What a control op binds is declared in its entry (OpSpec::scopes), read by
+// the compiler, the analysis, the check of declared results and both
+// evaluators; and an entry is only what `does` builds (issue 34).
+#include <type_traits>
+
+#include "ptc_json/op_fields.h"
+
+namespace {
+
+const ptc::ScopeSpec* scopeOf(const ptc::OpSpec& spec, ptc::Binds binds) {
+  for (const ptc::ScopeSpec& s : spec.scopes)
+    if (s.binds == binds) return &s;
+  return nullptr;
+}
+
+bool sees(const ptc::OpSpec& spec, const ptc::ScopeSpec* s, const char* field) {
+  const int i = ptc::fieldIndex(spec, field);
+  return s && i >= 0 && s->seenByField(static_cast<size_t>(i));
+}
+
+TEST(OpScopes, AnOpWithAnAsFieldDeclaresWhichFieldsSeeIt) {
+  for (const ptc::OpSpec& spec : ptc::opTable()) {
+    const ptc::ScopeSpec* as = scopeOf(spec, ptc::Binds::As);
+    EXPECT_EQ(as != nullptr, ptc::bindsAs(spec)) << spec.name;
+    if (as) {
+      EXPECT_NE(as->fields, 0) << spec.name << ": an `as` no field sees";
+    }
+    if (!spec.scopes.empty()) {
+      EXPECT_NE(spec.control, ptc::Control::None) << spec.name;
+    }
+  }
+}
+
+TEST(OpScopes, TheLiteralNamesAreSeenByTheirFieldsOnly) {
+  const ptc::OpSpec& scan = ptc::specOf(ptc::Op::Scan);
+  const ptc::OpSpec& reduce = ptc::specOf(ptc::Op::Reduce);
+  const ptc::OpSpec& tryOp = ptc::specOf(ptc::Op::Try);
+  for (const ptc::OpSpec* spec : {&scan, &reduce}) {
+    const ptc::ScopeSpec* acc = scopeOf(*spec, ptc::Binds::Literal);
+    ASSERT_NE(acc, nullptr) << spec->name;
+    EXPECT_STREQ(acc->name, "acc");
+    EXPECT_TRUE(sees(*spec, acc, "expr"));
+    EXPECT_FALSE(sees(*spec, acc, "init"));
+  }
+  const ptc::ScopeSpec* error = scopeOf(tryOp, ptc::Binds::Literal);
+  ASSERT_NE(error, nullptr);
+  EXPECT_STREQ(error->name, "error");
+  EXPECT_TRUE(sees(tryOp, error, "catch"));
+  EXPECT_FALSE(sees(tryOp, error, "expr"));
+  const ptc::OpSpec& let = ptc::specOf(ptc::Op::Let);
+  EXPECT_TRUE(sees(let, scopeOf(let, ptc::Binds::Bindings), "in"));
+  const ptc::OpSpec& groupBy = ptc::specOf(ptc::Op::GroupBy);
+  EXPECT_TRUE(sees(groupBy, scopeOf(groupBy, ptc::Binds::As), "key"));
+  EXPECT_FALSE(sees(groupBy, scopeOf(groupBy, ptc::Binds::As), "aggs"));
+}
+
+// Fields by name, checked while compiling: loop's `while` is its third field.
+static_assert(ptc::fieldRef(ptc::Op::Loop, "while").index == 2);
+static_assert(ptc::fieldRef(ptc::Op::Reduce, "expr").op == ptc::Op::Reduce);
+
+// Only `does` makes an entry, and an apply function is named, never null.
+static_assert(!std::is_constructible_v<ptc::op_entry::Entry, ptc::OpSpec>);
+static_assert(!std::is_constructible_v<ptc::op_entry::Apply, std::nullptr_t>);
+
+TEST(OpEntries, TheFlowARowRoleImpliesIsDerived) {
+  for (const ptc::OpSpec& spec : ptc::opTable()) {
+    if (std::optional<ptc::op_entry::Flow> flow = ptc::op_entry::flowOfRole(spec.rows)) {
+      EXPECT_EQ(spec.sees, flow->sees) << spec.name;
+      EXPECT_EQ(spec.readsItemFields, flow->readsItemFields) << spec.name;
+      EXPECT_EQ(spec.gives, flow->gives) << spec.name;
+    }
+    if (spec.gives == ptc::Gives::SameItems || spec.gives == ptc::Gives::EachResult) {
+      EXPECT_TRUE(spec.neverAnObject) << spec.name;
+    }
+    EXPECT_NE(spec.apply == nullptr, spec.control == ptc::Control::None) << spec.name;
+  }
+}
+
+}  // namespace

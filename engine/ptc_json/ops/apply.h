@@ -1,6 +1,6 @@
 // The strict ops' functions over their evaluated operands (OpSpec::apply),
 // each defined in its family's file, ptc_json/ops/<family>.cpp, and named by
-// its entry in op_table.cpp. One declared here and defined nowhere does not link.
+// its entry in op_table_entries.h. One declared here and defined nowhere does not link.
 #pragma once
 
 #include <cstddef>

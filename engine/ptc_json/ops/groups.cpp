@@ -7,6 +7,8 @@
 #include "core/deadline.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
+#include "ptc_json/op_fields.h"
+#include "ptc_json/op_table.h"
 #include "ptc_json/ops/ops.h"
 
 namespace ptc {
@@ -36,10 +38,15 @@ Value Groups::takeItems(size_t i) {
 }
 
 // The aggregates a fold computes: count, and sum/avg/min/max of a field or of the items.
-bool GroupFolds::canFold(const Node& agg) {
-  const Op op = agg.op;
-  return (op == Op::Count || op == Op::Sum || op == Op::Avg || op == Op::Min || op == Op::Max) && agg.kids.empty();
-}
+bool GroupFolds::canFold(const Node& agg) { return specOf(agg.op).folds != Folds::None && agg.kids.empty(); }
+
+bool GroupFolds::readsCells(const Node& agg) { return specOf(agg.op).folds != Folds::Count; }
+
+GroupFolds::GroupFolds(const Node& n) : n_(n), aggs_(n.kidsOf(fieldRef(Op::GroupBy, "aggs"))) {}
+
+namespace {
+Folds foldOf(const Node& agg) { return specOf(agg.op).folds; }
+}  // namespace
 
 void GroupFolds::cover(size_t folds) {
   if (folds_.size() >= folds) return;
@@ -56,13 +63,13 @@ GroupFolds::Fold* GroupFolds::groupFolds(size_t group) {
 bool GroupFolds::add(size_t group, const Value& item) {
   Fold* folds = groupFolds(group);
   for (size_t j = 0; j < n_.keys.size(); ++j) {
-    const Node& agg = *n_.kids[first_ + j];
-    if (agg.op == Op::Count) {
+    const Node& agg = *aggs_[j];
+    if (foldOf(agg) == Folds::Count) {
       ++folds[j].count;
       continue;
     }
     // A field of a non-object item is an error of sum, min and max (itemValue).
-    if (!agg.field.isNone() && !item.isObject() && !item.isNull() && agg.op != Op::Avg) return false;
+    if (!agg.field.isNone() && !item.isObject() && !item.isNull() && foldOf(agg) != Folds::Avg) return false;
     if (!fold(folds[j], agg, agg.field.isNone() ? item : fieldOf(agg, item))) return false;
   }
   return true;
@@ -73,19 +80,20 @@ bool GroupFolds::addCells(const uint32_t* groups, size_t count, size_t groupCoun
   const size_t aggs = n_.keys.size();
   cover(groupCount * aggs);
   for (size_t j = 0; j < aggs; ++j) {
-    const Node& agg = *n_.kids[first_ + j];
+    const Node& agg = *aggs_[j];
     Fold* folds = folds_.data() + j;
     const CellColumn& column = columns[j];
-    if (agg.op == Op::Count) {
+    const Folds how = foldOf(agg);
+    if (how == Folds::Count) {
       for (size_t k = 0; k < count; ++k) ++folds[groups[k] * aggs].count;
       continue;
     }
-    const bool numbers = agg.op == Op::Sum || agg.op == Op::Avg;
+    const bool numbers = how == Folds::Sum || how == Folds::Avg;
     for (size_t k = 0, i = from; k < count; ++k, ++i) {
       Fold& f = folds[groups[k] * aggs];
       if (numbers && column.tag(i) == RowTag::Number) {
         f.sum.add(cellNumber(column.cells[i]));
-        f.count += agg.op == Op::Avg;
+        f.count += how == Folds::Avg;
       } else if (!fold(f, agg, column.value(i))) {
         return false;
       }
@@ -96,30 +104,31 @@ bool GroupFolds::addCells(const uint32_t* groups, size_t count, size_t groupCoun
 
 // One value into one agg's fold; false where the agg over a list would fail.
 bool GroupFolds::fold(Fold& f, const Node& agg, Value v) {
-  if (agg.op == Op::Avg) {
+  const Folds how = foldOf(agg);
+  if (how == Folds::Avg) {
     if (v.isNumber()) f.sum.add(v), ++f.count;
   } else if (v.isNull()) {
     // skipped by sum, min and max
-  } else if (agg.op == Op::Sum) {
+  } else if (how == Folds::Sum) {
     if (!v.isNumber()) return false;
     f.sum.add(v);
   } else {
     if (!f.best.isNull() && v.isNumber() != f.best.isNumber() && (v.isString() || f.best.isString()))
       return false;  // a number against a text: orderOf's error
     int c = f.best.isNull() ? 0 : compare(v, f.best);
-    if (f.best.isNull() || (agg.op == Op::Max ? c > 0 : c < 0)) f.best = std::move(v);
+    if (f.best.isNull() || (how == Folds::Max ? c > 0 : c < 0)) f.best = std::move(v);
   }
   return true;
 }
 
 bool GroupFolds::results(size_t group, Value* out) const {
   for (size_t j = 0; j < n_.keys.size(); ++j) {
-    const Node& agg = *n_.kids[first_ + j];
     const Fold& f = folds_[group * n_.keys.size() + j];
-    if (agg.op == Op::Count) out[j] = Value::integer(static_cast<int64_t>(f.count));
-    else if (agg.op == Op::Sum)
+    const Folds how = foldOf(*aggs_[j]);
+    if (how == Folds::Count) out[j] = Value::integer(static_cast<int64_t>(f.count));
+    else if (how == Folds::Sum)
       out[j] = f.sum.isFloat() ? Value::number(f.sum.asDouble()) : Value::integer(f.sum.asInt());
-    else if (agg.op == Op::Avg)
+    else if (how == Folds::Avg)
       out[j] = f.count ? Value::number(f.sum.asDouble() / static_cast<double>(f.count)) : Value();
     else out[j] = f.best;                                                      // min, max (canFold)
     if (out[j].isNumber() && !std::isfinite(out[j].asDouble())) return false;  // the ops' overflow error

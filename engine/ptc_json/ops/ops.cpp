@@ -66,7 +66,9 @@ Value itemValue(const Node& n, const Value& item, size_t i) {
 size_t countOperand(const Node& n, const Value* args, size_t nargs) {
   if (nargs == 0) return static_cast<size_t>(n.count);
   const Value& v = args[0];
-  const char* name = n.op == Op::Nth ? "index" : (n.op == Op::Chunk ? "size" : "count");
+  const char* name = "count";  // its Count field's name: nth's index, chunk's size, take's count
+  for (const FieldSpec& f : specOf(n.op).fields)
+    if (f.kind == FieldKind::Count) name = f.name;
   if (v.isInt() && v.asInt() >= 0) return static_cast<size_t>(v.asInt());
   double d = v.isNumber() ? v.asDouble() : -1;
   if (d >= 0 && d == std::floor(d)) return d >= 1.8e19 ? SIZE_MAX : static_cast<size_t>(d);

@@ -162,7 +162,9 @@ class Groups {
 class GroupFolds {
  public:
   static bool canFold(const Node& agg);
-  GroupFolds(const Node& n, size_t firstAgg) : n_(n), first_(firstAgg) {}
+  // Whether its fold reads a field's cells (count's reads none).
+  static bool readsCells(const Node& agg);
+  explicit GroupFolds(const Node& n);
   bool add(size_t group, const Value& item);
   // The same for `count` items of a list read by columns, from item `from`
   // on, item k in group groups[k] (each below `groupCount`): columns[j] is agg
@@ -182,8 +184,8 @@ class GroupFolds {
   static bool fold(Fold& f, const Node& agg, Value v);
   void cover(size_t folds);  // folds_ holds at least this many, charged
   const Node& n_;
-  size_t first_;             // the first agg among n_.kids
-  std::vector<Fold> folds_;  // group * aggs + agg
+  std::span<const std::unique_ptr<Node>> aggs_;  // n_'s `aggs`
+  std::vector<Fold> folds_;                      // group * aggs + agg
   Scratch scratch_;
 };
 // {"key": k, <agg name>: <value>...} for group_by with aggs (names in n.keys).
