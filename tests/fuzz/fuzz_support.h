@@ -15,6 +15,7 @@
 
 #include "api/engine.h"
 #include "core/json.h"
+#include "core/json_fast.h"
 #include "core/value.h"
 
 namespace ptc::fuzz {
@@ -47,8 +48,8 @@ constexpr uint64_t kMaxHeapBytes = 1 << 20;
 constexpr int kMaxAnswers = 2000;
 
 inline std::string limitsJson(std::string_view more = {}) {
-  std::string out = "{\"timeoutMs\":" + std::to_string(kTimeoutMs) + ",\"maxHeapBytes\":" +
-                    std::to_string(kMaxHeapBytes);
+  std::string out =
+      "{\"timeoutMs\":" + std::to_string(kTimeoutMs) + ",\"maxHeapBytes\":" + std::to_string(kMaxHeapBytes);
   if (!more.empty()) out += std::string(",") + std::string(more);
   return out + "}";
 }
@@ -66,6 +67,26 @@ inline Value parseStatus(const std::string& status) {
   }
 }
 
+// A tool's error message as a host gives it: text (the package's are
+// JavaScript strings), so a byte that is not UTF-8 becomes '?'. The engine
+// writes a host's message into the status as it is (core/json_writer.cpp).
+inline std::string hostText(std::string_view s) {
+  std::string out;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    size_t n = *p < 0x80 ? 1 : utf8Sequence(p, end);
+    if (n == 0) {
+      out.push_back('?');
+      ++p;
+    } else {
+      out.append(reinterpret_cast<const char*>(p), n);
+      p += n;
+    }
+  }
+  return out;
+}
+
 // Answers each call with the next part, oldest call first: "!message" fails
 // it, "?timeout", "?abort" and "?fault" cancel the run as the package's host
 // does, anything else is its result (JSON text, or not: the engine must say
@@ -73,10 +94,11 @@ inline Value parseStatus(const std::string& status) {
 inline std::string driveRun(Engine& engine, std::string status, const std::vector<std::string_view>& answers) {
   std::deque<int> out;
   size_t next = 0;
+  int run = 0;  // the first call status names the run; later ones need not
   for (int answered = 0;; ++answered) {
     Value s = parseStatus(status);
     if (s.field("state").str() != "call") return status;
-    const int run = static_cast<int>(s.field("run").asInt());
+    if (const Value* r = s.find("run")) run = static_cast<int>(r->asInt());
     for (const Value& c : s.field("calls").items()) out.push_back(static_cast<int>(c.field("id").asInt()));
     if (out.empty()) finding("a run waits with no call out", status);
     const int id = out.front();
@@ -86,8 +108,13 @@ inline std::string driveRun(Engine& engine, std::string status, const std::vecto
       continue;
     }
     std::string_view a = next < answers.size() ? answers[next++] : std::string_view("!no more answers");
-    if (a.substr(0, 1) == "!") status = engine.fail(run, a.substr(1), id);
-    else if (a.substr(0, 1) == "?") status = engine.cancel(run, a.substr(1, 5) == "abort" ? "abort" : a.substr(1, 5) == "fault" ? "fault" : "timeout", "by the fuzz input", id);
+    if (a.substr(0, 1) == "!") status = engine.fail(run, hostText(a.substr(1)), id);
+    else if (a.substr(0, 1) == "?")
+      status = engine.cancel(run,
+                             a.substr(1) == "abort"   ? "abort"
+                             : a.substr(1) == "fault" ? "fault"
+                                                      : "timeout",
+                             "by the fuzz input", id);
     else status = engine.resume(run, a, id);
   }
 }
