@@ -52,7 +52,7 @@ case "${1:-}" in
       # Every seed once, then a fixed number of mutations from seed 1.
       seeds=$(find "$dir/seeds/$t" -type f | wc -l)
       if fuzz "$t" -seed=1 -runs=$((seeds + 2000)) -artifact_prefix="$work/" "$work" "$dir/seeds/$t" >"$log" 2>&1; then
-        echo "fuzz: $t: $(grep -oE "^#[0-9]+ +DONE +cov: [0-9]+ ft: [0-9]+" "$log" | tail -1)"
+        echo "fuzz: $t: $(grep -aoE "^#[0-9]+[[:space:]]+DONE[[:space:]]+cov: [0-9]+ ft: [0-9]+" "$log" | tail -1)"
         passed=$((passed + 1))
       else
         tail -40 "$log"
@@ -70,6 +70,7 @@ case "${1:-}" in
           failed=$((failed + 1))
         fi
       done
+      [ "$failed" -eq 0 ] && rm -rf "$work"
     done
     echo "fuzz: $passed passed, $failed failed"
     [ "$failed" -eq 0 ]
