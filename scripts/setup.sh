@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build and test ptc-wasm:
-# Debian packages (Emscripten, nlohmann/json, fast_float, GoogleTest, ninja, clang-format, Chromium) when
+# Debian packages (Emscripten, nlohmann/json, fast_float, GoogleTest, ninja, clang-format, clang and its
+# sanitizer and libFuzzer runtimes, Chromium) when
 # missing, then the npm dependencies when package-lock.json changed.
 # Idempotent and quiet when everything is present; `npm start`/`npm test` call it.
 set -euo pipefail
@@ -19,6 +20,8 @@ have_cmd cmake || need_apt+=(cmake)
 have_cmd g++ || need_apt+=(g++)
 have_cmd gzip || need_apt+=(gzip)
 have_cmd clang-format || need_apt+=(clang-format)  # npm run format:check
+have_cmd clang++ || need_apt+=(clang)  # the fuzz targets (scripts/fuzz.sh): clang 14, Debian 12's
+have_pkg libclang-rt-14-dev || need_apt+=(libclang-rt-14-dev)  # libFuzzer and clang's sanitizer runtimes
 have_cmd python3 || need_apt+=(python3)  # the token corpus's Python twins (tests/js/token-corpus.test.cjs)
 if [ "${PTC_SKIP_BROWSER:-}" != 1 ]; then
   have_cmd chromium || need_apt+=(chromium)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test: set-up, the formatter check and the linter, the build, the engine
-# natively (plain and with address/undefined sanitizers) with GoogleTest, the
+# natively (plain and with address/undefined sanitizers) with GoogleTest, a short
+# fuzz run of each libFuzzer target with every regression case (scripts/fuzz.sh --smoke), the
 # package with Jest on the real wasm build, the packed tarball installed into
 # fresh consumer projects (tests/package/run.mjs), and the playground in headless
 # Chromium. Ends with one "N passed, N failed" line. The quicker loops are in
@@ -26,6 +27,10 @@ native_suite native
 echo "== engine: GoogleTest (native, -fsanitize=address,undefined)"
 native_suite asan --asan
 
+echo "== engine: fuzz smoke (libFuzzer, clang, address/undefined sanitizers; fixed runs from seed 1, then the regressions)"
+bash scripts/fuzz.sh --smoke >"$logs/fuzz.log" 2>&1 || { tail -60 "$logs/fuzz.log"; exit 1; }
+grep "^fuzz: " "$logs/fuzz.log"
+
 echo "== package: Jest (wasm build)"
 # On a failure, each failing test's block first ("● file › case name", then its file:line).
 npx jest --ci >"$logs/jest.log" 2>&1 || grep -A16 "^  ● " "$logs/jest.log" | head -200 || true
@@ -45,6 +50,7 @@ for f in "$logs"/native.log "$logs"/asan.log; do
   n=$(grep -oE "\[  PASSED  \] [0-9]+ tests?" "$f" | grep -oE "[0-9]+" || echo 0)
   passed=$((passed + n))
 done
+passed=$((passed + $(grep -oE "^fuzz: [0-9]+ passed" "$logs/fuzz.log" | grep -oE "[0-9]+")))
 jest_passed=$(grep -oE "^Tests: .*" "$logs/jest.log" | grep -oE "[0-9]+ passed" | grep -oE "[0-9]+")
 passed=$((passed + jest_passed))
 passed=$((passed + $(grep -oE "^package: [0-9]+ passed" "$logs/package.log" | grep -oE "[0-9]+")))

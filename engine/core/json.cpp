@@ -135,6 +135,29 @@ std::string reasonOf(const std::string& what) {
   return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+// nlohmann quotes the bytes it read last ("last read: '...'"), ill-formed
+// UTF-8 and all, and a message is text in a JSON status: each byte that starts
+// no well-formed sequence shows as \xNN (a byte a model can name and remove).
+std::string wellFormed(std::string_view s) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    size_t n = *p < 0x80 ? 1 : utf8Sequence(p, end);
+    if (n == 0) {
+      out += "\\x";
+      out.push_back(hex[*p >> 4]);
+      out.push_back(hex[*p & 15]);
+      ++p;
+      continue;
+    }
+    out.append(reinterpret_cast<const char*>(p), n);
+    p += n;
+  }
+  return out;
+}
+
 // The start of the JSON token that contains byte `at` (nlohmann reports where it
 // noticed the problem, often a token's last byte; an editor or a model wants the
 // token's first). Re-lexes from the beginning; only runs on errors.
@@ -194,7 +217,8 @@ size_t tokenStart(std::string_view text, size_t at) {
   std::string_view document = text.substr(offset);
   size_t at = pos > offset ? pos - offset : 0;
   std::string explanation = explainJsonSyntaxError(document, at, offset, reasonOf(reason));
-  e.message = "Invalid JSON in " + std::string(what) + " at byte " + std::to_string(pos) + ": " + explanation;
+  e.message =
+      "Invalid JSON in " + std::string(what) + " at byte " + std::to_string(pos) + ": " + wellFormed(explanation);
   throw PtcError(e);
 }
 

@@ -44,21 +44,6 @@ void appendUtf8(std::string& out, uint32_t cp) {
   }
 }
 
-// Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no
-// surrogates, nothing above U+10FFFF), or 0.
-size_t utf8Sequence(const unsigned char* p, const unsigned char* end) {
-  unsigned char c = p[0];
-  auto cont = [&](size_t i) { return p + i < end && (p[i] & 0xC0) == 0x80; };
-  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-  if (c == 0xE0) return p + 1 < end && p[1] >= 0xA0 && p[1] <= 0xBF && cont(2) ? 3 : 0;
-  if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) return cont(1) && cont(2) ? 3 : 0;
-  if (c == 0xED) return p + 1 < end && p[1] >= 0x80 && p[1] <= 0x9F && cont(2) ? 3 : 0;
-  if (c == 0xF0) return p + 1 < end && p[1] >= 0x90 && p[1] <= 0xBF && cont(2) && cont(3) ? 4 : 0;
-  if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (c == 0xF4) return p + 1 < end && p[1] >= 0x80 && p[1] <= 0x8F && cont(2) && cont(3) ? 4 : 0;
-  return 0;
-}
-
 class FastParser {
  public:
   FastParser(std::string_view text, const std::function<void()>& progress)
@@ -355,6 +340,21 @@ class FastParser {
 };
 
 }  // namespace
+
+// Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no
+// surrogates, nothing above U+10FFFF), or 0.
+size_t utf8Sequence(const unsigned char* p, const unsigned char* end) {
+  unsigned char c = p[0];
+  auto cont = [&](size_t i) { return p + i < end && (p[i] & 0xC0) == 0x80; };
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c == 0xE0) return p + 1 < end && p[1] >= 0xA0 && p[1] <= 0xBF && cont(2) ? 3 : 0;
+  if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) return cont(1) && cont(2) ? 3 : 0;
+  if (c == 0xED) return p + 1 < end && p[1] >= 0x80 && p[1] <= 0x9F && cont(2) ? 3 : 0;
+  if (c == 0xF0) return p + 1 < end && p[1] >= 0x90 && p[1] <= 0xBF && cont(2) && cont(3) ? 4 : 0;
+  if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (c == 0xF4) return p + 1 < end && p[1] >= 0x80 && p[1] <= 0x8F && cont(2) && cont(3) ? 4 : 0;
+  return 0;
+}
 
 bool parseJsonFast(std::string_view text, Value& out, const std::function<void()>& progress) {
   return FastParser(text, progress).parse(out);

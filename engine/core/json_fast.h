@@ -24,4 +24,8 @@ bool parseJsonFast(std::string_view text, Value& out, const std::function<void()
 // the engine (libc's strtod would link a software long double).
 bool readDecimal(std::string_view text, double& out);
 
+// Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlongs, no
+// surrogates, nothing above U+10FFFF), or 0; p < end.
+size_t utf8Sequence(const unsigned char* p, const unsigned char* end);
+
 }  // namespace ptc

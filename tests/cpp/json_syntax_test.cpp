@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/json.h"
+#include "core/protocol.h"
 
 namespace {
 
@@ -21,6 +22,18 @@ ptc::Error parseError(const std::string& text, const std::string& what) {
   }
   ADD_FAILURE() << "no parse error for " << text;
   return {};
+}
+
+// Found by fuzzing (tests/fuzz/regressions/workflow/ill-formed-utf8-in-a-syntax-error): nlohmann's
+// reason quotes the bytes it read last, and a byte that is not UTF-8 made the
+// status (JSON text) not JSON. Such a byte shows as \xNN; well-formed text stays.
+TEST(JsonSyntaxErrors, IllFormedUtf8InTheTextShowsAsEscapedBytes) {
+  ptc::Error e = parseError("{\"o\x89\xff\": 1}", "step-function file");
+  EXPECT_NE(e.message.find("last read: '\"o\\x89'"), std::string::npos) << e.message;
+  ptc::Value status = ptc::parseJson(ptc::errorJson(e), "status");  // throws if not well-formed
+  EXPECT_EQ(status.field("message").str(), e.message);
+  e = parseError("{\"caf\u00e9\": tru}", "context");
+  EXPECT_NE(e.message.find("\u00e9"), std::string::npos) << e.message;  // a well-formed character is kept
 }
 
 TEST(JsonSyntaxErrors, ContextTextNamesTheUnclosedListAndItsPointer) {
