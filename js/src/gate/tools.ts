@@ -114,10 +114,7 @@ function abandonReason(outcome: ToolOutcome): unknown {
 }
 
 /** Wraps a call's outcome promise, keeping what toolEnded knows of it (a write's turn ends when its tool does). */
-export function mapOutcome(
-  call: Promise<ToolOutcome>,
-  f: (outcome: ToolOutcome) => ToolOutcome,
-): Promise<ToolOutcome> {
+export function mapOutcome(call: Promise<ToolOutcome>, f: (outcome: ToolOutcome) => ToolOutcome): Promise<ToolOutcome> {
   const mapped = call.then(f);
   toolEnds.set(mapped, toolEnded(call));
   return mapped;
