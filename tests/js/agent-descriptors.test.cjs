@@ -115,7 +115,10 @@ describe.each([
     const recorder = (name, parameters) => ({
       effect: "write",
       parameters,
-      execute: (args, identity) => ((seen[name] = { args, identity }), name),
+      execute: (args, { runId, callId, signal }) => (
+        (seen[name] = { args, identity: { runId, callId }, signal }),
+        name
+      ),
     });
     const tools = {
       zod: recorder("zod", z.object({ id: z.string() })),
@@ -132,8 +135,13 @@ describe.each([
     expect(r).toMatchObject({ ok: true, result: ["zod", "json", "defined"] });
     const runId = expect.stringMatching(/./);
     for (const name of ["zod", "json", "defined"])
-      expect(seen[name]).toEqual({ args: { id: name }, identity: { runId, callId: expect.stringMatching(/^call-/) } });
+      expect({ args: seen[name].args, identity: seen[name].identity }).toEqual({
+        args: { id: name },
+        identity: { runId, callId: expect.stringMatching(/^call-/) },
+      });
     expect(new Set(Object.values(seen).map((s) => s.identity.runId)).size).toBe(1);
+    // With the call's own signal, never aborted for a call that answered.
+    expect(Object.values(seen).map((s) => s.signal.aborted)).toEqual([false, false, false]);
   });
 
   test("defineTool returns its descriptor as it is: a tool as any other", async () => {

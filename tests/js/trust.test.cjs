@@ -40,7 +40,8 @@ function recorder(extra = {}) {
     effect: "write",
     calls: [],
     execute: (args, identity) => {
-      tool.calls.push({ args: viaJson(args), identity });
+      // The call's ids (its signal, which every call gets, is tests/js/cancellation.test.cjs's subject).
+      tool.calls.push({ args: viaJson(args), identity: { runId: identity.runId, callId: identity.callId } });
       return { done: args };
     },
     ...extra,

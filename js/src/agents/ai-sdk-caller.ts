@@ -122,13 +122,16 @@ type SdkTool = Tool & {
  */
 function programTool(name: string, tool: SdkTool, call: Partial<ToolExecutionOptions<unknown>>): PtcToolFunction {
   let calls = 0;
-  // In a run that may hold calls, the call's id (stable across resumes of the
-  // same state: a write tool dedupes by it); otherwise a count.
+  // The call's id in the run (in a run that may hold calls, stable across
+  // resumes of the same state: a write tool dedupes by it). Its
+  // abortSignal is the call's own, aborted when the program's run abandons it
+  // (run_program's abortSignal is that run's signal).
   const options = (identity?: CallIdentity) => ({
     messages: [],
     context: {},
     ...call,
     toolCallId: `${call.toolCallId ?? "run_program"}:${name}:${identity?.callId ?? ++calls}`,
+    ...(identity?.signal ? { abortSignal: identity.signal } : {}),
   });
   const execute = (tool as { execute?: (input: unknown, options: object) => unknown }).execute;
   const descriptor: ToolDescriptor = {
@@ -179,7 +182,7 @@ export function ptcToolCaller(runtime: PtcRuntime, options: PtcToolCallerOptions
       const outcome =
         missingProgram(input) ??
         (await approvals.run(input, call.toolCallId, tools)) ??
-        (await session.run(programOf(input), undefined, tools));
+        (await session.run(programOf(input), undefined, tools, call.abortSignal));
       return toolOutput(outcome);
     },
   });

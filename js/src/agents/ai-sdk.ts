@@ -91,7 +91,7 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
       const outcome =
         missingProgram(input) ??
         (await approvals.run(input, call.toolCallId, own)) ??
-        (await session.run(programOf(input)));
+        (await session.run(programOf(input), undefined, undefined, call.abortSignal));
       return toolOutput(outcome);
     },
     denials: (messages, toolName = "run_program") => approvals.denials(messages, toolName, own),

@@ -129,11 +129,16 @@ export class Upstream {
     return listed;
   }
 
-  /** Calls a tool; throws an Error whose message names the server and says what went wrong. */
-  async call(tool: string, args: Record<string, unknown>): Promise<CallResult> {
+  /**
+   * Calls a tool; throws an Error whose message names the server and says
+   * what went wrong. `signal` (the run's call's own): once aborted, the SDK
+   * sends the server notifications/cancelled for the request and stops waiting.
+   */
+  async call(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallResult> {
     const client = await this.ready(tool);
+    signal?.throwIfAborted();
     try {
-      const result = await client.callTool({ name: tool, arguments: args });
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, signal ? { signal } : undefined);
       this.failures = 0;
       return result;
     } catch (e) {

@@ -127,7 +127,8 @@ function descriptorOf(upstream: Upstream, tool: ToolList[number], entry: McpServ
     description,
     parameters: tool.inputSchema as Record<string, unknown>,
     effect,
-    execute: async (args) => resultValue(upstream.name, await upstream.call(tool.name, args)),
+    // The call's signal goes upstream: a call the run abandons is cancelled there.
+    execute: async (args, call) => resultValue(upstream.name, await upstream.call(tool.name, args, call?.signal)),
   };
   if (tool.outputSchema) descriptor.returns = tool.outputSchema as Record<string, unknown>;
   if (approval) descriptor.approval = true;

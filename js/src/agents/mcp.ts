@@ -115,9 +115,11 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       inputSchema: programInput(runtime, options, z),
       annotations: runAnnotations(options.tools ?? {}),
     },
-    async ({ program, context }) => {
+    async ({ program, context }, extra) => {
       // (An input without "program" never gets here: the SDK's schema check names the key.)
-      const outcome = await session.run(program, context as Record<string, unknown> | undefined);
+      // extra.signal: aborted when the client cancels this call (notifications/cancelled).
+      const given = context as Record<string, unknown> | undefined;
+      const outcome = await session.run(program, given, undefined, extra?.signal);
       if (!outcome.ok) {
         // The text is for the model; _meta.code for a host that branches on the error (docs/errors.md).
         const content = [{ type: "text" as const, text: outcome.message }];

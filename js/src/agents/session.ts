@@ -290,11 +290,16 @@ export class ProgramSession {
     return { timeoutMs, maxHeapBytes, maxDepth, maxToolCalls, maxConcurrency, toolTimeoutMs };
   }
 
-  /** Runs a program; `tools`, when given, are this run's tools instead of the session's (a tool caller's, per call). */
+  /**
+   * Runs a program; `tools`, when given, are this run's tools instead of the
+   * session's (a tool caller's, per call); `signal` ends it (the MCP client's
+   * or the AI SDK's cancellation of this call).
+   */
   async run(
     program: unknown,
     context?: Record<string, unknown>,
     tools = this.options.tools ?? {},
+    signal?: AbortSignal,
   ): Promise<SessionOutcome> {
     const input = programFrom(program);
     const { runContext, resident } = await this.contextOf(context);
@@ -305,9 +310,10 @@ export class ProgramSession {
       memory: this.memory,
       tools,
       ...this.limits,
+      ...(signal ? { signal } : {}),
     });
     const { maxConcurrency, toolTimeoutMs } = this.limits;
-    const resumeOptions = { tools, context: runContext, resident, maxConcurrency, toolTimeoutMs };
+    const resumeOptions = { tools, context: runContext, resident, maxConcurrency, toolTimeoutMs, signal };
     const r = await settled(this.runtime, first, this.options.approve, resumeOptions, clock);
     return this.outcome(r, input);
   }

@@ -27,6 +27,9 @@ import type {
   Tool,
 } from "../types/public.js";
 
+/** A call's ids (CallIdentity without the signal, which awaitTool makes for each call). */
+export type CallIds = Omit<CallIdentity, "signal">;
+
 /** The gate options of run() and runWorkflow(). */
 export interface GateOptions {
   tools?: Record<string, Tool>;
@@ -141,7 +144,7 @@ export class ToolGate {
    * program sent: a copy taken before anything runs, so a tool that changes its
    * args in place cannot make the journal miss the call on resume.
    */
-  async call(call: ToolCall, live: (identity: CallIdentity) => Promise<ToolOutcome>): Promise<ToolOutcome> {
+  async call(call: ToolCall, live: (identity: CallIds) => Promise<ToolOutcome>): Promise<ToolOutcome> {
     const sentText = JSON.stringify(call.args);
     const sent = JSON.parse(sentText) as JsonObject;
     const canonical = canonicalJson(sent);
@@ -175,7 +178,7 @@ export class ToolGate {
         return { kind: "hold" };
       }
     }
-    const identity: CallIdentity = { runId: this.runId, callId };
+    const identity: CallIds = { runId: this.runId, callId };
     const run = () => live(identity);
     const outcome = effectOf(this.tools[call.tool]) === "write" ? this.oneWriteAtATime(run) : run();
     return this.record(asked, await outcome);

@@ -87,15 +87,45 @@ export interface CallBounds {
   /** toolTimeoutMs: past it the call fails (a failure the program may catch). */
   toolTimeoutMs?: number;
   runEnded?: RunEnd;
-  /** The call's identity (journal.ts), passed to the tool as its second argument; gated runs only. */
+  /**
+   * The call's identity (journal.ts in a gated run, caller-run.ts otherwise),
+   * passed to the tool as its second argument with the call's own AbortSignal.
+   */
   identity?: { runId: string; callId: string };
+  /**
+   * Told, at once, when the call is settled while its tool still runs (the
+   * deadline, toolTimeoutMs, an abort, the run's end): its signal is aborted
+   * then, but what it did may still land.
+   */
+  onAbandoned?: (outcome: ToolOutcome) => void;
+}
+
+/** The reason a call's signal is aborted with, when the run's signal was not what ended it. */
+function abandonReason(outcome: ToolOutcome): unknown {
+  const message =
+    outcome.kind === "callTimeout"
+      ? `no answer within ${outcome.toolTimeoutMs} ms (toolTimeoutMs): the call was abandoned`
+      : outcome.kind === "timeout"
+        ? `the run's time limit (${outcome.timeoutMs} ms, timeoutMs) struck while the call was out`
+        : "the run ended while the call was out";
+  const name = outcome.kind === "abort" ? "AbortError" : "TimeoutError";
+  if (typeof DOMException === "function") return new DOMException(`ptc-wasm: ${message}`, name);
+  return Object.assign(new Error(`ptc-wasm: ${message}`), { name });
+}
+
+/** Wraps a call's outcome promise, keeping what toolEnded knows of it (a write's turn ends when its tool does). */
+export function mapOutcome(call: Promise<ToolOutcome>, f: (outcome: ToolOutcome) => ToolOutcome): Promise<ToolOutcome> {
+  const mapped = call.then(f);
+  toolEnds.set(mapped, toolEnded(call));
+  return mapped;
 }
 
 /**
  * Calls one tool (a function, or a descriptor whose args are checked against
  * its parameters first) and waits for it, but never past the deadline, its
  * toolTimeoutMs or an abort: a tool still pending then is abandoned (its later
- * result is ignored).
+ * result is ignored) and the AbortSignal it was given is aborted, so that it
+ * can stop (an MCP upstream is sent notifications/cancelled).
  */
 export function awaitTool(
   name: string,
@@ -111,6 +141,8 @@ export function awaitTool(
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let callTimer: ReturnType<typeof setTimeout> | undefined;
+    // The tool's own signal, made when it starts: aborted when the call is settled before the tool ended.
+    let controller: AbortController | undefined;
     const onAbort = () => settle({ kind: "abort", reason: describeThrown(signal?.reason) });
     const onRunEnded = () => settle({ kind: "abort", reason: "the run ended" });
     const settle = (outcome: ToolOutcome) => {
@@ -124,6 +156,21 @@ export function awaitTool(
         signal?.removeEventListener("abort", onAbort);
       } catch {
         // an object posing as an AbortSignal; the call is settled all the same
+      }
+      if (controller && outcome.kind !== "value" && outcome.kind !== "failure" && outcome.kind !== "fault") {
+        bounds.onAbandoned?.(outcome);
+        let reason: unknown;
+        try {
+          reason = outcome.kind === "abort" && signal?.aborted ? signal.reason : abandonReason(outcome);
+        } catch {
+          reason = abandonReason(outcome);
+        }
+        // A listener of the tool's may throw: the call is settled all the same.
+        try {
+          controller.abort(reason);
+        } catch {
+          // (Node reports an exception thrown by an abort listener itself)
+        }
       }
     };
     const fail = (e: unknown) => settle({ kind: "failure", message: describeThrown(e) });
@@ -147,12 +194,16 @@ export function awaitTool(
         callTimer = setTimeout(() => settle({ kind: "callTimeout", toolTimeoutMs }), toolTimeoutMs);
       bounds.runEnded?.on(onRunEnded);
       signal?.addEventListener("abort", onAbort, { once: true });
-      const running = Promise.resolve(
-        bounds.identity ? call.execute(args, { ...bounds.identity }) : call.execute(args),
-      );
+      controller = new AbortController();
+      const identity = { signal: controller.signal, ...(bounds.identity ?? { runId: "", callId: "" }) };
+      const running = Promise.resolve(call.execute(args, identity));
       ended = running.then(
-        () => undefined,
-        () => undefined,
+        () => {
+          controller = undefined;
+        },
+        () => {
+          controller = undefined;
+        },
       );
       void running.then((value) => {
         let text: string;

@@ -68,23 +68,34 @@ export function toolInfos(tools: Record<string, unknown> | string[] | undefined)
   });
 }
 
+/**
+ * What an AI SDK tool() object's execute gets besides its input: the SDK's
+ * own execution options (`abortSignal`, `toolCallId`, `messages`), with the
+ * call's identity and signal under ptc-wasm's names too. A descriptor that
+ * names its schema `inputSchema` (the SDK's name) and not `parameters` is
+ * taken for one.
+ */
+function sdkOptions(identity: CallIdentity) {
+  return { ...identity, abortSignal: identity.signal, toolCallId: identity.callId, messages: [] };
+}
+
 /** What to call for a tool entry, once its args are checked; or why it cannot be called. */
 export function prepareCall(
   name: string,
   tool: Tool | undefined,
   args: JsonObject,
-): { execute: (args: JsonObject, identity?: CallIdentity) => unknown } | { problem: string } {
-  if (typeof tool === "function") return { execute: tool as (args: JsonObject, identity?: CallIdentity) => unknown };
+): { execute: (args: JsonObject, identity: CallIdentity) => unknown } | { problem: string } {
+  if (typeof tool === "function") return { execute: tool as (args: JsonObject, identity: CallIdentity) => unknown };
   if (!isToolDescriptor(tool))
     return { problem: `'${name}' is not a function or a tool descriptor {description, parameters, execute}` };
   if (typeof tool.execute !== "function")
     return {
       problem: `'${name}' is deferred (the host runs it): resume the run with { value } or { error } for this call, not { approved: true }`,
     };
-  const execute = tool.execute as (args: JsonObject, identity?: CallIdentity) => unknown;
-  // A gated call's identity is passed on (a write tool dedupes by it); an ungated one calls with the args only.
-  const run = (a: JsonObject, identity?: CallIdentity) =>
-    identity ? execute.call(tool, a, identity) : execute.call(tool, a);
+  const execute = tool.execute as (args: JsonObject, identity: CallIdentity) => unknown;
+  // Every call gets its identity and signal; an AI SDK tool() gets them as the SDK's options.
+  const sdk = tool.parameters === undefined && tool.inputSchema !== undefined;
+  const run = (a: JsonObject, identity: CallIdentity) => execute.call(tool, a, sdk ? sdkOptions(identity) : identity);
   const schema = tool.parameters ?? tool.inputSchema;
   // A Standard Schema (zod...) checks the args itself; the tool gets its output, and the identity as any descriptor.
   if (isStandardSchema(schema))

@@ -18,10 +18,12 @@ import type { Dialect } from "../run/dialects.js";
 import { DEFAULT_MAX_HEAP_BYTES, DEFAULT_TIMEOUT_MS } from "../run/options.js";
 import { RunObserver } from "../run/telemetry.js";
 import type { ResidentContext, ResidentSpec } from "../engine/resident.js";
-import type { ResumeSeed } from "../gate/journal.js";
+import type { CallIds, ResumeSeed } from "../gate/journal.js";
+import { newRunId } from "../gate/digest.js";
+import { effectOf } from "../gate/effects.js";
 import { finishedRun, gatedRun, type Gated } from "../gate/suspension.js";
-import { awaitTool, RunEnd } from "../gate/tools.js";
-import type { CallIdentity, PtcError, RunOptions } from "../types/public.js";
+import { awaitTool, mapOutcome, RunEnd } from "../gate/tools.js";
+import type { PtcError, RunOptions, UnconfirmedWrite } from "../types/public.js";
 
 /** A run that failed on the caller's side (before it started, aborted, its worker lost): a result of either dialect. */
 export type Failed = { ok: false; error: PtcError };
@@ -44,6 +46,10 @@ export class CallerRun<O extends CallerOptions = CallerOptions, R extends object
   private readonly gated?: Gated;
   private readonly observer?: RunObserver;
   private payloadMs = 0;
+  /** Names the calls of an ungated run (a gated one's ids come from its gate). */
+  private runId?: string;
+  /** Writes abandoned while their tool still ran: what they did may have landed. */
+  private readonly unconfirmed: UnconfirmedWrite[] = [];
 
   constructor(
     private readonly dialect: Dialect<O, R>,
@@ -97,18 +103,26 @@ export class CallerRun<O extends CallerOptions = CallerOptions, R extends object
   /** Runs one tool call (through the gate, when the run has one) until its outcome. */
   tool(call: ToolCall): Promise<ToolOutcome> {
     const { tools = {}, toolTimeoutMs, signal } = this.options;
-    const bounds = { toolTimeoutMs, runEnded: this.ended };
-    // A gated call gets its identity; an ungated one shares the run's bounds.
-    const live = (identity?: CallIdentity) =>
-      awaitTool(
-        call.tool,
-        tools[call.tool],
-        call.args,
-        this.deadline,
-        this.timeoutMs,
-        signal,
-        identity ? { ...bounds, identity } : bounds,
-      );
+    const write = effectOf(tools[call.tool]) === "write";
+    // A gated call gets its gate's identity; an ungated one, ids within this run.
+    const live = (ids?: CallIds) => {
+      const identity = ids ?? { runId: (this.runId ??= newRunId()), callId: `call-${call.id}` };
+      let abandoned = false;
+      const onAbandoned = write
+        ? () => {
+            abandoned = true;
+            this.unconfirmed.push({ tool: call.tool, path: call.path, ...identity });
+          }
+        : undefined;
+      const bounds = { toolTimeoutMs, runEnded: this.ended, identity, onAbandoned };
+      const outcome = awaitTool(call.tool, tools[call.tool], call.args, this.deadline, this.timeoutMs, signal, bounds);
+      // A write past its toolTimeoutMs is not a failure the program may catch and retry: it may have landed.
+      return write
+        ? mapOutcome(outcome, (o) =>
+            abandoned && o.kind === "callTimeout" ? unconfirmedEnd(call, identity, o.toolTimeoutMs) : o,
+          )
+        : outcome;
+    };
     const outcome = this.gated ? this.gated.gate.call(call, live) : live();
     return this.observer ? this.observer.call(call, outcome) : outcome;
   }
@@ -128,6 +142,32 @@ export class CallerRun<O extends CallerOptions = CallerOptions, R extends object
    */
   settle(result: R): R {
     this.ended.end();
+    const error = (result as { error?: PtcError }).error;
+    if (error && this.unconfirmed.length) withUnconfirmed(error, this.unconfirmed);
     return this.observer ? (this.observer.finish(result as R & { ok: boolean }) as R) : result;
   }
+}
+
+/** The run's end when a write overstayed toolTimeoutMs: nothing may catch it as a failure and try again. */
+function unconfirmedEnd(call: ToolCall, ids: CallIds, toolTimeoutMs: number): ToolOutcome {
+  return {
+    kind: "end",
+    code: "write_unconfirmed",
+    message:
+      `The write '${call.tool}' at ${call.path} gave no answer within ${toolTimeoutMs} ms (toolTimeoutMs) and was ` +
+      `abandoned: it may have completed. Check whether it did (runId ${ids.runId}, callId ${ids.callId}) ` +
+      `before making it again`,
+    path: call.path,
+  };
+}
+
+/** Names, in a failed run's error, the writes abandoned while they ran (`unconfirmed`). */
+function withUnconfirmed(error: PtcError, writes: UnconfirmedWrite[]): void {
+  error.unconfirmed = writes.map((w) => ({ ...w }));
+  if (error.code === "write_unconfirmed" && writes.length === 1) return; // its message says it
+  const named = writes.map((w) => `'${w.tool}' at ${w.path} (runId ${w.runId}, callId ${w.callId})`).join(", ");
+  error.message +=
+    ` The write${writes.length === 1 ? "" : "s"} ${named} ${writes.length === 1 ? "was" : "were"} still running ` +
+    `when the call was abandoned: ${writes.length === 1 ? "it" : "they"} may have completed; check before making ` +
+    `${writes.length === 1 ? "it" : "them"} again.`;
 }

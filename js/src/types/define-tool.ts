@@ -29,9 +29,10 @@ export interface ToolDefinition<
   /** The result's schema: a Standard Schema types what execute returns; the prompt shows its fields either way. */
   returns?: R;
   /**
-   * Runs the call with the args `parameters` gave. In a gated run (a write or
-   * approval tool, journal, suspend, resume...) `call` is its identity
-   * `{ runId, callId }`, the same on every resume of the same call.
+   * Runs the call with the args `parameters` gave. `call` is its `{ signal,
+   * runId, callId }` (CallIdentity): the signal is aborted when the call is
+   * abandoned; in a gated run (a write or approval tool, journal, suspend,
+   * resume...) the ids are the same on every resume of the same call.
    */
   execute: (args: ArgsOf<P>, call?: CallIdentity) => ResultOf<R> | PromiseLike<ResultOf<R>>;
   /** What the tool does to the world (default "read"); calls of "write" tools never overlap. */

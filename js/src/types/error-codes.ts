@@ -280,6 +280,13 @@ export const ERROR_CODES = [
     fix: "Decide the pending calls and call `runtime.resume(state, { results, tools })`.",
   },
   {
+    code: "write_unconfirmed",
+    types: [E],
+    source: "package",
+    when: "A call of a write tool gave no answer within `toolTimeoutMs` and was abandoned while it ran: it may have completed. The run ends (no try or on-error catches it, so nothing retries it as if it had failed); `error.unconfirmed` holds its `{ tool, path, runId, callId }`, the identity its tool was given.",
+    fix: "Check whether the write landed (by its runId and callId) before making it again; raise toolTimeoutMs if the tool is merely slow.",
+  },
+  {
     code: "replay_missing",
     types: [E],
     source: "package",

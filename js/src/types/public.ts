@@ -20,6 +20,20 @@ export interface PtcError {
   path?: string;
   /** Byte offset in the program text, for JSON syntax errors. */
   position?: number;
+  /**
+   * Calls of write tools abandoned (by timeoutMs, toolTimeoutMs, the signal)
+   * while their tool still ran: they may have completed. Present only then.
+   */
+  unconfirmed?: UnconfirmedWrite[];
+}
+
+/** A write the run abandoned while its tool still ran, by the identity its tool was given. */
+export interface UnconfirmedWrite {
+  tool: string;
+  /** JSON Pointer of the calling node (or step). */
+  path: string;
+  runId: string;
+  callId: string;
 }
 
 /** What formatError takes: a result's error, or one built by hand, whose `code` may be absent. */

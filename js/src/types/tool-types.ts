@@ -23,15 +23,26 @@ export type ToolArgs = JsonObject;
 export type ArgsFunction = CallableFunction;
 
 /**
- * What a tool of a gated run gets as its second argument (`execute(args,
- * identity)`): the same on every resume and replay of the same call, so a write
- * tool can refuse to do twice what one state, resumed twice, asks twice.
+ * What every tool call gets as its second argument (`execute(args, { signal,
+ * runId, callId })`). In a gated run (a write, approval or deferred tool;
+ * journal, replay, suspend, resume) `runId` and `callId` are the same on every
+ * resume and replay of the same call, so a write tool can refuse to do twice
+ * what one state, resumed twice, asks twice; in any other run they name the
+ * call within this run only.
  */
 export interface CallIdentity {
   /** Given when the run started; kept in its state. */
   runId: string;
   /** The call's id (a pending call's `id`): its tool, path, args and how many such calls came before it. */
   callId: string;
+  /**
+   * Aborted when the call is abandoned while the tool still runs: the run's
+   * `signal` aborted, its timeoutMs or the call's toolTimeoutMs struck, or
+   * the run ended. Pass it on (fetch, an MCP client's request options) so the
+   * work stops; `signal.reason` says why (a DOMException "TimeoutError" for
+   * the limits, the run's own reason for an abort).
+   */
+  signal: AbortSignal;
 }
 
 /** A host's key for suspended states (`stateKey`): text (UTF-8) or bytes. */
@@ -41,9 +52,9 @@ export type StateKey = string | Uint8Array | ArrayBuffer;
  * A host tool: receives the evaluated args object, returns JSON-compatible data
  * (or a Promise of it). Generic over its args; written as a method's type so
  * that a function declaring narrower args (`{ id: number }`) is still a Tool.
- * In a run with a gate (a write, approval or deferred tool; journal, replay,
- * suspend, resume) it also gets the call's identity `{ runId, callId }`, the
- * same on every resume of the same call: a write tool dedupes by it.
+ * It also gets the call's `{ signal, runId, callId }` (CallIdentity): the
+ * signal is aborted when the call is abandoned; in a gated run the ids are the
+ * same on every resume of the same call, and a write tool dedupes by them.
  */
 export type ToolFunction<Args extends object = ToolArgs> = {
   bivarianceHack(args: Args, call?: CallIdentity): unknown;
@@ -104,8 +115,9 @@ export type DeferredToolDescriptor = Omit<ToolDescriptor, "execute" | "defer"> &
  * An AI SDK tool() object, as it is or spread with ptc-wasm's `effect` and
  * `approval` (`{ ...tool({...}), effect: "write" }`): its inputSchema (zod, any
  * Standard Schema, or jsonSchema()) checks the args and is shown to the model;
- * its execute runs the call (with the args only). A tool() without execute
- * cannot be called.
+ * its execute runs the call, given the SDK's options `{ abortSignal,
+ * toolCallId, messages: [] }` (and CallIdentity's fields). A tool() without
+ * execute cannot be called.
  */
 export interface AiSdkToolLike {
   inputSchema: unknown;
