@@ -537,7 +537,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "mcp": {
       const { serveStdio } = await import("./agents/mcp.js");
-      const schema = options.has("--full-schema") ? "full" : "minimal";
+      const schema = options.has("--full-schema") ? ("full" as const) : ("minimal" as const);
       const kept = await keptMemory(options.get("--memory-out") as string | undefined, memory);
       const more = { maxMessageBytes, schema, onMemory: kept?.write };
       const server = await serveStdio(runtime, { tools, context, memory, ...limits, ...more });

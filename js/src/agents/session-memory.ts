@@ -60,7 +60,8 @@ function shadowWarning(keys: string[]): Warning {
 }
 
 /** Warnings of a run with the call's own (shadowed_memory) first. */
-export function withCallWarnings<R extends { warnings?: Warning[] }>(r: R, warnings: Warning[]): R {
-  if (!warnings.length) return r;
-  return { ...r, warnings: [...warnings, ...(r.warnings ?? [])] };
+export function withCallWarnings<R extends object>(r: R, warnings: Warning[]): R {
+  if (!warnings.length || ("status" in r && r.status === "suspended")) return r;
+  const own = "warnings" in r ? (r.warnings as Warning[] | undefined) : undefined;
+  return { ...r, warnings: [...warnings, ...(own ?? [])] };
 }
