@@ -181,7 +181,11 @@ describe("run_program read-only where a tool writes (issue 33 point 6)", () => {
     expect(byName.run_program.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
     expect(byName.run_program.description).toContain("Programs that call a tool that writes go to run_program_writes.");
     expect(byName.run_program_writes.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
-    expect(byName.run_program_writes.inputSchema).toEqual(byName.run_program.inputSchema);
+    // run_program's input, without the descriptions the model read there.
+    expect(byName.run_program_writes.inputSchema).toMatchObject({
+      required: ["program"],
+      properties: { program: { type: "object" }, context: { type: "object" } },
+    });
     await client.close();
     const reads = await connected({ tools: { orders: tools.orders } });
     const names = (await reads.client.listTools()).tools.map((t) => t.name);

@@ -19,8 +19,8 @@ export const READ_ONLY_RUN = { readOnlyHint: true, destructiveHint: false, idemp
 
 /** run_program_writes' description: the language is run_program's; only what differs is said. */
 export const WRITES_DESCRIPTION =
-  "Runs a PTC-JSON program as run_program does (same language, input and memory), for programs that call " +
-  "tools that write; a call that needs approval asks the user first. Programs that only read go to run_program.";
+  "run_program for programs that call tools that write (same input and memory); a call that needs approval " +
+  "asks the user first.";
 
 const writes = (tool: Tool) => declarations(tool)?.effect === "write";
 

@@ -194,7 +194,14 @@ function registerRunProgramWrites(
     {
       title: "Run a PTC-JSON program that writes",
       description: WRITES_DESCRIPTION,
-      inputSchema: programInput(runtime, options, z),
+      // run_program's input, whose descriptions the model has read there (full: the whole schema, as there).
+      inputSchema:
+        schemaForm(options.schema) === "full"
+          ? programInput(runtime, options, z)
+          : z.object({
+              program: z.unknown().meta({ type: "object" }),
+              context: z.record(z.string(), z.unknown()).optional(),
+            }),
       annotations: runAnnotations(options.tools ?? {}),
     },
     async ({ program, context }) =>
