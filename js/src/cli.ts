@@ -10,6 +10,7 @@ import { approximateTokens, createRuntime, isToolDescriptor } from "./node.js";
 import type { Runtime } from "./runtimes/runtime.js";
 import { escapeControls, shownJson } from "./util/shown-text.js";
 import { SESSION_TIMEOUT_MS } from "./agents/session.js";
+import { keptMemory } from "./agents/memory-file.js";
 import { VERSION } from "./util/version.js";
 import type {
   CallResult,
@@ -41,7 +42,8 @@ Commands:
 Options:
   --context <file | ->   JSON object of context data, read with "$key" or {"op": "load"} (run, mcp, prompt, validate)
   --memory <file | ->    JSON object of memory from earlier runs, read with "$key" or {"op": "var"} (run, mcp)
-  --memory-out <file>    Write the memory after the run (the memory contract) to a file (run)
+  --memory-out <file>    Write the memory after the run (the memory contract) to a file (run); mcp:
+                         at start and after each program that stores keys (restart with --memory)
   --tools <module>       A JS module whose exports are tools: functions or descriptors
                          {description, parameters, execute} (run, validate, schema, prompt, mcp).
                          An exported function named dispose or close is no tool: it is called
@@ -165,6 +167,7 @@ const ALLOWED: Record<string, string[]> = {
     "--tools",
     "--context",
     "--memory",
+    "--memory-out",
     "--timeout",
     "--max-heap",
     "--max-depth",
@@ -534,11 +537,14 @@ async function main(argv: string[]): Promise<number> {
     }
     case "mcp": {
       const { serveStdio } = await import("./agents/mcp.js");
-      const schema = options.has("--full-schema") ? "full" : "minimal";
-      const server = await serveStdio(runtime, { tools, context, memory, ...limits, maxMessageBytes, schema });
+      const schema = options.has("--full-schema") ? ("full" as const) : ("minimal" as const);
+      const kept = await keptMemory(options.get("--memory-out") as string | undefined, memory);
+      const more = { maxMessageBytes, schema, onMemory: kept?.write };
+      const server = await serveStdio(runtime, { tools, context, memory, ...limits, ...more });
       // Serves until the client closes standard input; then the connections close and the CLI ends.
       await new Promise((done) => process.stdin.once("end", done).once("close", done));
       await server.close();
+      await kept?.flushed();
       return 0;
     }
   }
@@ -567,8 +573,10 @@ main(process.argv.slice(2)).then(
     if (e instanceof UsageError) {
       write(process.stderr, `ptc-wasm: ${e.message}\nRun 'ptc-wasm --help' for usage.`);
       code = 2;
-    } else if (["ERR_PTC_MISSING_PEER", "ERR_PTC_MCP_CONFIG"].includes((e as { code?: string }).code ?? "")) {
-      // mcp without the MCP SDK (the message says what to install), or a wrong --mcp-config.
+    } else if (
+      ["ERR_PTC_MISSING_PEER", "ERR_PTC_MCP_CONFIG", "ERR_PTC_MEMORY_OUT"].includes((e as { code?: string }).code ?? "")
+    ) {
+      // mcp without the MCP SDK (the message says what to install), a wrong --mcp-config or --memory-out.
       write(process.stderr, `ptc-wasm: ${(e as Error).message}`);
       code = 2;
     } else {

@@ -132,7 +132,8 @@ describe("the MCP server", () => {
     const [a, b] = InMemoryTransport.createLinkedPair();
     await Promise.all([server.connect(a), client.connect(b)]);
     const run = async () => {
-      const r = await client.callTool({ name: "run_program", arguments: refundsProgram });
+      // refund writes: its programs go to run_program_writes (run_program is read-only, issue 33 point 6).
+      const r = await client.callTool({ name: "run_program_writes", arguments: refundsProgram });
       return JSON.parse(r.content[0].text);
     };
     return { refund, client, server, run };
@@ -182,7 +183,7 @@ describe("the MCP server", () => {
       });
       try {
         const r = await client.callTool({
-          name: "run_program",
+          name: "run_program_writes",
           arguments: program ?? { program: { op: "call", tool: "refund", args } },
         });
         return { asked, ran: refund.ran, text: r.content[0].text };

@@ -31,6 +31,7 @@ const ORDERS = {
   ],
   bob: [{ id: "o3", total: 99 }],
 };
+const cancelled = []; // the ids shop.cancel_order was called with
 function shopServer() {
   const server = new McpServer({ name: "shop", version: "1.0.0" });
   server.registerTool(
@@ -49,7 +50,7 @@ function shopServer() {
   server.registerTool(
     "cancel_order",
     { description: "Cancels an order.", inputSchema: { id: z.string() }, annotations: { destructiveHint: true } },
-    async ({ id }) => ({ content: [{ type: "text", text: `cancelled ${id}` }] }),
+    async ({ id }) => (cancelled.push(id), { content: [{ type: "text", text: `cancelled ${id}` }] }),
   );
   server.registerTool(
     "refund",
@@ -119,10 +120,13 @@ afterAll(async () => {
 });
 
 const text = (result) => result.content.map((c) => c.text).join("\n");
-const run = async (program) => {
-  const result = await client.callTool({ name: "run_program", arguments: { program } });
+const runAs = (name) => async (program) => {
+  const result = await client.callTool({ name, arguments: { program } });
   return { isError: result.isError === true, text: text(result) };
 };
+// Programs that call a tool that writes go to run_program_writes (issue 33 item 6).
+const run = runAs("run_program");
+const runWrites = runAs("run_program_writes");
 
 // Issue 28 item 2: upstream definitions are not dumped into tools/list.
 test("tools/list names each server, not its tools; describe_tools reads them on demand", async () => {
@@ -131,6 +135,7 @@ test("tools/list names each server, not its tools; describe_tools reads them on 
     "describe_language",
     "describe_tools",
     "run_program",
+    "run_program_writes",
     "run_workflow",
   ]);
   const runProgram = tools.find((t) => t.name === "run_program");
@@ -138,8 +143,15 @@ test("tools/list names each server, not its tools; describe_tools reads them on 
   expect(runProgram.description).toContain("shop.<tool>: 3 tools");
   expect(runProgram.description).not.toContain("search_nodes");
   expect(JSON.stringify(tools)).not.toContain("get-structured-content");
-  // Issue 28 item 5: annotations. Upstream writes make run_program destructive (a host may ask first).
+  // Issue 28 item 5, issue 33 item 6: annotations. Upstream writes make run_program_writes destructive
+  // (a host may ask first); run_program stays read-only, so read-only programs need not be asked about.
   expect(runProgram.annotations).toEqual({
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: true,
+  });
+  expect(tools.find((t) => t.name === "run_program_writes").annotations).toEqual({
     readOnlyHint: false,
     destructiveHint: true,
     idempotentHint: false,
@@ -186,7 +198,7 @@ test("the upstream servers add a few tokens to tools/list, however many tools th
 
 // Issue 28 item 1, and the README's program: data of two upstream servers joined in one program.
 test("a program joins data from two servers: memory's people and the shop's orders", async () => {
-  const created = await run({
+  const created = await runWrites({
     op: "call",
     tool: "memory.create_entities",
     args: {
@@ -260,10 +272,10 @@ test("args are checked against the upstream inputSchema before the call, naming 
 });
 
 test("an isError result is a tool failure that try catches", async () => {
-  const failed = await run({ op: "call", tool: "shop.refund", args: { id: "o1" } });
+  const failed = await runWrites({ op: "call", tool: "shop.refund", args: { id: "o1" } });
   expect(failed.isError).toBe(true);
   expect(failed.text).toContain("order o1 cannot be refunded: it is not paid");
-  const caught = await run({
+  const caught = await runWrites({
     op: "try",
     expr: { op: "call", tool: "shop.refund", args: { id: "o1" } },
     catch: "no refund",
@@ -273,17 +285,45 @@ test("an isError result is a tool failure that try catches", async () => {
 
 test("a write that may be destructive asks the host's user first (elicitation)", async () => {
   elicited.length = 0;
-  expect(await run({ op: "call", tool: "shop.cancel_order", args: { id: "o1" } })).toEqual({
+  expect(await runWrites({ op: "call", tool: "shop.cancel_order", args: { id: "o1" } })).toEqual({
     isError: false,
     text: JSON.stringify("cancelled o1"),
   });
   expect(elicited).toHaveLength(1);
   expect(elicited[0]).toContain('the tool "shop.cancel_order"');
-  const denied = await run({ op: "call", tool: "shop.cancel_order", args: { id: "o666" } });
+  const denied = await runWrites({ op: "call", tool: "shop.cancel_order", args: { id: "o666" } });
   expect(denied.isError).toBe(true);
   // A read (as the config says) asks nobody.
   await run({ op: "call", tool: "shop.orders", args: { customer: "ada" } });
   expect(elicited).toHaveLength(2);
+});
+
+// Issue 33 item 6: the host's prompt before a tool (from its annotations) is not asked of read-only programs.
+test("run_program is read-only: a read-only program asks nobody; one that writes is refused unrun, for run_program_writes", async () => {
+  elicited.length = 0;
+  cancelled.length = 0;
+  const orders = { op: "call", tool: "shop.orders", args: { customer: "bob" } };
+  const read = await run({ op: "pipe", steps: [orders, { op: "get", field: "orders" }, { op: "count" }] });
+  expect(read).toEqual({ isError: false, text: "1" });
+  const program = {
+    op: "pipe",
+    steps: [
+      { op: "call", tool: "shop.orders", args: { customer: "bob" } },
+      { op: "get", field: "orders" },
+      { op: "map", expr: { op: "call", tool: "shop.cancel_order", args: { id: { op: "get", field: "id" } } } },
+    ],
+  };
+  const refused = await client.callTool({ name: "run_program", arguments: { program } });
+  expect(refused.isError).toBe(true);
+  expect(refused._meta).toEqual({ code: "read_only_program" });
+  expect(text(refused)).toContain("calls 'shop.cancel_order', which writes: nothing ran");
+  expect(text(refused)).toContain("Send the same program to run_program_writes");
+  expect(elicited).toHaveLength(0); // nobody was asked: nothing ran
+  expect(cancelled).toEqual([]);
+  // The same program through run_program_writes: the one prompt is the call's own approval.
+  expect(await runWrites(program)).toEqual({ isError: false, text: JSON.stringify(["cancelled o3"]) });
+  expect(elicited).toHaveLength(1);
+  expect(cancelled).toEqual(["o3"]);
 });
 
 test("step functions call upstream tools by the same names", async () => {

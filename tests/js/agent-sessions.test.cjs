@@ -18,14 +18,17 @@ beforeAll(async () => {
   ptc = await ptcWasm.createRuntime();
 });
 
-/** An MCP server over `options` and a client of it; run(program) is one model call of run_program. */
+/** An MCP server over `options` and a client of it; run(program) is one model call of run_program(_writes). */
 async function session(options) {
   const server = createMcpServer(ptc, options);
   const client = new Client({ name: "sessions-test", version: "1.0.0" });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await Promise.all([server.connect(a), client.connect(b)]);
+  // These programs call tools that write: where a tool writes, they go to run_program_writes (run_program is read-only).
+  const names = (await client.listTools()).tools.map((t) => t.name);
+  const name = names.includes("run_program_writes") ? "run_program_writes" : "run_program";
   const run = async (program) => {
-    const r = await client.callTool({ name: "run_program", arguments: { program } });
+    const r = await client.callTool({ name, arguments: { program } });
     return { isError: r.isError === true, code: r._meta?.code, texts: r.content.map((c) => c.text) };
   };
   return { run, close: () => client.close() };

@@ -34,6 +34,8 @@ const NOT_FROM_A_CASE = {
   replay_missing: "a replayed run asking what was not recorded: suspend.test.cjs",
   bad_state: "resume given a state that does not fit: suspend.test.cjs",
   bad_resume: "resume given results or context that do not fit: suspend.test.cjs",
+  shadowed_memory: "a session's call whose context has a memory key: agent-memory.test.cjs",
+  read_only_program: "MCP run_program given a program that writes: agent-gateway.test.cjs, agent-memory.test.cjs",
 };
 
 test("the table names the engine's codes, in the engine's order, then the package's", () => {
@@ -48,6 +50,8 @@ test("the table names the engine's codes, in the engine's order, then the packag
     "replay_missing",
     "bad_state",
     "bad_resume",
+    "shadowed_memory",
+    "read_only_program",
   ]);
   for (const e of ERROR_CODES) {
     expect(e.code).toMatch(/^[a-z]+(_[a-z]+)*$/);

@@ -125,7 +125,7 @@ export class SdkApprovals {
   private resume(input: HeldInput, decision: { approved: boolean; reason?: string }, tools: Record<string, Tool>) {
     const problem = shownProblem(input);
     if (problem) return Promise.resolve(refusal(problem));
-    return this.session.resumeHeld(input.state, decision, tools);
+    return this.session.resumeHeld(input.state, decision, tools, programOf(input));
   }
 
   /**
@@ -163,6 +163,30 @@ export class SdkApprovals {
   }
 }
 
-/** The program of a tool input as the session runs it (some models send it as JSON text). */
-export const programOf = (input: unknown): unknown =>
-  isObject(input) && typeof input.program === "string" ? input.program : input;
+function parsedIfText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The program of a tool input as the session runs it, read as MCP run_program
+ * reads its arguments {program, context?}: the program may come as JSON text
+ * (some models send it so), and may itself be run_program's input, an
+ * envelope {program, context?} (a doubled envelope): its program is run, with
+ * its context over the input's.
+ */
+export function programOf(input: unknown): unknown {
+  if (!isObject(input) || !("program" in input)) return input;
+  const inner = parsedIfText(input.program);
+  if (inner === undefined) return input.program; // text that is no JSON: the engine says where it stops being JSON
+  const outer = isObject(input.context) ? input.context : undefined;
+  if (isObject(inner) && "program" in inner) {
+    const own = isObject(inner.context) ? inner.context : undefined;
+    return outer || own ? { ...inner, context: { ...outer, ...own } } : inner;
+  }
+  return outer ? { program: inner, context: outer } : { program: inner };
+}

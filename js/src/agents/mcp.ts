@@ -1,5 +1,9 @@
 // ptc-wasm/mcp: an MCP server (the official SDK's McpServer) exposing
-//   run_program({program, context?})  runs a program; the description is the compact prompt
+//   run_program({program, context?})  runs a program; the description is the compact prompt.
+//     When a tool writes, run_program is read-only (a program that calls a write is
+//     refused before it runs) and run_program_writes runs the programs that write
+//     (mcp-read-only.ts): a host need not ask before every program, only before
+//     those that may write, on top of the per-call approvals
 //   run_workflow({functions, input?, entry?})  runs a step-function file; the description is its compact prompt
 //   describe_language({topic?, compact?, language?})  details on demand: an op, a family, an error code,
 //     the step-function dialect; no topic: the full prompt of PTC-JSON (or of step functions)
@@ -20,6 +24,7 @@ import { registerDescribeTools, shownTools } from "./mcp-catalog.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import { formatWarnings } from "../runtimes/format.js";
+import { READ_ONLY_RUN, ReadOnlyPrograms, WRITES_DESCRIPTION } from "./mcp-read-only.js";
 import {
   ProgramSession,
   runWorkflowFor,
@@ -27,6 +32,7 @@ import {
   type ApproveCall,
   type SessionMemory,
   type SessionOptions,
+  type SessionOutcome,
 } from "./session.js";
 import type { JsonObject, PendingCall, Tool } from "../types/public.js";
 import { shownJson } from "../util/shown-text.js";
@@ -71,6 +77,7 @@ export {
 export const RUN_PROGRAM = "run_program";
 export const RUN_WORKFLOW = "run_workflow";
 export const DESCRIBE_LANGUAGE = "describe_language";
+export const RUN_PROGRAM_WRITES = "run_program_writes";
 
 interface McpPeers {
   McpServer: typeof import("@modelcontextprotocol/sdk/server/mcp.js").McpServer;
@@ -102,36 +109,32 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     onclose?.();
   };
 
+  // With tools that write, run_program is read-only and run_program_writes runs the programs that write.
+  const readOnly = new ReadOnlyPrograms(runtime, options.tools ?? {});
   server.registerTool(
     RUN_PROGRAM,
     {
       title: "Run a PTC-JSON program",
-      description: runtime.prompt({
-        tools: tools.prompt,
-        context: options.context,
-        compact: true,
-        describeTool: DESCRIBE_LANGUAGE,
-      }),
+      description:
+        runtime.prompt({
+          tools: tools.prompt,
+          context: options.context,
+          compact: true,
+          describeTool: DESCRIBE_LANGUAGE,
+        }) + readOnly.note,
       inputSchema: programInput(runtime, options, z),
-      annotations: runAnnotations(options.tools ?? {}),
+      annotations: readOnly.split ? READ_ONLY_RUN : runAnnotations(options.tools ?? {}),
     },
     async ({ program, context }, extra) => {
       // (An input without "program" never gets here: the SDK's schema check names the key.)
       // extra.signal: aborted when the client cancels this call (notifications/cancelled).
+      const refused = readOnly.refusal(program);
+      if (refused) return programResult(refused);
       const given = context as Record<string, unknown> | undefined;
-      const outcome = await session.run(program, given, undefined, extra?.signal);
-      if (!outcome.ok) {
-        // The text is for the model; _meta.code for a host that branches on the error (docs/errors.md).
-        const content = [{ type: "text" as const, text: outcome.message }];
-        return { isError: true, content, _meta: { code: outcome.error.code } };
-      }
-      const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
-      if (outcome.stored.length) content.push({ type: "text" as const, text: storedNote(outcome.stored) });
-      const warnings = formatWarnings(outcome.warnings);
-      if (warnings) content.push({ type: "text" as const, text: warnings });
-      return { content };
+      return programResult(await session.run(program, given, undefined, extra?.signal));
     },
   );
+  if (readOnly.split) registerRunProgramWrites(server, runtime, session, options, z);
 
   registerRunWorkflow(server, runtime, session, options, z);
   registerDescribeTools(server, options.tools ?? {}, z);
@@ -161,6 +164,54 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     },
   );
   return server as PtcMcpServer;
+}
+
+/** A program's outcome as run_program and run_program_writes answer it. */
+function programResult(outcome: SessionOutcome) {
+  if (!outcome.ok) {
+    // The text is for the model; _meta.code for a host that branches on the error (docs/errors.md).
+    const content = [{ type: "text" as const, text: outcome.message }];
+    return { isError: true, content, _meta: { code: outcome.error.code } };
+  }
+  const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
+  if (outcome.stored.length) content.push({ type: "text" as const, text: storedNote(outcome.stored) });
+  const warnings = formatWarnings(outcome.warnings);
+  if (warnings) content.push({ type: "text" as const, text: warnings });
+  return { content };
+}
+
+// run_program_writes: run_program for the programs that call tools that write
+// (registered only when some tool writes). Its input and memory are
+// run_program's; its annotations say it may write, so a host may ask before
+// it, as it need not before the read-only run_program.
+function registerRunProgramWrites(
+  server: McpServer,
+  runtime: PtcRuntime,
+  session: ProgramSession,
+  options: PtcMcpServerOptions,
+  z: McpPeers["z"],
+) {
+  server.registerTool(
+    RUN_PROGRAM_WRITES,
+    {
+      title: "Run a PTC-JSON program that writes",
+      description: WRITES_DESCRIPTION,
+      // run_program's input, whose descriptions the model has read there (full: the whole schema, as there).
+      inputSchema:
+        schemaForm(options.schema) === "full"
+          ? programInput(runtime, options, z)
+          : z.object({
+              program: z.unknown().meta({ type: "object" }),
+              context: z.record(z.string(), z.unknown()).optional(),
+            }),
+      annotations: runAnnotations(options.tools ?? {}),
+    },
+    // extra.signal: aborted when the client cancels this call, as run_program's.
+    async ({ program, context }, extra) =>
+      programResult(
+        await session.run(program, context as Record<string, unknown> | undefined, undefined, extra?.signal),
+      ),
+  );
 }
 
 // run_program's input: {program, context?}. zod carries the schema through as

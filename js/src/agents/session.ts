@@ -24,6 +24,7 @@ import type {
 } from "../types/public.js";
 import type { WorkflowResult } from "../run/workflows.js";
 import { DEFAULT_TIMEOUT_MS } from "../run/options.js";
+import { callInput, withCallWarnings } from "./session-memory.js";
 import { now } from "../run/driver.js";
 
 /**
@@ -73,6 +74,12 @@ export interface SessionOptions {
    * key, travels in the messages to the next request (ai-sdk-approvals.ts).
    */
   stateKey?: StateKey;
+  /**
+   * Called each time a program stored keys in memory, with the memory then (a
+   * copy) and the keys it stored: where a host persists the session's memory
+   * (the CLI's `mcp --memory-out` writes it to a file).
+   */
+  onMemory?: (memory: JsonObject, stored: string[]) => void;
 }
 
 export type SessionOutcome =
@@ -139,6 +146,7 @@ const SESSION_OPTIONS = [
   "toolTimeoutMs",
   "approve",
   "stateKey",
+  "onMemory",
 ] as const;
 
 const NO_APPROVER = "this session has no one to approve it (its host gave no approve function)";
@@ -248,6 +256,8 @@ export class ProgramSession {
   ) {
     this.options = checkedOptions(options, SESSION_OPTIONS);
     this.memory = { ...(this.options.memory ?? {}) } as JsonObject;
+    if (this.options.onMemory !== undefined && typeof this.options.onMemory !== "function")
+      throw new TypeError("ptc-wasm: options.onMemory must be a function");
   }
 
   /** The session's memory, to read, set or clear between programs. */
@@ -301,13 +311,14 @@ export class ProgramSession {
     tools = this.options.tools ?? {},
     signal?: AbortSignal,
   ): Promise<SessionOutcome> {
-    const input = programFrom(program);
-    const { runContext, resident } = await this.contextOf(context);
+    const call = callInput(programFrom(program), context, this.memory);
+    const input = call.input;
+    const { runContext, resident } = await this.contextOf(call.context);
     const clock = new CallClock(this.limits.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     const first = await this.runtime.run(input, {
       context: runContext,
       resident,
-      memory: this.memory,
+      memory: call.memory,
       tools,
       ...this.limits,
       ...(signal ? { signal } : {}),
@@ -315,7 +326,7 @@ export class ProgramSession {
     const { maxConcurrency, toolTimeoutMs } = this.limits;
     const resumeOptions = { tools, context: runContext, resident, maxConcurrency, toolTimeoutMs, signal };
     const r = await settled(this.runtime, first, this.options.approve, resumeOptions, clock);
-    return this.outcome(r, input);
+    return this.outcome(withCallWarnings(r, call.warnings), input);
   }
 
   /**
@@ -324,26 +335,30 @@ export class ProgramSession {
    * session's stateKey), for a host that asks a person between two requests.
    */
   async runHeld(program: unknown, tools = this.options.tools ?? {}): Promise<SessionOutcome | { held: RunSuspended }> {
-    const input = programFrom(program);
-    const { runContext, resident } = await this.contextOf();
+    const call = callInput(programFrom(program), undefined, this.memory);
+    const input = call.input;
+    const { runContext, resident } = await this.contextOf(call.context);
     const r = await this.runtime.run(input, {
       context: runContext,
       resident,
-      memory: this.memory,
+      memory: call.memory,
       tools,
       stateKey: this.options.stateKey,
       ...this.limits,
     });
-    return r.status === "suspended" ? { held: r } : this.outcome(r, input);
+    return r.status === "suspended" ? { held: r } : this.outcome(withCallWarnings(r, call.warnings), input);
   }
 
   /**
    * Resumes a state runHeld gave (maybe in another process), every pending
    * call decided by `decision`. A state changed since it was signed is refused
-   * (bad_state); calls held again are not run (code "suspended").
+   * (bad_state); calls held again are not run (code "suspended"). `program`:
+   * the held call's program, whose envelope's context the run was given.
    */
-  async resumeHeld(state: SuspendedState, decision: CallResult, tools = this.options.tools ?? {}) {
-    const { runContext, resident } = await this.contextOf();
+  async resumeHeld(state: SuspendedState, decision: CallResult, tools = this.options.tools ?? {}, program?: unknown) {
+    // The context given with the held call (its envelope's), as runHeld ran it: a resume must have the same.
+    const given = program === undefined ? undefined : callInput(programFrom(program), undefined, {}).context;
+    const { runContext, resident } = await this.contextOf(given);
     const pending = Array.isArray(state?.pending) ? state.pending : [];
     const results = Object.fromEntries(pending.map((p) => [p.id, decision]));
     const { timeoutMs, maxConcurrency, toolTimeoutMs } = this.limits;
@@ -375,6 +390,16 @@ export class ProgramSession {
     return { runContext, resident };
   }
 
+  /** Tells the host's onMemory of keys a program stored; a host's function that throws fails no program. */
+  private memoryStored(stored: string[]): void {
+    if (!stored.length || !this.options.onMemory) return;
+    try {
+      this.options.onMemory(structuredClone(this.memory), stored);
+    } catch {
+      // the host's persistence is its own: its failure is not the model's
+    }
+  }
+
   /** A finished run as the model reads it; what it stored is kept in the session's memory. */
   private outcome(
     r: RunResult | { ok: false; error: PtcError; warnings?: Warning[] },
@@ -391,7 +416,9 @@ export class ProgramSession {
     // Programs of one session may be in flight at once, each started from the
     // memory of its time: merge what each stored, so none loses another's keys.
     this.memory = { ...this.memory, ...r.memoryDelta };
-    return { ok: true, result: r.result, stored: Object.keys(r.memoryDelta), ...withWarnings(r.warnings) };
+    const stored = Object.keys(r.memoryDelta);
+    this.memoryStored(stored);
+    return { ok: true, result: r.result, stored, ...withWarnings(r.warnings) };
   }
 }
 

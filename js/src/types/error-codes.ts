@@ -307,6 +307,20 @@ export const ERROR_CODES = [
     when: "`resume` got results for calls that are not pending, results of the wrong shape, or a context other than the run's.",
     fix: "Answer the state's `pending` ids with `{ value }`, `{ error }` or `{ approved }`, and pass the same context.",
   },
+  {
+    code: "shadowed_memory",
+    types: [W],
+    source: "package",
+    when: 'A session (MCP `run_program`, `ptcTool`) ran a program with a context given with that call holding a key its memory also holds: the context given now wins (`"$key"` reads it), and the memory keeps its value for later programs.',
+    fix: "Nothing if the context was meant; else give the context another key, or read the memory's value in a later program.",
+  },
+  {
+    code: "read_only_program",
+    types: [V],
+    source: "package",
+    when: "MCP `run_program` got a program that calls a tool that writes, where the server offers such programs as `run_program_writes` (so that `run_program` is read-only for the host); nothing ran.",
+    fix: "Send the same program to `run_program_writes`, whose calls that need approval are asked for one by one.",
+  },
 ] as const satisfies readonly ErrorCodeInfo[];
 
 /** The code of an error: see docs/errors.md. */
