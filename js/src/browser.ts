@@ -1,6 +1,8 @@
 // Browser/bundler entry: fetches the .wasm next to this file (bundlers follow
 // `new URL(..., import.meta.url)`), or takes bytes, a module or a URL; starts
 // the engine worker from next to this file too, or from `workerUrl`.
+// On a page the engine runs in a worker unless `worker: false` says otherwise:
+// a program computing on the page's thread would freeze it (see workerByDefault).
 // Bundlers that do not follow those URLs (esbuild) leave both files out: the
 // errors then say which file to copy and which option points at it.
 import type { Runtime, WorkerRuntime } from "./index.js";
@@ -23,19 +25,22 @@ const scriptUrl =
   typeof document === "undefined" ? undefined : (document.currentScript as HTMLScriptElement | null)?.src || undefined;
 
 const WASM_OPTION = 'createRuntime({ wasm: "/ptc.wasm" }) (a URL, the bytes or a WebAssembly.Module)';
-const WORKER_OPTION = 'createRuntime({ worker: true, workerUrl: "/worker.browser.mjs" })';
+const WORKER_OPTION = 'createRuntime({ workerUrl: "/worker.browser.mjs" })';
+const IN_PROCESS =
+  "or run the engine on the page's thread, which blocks the page while a program computes: createRuntime({ worker: false })";
 const WASM_FIX = (url: string) =>
   `serve node_modules/ptc-wasm/dist/ptc.wasm at ${url} (copy it next to your bundle), or pass where it is: ${WASM_OPTION}`;
 const WORKER_FIX = (url: string) =>
   `serve node_modules/ptc-wasm/dist/worker.browser.mjs at ${url} (copy it next to your bundle), ` +
-  `or pass where it is: ${WORKER_OPTION}`;
+  `or pass where it is: ${WORKER_OPTION}; ${IN_PROCESS}`;
 
 /** `file` next to this script; an error saying what to do when that place is unknown. */
 function besideThisScript(file: string, option: string): URL {
   if (scriptUrl) return new URL(file, scriptUrl);
   throw new Error(
     `ptc-wasm: cannot tell where ${file} is (this bundle has no import.meta.url, nor a <script> URL): ` +
-      `copy node_modules/ptc-wasm/dist/${file} to your site and pass its URL: ${option}`,
+      `copy node_modules/ptc-wasm/dist/${file} to your site and pass its URL: ${option}` +
+      (option === WORKER_OPTION ? `; ${IN_PROCESS}` : ""),
   );
 }
 
@@ -79,7 +84,7 @@ async function describeWorkerError(event: Event, url: string): Promise<string> {
     const type = response.headers.get("content-type") ?? "no content type";
     return (
       `${didNotStart} (${url} loads, as ${type}): a module worker needs a JavaScript content type, ` +
-      `and a Content-Security-Policy must allow its URL (worker-src or script-src)`
+      `and a Content-Security-Policy must allow its URL (worker-src or script-src); ${IN_PROCESS}`
     );
   } catch (e) {
     return `${didNotStart} (${url}: ${describeThrown(e)}): ${WORKER_FIX(url)}`;
@@ -134,9 +139,38 @@ const browser: Platform = {
   },
 };
 
-/** Loads the engine (compiled once per page) and returns a new runtime. */
-export function createRuntime(options?: CreateRuntimeOptions & { worker?: false }): Promise<Runtime>;
+let warnedNoWorker = false;
+
+/**
+ * `worker` when the caller did not say: a worker on a page (its main thread
+ * also paints and answers input), in-process elsewhere (inside a Web Worker,
+ * Cloudflare Workers: no page to freeze). A page without Worker (jsdom, an old
+ * embedded browser) runs in-process, and says so once on the console.
+ */
+function workerByDefault(): boolean {
+  if (typeof document === "undefined" || typeof window === "undefined") return false;
+  if (typeof Worker === "function") return true;
+  if (!warnedNoWorker) {
+    warnedNoWorker = true;
+    console.warn(
+      "ptc-wasm: this page has no Worker, so the engine runs on the page's thread: the page is blocked " +
+        "while a program computes, and an abort waits for the run's timeoutMs. Pass { worker: false } to say so and silence this.",
+    );
+  }
+  return false;
+}
+
+/**
+ * Loads the engine (compiled once per page) and returns a new runtime. On a
+ * page the engine runs in a Web Worker (a WorkerRuntime), so that a program
+ * that computes never freezes the page and an abort settles at once;
+ * `{ worker: false }` runs it on the page's thread instead (a Runtime), which
+ * blocks the page while a program computes. Inside a Web Worker and in
+ * Cloudflare Workers the default is in-process.
+ */
+export function createRuntime(options: CreateRuntimeOptions & { worker: false }): Promise<Runtime>;
 export function createRuntime(options: CreateRuntimeOptions & { worker: true }): Promise<WorkerRuntime>;
-export function createRuntime(options?: CreateRuntimeOptions): Promise<Runtime | WorkerRuntime> {
-  return createRuntimeOn(browser, options);
+export function createRuntime(options?: CreateRuntimeOptions): Promise<Runtime | WorkerRuntime>;
+export function createRuntime(options: CreateRuntimeOptions = {}): Promise<Runtime | WorkerRuntime> {
+  return createRuntimeOn(browser, options.worker === undefined ? { ...options, worker: workerByDefault() } : options);
 }

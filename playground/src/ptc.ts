@@ -52,5 +52,5 @@ export async function loadEngine(): Promise<Engine> {
     if (probe.ok) return { runtime, inWorker: true };
     runtime.close(); // e.g. a browser without module workers
   }
-  return { runtime: await createRuntime(), inWorker: false };
+  return { runtime: await createRuntime({ worker: false }), inWorker: false };
 }

@@ -2,7 +2,8 @@
 // README's Vite, webpack and esbuild recipes build tests/package/fixtures/web/app.js
 // in fresh consumer projects, and the plain <script type=module> page imports the
 // package from node_modules, with and without a Content-Security-Policy. Each
-// output is served from Node and loaded in Chromium, main thread and worker mode;
+// output is served from Node and loaded in Chromium, with the default (a worker
+// on a page) and with { worker: false } (in-process);
 // the page shows the runtime's answers (or what failed) in <body data-answer>.
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
@@ -48,11 +49,11 @@ async function answerOf(browser, url) {
   }
 }
 
-/** Checks a page's answers in both modes, at `url` (with `query` added). */
+/** Checks a page's answers in both modes (the default: a worker; in-process), at `url` (with `query` added). */
 async function checkModes(t, browser, name, url, query = "") {
-  for (const worker of [false, true])
-    await t.check(`${name}${worker ? ", worker mode" : ""}`, async () => {
-      const q = [worker ? "worker" : "", query].filter(Boolean).join("&");
+  for (const worker of [true, false])
+    await t.check(`${name}${worker ? " (the default: worker mode)" : ", in-process ({ worker: false })"}`, async () => {
+      const q = [worker ? "" : "inprocess", query].filter(Boolean).join("&");
       const got = await answerOf(browser, `${url}${q ? `?${q}` : ""}`);
       const want = { worker, ...ANSWER };
       t.expect(
@@ -185,7 +186,7 @@ export async function webChecks(t) {
         await t.check(
           "esbuild without worker.browser.mjs beside the bundle: the run's error names the file, the option, the URL",
           async () => {
-            const got = await answerOf(browser, `${server.url}index.html?worker&wasm=/assets/ptc.wasm`);
+            const got = await answerOf(browser, `${server.url}index.html?wasm=/assets/ptc.wasm`);
             t.expect(got.worker === true, `not a worker runtime: ${JSON.stringify(got)}`);
             expectAdvice(t, got.sum, `${server.url}worker.browser.mjs`, "worker.browser.mjs", "workerUrl:");
             // Nor may it blame the run: a worker that never started is not retried.
@@ -250,6 +251,38 @@ export async function webChecks(t) {
       );
     } finally {
       await strict.close();
+    }
+    // A CSP that refuses workers: the default's runs say so and name the way out; in-process works.
+    const noWorkers = `${CSP}; worker-src 'none'`;
+    const refused = await serve({
+      root: plain,
+      port: 0,
+      requireIndex: false,
+      headers: { "content-security-policy": noWorkers },
+    });
+    try {
+      await t.check(
+        `the plain page under ${noWorkers}: the default's run names worker-src and { worker: false }`,
+        async () => {
+          const got = await answerOf(browser, `${refused.url}page/index.html`);
+          for (const words of ["worker-src", "createRuntime({ worker: false })"])
+            t.expect(
+              String(got.sum).includes(words),
+              `the error does not say ${JSON.stringify(words)}: ${JSON.stringify(got)}`,
+            );
+          return got.sum;
+        },
+      );
+      await t.check(`the plain page under ${noWorkers}, in-process ({ worker: false }): answers`, async () => {
+        const got = await answerOf(browser, `${refused.url}page/index.html?inprocess`);
+        const want = { worker: false, ...ANSWER };
+        t.expect(
+          JSON.stringify(got) === JSON.stringify(want),
+          `got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`,
+        );
+      });
+    } finally {
+      await refused.close();
     }
   } finally {
     await browser.close();

@@ -301,7 +301,10 @@ export interface CreateRuntimeOptions {
   /**
    * Run the engine in a worker thread (Node worker_threads, browser Web Worker).
    * Same API; tools still run on the caller's side. A run that overstays its
-   * timeout while computing terminates and replaces the worker.
+   * timeout while computing terminates and replaces the worker. Default: true on
+   * a browser page (in-process would block the page while a program computes,
+   * and an abort would wait for the run's timeout); false in Node, Deno, Bun,
+   * Cloudflare Workers and inside a Web Worker.
    */
   worker?: boolean;
   /**
