@@ -34,10 +34,10 @@ function flavour(text, name, ext) {
     relative,
     (_, lead, quote, spec) => `${lead}${quote}./${posix.basename(target(name, spec))}.${ext}${quote}`,
   );
-  // (A declaration imports nothing but types: `import { type A }` becomes `import type { A }`,
-  // the form that may carry the attribute.)
+  // (A declaration imports nothing but types: `import { type A }` and `import type { A }` both
+  // become `import type { A }`, the form that may carry the attribute.)
   if (ext === "cjs")
-    out = out.replace(/^import\s*\{([^}]*)\}\s*from\s*(["'])([^"']+)\2;/gm, (line, names, quote, spec) =>
+    out = out.replace(/^import\s*(?:type\s+)?\{([^}]*)\}\s*from\s*(["'])([^"']+)\2;/gm, (line, names, quote, spec) =>
       esmOnly.has(spec)
         ? `import type {${names.replace(/\btype\s+/g, "")}} from ${quote}${spec}${quote} with { "resolution-mode": "import" };`
         : line,
