@@ -207,7 +207,8 @@ describe("MCP: cancellation reaches the upstream server", () => {
   test("an MCP client cancelling run_program ends the run and cancels its upstream call", async () => {
     const log = path.join(dir, "client-cancel.log");
     const gateway = await mcpTools({
-      mcpServers: { up: { command: process.execPath, args: [fixture, log], approval: false } },
+      // A read: run_program runs programs that only read (those that write go to run_program_writes).
+      mcpServers: { up: { command: process.execPath, args: [fixture, log], tools: { slow: { effect: "read" } } } },
     });
     const server = createMcpServer(rt, { tools: gateway.tools, timeoutMs: 60_000 });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
