@@ -31,3 +31,36 @@ test("CONTRIBUTING's map names every file under engine/ and js/src", () => {
   );
   expect(unnamed).toEqual([]);
 });
+
+/** The map's lines under `  core/` (up to the next folder at that depth). */
+function coreLines() {
+  const text = fs.readFileSync(path.join(root, "CONTRIBUTING.md"), "utf8");
+  const lines = text.split("\n");
+  const start = lines.findIndex((l) => l.startsWith("  core/"));
+  const end = lines.findIndex((l, i) => i > start && /^ {2}\w/.test(l));
+  return lines.slice(start, end);
+}
+
+test("core/ files the map marks [PTC-JSON only] are included by no step_functions/ file", () => {
+  const marked = coreLines()
+    .filter((l) => l.includes("[PTC-JSON only]") && /^ {4}\w/.test(l))
+    .map((l) => l.trim().split(/\s+/)[0].replace(".*", ""));
+  expect(marked).toEqual(expect.arrayContaining(["columns", "row_block", "resident"]));
+  const stepFunctions = files("engine/step_functions");
+  const includes = stepFunctions.flatMap((file) =>
+    [...fs.readFileSync(path.join(root, file), "utf8").matchAll(/#include "core\/(\w+)\.h"/g)]
+      .filter((m) => marked.includes(m[1]))
+      .map((m) => `${file} includes core/${m[1]}.h`),
+  );
+  expect(includes).toEqual([]);
+});
+
+test('"Add an operation" links its worked commit by full hash: on GitHub and for git show', () => {
+  const text = fs.readFileSync(path.join(root, "CONTRIBUTING.md"), "utf8");
+  const section = text.slice(text.indexOf("## Add an operation"), text.indexOf("## Style"));
+  const repo = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).homepage.replace(/#.*$/, "");
+  const link = section.match(/\]\((https:\/\/github\.com\/[\w.-]+\/[\w.-]+)\/commit\/([0-9a-f]{40})\)/);
+  expect(link?.[1]).toBe(repo);
+  expect(section).toContain(`git show ${link[2]}`);
+  expect(section.split("\n").filter((l) => l.startsWith("- [ ] ")).length).toBeGreaterThanOrEqual(8);
+});
