@@ -1,4 +1,5 @@
 // Jest runs the package as users get it: the built dist/ (CommonJS entry), on the real wasm.
+// The checks that need no build are tests/source/ (jest.source.config.cjs, npm run test:source).
 module.exports = {
   testEnvironment: "node",
   testMatch: ["<rootDir>/tests/js/**/*.test.cjs"],

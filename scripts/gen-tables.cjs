@@ -3,7 +3,7 @@
 // (engine/core/limits.h: each limit's default and maximum) and the names of the
 // field kinds the op table reports (fieldKindName in engine/ptc_json/op_table_text.cpp).
 // `node scripts/gen-tables.cjs --check` fails if the committed file differs;
-// tests/js/limits-table.test.cjs runs the same comparison.
+// tests/source/limits-table.test.cjs runs the same comparison.
 const fs = require("node:fs");
 const path = require("node:path");
 

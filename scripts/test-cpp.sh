@@ -4,6 +4,8 @@
 # ptc_tests and runs it. No set-up, no wasm. Other arguments go to GoogleTest:
 #   bash scripts/test-cpp.sh --gtest_filter='*aggregation_json__sum_a_field'
 #   npm run test:cpp -- --gtest_filter='Cases/WorkflowConformance.*'
+# `npm run test:cpp` runs the source checks first (scripts/test-source.mjs, seconds,
+# no build); this script alone is the native suite (npm test calls it so, twice).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

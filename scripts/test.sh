@@ -14,6 +14,10 @@ echo "== style: formatting (clang-format, Prettier) and ESLint"
 bash scripts/reformat.sh --check
 npx --no-install eslint .
 
+echo "== source checks, no build (npm run test:source: tests/source/, in a copy without dist/)"
+source_log=$(mktemp)
+if node scripts/test-source.mjs --ci >"$source_log" 2>&1; then tail -5 "$source_log"; else cat "$source_log"; exit 1; fi
+
 bash scripts/build.sh
 
 logs=$(mktemp -d)
@@ -53,6 +57,7 @@ done
 passed=$((passed + $(grep -oE "^fuzz: [0-9]+ passed" "$logs/fuzz.log" | grep -oE "[0-9]+")))
 jest_passed=$(grep -oE "^Tests: .*" "$logs/jest.log" | grep -oE "[0-9]+ passed" | grep -oE "[0-9]+")
 passed=$((passed + jest_passed))
+passed=$((passed + $(grep -oE "^Tests: .*" "$source_log" | grep -oE "[0-9]+ passed" | grep -oE "[0-9]+")))
 passed=$((passed + $(grep -oE "^package: [0-9]+ passed" "$logs/package.log" | grep -oE "[0-9]+")))
 passed=$((passed + $(grep -oE "^# pass [0-9]+" "$logs/browser.log" | grep -oE "[0-9]+")))
 echo "$passed passed, 0 failed"

@@ -3,7 +3,7 @@
 // (core/run.h) and refuses a value past the maximum (api/options.cpp) rather
 // than capping it; the package's checks, defaults and README maxima come from
 // js/src/types/engine-tables.ts, which `node scripts/gen-tables.cjs` writes from
-// this table (tests/js/limits-table.test.cjs fails when the two differ).
+// this table (tests/source/limits-table.test.cjs fails when the two differ).
 #pragma once
 
 #include <cstdint>

@@ -1,8 +1,9 @@
 // Shared test helpers: the package under test and structural JSON equality.
-const fs = require("node:fs");
 const path = require("node:path");
 
 const ptcWasm = require(path.join(__dirname, "../../dist/node.cjs"));
+// The corpus as files with the line of each case: shared with the source lane, which has no dist/.
+const { caseLines, loadCaseFiles } = require("../source/sources.cjs");
 
 /** Structural equality with numbers by value and object key order ignored. */
 function sameJson(a, b) {
@@ -86,53 +87,6 @@ function mockAnswer(mock, args, controller) {
     return new Promise(() => {});
   }
   return mock.returns;
-}
-
-/**
- * The 1-based lines where the elements of the top-level "cases" array start
- * (the native suite finds them the same way: tests/cpp/test_support.cpp).
- */
-function caseLines(text) {
-  const lines = [];
-  let line = 1;
-  let depth = 0;
-  let elementDepth = -1;
-  let lastTopLevelString = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "\n") line++;
-    else if (c === '"') {
-      const start = i + 1;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-      if (depth === 1) lastTopLevelString = text.slice(start, i);
-    } else if (c === "{" || c === "[") {
-      if (depth === elementDepth) lines.push(line);
-      if (c === "[" && depth === 1 && lastTopLevelString === "cases") elementDepth = 2;
-      depth++;
-    } else if (c === "}" || c === "]") {
-      depth--;
-      if (depth < elementDepth) elementDepth = -1;
-    }
-  }
-  return lines;
-}
-
-/**
- * The conformance files of a directory (relative to the repository), each with
- * its cases and the line where each case starts: [{file, path, cases: [{...case, line}]}].
- */
-function loadCaseFiles(dir) {
-  const root = path.join(__dirname, "../..");
-  return fs
-    .readdirSync(path.join(root, dir))
-    .filter((f) => f.endsWith(".json"))
-    .sort()
-    .map((file) => {
-      const text = fs.readFileSync(path.join(root, dir, file), "utf8");
-      const lines = caseLines(text);
-      const cases = JSON.parse(text).cases.map((c, i) => ({ ...c, line: lines[i] ?? 0 }));
-      return { file, path: `${dir}/${file}`, cases };
-    });
 }
 
 /** Runs a case's check; a failure names the case's file:line first. */

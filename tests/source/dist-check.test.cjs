@@ -1,9 +1,9 @@
-// The global set-up's check of dist/ (dist-check.cjs), on a made-up tree: the
+// The global set-up's check of dist/ (tests/js/dist-check.cjs), on a made-up tree: the
 // quick loops refuse a build older than its sources instead of testing it.
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
-const { checkDist } = require("./dist-check.cjs");
+const { checkDist } = require("../js/dist-check.cjs");
 
 function tree(sourceAfterBuild) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptc-dist-check-"));
