@@ -564,7 +564,12 @@ describe("measurements", () => {
     // size-optimised engine files inline again (214 KB of wasm) and the bundles
     // lost keepNames; 470 KB once the engine gave warnings with did-you-mean
     // (issue 26), charged its list builders as they grow (issue 24), and grew
-    // scan, chunk, reject_in, floor and ceil (issue 25): 216 KB of wasm.
-    assert.ok(gz < 470_000, `the page transfers ${gz} B gzip`);
+    // scan, chunk, reject_in, floor and ceil (issue 25): 216 KB of wasm; 480 KB
+    // (472 KB measured) once control ops declared their scopes and reduce joined
+    // them (issue 34), step traces were charged, resident runs named the nearest
+    // keys, schemas were bounded and every call got an AbortSignal (issues 33,
+    // 40): 232 KB of wasm. Issue 38 cuts what a page fetches (< 150 KB before the
+    // first run): this budget comes down with it.
+    assert.ok(gz < 480_000, `the page transfers ${gz} B gzip`);
   });
 });
