@@ -3,14 +3,26 @@
 // page, CodeMirror and the examples — examples/spec-examples.json and
 // examples/step-functions/ — bundled and minified by esbuild), app.css,
 // and ptc/ (the package's browser entry, its engine worker and ptc.wasm, copied
-// from dist/ as they are). Every URL is relative, so the folder works at any
+// from dist/ as they are; the package leaves ptc/ out and `npx ptc-wasm playground`
+// serves its own dist/ files there instead), and tools-frame.html (the mock tools'
+// sandboxed frame: tools-frame.ts inline, allowed by its hash). Every URL is relative, so the folder works at any
 // sub-path of any static host.
 //
 //   node scripts/bundle-playground.mjs [--dev]     (--dev: no minification, source maps)
 //
 // Needs the package built first (bash scripts/build.sh, or npm run build).
 import { build } from "esbuild";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -89,6 +101,31 @@ for (const file of ["browser.mjs", "ptc.wasm", ...(hasWorker ? [workerFile] : []
   copyFileSync(join(dist, file), join(out, "ptc", file));
 
 copyFileSync(join(root, "playground/index.html"), join(out, "index.html"));
+
+// The mock tools' frame: its script inline, and a policy of its own that allows
+// that script by its hash and eval (of the tools text) and nothing else: no
+// network, no other script. Served, `npx ptc-wasm playground` sends the same
+// policy as a header.
+const frame = await build({
+  entryPoints: [join(root, "playground/src/tools-frame.ts")],
+  bundle: true,
+  write: false,
+  format: "iife",
+  platform: "browser",
+  target: ["chrome109", "firefox115", "safari16"],
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
+const frameScript = frame.outputFiles[0].text.trim();
+if (/<\/script/i.test(frameScript)) throw new Error("bundle-playground: tools-frame.ts's script contains </script");
+const frameHash = createHash("sha256").update(frameScript).digest("base64");
+writeFileSync(
+  join(out, "tools-frame.html"),
+  `<!doctype html><meta charset="utf-8">` +
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-${frameHash}' 'unsafe-eval'">` +
+    `<title>Mock tools sandbox</title><script>${frameScript}</script>\n`,
+);
 
 // Sizes: what a visitor downloads (gzip, as a static host would serve it).
 function files(dir) {

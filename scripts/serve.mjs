@@ -7,7 +7,9 @@
 //   node scripts/serve.mjs [--port N] [--host H] [--root DIR]
 //
 // Also importable: `const { url, close } = await serve({ port: 0 })` starts it
-// in-process on a free port (the browser tests do this).
+// in-process on a free port (the browser tests do this). `npx ptc-wasm playground`
+// (js/src/cli-playground.ts) runs this same server from the installed package: the
+// CLI bundles it.
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
@@ -31,8 +33,11 @@ export const MIME_TYPES = {
   ".webmanifest": "application/manifest+json",
 };
 
-/** Maps a request path to a file under root, or null when it escapes root or does not exist. */
-function fileFor(root, pathname) {
+/**
+ * Maps a request path to a file under root, or null when it escapes root or does not exist.
+ * `mounts` maps a path prefix ("/ptc/") to a folder and the names served from it, and only those.
+ */
+function fileFor(root, pathname, mounts = {}) {
   let decoded;
   try {
     decoded = decodeURIComponent(pathname);
@@ -40,6 +45,13 @@ function fileFor(root, pathname) {
     return null;
   }
   if (decoded.includes("\0")) return null;
+  for (const [prefix, { dir, files }] of Object.entries(mounts)) {
+    if (!decoded.startsWith(prefix)) continue;
+    const name = decoded.slice(prefix.length);
+    if (!files.includes(name)) return null;
+    const file = join(dir, name);
+    return existsSync(file) ? { file, size: statSync(file).size } : null;
+  }
   const candidate = normalize(join(root, decoded));
   if (candidate !== root && !candidate.startsWith(root + sep)) return null;
   if (!existsSync(candidate)) return null;
@@ -54,7 +66,8 @@ function fileFor(root, pathname) {
 /**
  * Starts the server. Resolves to { url, port, server, close() }.
  * port 0 picks a free port; `headers` are added to every file served (e.g. a
- * Content-Security-Policy, as tests/package/run.mjs serves its pages).
+ * Content-Security-Policy, as tests/package/run.mjs serves its pages), or, as a
+ * function, `headers(file)` gives each file's. `mounts`: see fileFor.
  */
 export function serve({
   root = DEFAULT_ROOT,
@@ -63,6 +76,7 @@ export function serve({
   log = false,
   requireIndex = true,
   headers = {},
+  mounts = {},
 } = {}) {
   root = resolve(root);
   if (requireIndex && !existsSync(join(root, "index.html")))
@@ -74,7 +88,7 @@ export function serve({
       return;
     }
     // A directory without its trailing slash: redirect, so relative URLs resolve inside it.
-    const found = fileFor(root, url.pathname);
+    const found = fileFor(root, url.pathname, mounts);
     if (
       found &&
       !url.pathname.endsWith("/") &&
@@ -94,7 +108,7 @@ export function serve({
       "content-length": found.size,
       "cache-control": "no-cache",
       "x-content-type-options": "nosniff",
-      ...headers,
+      ...(typeof headers === "function" ? headers(found.file) : headers),
     });
     if (req.method === "HEAD") res.end();
     else createReadStream(found.file).pipe(res);
@@ -144,7 +158,12 @@ function parseArgs(argv) {
   return options;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+// Run as a script (not when bundled into the CLI, whose import.meta.url is dist/cli.mjs).
+if (
+  process.argv[1] &&
+  import.meta.url.endsWith("/serve.mjs") &&
+  import.meta.url === pathToFileURL(resolve(process.argv[1])).href
+) {
   const options = parseArgs(process.argv.slice(2));
   // Without --port, the first free port of 8080-8089.
   const ports = options.port !== undefined ? [options.port] : Array.from({ length: 10 }, (_, i) => 8080 + i);

@@ -37,6 +37,8 @@ Commands:
   prompt                       Print the system prompt that teaches a model the language.
   mcp                          Serve run_program, run_workflow and describe_language as an MCP
                                server over stdio (with --mcp-config: in front of MCP servers).
+  playground                   Serve the playground on localhost, or write it out (--out <dir>);
+                               see 'ptc-wasm playground --help'.
   help                         Print this help.
 
 Options:
@@ -424,6 +426,7 @@ async function toolsOf(options: Parsed["options"]): Promise<Record<string, Tool>
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "playground") return (await import("./cli-playground.js")).playground(argv.slice(1));
   const { command, positional, options } = parse(argv);
   if (options.has("--version")) return (write(process.stdout, VERSION), 0);
   if (options.has("--help") || command === "help") return (write(process.stdout, USAGE), 0);

@@ -14,10 +14,11 @@
 // A tool may try to navigate its own frame (`location.href = url + args`):
 // CSP does not govern a frame's own navigation, and the page that then loaded
 // would be the attacker's, still the tools frame. Three things stop it. The
-// page's own policy (index.html) has `frame-src 'none'`, which blocks every
-// navigation of its frames that fetches (the srcdoc frame fetches nothing), so
-// no request leaves with data in its URL. The conversation runs over a
-// MessageChannel whose port only the srcdoc document holds: a document that
+// page's own policy (index.html) has `frame-src 'self'`, which blocks every
+// navigation of its frames to another origin (the frame's own document,
+// tools-frame.html, is the page's), so no request leaves the page's host with
+// data in its URL. The conversation runs over a
+// MessageChannel whose port only the frame's first document holds: a document that
 // replaced it gets no question, and its posts to the page are ignored (the page
 // takes one window message, the frame's "ready", checked by source and origin).
 // And a second load event of the frame (a navigation, even one blocked into an
@@ -67,125 +68,13 @@ type FrameMessage =
 type Reply = FrameMessage | { kind: "unavailable"; message: string };
 
 /**
- * The frame's script. It is put into the frame's srcdoc as text
- * (`frameMain.toString()`), so it must use nothing from outside its own body.
+ * The frame's document: tools-frame.html next to the page, written by
+ * scripts/bundle-playground.mjs from tools-frame.ts with its script inline and its
+ * own Content-Security-Policy (default-src 'none', that script's hash, eval for the
+ * tools text). A document of its own, not a srcdoc: a srcdoc frame would inherit the
+ * page's policy, and a strict one (no inline script, no eval) would stop it.
  */
-function frameMain(): void {
-  type Fn = (args: unknown, info?: unknown) => unknown;
-  type Entry = { execute: Fn; approval?: boolean | Fn };
-  /** Evaluated tool sets by id; the page asks for a new set when the text changes. */
-  const sets = new Map<number, Record<string, Entry>>();
-  // The page's port (sent once, in answer to "ready"): every question comes and every answer goes through it.
-  let port: MessagePort | undefined;
-  const send = (message: unknown) => port?.postMessage(message);
-  const text = (get: () => unknown, fallback: string): string => {
-    try {
-      return String(get());
-    } catch {
-      return fallback;
-    }
-  };
-  // Like the package's failureMessage: an Error's message, a string as is, anything else as JSON.
-  const thrown = (reason: unknown): Thrown => {
-    if (reason instanceof Error)
-      return {
-        isError: true,
-        message: text(() => reason.message || reason.name, "an Error whose message cannot be read"),
-      };
-    if (typeof reason === "string") return { isError: false, message: reason };
-    try {
-      return { isError: false, message: JSON.stringify(reason) ?? text(() => reason, "an unprintable value") };
-    } catch {
-      return { isError: false, message: text(() => reason, "an unprintable value") };
-    }
-  };
-  const compile = (id: number, source: string) => {
-    try {
-      // The text is an object literal's body; a trailing newline keeps a final `// comment` harmless.
-      const value: unknown = new Function(`"use strict";\nreturn ({\n${source}\n});`)();
-      const tools: Record<string, Entry> = {};
-      const traits: Record<string, ToolTraits> = {};
-      const bad: string[] = [];
-      for (const [name, t] of Object.entries(value as Record<string, unknown>)) {
-        const d = t as { execute?: unknown; approval?: unknown; effect?: unknown } | null;
-        const approval = typeof d?.approval;
-        if (typeof t === "function") tools[name] = { execute: t as Fn };
-        else if (
-          d &&
-          typeof d === "object" &&
-          typeof d.execute === "function" &&
-          ["undefined", "boolean", "function"].includes(approval) &&
-          [undefined, "read", "write"].includes(d.effect as string | undefined)
-        ) {
-          tools[name] = { execute: d.execute as Fn, approval: d.approval as Entry["approval"] };
-          traits[name] = {
-            write: d.effect === "write" || undefined,
-            approval: d.approval === true ? "always" : typeof d.approval === "function" ? "check" : undefined,
-          };
-        } else bad.push(name);
-      }
-      if (bad.length) {
-        const list = bad.map((b) => `'${b}'`).join(", ");
-        send({
-          kind: "compiled",
-          id,
-          ok: false,
-          message: `Tools: ${list} ${bad.length === 1 ? "is" : "are"} not a function or a descriptor { execute, effect?, approval? }`,
-        });
-        return;
-      }
-      sets.set(id, tools);
-      for (const old of sets.keys()) if (sets.size > 4 && old !== id) sets.delete(old);
-      send({ kind: "compiled", id, ok: true, names: Object.keys(tools), traits });
-    } catch (e) {
-      const name = text(() => (e as Error).name, "Error");
-      send({ kind: "compiled", id, ok: false, message: `Tools: ${name}: ${thrown(e).message}` });
-    }
-  };
-  // `approve`: the answer is whether the call needs asking (the descriptor's approval check).
-  const call = async (id: number, set: number, name: string, args: unknown, info: unknown, approve: boolean) => {
-    try {
-      const tool = sets.get(set)?.[name];
-      if (!tool) throw new Error(`the tools were edited while this run waited (no '${name}' in them any more)`);
-      const check = tool.approval;
-      const value = approve
-        ? typeof check === "function"
-          ? (await check(args)) !== false // only false means no asking, as in the package
-          : check === true
-        : await tool.execute(args, info);
-      try {
-        send({ kind: "result", id, ok: true, value });
-      } catch (e) {
-        // A function or a DOM object cannot be copied out of the frame.
-        send({
-          kind: "result",
-          id,
-          ok: false,
-          error: { isError: true, message: `returned a value that is not JSON data (${thrown(e).message})` },
-        });
-      }
-    } catch (e) {
-      send({ kind: "result", id, ok: false, error: thrown(e) });
-    }
-  };
-  const onQuestion = (event: MessageEvent) => {
-    const m = event.data;
-    if (m?.kind === "compile") compile(m.id, m.source);
-    else if (m?.kind === "call" || m?.kind === "approve")
-      void call(m.id, m.set, m.name, m.args, m.info, m.kind === "approve");
-  };
-  addEventListener("message", (event: MessageEvent) => {
-    if (port || event.source !== parent || event.data?.kind !== "port" || !event.ports[0]) return;
-    port = event.ports[0];
-    port.onmessage = onQuestion;
-  });
-  parent.postMessage({ kind: "ready" }, "*");
-}
-
-const FRAME_HTML =
-  `<!doctype html><meta charset="utf-8">` +
-  `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'">` +
-  `<script>(${frameMain.toString()})();</script>`;
+const FRAME_URL = "tools-frame.html";
 
 export interface ToolSandbox {
   /** Evaluates a tools text in the frame (the last text's answer is cached). */
@@ -219,7 +108,7 @@ function openFrame(host: HTMLElement, navigated: () => void) {
   frame.tabIndex = -1;
   frame.title = "Mock tools sandbox";
   frame.className = "tool-sandbox";
-  frame.srcdoc = FRAME_HTML;
+  frame.src = FRAME_URL;
 
   let nextId = 1;
   /** Why the frame cannot answer any more, once it cannot. */
@@ -239,7 +128,7 @@ function openFrame(host: HTMLElement, navigated: () => void) {
     waiting.get(reply.id)?.(reply);
     waiting.delete(reply.id);
   };
-  // The one window message taken: "ready" from this frame's srcdoc document (an
+  // The one window message taken: "ready" from this frame's document (an
   // opaque origin, "null"), answered with the port. Then none is listened to.
   const onReady = (event: MessageEvent) => {
     if (event.source !== frame.contentWindow || event.origin !== "null") return;
@@ -251,7 +140,7 @@ function openFrame(host: HTMLElement, navigated: () => void) {
     markReady();
   };
   window.addEventListener("message", onReady);
-  // The srcdoc document loads once; another load is a navigation (blocked or not).
+  // The frame's document loads once; another load is a navigation (blocked or not).
   let loads = 0;
   frame.addEventListener("load", () => {
     if (++loads > 1) navigated();

@@ -21,6 +21,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { playgroundChecks } from "./playground.mjs";
 import { linkTools, webChecks } from "./web.mjs";
 import { workerdChecks } from "./workerd.mjs";
 
@@ -451,6 +452,7 @@ async function main() {
   }
 
   const t = { root, fixtures, tarball, check, expect, Skip, run, consumer, recipe };
+  if (wanted("playground")) await playgroundChecks(t, core);
   if (wanted("web")) await webChecks(t);
   if (wanted("workerd")) await workerdChecks(t);
 
