@@ -294,7 +294,7 @@ function registerRunWorkflow(
           : z.object({ functions: z.unknown(), input: z.unknown().optional(), entry: z.unknown().optional() }),
       annotations: runAnnotations(options.tools ?? {}),
     },
-    async (request, extra) => run(request, extra?.signal),
+    async (request: unknown, extra: { signal?: AbortSignal }) => run(request, extra?.signal),
   );
 }
 
