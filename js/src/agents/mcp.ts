@@ -6,6 +6,7 @@
 //     those that may write, on top of the per-call approvals
 //   run_workflow({functions, input?, entry?})  runs a step-function file; the description points to its
 //     language. Split as run_program is when a tool writes: run_workflow read-only, run_workflow_writes
+//     for the files that write
 //   describe_language({topic?, compact?, language?})  details on demand: an op, a family, an error code,
 //     the step-function dialect; no topic: the full prompt of PTC-JSON (or of step functions)
 // The input schemas are minimal by default (every model step carries them, and
