@@ -12,6 +12,7 @@ import { escapeControls, shownJson } from "./util/shown-text.js";
 import { SESSION_TIMEOUT_MS } from "./agents/session.js";
 import { keptMemory } from "./agents/memory-file.js";
 import { VERSION } from "./util/version.js";
+import { stopOnSignals } from "./util/stop-signals.js";
 import type {
   CallResult,
   JournalEntry,
@@ -518,7 +519,10 @@ async function main(argv: string[]): Promise<number> {
         journal,
         singleTurn,
       };
-      return report(runtime, await runtime.run(program, runOptions), command, options, program);
+      const stop = stopOnSignals(); // SIGINT, SIGTERM: the run ends through its signal
+      const r = await runtime.run(program, { ...runOptions, signal: stop.signal }).finally(stop.release);
+      const code = await report(runtime, r, command, options, program);
+      return stop.exitCode ?? code;
     }
     case "resume": {
       const state = await readObject(positional[0]!, "state");

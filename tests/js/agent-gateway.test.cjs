@@ -137,6 +137,7 @@ test("tools/list names each server, not its tools; describe_tools reads them on 
     "run_program",
     "run_program_writes",
     "run_workflow",
+    "run_workflow_writes",
   ]);
   const runProgram = tools.find((t) => t.name === "run_program");
   expect(runProgram.description).toContain("memory.<tool>: 9 tools of MCP server 'memory'");
@@ -191,7 +192,9 @@ test("the upstream servers add a few tokens to tools/list, however many tools th
   await bare.close();
   // 25 upstream tools; their definitions alone would be thousands of tokens.
   console.log(`tools/list: ${withServers} tokens with memory, everything and shop (${without} without)`);
-  expect(withServers - without).toBeLessThan(450);
+  // (Upstream writes also split run_program and run_workflow: run_program_writes and run_workflow_writes,
+  // about 55 tokens each, are in this difference.)
+  expect(withServers - without).toBeLessThan(500);
   // The token issue's budget for the whole tools/list (issue 25: 2,500).
   expect(withServers).toBeLessThanOrEqual(2500);
 });

@@ -95,21 +95,22 @@ export class SdkApprovals {
   /**
    * run_program's execute when held calls go through the SDK: an approved
    * held run resumes; a program the check ran gives its outcome. Undefined:
-   * run the program as always.
+   * run the program as always. `signal` (the SDK's abortSignal) ends the run.
    */
   async run(
     input: unknown,
     toolCallId: string | undefined,
     tools: Record<string, Tool>,
+    signal?: AbortSignal,
   ): Promise<SessionOutcome | undefined> {
     if (!this.enabled) return undefined;
-    if (isHeldInput(input)) return this.resume(input, { approved: true }, tools);
+    if (isHeldInput(input)) return this.resume(input, { approved: true }, tools, signal);
     const done = toolCallId === undefined ? undefined : this.finished.get(toolCallId);
     if (done) {
       this.finished.delete(toolCallId as string);
       return done;
     }
-    const r = await this.session.runHeld(programOf(input), tools);
+    const r = await this.session.runHeld(programOf(input), tools, signal);
     if (!("held" in r)) return r;
     const calls = r.held.pending.map((p) => `'${p.tool}' with ${JSON.stringify(p.args)}`).join(", ");
     const error: PtcError = {
@@ -122,10 +123,15 @@ export class SdkApprovals {
     return { ok: false, error, message: error.message };
   }
 
-  private resume(input: HeldInput, decision: { approved: boolean; reason?: string }, tools: Record<string, Tool>) {
+  private resume(
+    input: HeldInput,
+    decision: { approved: boolean; reason?: string },
+    tools: Record<string, Tool>,
+    signal?: AbortSignal,
+  ) {
     const problem = shownProblem(input);
     if (problem) return Promise.resolve(refusal(problem));
-    return this.session.resumeHeld(input.state, decision, tools, programOf(input));
+    return this.session.resumeHeld(input.state, decision, tools, programOf(input), signal);
   }
 
   /**

@@ -181,7 +181,7 @@ export function ptcToolCaller(runtime: PtcRuntime, options: PtcToolCallerOptions
         return { ok: true, tools: input.describe.map((name) => describeTool(name, tools[name])).join("\n\n") };
       const outcome =
         missingProgram(input) ??
-        (await approvals.run(input, call.toolCallId, tools)) ??
+        (await approvals.run(input, call.toolCallId, tools, call.abortSignal)) ??
         (await session.run(programOf(input), undefined, tools, call.abortSignal));
       return toolOutput(outcome);
     },

@@ -90,7 +90,7 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
       // Some models send the program as JSON text.
       const outcome =
         missingProgram(input) ??
-        (await approvals.run(input, call.toolCallId, own)) ??
+        (await approvals.run(input, call.toolCallId, own, call.abortSignal)) ??
         (await session.run(programOf(input), undefined, undefined, call.abortSignal));
       return toolOutput(outcome);
     },
@@ -128,8 +128,9 @@ export function workflowTool(runtime: PtcRuntime, options: PtcToolOptions = {}):
   return {
     description: runtime.workflowPrompt({ tools, compact: true }),
     inputSchema: jsonSchema<WorkflowToolInput>(workflowInput(runtime, options) as JSONSchema7),
-    execute: async (input: WorkflowToolInput): Promise<WorkflowToolOutput> => {
-      const outcome = await runWorkflowFor(session, input);
+    // call.abortSignal: the AI SDK's abortSignal of this request ends the run and aborts its tools' signals.
+    execute: async (input: WorkflowToolInput, call = {}): Promise<WorkflowToolOutput> => {
+      const outcome = await runWorkflowFor(session, input, call.abortSignal);
       if (!outcome.ok) return { ok: false, error: outcome.message, code: outcome.error.code };
       return outcome.warnings
         ? { ok: true, result: outcome.result, warnings: formatWarnings(outcome.warnings).split("\n") }

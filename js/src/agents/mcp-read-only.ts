@@ -9,10 +9,12 @@
 // run_program_writes, which runs any program and is annotated as writing. A
 // host can then let read-only programs run without asking, and ask (or not)
 // before those that write; per-call approval stays the only prompt of a read.
+// Step functions get the same split: run_workflow is read-only and refuses a
+// file that calls a tool that writes; run_workflow_writes runs any file.
 import { declarations } from "../run/descriptors.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import type { PtcError, Tool } from "../types/public.js";
-import { programFrom, type SessionOutcome } from "./session.js";
+import { programFrom, workflowFrom, type SessionOutcome } from "./session.js";
 
 /** run_program's annotations when run_program_writes takes the programs that write. */
 export const READ_ONLY_RUN = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true };
@@ -21,6 +23,9 @@ export const READ_ONLY_RUN = { readOnlyHint: true, destructiveHint: false, idemp
 export const WRITES_DESCRIPTION =
   "run_program for programs that call tools that write (same input and memory); a call that needs approval " +
   "asks the user first.";
+
+/** run_workflow_writes' description: the dialect is run_workflow's; only what differs is said. */
+export const WORKFLOW_WRITES_DESCRIPTION = "run_workflow for files that call tools that write.";
 
 const writes = (tool: Tool) => declarations(tool)?.effect === "write";
 
@@ -38,6 +43,11 @@ export class ReadOnlyPrograms {
     this.note = this.split ? "\nPrograms that call a tool that writes go to run_program_writes." : "";
   }
 
+  /** What run_workflow's description adds where some tool writes. */
+  get workflowNote(): string {
+    return this.split ? " Files that write go to run_workflow_writes." : "";
+  }
+
   /**
    * run_program's refusal of a program that calls a tool that writes, found
    * before it runs (runtime.analyze); undefined: run it. A program the engine
@@ -49,17 +59,42 @@ export class ReadOnlyPrograms {
     const input = programFrom(program);
     const analyzed = this.runtime.analyze(input, { tools: this.tools });
     if (!analyzed.ok) return undefined;
-    const called = analyzed.analysis.tools.filter((t) => t.effect === "write");
-    if (!called.length) return undefined;
-    const names = called.map((t) => `'${t.name}'`).join(", ");
-    const error: PtcError = {
-      type: "validation_error",
-      code: "read_only_program",
-      message:
-        `run_program runs programs that only read, and this one calls ${names}, which ` +
-        `${called.length === 1 ? "writes" : "write"}: nothing ran. Send the same program to run_program_writes`,
-      path: called[0]!.calls[0]?.path ?? "/program",
-    };
-    return { ok: false, error, message: this.runtime.formatError(error, input) };
+    const error = writesError(analyzed.analysis.tools, "run_program", "programs", "program", "/program");
+    return error && { ok: false, error, message: this.runtime.formatError(error, input) };
   }
+
+  /**
+   * run_workflow's refusal of a step-function file that calls a tool that
+   * writes, found before it runs (runtime.analyzeWorkflow); undefined: run it
+   * (a file the engine cannot verify fails as always, having called nothing).
+   */
+  workflowRefusal(given: unknown): SessionOutcome | undefined {
+    if (!this.split) return undefined;
+    const { source, entry } = workflowFrom(given);
+    const analyzed = this.runtime.analyzeWorkflow(source, { tools: this.tools, ...(entry ? { entry } : {}) });
+    if (!analyzed.ok) return undefined;
+    const error = writesError(analyzed.analysis.tools, "run_workflow", "step-function files", "file", "/");
+    return error && { ok: false, error, message: this.runtime.formatError(error) };
+  }
+}
+
+/** The read_only_program error of a run that calls tools that write; undefined when none does. */
+function writesError(
+  tools: { name: string; effect?: string; calls: { path?: string }[] }[],
+  tool: string,
+  runs: string,
+  one: string,
+  root: string,
+): PtcError | undefined {
+  const called = tools.filter((t) => t.effect === "write");
+  if (!called.length) return undefined;
+  const names = called.map((t) => `'${t.name}'`).join(", ");
+  return {
+    type: "validation_error",
+    code: "read_only_program",
+    message:
+      `${tool} runs ${runs} that only read, and this ${one} calls ${names}, which ` +
+      `${called.length === 1 ? "writes" : "write"}: nothing ran. Send the same ${one} to ${tool}_writes`,
+    path: called[0]!.calls[0]?.path ?? root,
+  };
 }

@@ -4,7 +4,9 @@
 //     refused before it runs) and run_program_writes runs the programs that write
 //     (mcp-read-only.ts): a host need not ask before every program, only before
 //     those that may write, on top of the per-call approvals
-//   run_workflow({functions, input?, entry?})  runs a step-function file; the description is its compact prompt
+//   run_workflow({functions, input?, entry?})  runs a step-function file; the description points to its
+//     language. Split as run_program is when a tool writes: run_workflow read-only, run_workflow_writes
+//     for the files that write
 //   describe_language({topic?, compact?, language?})  details on demand: an op, a family, an error code,
 //     the step-function dialect; no topic: the full prompt of PTC-JSON (or of step functions)
 // The input schemas are minimal by default (every model step carries them, and
@@ -24,7 +26,7 @@ import { registerDescribeTools, shownTools } from "./mcp-catalog.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import { formatWarnings } from "../runtimes/format.js";
-import { READ_ONLY_RUN, ReadOnlyPrograms, WRITES_DESCRIPTION } from "./mcp-read-only.js";
+import { READ_ONLY_RUN, ReadOnlyPrograms, WORKFLOW_WRITES_DESCRIPTION, WRITES_DESCRIPTION } from "./mcp-read-only.js";
 import {
   ProgramSession,
   runWorkflowFor,
@@ -78,6 +80,7 @@ export const RUN_PROGRAM = "run_program";
 export const RUN_WORKFLOW = "run_workflow";
 export const DESCRIBE_LANGUAGE = "describe_language";
 export const RUN_PROGRAM_WRITES = "run_program_writes";
+export const RUN_WORKFLOW_WRITES = "run_workflow_writes";
 
 interface McpPeers {
   McpServer: typeof import("@modelcontextprotocol/sdk/server/mcp.js").McpServer;
@@ -136,7 +139,7 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
   );
   if (readOnly.split) registerRunProgramWrites(server, runtime, session, options, z);
 
-  registerRunWorkflow(server, runtime, session, options, z);
+  registerRunWorkflow(server, runtime, session, options, z, readOnly);
   registerDescribeTools(server, options.tools ?? {}, z);
 
   server.registerTool(
@@ -261,29 +264,53 @@ function registerRunWorkflow(
   session: ProgramSession,
   options: PtcMcpServerOptions,
   z: McpPeers["z"],
+  readOnly: ReadOnlyPrograms,
 ) {
+  // extra.signal: aborted when the client cancels this call (notifications/cancelled).
+  const run = async (request: unknown, signal?: AbortSignal) =>
+    workflowResult(await runWorkflowFor(session, request, signal));
   server.registerTool(
     RUN_WORKFLOW,
     {
       title: "Run a step-function file",
-      description: WORKFLOW_DESCRIPTION,
+      description: WORKFLOW_DESCRIPTION + readOnly.workflowNote,
       inputSchema: workflowInput(runtime, options, z),
-      annotations: runAnnotations(options.tools ?? {}),
+      annotations: readOnly.split ? READ_ONLY_RUN : runAnnotations(options.tools ?? {}),
     },
-    async (request) => {
-      const outcome = await runWorkflowFor(session, request);
-      if (!outcome.ok)
-        return {
-          isError: true,
-          content: [{ type: "text" as const, text: outcome.message }],
-          _meta: { code: outcome.error.code },
-        };
-      const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
-      const warnings = formatWarnings(outcome.warnings);
-      if (warnings) content.push({ type: "text" as const, text: warnings });
-      return { content };
+    async (request, extra) => {
+      const refused = readOnly.workflowRefusal(request);
+      return refused ? workflowResult(refused) : run(request, extra?.signal);
     },
   );
+  if (!readOnly.split) return;
+  // run_workflow_writes: run_workflow for the files that call tools that write (as run_program_writes).
+  server.registerTool(
+    RUN_WORKFLOW_WRITES,
+    {
+      // No title, and the schema's bare bones: the model read run_workflow's (tools/list is in every step).
+      description: WORKFLOW_WRITES_DESCRIPTION,
+      inputSchema:
+        schemaForm(options.schema) === "full"
+          ? workflowInput(runtime, options, z)
+          : z.object({ functions: z.unknown(), input: z.unknown().optional(), entry: z.unknown().optional() }),
+      annotations: runAnnotations(options.tools ?? {}),
+    },
+    async (request: unknown, extra: { signal?: AbortSignal }) => run(request, extra?.signal),
+  );
+}
+
+/** A step-function file's outcome as run_workflow and run_workflow_writes answer it. */
+function workflowResult(outcome: SessionOutcome) {
+  if (!outcome.ok)
+    return {
+      isError: true,
+      content: [{ type: "text" as const, text: outcome.message }],
+      _meta: { code: outcome.error.code },
+    };
+  const content = [{ type: "text" as const, text: JSON.stringify(outcome.result) }];
+  const warnings = formatWarnings(outcome.warnings);
+  if (warnings) content.push({ type: "text" as const, text: warnings });
+  return { content };
 }
 
 /** The most characters of args a person is shown to approve a call; a call with more is denied unasked. */

@@ -333,8 +333,13 @@ export class ProgramSession {
    * Runs a program that stops at its calls held for approval instead of having
    * them decided: `{ held }` is the suspended run (its state signed with the
    * session's stateKey), for a host that asks a person between two requests.
+   * `signal` ends the run and aborts its tools' signals.
    */
-  async runHeld(program: unknown, tools = this.options.tools ?? {}): Promise<SessionOutcome | { held: RunSuspended }> {
+  async runHeld(
+    program: unknown,
+    tools = this.options.tools ?? {},
+    signal?: AbortSignal,
+  ): Promise<SessionOutcome | { held: RunSuspended }> {
     const call = callInput(programFrom(program), undefined, this.memory);
     const input = call.input;
     const { runContext, resident } = await this.contextOf(call.context);
@@ -345,6 +350,7 @@ export class ProgramSession {
       tools,
       stateKey: this.options.stateKey,
       ...this.limits,
+      ...(signal ? { signal } : {}),
     });
     return r.status === "suspended" ? { held: r } : this.outcome(withCallWarnings(r, call.warnings), input);
   }
@@ -354,8 +360,15 @@ export class ProgramSession {
    * call decided by `decision`. A state changed since it was signed is refused
    * (bad_state); calls held again are not run (code "suspended"). `program`:
    * the held call's program, whose envelope's context the run was given.
+   * `signal` ends the resumed run and aborts its tools' signals.
    */
-  async resumeHeld(state: SuspendedState, decision: CallResult, tools = this.options.tools ?? {}, program?: unknown) {
+  async resumeHeld(
+    state: SuspendedState,
+    decision: CallResult,
+    tools = this.options.tools ?? {},
+    program?: unknown,
+    signal?: AbortSignal,
+  ) {
     // The context given with the held call (its envelope's), as runHeld ran it: a resume must have the same.
     const given = program === undefined ? undefined : callInput(programFrom(program), undefined, {}).context;
     const { runContext, resident } = await this.contextOf(given);
@@ -371,6 +384,7 @@ export class ProgramSession {
       timeoutMs,
       maxConcurrency,
       toolTimeoutMs,
+      ...(signal ? { signal } : {}),
     });
     if (r.status !== "suspended") return this.outcome(r);
     const calls = r.pending.map((p) => `'${p.tool}' with ${JSON.stringify(p.args)}`).join(", ");
@@ -458,8 +472,16 @@ export function workflowFrom(given: unknown): { source: string; input: Record<st
   };
 }
 
-/** Runs a step-function file as a model sends it, with a session's tools and limits (no memory: workflows keep none). */
-export async function runWorkflowFor(session: ProgramSession, given: unknown): Promise<SessionOutcome> {
+/**
+ * Runs a step-function file as a model sends it, with a session's tools and
+ * limits (no memory: workflows keep none); `signal` ends it (the MCP client's
+ * or the AI SDK's cancellation of this call) and aborts its tools' signals.
+ */
+export async function runWorkflowFor(
+  session: ProgramSession,
+  given: unknown,
+  signal?: AbortSignal,
+): Promise<SessionOutcome> {
   const { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs } = session.limits;
   const tools = session.options.tools ?? {};
   const { source, input, entry } = workflowFrom(given);
@@ -473,8 +495,14 @@ export async function runWorkflowFor(session: ProgramSession, given: unknown): P
   }
   const limits = { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs };
   const clock = new CallClock(timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const first = await session.runtime.runWorkflow(source, { input, entry, tools, ...limits });
-  const resumeOptions = { tools, maxConcurrency, toolTimeoutMs };
+  const first = await session.runtime.runWorkflow(source, {
+    input,
+    entry,
+    tools,
+    ...limits,
+    ...(signal ? { signal } : {}),
+  });
+  const resumeOptions = { tools, maxConcurrency, toolTimeoutMs, signal };
   const r = await settled(session.runtime, first, session.options.approve, resumeOptions, clock);
   if (!r.ok)
     return {
