@@ -218,8 +218,7 @@ describe("MCP: cancellation reaches the upstream server", () => {
     try {
       const controller = new AbortController();
       const program = { op: "call", tool: "up.slow", args: { label: "c1" } };
-      // up.slow has no annotations, so it writes: its programs go to run_program_writes.
-      const running = client.callTool({ name: "run_program_writes", arguments: { program } }, undefined, {
+      const running = client.callTool({ name: "run_program", arguments: { program } }, undefined, {
         signal: controller.signal,
         timeout: 120_000,
       });
