@@ -4,43 +4,8 @@
 import createPtcModule from "../../../build/wasm/ptc.cjs";
 import type { ResidentSpec } from "./resident.js";
 import type { RunKind, WasmModule } from "../types/public.js";
-
-interface EmbindModule {
-  validate(ptr: number, len: number, options: string): string;
-  prepare(ptr: number, len: number, options: string): string;
-  // Plain wasm exports (wasm/bindings.cpp), not Embind: the call of every run.
-  _ptcRunPrepared(
-    prepared: number,
-    ptr: number,
-    contextLen: number,
-    memoryLen: number,
-    spentMs: number,
-    rowsLen: number,
-    resident: number,
-  ): void;
-  _ptcStatusSlot(): number;
-  _ptcReleaseStatus(): void;
-  release(prepared: number): void;
-  loadResident(ptr: number, len: number, maxBytes: number, timeoutMs: number): string;
-  releaseResident(id: number): void;
-  residentBytes(): number;
-  prepareWorkflow(ptr: number, len: number, options: string): string;
-  validateWorkflow(ptr: number, len: number, options: string): string;
-  analyze(ptr: number, len: number, options: string): string;
-  analyzeWorkflow(ptr: number, len: number, options: string): string;
-  resume(run: number, resultPtr: number, resultLen: number, call: number): string;
-  fail(run: number, message: string, call: number): string;
-  cancel(run: number, reason: string, detail: string, call: number): string;
-  formatError(error: string): string;
-  operations(): string;
-  workflowLanguage(): string;
-  liveRuns(): number;
-  debugTrap(): void;
-  _malloc(size: number): number;
-  _free(ptr: number): void;
-  HEAPU8: Uint8Array;
-  HEAPU32: Uint32Array;
-}
+// Generated from wasm/bindings.cpp (scripts/gen-embind-types.mjs): the build refuses a stale one.
+import type { EmbindModule } from "./embind.generated.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
