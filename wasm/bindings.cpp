@@ -30,9 +30,10 @@ std::string prepare(uintptr_t ptr, size_t len, std::string options) {
   return engine().prepare(bytes(ptr, len), options);
 }
 // The status of the last ptcRunPrepared call, kept until the next one (or
-// ptcReleaseStatus): the JS side reads {pointer, length} from statusSlot.
-std::string lastStatus;
-uint32_t statusSlot[2];
+// ptcReleaseStatus): the JS side reads {pointer, length, run} from statusSlot,
+// the run's handle beside its text (0: the run is done).
+ptc::RunStatus lastStatus;
+uint32_t statusSlot[3];
 // Limits arrive as doubles: JS numbers, exact up to 2^53.
 std::string loadResident(uintptr_t ptr, size_t len, double maxBytes, double timeoutMs) {
   return engine().loadResident(bytes(ptr, len), static_cast<uint64_t>(maxBytes), static_cast<int64_t>(timeoutMs));
@@ -82,11 +83,12 @@ EMSCRIPTEN_KEEPALIVE void ptcRunPrepared(int prepared, uintptr_t ptr, size_t con
                                          double spentMs, size_t rowsLen, int resident) {
   lastStatus = engine().runPrepared(prepared, bytes(ptr, contextLen), bytes(ptr + contextLen, memoryLen), spentMs,
                                     bytes(ptr + contextLen + memoryLen, rowsLen), resident);
-  statusSlot[0] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(lastStatus.data()));
-  statusSlot[1] = static_cast<uint32_t>(lastStatus.size());
+  statusSlot[0] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(lastStatus.text.data()));
+  statusSlot[1] = static_cast<uint32_t>(lastStatus.text.size());
+  statusSlot[2] = static_cast<uint32_t>(lastStatus.run);
 }
 // A big status is let go once read, rather than held until the next run.
-EMSCRIPTEN_KEEPALIVE void ptcReleaseStatus() { std::string().swap(lastStatus); }
+EMSCRIPTEN_KEEPALIVE void ptcReleaseStatus() { std::string().swap(lastStatus.text); }
 }
 
 EMSCRIPTEN_BINDINGS(ptc_engine) {

@@ -186,20 +186,20 @@ std::unique_ptr<RunBase> Engine::newRun(int prepared, std::string_view rowBlocks
   return run;
 }
 
-std::string Engine::runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs,
-                                std::string_view rowBlocks, int resident) {
+RunStatus Engine::runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs,
+                              std::string_view rowBlocks, int resident) {
   std::string refused;
   std::unique_ptr<RunBase> fresh = newRun(prepared, rowBlocks, resident, refused);
-  if (!fresh) return refused;
+  if (!fresh) return {0, std::move(refused)};
   int run = nextRun_++;
   auto [entry, _] = runs_.emplace(run, std::move(fresh));
   entry->second->alreadySpent(spentMs);
   std::string status = entry->second->begin(contextJson, memoryJson);
   if (entry->second->finished()) {
     runs_.erase(entry);
-    return status;
+    return {0, std::move(status)};
   }
-  return "{\"run\":" + std::to_string(run) + "," + status.substr(1);
+  return {run, std::move(status)};
 }
 
 std::string Engine::loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs) {

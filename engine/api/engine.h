@@ -23,6 +23,14 @@ namespace ptc {
 // context (or the input) instead.
 constexpr size_t kMaxProgramBytes = 1024 * 1024;
 
+// What starting a run gives: its first status text (its "state" first, as
+// every status), and beside it the run's handle while the run waits on tools,
+// for resume, fail and cancel; 0 when the run is already done.
+struct RunStatus {
+  int run = 0;
+  std::string text;
+};
+
 class Engine {
  public:
   // {"ok":true} or {"ok":false,"error":{...}}; runs nothing.
@@ -39,16 +47,17 @@ class Engine {
   // always empty: the entry's input is the whole payload.
   std::string prepareWorkflow(std::string_view source, std::string_view optionsJson);
   // Starts a run of a prepared program or step-function file and begins it
-  // at once: one boundary crossing per small run. The status carries the
-  // run's id as "run" while the run waits on a tool. contextJson: the
+  // at once: one boundary crossing per small run. Beside the status text,
+  // never in it, the run's handle while the run waits on a tool (RunStatus:
+  // 0 once it is done). contextJson: the
   // program's context, or the entry's input. spentMs: what the host already
   // spent on the run (serialising the context), deducted from its time limit.
   // rowBlocks: more context keys, lists in the binary form of row_block.h.
   // resident: a context loaded by loadResident (0: none), whose keys the run
   // loads where contextJson has no key of that name. A step-function run
   // takes neither.
-  std::string runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs = 0,
-                          std::string_view rowBlocks = {}, int resident = 0);
+  RunStatus runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs = 0,
+                        std::string_view rowBlocks = {}, int resident = 0);
   // Keeps a context object in the engine for runs to load (resident.h):
   // {"state":"resident","id":N,"bytes":B,"keys":[...]}, or a done status with
   // the error (memory_exceeded past maxBytes). Runs still reading it when it

@@ -184,7 +184,7 @@ enum class Gives : uint8_t {
 struct OpSpec {
   Op op = Op::End_;
   const char* name = nullptr;
-  const char* category = nullptr;  // for readers (docs, prompt); the engine never reads it
+  const char* category = nullptr;  // for readers: only the JSON export reads it (tests/js/no-behaviour-in-strings)
   bool readsInput = false;         // needs a current value (fails with "No input available" at the top)
   OpFields fields = {};
   const char* description = nullptr;

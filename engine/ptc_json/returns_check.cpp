@@ -150,7 +150,7 @@ class Check {
       case Control::Loop: break;
     }
     if (spec.rows == RowRole::FieldRead) return n.hasDefault ? kidsSee({}, n) : reads(n, in);
-    if (spec.category == std::string_view("comparison")) return comparison(n, in);
+    if (spec.rows == RowRole::Compare) return comparison(n, in);
     if (spec.valueOverridesInput) {  // a value-level op: its field is one of the current value
       if (!n.valueGiven && !n.field.isNone()) readField(n, n.path, in, n.field.str());
       return kidsSee(in, n);

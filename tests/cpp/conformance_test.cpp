@@ -36,10 +36,10 @@ Value runCase(ptc::Engine& engine, const Value& c, ptc::Array& calls) {
   Value prepared = ptc::parseJson(engine.prepare(program, optionsFor(c)), "status");
   if (prepared.field("state").str() != "prepared") return prepared;
   int id = static_cast<int>(prepared.field("id").asInt());
-  Value begun = ptc::parseJson(
-      engine.runPrepared(id, textOr(c.field("context"), "{}"), textOr(c.field("memory"), "{}")), "status");
+  ptc::RunStatus started = engine.runPrepared(id, textOr(c.field("context"), "{}"), textOr(c.field("memory"), "{}"));
+  Value begun = ptc::parseJson(started.text, "status");
   if (begun.field("state").str() != "call") return begun;
-  int run = static_cast<int>(begun.field("run").asInt());
+  int run = started.run;
   return ptc::testing::driveWithMocks(engine, run, begun, c.field("tools"), calls);
 }
 
@@ -88,10 +88,10 @@ TEST_P(ResidentConformance, Case) {
     Value status = prepared;
     if (prepared.field("state").str() == "prepared") {
       int id = static_cast<int>(prepared.field("id").asInt());
-      status = ptc::parseJson(engine.runPrepared(id, "{}", textOr(c.field("memory"), "{}"), 0, {}, resident), "status");
+      ptc::RunStatus started = engine.runPrepared(id, "{}", textOr(c.field("memory"), "{}"), 0, {}, resident);
+      status = ptc::parseJson(started.text, "status");
       if (status.field("state").str() == "call")
-        status = ptc::testing::driveWithMocks(engine, static_cast<int>(status.field("run").asInt()), status,
-                                              c.field("tools"), calls);
+        status = ptc::testing::driveWithMocks(engine, started.run, status, c.field("tools"), calls);
     }
     SCOPED_TRACE("status: " + ptc::toJson(status));
     ptc::testing::checkExpectation(status, c.field("expect"), calls);
@@ -133,12 +133,11 @@ TEST_P(ColumnarConformance, Case) {
       if (!fields || !m.value.isArray() || !blocks.list(m.key.str(), m.value, names)) json.push_back(m);
     }
     int id = static_cast<int>(prepared.field("id").asInt());
-    status = ptc::parseJson(engine.runPrepared(id, ptc::toJson(Value::object(std::move(json))),
-                                               textOr(c.field("memory"), "{}"), 0, blocks.out),
-                            "status");
+    ptc::RunStatus started = engine.runPrepared(id, ptc::toJson(Value::object(std::move(json))),
+                                                textOr(c.field("memory"), "{}"), 0, blocks.out);
+    status = ptc::parseJson(started.text, "status");
     if (status.field("state").str() == "call")
-      status = ptc::testing::driveWithMocks(engine, static_cast<int>(status.field("run").asInt()), status,
-                                            c.field("tools"), calls);
+      status = ptc::testing::driveWithMocks(engine, started.run, status, c.field("tools"), calls);
   }
   SCOPED_TRACE("status: " + ptc::toJson(status));
   ptc::testing::checkExpectation(status, c.field("expect"), calls);

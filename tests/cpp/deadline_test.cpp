@@ -183,7 +183,8 @@ std::pair<Value, int64_t> timedRun(const std::string& program, const std::string
   Value prepared = ptc::parseJson(
       engine.prepare(program, R"({"timeoutMs":)" + std::to_string(timeoutMs) + R"(,"maxHeapBytes":268435456})"), "s");
   EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
-  Value done = ptc::parseJson(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, "{}"), "s");
+  Value done =
+      ptc::parseJson(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, "{}").text, "s");
   return {done, clock.readings()};
 }
 
@@ -232,11 +233,12 @@ TEST(ToolWait, TheTimeWaitingOnAToolCountsTowardTheEvaluationAfterIt) {
   auto runWaiting = [&](int64_t timeoutMs, int64_t waitMs) {
     Value prepared = ptc::parseJson(
         engine.prepare(program, R"({"tools":["wait"],"timeoutMs":)" + std::to_string(timeoutMs) + "}"), "status");
-    Value waiting = ptc::parseJson(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}"), "s");
+    ptc::RunStatus started = engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}");
+    Value waiting = ptc::parseJson(started.text, "s");
     EXPECT_EQ(waiting.field("state").str(), "call") << ptc::toJson(waiting).substr(0, 300);
     clock.advance(std::chrono::milliseconds(waitMs));
     const int64_t before = clock.readings();
-    Value done = ptc::parseJson(engine.resume(static_cast<int>(waiting.field("run").asInt()), "0"), "status");
+    Value done = ptc::parseJson(engine.resume(started.run, "0"), "status");
     return std::make_pair(done, clock.readings() - before);
   };
   auto [alone, work] = runWaiting(600000000, 0);

@@ -30,11 +30,12 @@ TEST(PreparedPrograms, AnswerWhichContextKeysTheyLoad) {
 TEST(PreparedPrograms, RunAgainWithOtherData) {
   ptc::Engine engine;
   int id = prepareOk(engine, kSumTravel);
-  Value first = status(engine.runPrepared(id, R"({"rows":[{"category":"travel","amount":2}]})", "{}"));
-  Value second = status(engine.runPrepared(id, R"({"rows":[{"category":"travel","amount":5},{"amount":1}]})", "{}"));
+  Value first = status(engine.runPrepared(id, R"({"rows":[{"category":"travel","amount":2}]})", "{}").text);
+  Value second =
+      status(engine.runPrepared(id, R"({"rows":[{"category":"travel","amount":5},{"amount":1}]})", "{}").text);
   EXPECT_EQ(first.field("result").asDouble(), 2);
   EXPECT_EQ(second.field("result").asDouble(), 5);
-  EXPECT_EQ(first.find("run"), nullptr) << "a finished run has no handle";
+  EXPECT_EQ(engine.runPrepared(id, R"({"rows":[]})", "{}").run, 0) << "a finished run has no handle";
   EXPECT_EQ(engine.liveRuns(), 0u);
 }
 
@@ -43,8 +44,8 @@ TEST(PreparedPrograms, KeepTheLimitsTheyWerePreparedWith) {
   int roomy = prepareOk(engine, kSumTravel, R"({"maxHeapBytes":1048576})");
   int tight = prepareOk(engine, kSumTravel, R"({"maxHeapBytes":64})");
   const std::string rows = R"({"rows":[{"category":"travel","amount":1},{"category":"travel","amount":2}]})";
-  EXPECT_TRUE(status(engine.runPrepared(roomy, rows, "{}")).field("ok").truthy());
-  Value refused = status(engine.runPrepared(tight, rows, "{}"));
+  EXPECT_TRUE(status(engine.runPrepared(roomy, rows, "{}").text).field("ok").truthy());
+  Value refused = status(engine.runPrepared(tight, rows, "{}").text);
   EXPECT_EQ(refused.field("error").field("type").str(), "memory_exceeded");
 }
 
@@ -60,9 +61,15 @@ TEST(PreparedPrograms, AProgramThatFailsValidationIsNotPrepared) {
 TEST(PreparedPrograms, ARunWaitingOnAToolCarriesItsHandle) {
   ptc::Engine engine;
   int id = prepareOk(engine, R"({"program":{"op":"call","tool":"lookup","args":{"q":1}}})", R"({"tools":["lookup"]})");
-  Value waiting = status(engine.runPrepared(id, "{}", "{}"));
+  ptc::RunStatus started = engine.runPrepared(id, "{}", "{}");
+  // The handle travels beside the status, not spliced into its text: the
+  // text is a call status like any other, its state first.
+  EXPECT_GT(started.run, 0);
+  EXPECT_EQ(started.text.rfind(R"({"state":"call",)", 0), 0u) << started.text;
+  Value waiting = status(started.text);
   ASSERT_EQ(waiting.field("state").str(), "call");
-  int run = static_cast<int>(waiting.field("run").asInt());
+  EXPECT_EQ(waiting.find("run"), nullptr) << started.text;
+  int run = started.run;
   Value done = status(engine.resume(run, "42"));
   EXPECT_EQ(done.field("result").asDouble(), 42);
   EXPECT_EQ(engine.liveRuns(), 0u);
@@ -74,7 +81,7 @@ TEST(PreparedPrograms, UnknownOrReleasedHandlesAreErrorsNotCrashes) {
   engine.release(id);
   EXPECT_EQ(engine.preparedPrograms(), 0u);
   for (int handle : {id, 0, -1, 12345}) {
-    Value refused = status(engine.runPrepared(handle, "{}", "{}"));
+    Value refused = status(engine.runPrepared(handle, "{}", "{}").text);
     EXPECT_EQ(refused.field("error").field("type").str(), "execution_error");
     EXPECT_EQ(refused.field("error").field("message").str(), "Unknown prepared program " + std::to_string(handle));
   }
@@ -85,9 +92,9 @@ TEST(PreparedPrograms, UnknownOrReleasedHandlesAreErrorsNotCrashes) {
 TEST(PreparedPrograms, BadDataIsAParseErrorAndTheProgramStaysUsable) {
   ptc::Engine engine;
   int id = prepareOk(engine, kSumTravel);
-  Value bad = status(engine.runPrepared(id, R"({"rows":[1,}")", "{}"));
+  Value bad = status(engine.runPrepared(id, R"({"rows":[1,}")", "{}").text);
   EXPECT_EQ(bad.field("error").field("type").str(), "parse_error");
-  Value good = status(engine.runPrepared(id, R"({"rows":[]})", "{}"));
+  Value good = status(engine.runPrepared(id, R"({"rows":[]})", "{}").text);
   EXPECT_EQ(good.field("result").asDouble(), 0);
 }
 
@@ -102,8 +109,8 @@ TEST(PreparedStepFunctions, RunAgainWithOtherInputs) {
   ASSERT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
   EXPECT_EQ(ptc::toJson(prepared.field("loads")), "[]") << "the input is the whole payload";
   int id = static_cast<int>(prepared.field("id").asInt());
-  EXPECT_EQ(status(engine.runPrepared(id, R"({"n":2})", "")).field("result").asDouble(), 4);
-  EXPECT_EQ(status(engine.runPrepared(id, R"({"n":5})", "")).field("result").asDouble(), 10);
+  EXPECT_EQ(status(engine.runPrepared(id, R"({"n":2})", "").text).field("result").asDouble(), 4);
+  EXPECT_EQ(status(engine.runPrepared(id, R"({"n":5})", "").text).field("result").asDouble(), 10);
   EXPECT_EQ(engine.liveRuns(), 0u);
 }
 
@@ -119,13 +126,13 @@ TEST(PreparedStepFunctions, AFileThatFailsVerificationIsNotPrepared) {
 TEST(PreparedStepFunctions, TakeNeitherRowBlocksNorAResidentContext) {
   ptc::Engine engine;
   int id = static_cast<int>(status(engine.prepareWorkflow(kDouble, "{}")).field("id").asInt());
-  for (Value refused : {status(engine.runPrepared(id, R"({"n":1})", "", 0, "x")),
-                        status(engine.runPrepared(id, R"({"n":1})", "", 0, {}, 1))}) {
+  for (Value refused : {status(engine.runPrepared(id, R"({"n":1})", "", 0, "x").text),
+                        status(engine.runPrepared(id, R"({"n":1})", "", 0, {}, 1).text)}) {
     EXPECT_EQ(refused.field("error").field("code").str(), "bad_host_call");
     EXPECT_EQ(refused.field("error").field("message").str(),
               "A step-function run takes its input only: no row blocks, no resident context");
   }
-  EXPECT_EQ(status(engine.runPrepared(id, R"({"n":1})", "")).field("result").asDouble(), 2) << "still usable";
+  EXPECT_EQ(status(engine.runPrepared(id, R"({"n":1})", "").text).field("result").asDouble(), 2) << "still usable";
 }
 
 }  // namespace
@@ -137,13 +144,14 @@ TEST(ToolAnswers, AnAnswerThatIsNoJsonValueFailsThatCallOnly) {
   ptc::Engine engine;
   const int program = prepareOk(engine, R"({"program":{"op":"call","tool":"t"}})", R"({"tools":["t"]})");
   for (const char* answer : {"", "undefined", " "}) {
-    Value waiting = status(engine.runPrepared(program, "{}", "{}"));
-    Value bystander = status(engine.runPrepared(program, "{}", "{}"));
+    ptc::RunStatus waitingRun = engine.runPrepared(program, "{}", "{}");
+    ptc::RunStatus bystanderRun = engine.runPrepared(program, "{}", "{}");
+    Value waiting = status(waitingRun.text);
     ASSERT_EQ(waiting.field("state").str(), "call");
-    Value done = status(engine.resume(static_cast<int>(waiting.field("run").asInt()), answer));
+    Value done = status(engine.resume(waitingRun.run, answer));
     EXPECT_EQ(done.field("error").field("type").str(), "execution_error") << ptc::toJson(done);
     EXPECT_NE(done.field("error").field("message").str().find("Tool 't'"), std::string::npos) << ptc::toJson(done);
-    Value other = status(engine.resume(static_cast<int>(bystander.field("run").asInt()), "2"));
+    Value other = status(engine.resume(bystanderRun.run, "2"));
     EXPECT_EQ(ptc::toJson(other.field("result")), "2") << ptc::toJson(other);
   }
   EXPECT_EQ(engine.liveRuns(), 0u);

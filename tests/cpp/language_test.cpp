@@ -32,7 +32,7 @@ Value run(ptc::Engine& engine, const std::string& steps, const std::string& cont
       status(engine.prepare(R"({"program":{"op":"pipe","steps":[{"op":"load","name":"rows"},)" + steps + "]}}",
                             R"({"maxHeapBytes":33554432,"timeoutMs":60000})"));
   EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
-  return status(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, "{}"));
+  return status(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, "{}").text);
 }
 
 TEST(LanguageWorkloads, GroupByOverAHundredThousandRowsCostsLittleBeyondTheRows) {

@@ -44,7 +44,7 @@ Outcome runProgram(ptc::Engine& engine, const std::string& program, const std::s
   if (prepared.field("state").str() != "prepared") {
     out.text = ptc::toJson(prepared);
   } else {
-    out.text = engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, memory);
+    out.text = engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, memory).text;
   }
   return out;
 }
@@ -53,7 +53,7 @@ Outcome runWorkflow(ptc::Engine& engine, const std::string& source, const std::s
                     const std::string& options) {
   ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
   Outcome out;
-  out.text = ptc::testing::startWorkflowRun(engine, source, options, input);
+  out.text = ptc::testing::startWorkflowRun(engine, source, options, input).text;
   return out;
 }
 

@@ -82,7 +82,7 @@ Value run(ptc::Engine& engine, const std::string& program, const std::string& op
           const std::string& context = "{}") {
   Value prepared = parsed(engine.prepare(program, options));
   EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared).substr(0, 300);
-  return parsed(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, "{}"));
+  return parsed(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), context, "{}").text);
 }
 
 std::string errorCode(const Value& status) { return status.field("error").field("code").str(); }
@@ -145,7 +145,8 @@ TEST_F(RunMemory, GroupByOverResidentRowsIsChargedWhileItGroups) {
                                R"({"maxHeapBytes":1048576,"timeoutMs":600000})"));
     Value status;
     int64_t growth = peakGrowth([&] {
-      status = parsed(engine_.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}", 0, {}, data));
+      status =
+          parsed(engine_.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}", 0, {}, data).text);
     });
     EXPECT_EQ(errorCode(status), "memory_exceeded") << group << ": " << ptc::toJson(status).substr(0, 300);
     EXPECT_LT(growth, 4 * kMiB) << group << ": the engine allocated " << growth << " bytes under a 1 MiB limit";
@@ -168,8 +169,10 @@ TEST_F(RunMemory, AJoinIndexThatDoesNotFitIsNotBuilt) {
   ASSERT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared).substr(0, 300);
   Value status;
   int64_t growth = peakGrowth([&] {
-    status = parsed(engine_.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}", 0, {},
-                                        static_cast<int>(loaded.field("id").asInt())));
+    status = parsed(engine_
+                        .runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}", 0, {},
+                                     static_cast<int>(loaded.field("id").asInt()))
+                        .text);
   });
   int64_t want = 0;
   for (int i = 0; i < 20; ++i) want += (i * 9999) % 7;
@@ -180,7 +183,7 @@ TEST_F(RunMemory, AJoinIndexThatDoesNotFitIsNotBuilt) {
 // Step functions build texts, lists and objects too (issue 24, item 15).
 Value workflowDone(ptc::Engine& engine, const std::string& source, const std::string& input,
                    const std::string& options) {
-  return parsed(ptc::testing::startWorkflowRun(engine, source, options, input));
+  return parsed(ptc::testing::startWorkflowRun(engine, source, options, input).text);
 }
 
 constexpr const char* kOneMiB = R"({"maxHeapBytes":1048576,"timeoutMs":600000})";
@@ -274,8 +277,8 @@ TEST_F(RunMemory, AConcurrentLoopLetsAnEndedIterationsBindingsGo) {
   int64_t growth = peakGrowth([&] {
     Value prepared = parsed(engine_.prepareWorkflow(file, R"({"maxHeapBytes":4194304,"timeoutMs":600000})"));
     ASSERT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared).substr(0, 300);
-    status =
-        parsed(engine_.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{\"items\":[" + items + "]}", ""));
+    status = parsed(
+        engine_.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{\"items\":[" + items + "]}", "").text);
   });
   EXPECT_EQ(status.field("result").items().size(), 5000u) << ptc::toJson(status).substr(0, 300);
   EXPECT_LT(growth, 16 * kMiB) << "the engine allocated " << growth << " bytes under a 4 MiB limit";

@@ -46,7 +46,7 @@ std::string runText(ptc::Engine& engine, const std::string& root, const std::str
                     const std::string& memory = "{}") {
   std::string prepared = engine.prepare(R"({"program":)" + root + "}", "{}");
   if (status(prepared).field("state").str() != "prepared") return prepared;
-  return engine.runPrepared(static_cast<int>(status(prepared).field("id").asInt()), context, memory);
+  return engine.runPrepared(static_cast<int>(status(prepared).field("id").asInt()), context, memory).text;
 }
 Value run(ptc::Engine& engine, const std::string& root, const std::string& context = "{}",
           const std::string& memory = "{}") {
@@ -77,9 +77,10 @@ TEST(HostileDepth, EveryJsonInputIsCappedWithAnErrorNamingTheLimit) {
   expectError(run(engine, load, R"({"v":)" + hostile + "}"), "parse_error", kDeepJsonMessage + " in context");
   expectError(run(engine, load, "{}", R"({"v":)" + hostile + "}"), "parse_error", kDeepJsonMessage + " in memory");
 
-  Value call = run(engine, R"({"op":"call","tool":"t"})");
-  ASSERT_EQ(call.field("state").str(), "call");
-  Value answered = status(engine.resume(static_cast<int>(call.field("run").asInt()), hostile));
+  std::string prepared = engine.prepare(R"({"program":{"op":"call","tool":"t"}})", "{}");
+  ptc::RunStatus call = engine.runPrepared(static_cast<int>(status(prepared).field("id").asInt()), "{}", "{}");
+  ASSERT_EQ(status(call.text).field("state").str(), "call");
+  Value answered = status(engine.resume(call.run, hostile));
   expectError(answered, "execution_error", "Tool 't' returned data the engine cannot read: JSON " + kDeepJsonMessage,
               "/program");
   EXPECT_EQ(engine.liveRuns(), 0u);
@@ -92,9 +93,11 @@ TEST(HostileDepth, StepFunctionFilesAndInputsAreCappedToo) {
       engine.prepareWorkflow(R"({"function":"f","output":"number","steps":[{"return":)" + hostile + "}]}", "{}"));
   expectError(file, "parse_error", kDeepJsonMessage + " in step-function file");
 
-  Value begun = status(ptc::testing::startWorkflowRun(
-      engine, R"({"function":"f","input":{"x":"list number"},"output":"number","steps":[{"return":1}]})", "{}",
-      R"({"x":)" + hostile + "}"));
+  Value begun =
+      status(ptc::testing::startWorkflowRun(
+                 engine, R"({"function":"f","input":{"x":"list number"},"output":"number","steps":[{"return":1}]})",
+                 "{}", R"({"x":)" + hostile + "}")
+                 .text);
   expectError(begun, "parse_error", kDeepJsonMessage + " in input");
 }
 
@@ -203,7 +206,7 @@ std::string nestedLoops(int levels, const std::string& inner) {
 
 Value runWorkflow(ptc::Engine& engine, const std::string& source) {
   // Depth is measured here, not time: a generous limit for ASan on a loaded machine.
-  return status(ptc::testing::startWorkflowRun(engine, source, R"({"timeoutMs":60000})", "{}"));
+  return status(ptc::testing::startWorkflowRun(engine, source, R"({"timeoutMs":60000})", "{}").text);
 }
 
 TEST(HostileDepth, StepFunctionsNestAtMostTheLimitOfLoopsAndCalls) {
@@ -260,7 +263,8 @@ TEST(HostileDepth, AStepFunctionBuildingAValueTooDeepFaultsAtTheExpression) {
   for (int i = 0; i < kLimit + 1; ++i) steps += R"(,{"let":"acc","expr":["$acc"]})";
   // (Its trace holds values nested to the limit: only the error is read.)
   std::string done =
-      ptc::testing::startWorkflowRun(engine, R"({"function":"f","output":"nil","steps":[)" + steps + "]}", "{}", "{}");
+      ptc::testing::startWorkflowRun(engine, R"({"function":"f","output":"nil","steps":[)" + steps + "]}", "{}", "{}")
+          .text;
   Value error = status(between(done, R"("error":)", R"(,"trace")"));
   EXPECT_EQ(error.field("type").str(), "execution_error");
   EXPECT_NE(error.field("message").str().find(kDeepValueMessage), std::string::npos) << error.field("message").str();

@@ -38,7 +38,7 @@ TEST(EngineOptions, ARunWithoutOptionsIssuesTheTablesDefaultOfCallsAtOnce) {
   ptc::Value prepared = ptc::parseJson(engine.prepare(program, R"({"tools":["t"]})"), "status");
   ASSERT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
   ptc::Value begun =
-      ptc::parseJson(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}"), "status");
+      ptc::parseJson(engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}").text, "status");
   ASSERT_EQ(begun.field("state").str(), "call") << ptc::toJson(begun);
   EXPECT_EQ(static_cast<int64_t>(begun.field("calls").items().size()), ptc::limits::maxConcurrencyDefault);
 }

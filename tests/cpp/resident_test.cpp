@@ -41,7 +41,7 @@ TEST(Resident, RunsLoadItsKeysWithoutTheirContextCarryingThem) {
   int data = loaded(engine, kRows);
   int program = prepared(engine, kSumTravel);
   for (int i = 0; i < 3; i++) {
-    Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+    Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data).text);
     EXPECT_EQ(done.field("result").asDouble(), 7) << ptc::toJson(done);
   }
 }
@@ -50,9 +50,9 @@ TEST(Resident, TheRunsOwnContextKeyOfTheSameNameWins) {
   ptc::Engine engine;
   int data = loaded(engine, kRows);
   int program = prepared(engine, R"({"program":{"op":"load","name":"label"}})");
-  Value own = status(engine.runPrepared(program, R"({"label":"own"})", "{}", 0, {}, data));
+  Value own = status(engine.runPrepared(program, R"({"label":"own"})", "{}", 0, {}, data).text);
   EXPECT_EQ(own.field("result").str(), "own");
-  Value fallback = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  Value fallback = status(engine.runPrepared(program, "{}", "{}", 0, {}, data).text);
   EXPECT_EQ(fallback.field("result").str(), "resident");
 }
 
@@ -77,7 +77,7 @@ TEST(Resident, ReleasedItsMemoryIsFreeAndRunsWithItFail) {
   int program = prepared(engine, kSumTravel);
   engine.releaseResident(data);
   EXPECT_EQ(engine.residentBytes(), 0u);
-  Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data).text);
   EXPECT_EQ(done.field("error").field("type").str(), "execution_error");
   EXPECT_NE(done.field("error").field("message").str().find("resident"), std::string::npos);
 }
@@ -91,10 +91,11 @@ TEST(Resident, ARunWaitingOnAToolKeepsItAfterRelease) {
                             R"({"tools":["t"]})"))
           .field("id")
           .asInt());
-  Value waiting = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  ptc::RunStatus started = engine.runPrepared(program, "{}", "{}", 0, {}, data);
+  Value waiting = status(started.text);
   ASSERT_EQ(waiting.field("state").str(), "call") << ptc::toJson(waiting);
   engine.releaseResident(data);
-  Value done = status(engine.resume(static_cast<int>(waiting.field("run").asInt()), "null"));
+  Value done = status(engine.resume(started.run, "null"));
   EXPECT_EQ(done.field("result").asInt(), 3) << ptc::toJson(done);
 }
 
@@ -109,11 +110,11 @@ TEST(ResidentColumns, AreBuiltOnceChargedToTheResidentAndAnswerAsTheRowsDo) {
   int data = loaded(engine, kRows);
   const uint64_t before = engine.residentBytes();
   int program = prepared(engine, kSumTravel);
-  Value first = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  Value first = status(engine.runPrepared(program, "{}", "{}", 0, {}, data).text);
   const uint64_t after = engine.residentBytes();
   // category and amount: a 9-byte cell each of the 3 rows, and the 2 distinct texts
   EXPECT_EQ(after - before, 2 * 3 * 9 + 2 * sizeof(Value));
-  Value second = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  Value second = status(engine.runPrepared(program, "{}", "{}", 0, {}, data).text);
   EXPECT_EQ(first.field("result").asDouble(), 7);
   EXPECT_EQ(second.field("result").asDouble(), 7);
   EXPECT_EQ(engine.residentBytes(), after);  // built once
@@ -149,8 +150,8 @@ TEST(ResidentColumns, HoldEveryKindOfValueAsTheRowsDo) {
     ptc::Engine engine;
     int data = loaded(engine, rows);
     int program = prepared(engine, text);
-    Value resident = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
-    Value plain = status(engine.runPrepared(program, rows, "{}", 0, {}, 0));
+    Value resident = status(engine.runPrepared(program, "{}", "{}", 0, {}, data).text);
+    Value plain = status(engine.runPrepared(program, rows, "{}", 0, {}, 0).text);
     EXPECT_EQ(ptc::toJson(resident.field("result")), ptc::toJson(plain.field("result")));
     EXPECT_EQ(ptc::toJson(resident.field("error")), ptc::toJson(plain.field("error")));
   }
@@ -162,7 +163,7 @@ TEST(ResidentColumns, AResidentWithNoRoomForThemStillAnswers) {
   const auto bytes = static_cast<uint64_t>(probe.field("bytes").asInt());
   int data = loaded(engine, kRows, bytes + sizeof(Value));  // no room for a 3-row column
   int program = prepared(engine, kSumTravel);
-  Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data).text);
   EXPECT_EQ(done.field("result").asDouble(), 7) << ptc::toJson(done);
 }
 
@@ -170,7 +171,7 @@ TEST(ResidentColumns, AListWithAnItemThatIsNoObjectGivesTheFiltersError) {
   ptc::Engine engine;
   int data = loaded(engine, R"({"rows":[{"category":"travel","amount":2},3]})");
   int program = prepared(engine, kSumTravel);
-  Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data));
+  Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data).text);
   EXPECT_EQ(done.field("error").field("code").str(), "type_mismatch") << ptc::toJson(done);
   EXPECT_EQ(done.field("error").field("path").str(), "/program/steps/1/where");
 }
@@ -196,16 +197,16 @@ TEST(ResidentKeys, ARunIsChargedForWhatItReadsNotForHowManyKeysThereAre) {
   int many = loaded(engine, manyKeys(300000), uint64_t{256} << 20, 600000);
   int one = loaded(engine, manyKeys(0));
   int program = prepared(engine, R"({"program":{"op":"load","name":"target"}})");
-  Value overMany = status(engine.runPrepared(program, "{}", "{}", 0, {}, many));
-  Value overOne = status(engine.runPrepared(program, "{}", "{}", 0, {}, one));
+  Value overMany = status(engine.runPrepared(program, "{}", "{}", 0, {}, many).text);
+  Value overOne = status(engine.runPrepared(program, "{}", "{}", 0, {}, one).text);
   ASSERT_EQ(ptc::toJson(overMany.field("result")), "42") << ptc::toJson(overMany).substr(0, 300);
   EXPECT_EQ(memoryBytes(overMany), memoryBytes(overOne));
   // The run's own context still wins over a resident key of the same name, and
   // a key that crossed in neither is read from the resident.
-  Value own = status(engine.runPrepared(program, R"({"target":"own","key7":1})", "{}", 0, {}, many));
+  Value own = status(engine.runPrepared(program, R"({"target":"own","key7":1})", "{}", 0, {}, many).text);
   EXPECT_EQ(own.field("result").str(), "own");
   int key9 = prepared(engine, R"({"program":{"op":"load","name":"key9"}})");
-  Value read = status(engine.runPrepared(key9, R"({"target":"own"})", "{}", 0, {}, many));
+  Value read = status(engine.runPrepared(key9, R"({"target":"own"})", "{}", 0, {}, many).text);
   EXPECT_EQ(read.field("result").asInt(), 9);
 }
 
@@ -215,14 +216,14 @@ TEST(ResidentKeys, ATypoNamesTheNearestKeysAndHowManyMore) {
   ptc::Engine engine;
   int data = loaded(engine, manyKeys(100000), uint64_t{64} << 20, 600000);
   int load = prepared(engine, R"({"program":{"op":"load","name":"targte"}})");
-  Value warned = status(engine.runPrepared(load, R"({"own":1})", "{}", 0, {}, data));
+  Value warned = status(engine.runPrepared(load, R"({"own":1})", "{}", 0, {}, data).text);
   ASSERT_EQ(warned.field("result").str(), "") << ptc::toJson(warned).substr(0, 300);
   const std::string warning = warned.field("warnings").items().at(0).field("message").str();
   EXPECT_EQ(warning,
             "'load' reads context key 'targte', which the context does not have, so it is null. Did you mean "
             "'target'? The context keys nearest 'targte' are: target, key0, key1, key10, key100 and 99,997 more.");
   int reference = prepared(engine, R"({"program":{"op":"let","name":"tagret","value":1,"in":"$targte"}})");
-  Value failed = status(engine.runPrepared(reference, "{}", R"({"memo":1})", 0, {}, data));
+  Value failed = status(engine.runPrepared(reference, "{}", R"({"memo":1})", 0, {}, data).text);
   EXPECT_EQ(failed.field("error").field("code").str(), "unknown_variable");
   EXPECT_EQ(failed.field("error").field("message").str(),
             "\"$targte\" names no let or 'as' binding, memory key or context key. Did you mean 'target'? The names "
@@ -244,7 +245,7 @@ TEST(ResidentKeys, NamingTheNearestKeysCountsAgainstTheDeadline) {
   auto run = [&](const char* key) {
     const std::string program = std::string(R"({"program":{"op":"load","name":")") + key + "\"}}";
     int id = static_cast<int>(status(engine.prepare(program, R"({"timeoutMs":50})")).field("id").asInt());
-    return status(engine.runPrepared(id, "{}", "{}", 0, {}, data));
+    return status(engine.runPrepared(id, "{}", "{}", 0, {}, data).text);
   };
   Value read = run("target");
   EXPECT_EQ(ptc::toJson(read.field("result")), "42") << ptc::toJson(read).substr(0, 300);

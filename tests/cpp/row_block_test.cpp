@@ -130,7 +130,7 @@ Value run(ptc::Engine& engine, const std::string& program, const std::string& bl
   Value prepared = ptc::parseJson(engine.prepare(program, "{}"), "status");
   EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
   int id = static_cast<int>(prepared.field("id").asInt());
-  return ptc::parseJson(engine.runPrepared(id, context, "{}", 0, blocks), "status");
+  return ptc::parseJson(engine.runPrepared(id, context, "{}", 0, blocks).text, "status");
 }
 
 TEST(RowBlocks, ItemsWithoutFieldsCostNothingToSendButAreChargedToTheRun) {
@@ -366,10 +366,10 @@ TEST(RowBlocks, APipeThatCallsAToolFoldsOverTheCellsToo) {
     ptc::Engine engine;
     Value prepared = ptc::parseJson(engine.prepare(program, R"({"tools":["t"],"maxHeapBytes":200000})"), "status");
     EXPECT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
-    Value waiting = ptc::parseJson(
-        engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}", 0, w.out), "status");
+    ptc::RunStatus started = engine.runPrepared(static_cast<int>(prepared.field("id").asInt()), "{}", "{}", 0, w.out);
+    Value waiting = ptc::parseJson(started.text, "status");
     EXPECT_EQ(waiting.field("state").str(), "call") << ptc::toJson(waiting);
-    return ptc::parseJson(engine.resume(static_cast<int>(waiting.field("run").asInt()), "null"), "status");
+    return ptc::parseJson(engine.resume(started.run, "null"), "status");
   };
   Value folded = answer(folds);
   EXPECT_EQ(ptc::toJson(folded.field("result")), "3998000") << ptc::toJson(folded);  // 0 + 2 + ... + 3998

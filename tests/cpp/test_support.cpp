@@ -133,11 +133,10 @@ std::string answer(Engine& engine, int run, int id, const Value& mock, const Val
 
 }  // namespace
 
-std::string startWorkflowRun(Engine& engine, std::string_view source, std::string_view options,
-                             std::string_view input) {
+RunStatus startWorkflowRun(Engine& engine, std::string_view source, std::string_view options, std::string_view input) {
   std::string prepared = engine.prepareWorkflow(source, options);
   Value status = parseJson(prepared, "status");
-  if (status.field("state").str() != "prepared") return prepared;
+  if (status.field("state").str() != "prepared") return {0, prepared};
   return engine.runPrepared(static_cast<int>(status.field("id").asInt()), input, "");
 }
 

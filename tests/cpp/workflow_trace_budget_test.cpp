@@ -35,7 +35,7 @@ class TraceBudget : public ::testing::TestWithParam<size_t> {};
 TEST_P(TraceBudget, ALongFunctionNameRepeatedByEveryStepEndsTheRunAsMemoryExceeded) {
   ptc::Engine engine;
   const std::string options = R"({"timeoutMs":600000,"maxHeapBytes":)" + std::to_string(kLimit) + "}";
-  const std::string text = ptc::testing::startWorkflowRun(engine, nestedLoops(GetParam()), options, "{}");
+  const std::string text = ptc::testing::startWorkflowRun(engine, nestedLoops(GetParam()), options, "{}").text;
   EXPECT_LT(text.size(), 2 * kLimit) << "the trace the host gets stays within the run's limit";
   Value done = status(text);
   const Value& error = done.field("error");
@@ -63,9 +63,10 @@ TEST(TraceBudgetErrors, AToolFailureMessageKeptByEveryStepCountsTowardTheLimit) 
   ptc::Engine engine;
   const std::string options =
       R"({"timeoutMs":600000,"maxConcurrency":1,"tools":["t"],"maxHeapBytes":)" + std::to_string(kLimit) + "}";
-  std::string text = ptc::testing::startWorkflowRun(engine, file, options, "{}");
+  ptc::RunStatus begun = ptc::testing::startWorkflowRun(engine, file, options, "{}");
+  std::string text = begun.text;
   const std::string message(200 * 1024, 'x');
-  const int run = static_cast<int>(status(text).field("run").asInt());
+  const int run = begun.run;
   int calls = 0;
   for (Value s = status(text); s.field("state").str() == "call"; s = status(text)) {
     ASSERT_LT(++calls, 200);

@@ -28,13 +28,13 @@ const char* kCallThenReturn =
 
 // The handle of a run that waits on its first call.
 int waitingOnACall(ptc::Engine& engine, const std::string& source, const std::string& options) {
-  Value first = status(ptc::testing::startWorkflowRun(engine, source, options, "{}"));
-  EXPECT_EQ(first.field("state").str(), "call") << ptc::toJson(first);
-  return static_cast<int>(first.field("run").asInt());
+  ptc::RunStatus first = ptc::testing::startWorkflowRun(engine, source, options, "{}");
+  EXPECT_EQ(status(first.text).field("state").str(), "call") << first.text;
+  return first.run;
 }
 
 Value finishedRun(ptc::Engine& engine, const std::string& source, const std::string& options) {
-  return status(ptc::testing::startWorkflowRun(engine, source, options, "{}"));
+  return status(ptc::testing::startWorkflowRun(engine, source, options, "{}").text);
 }
 
 TEST(WorkflowTrace, ACallAnsweredAfterTheDeadlineEndsAsTimeout) {

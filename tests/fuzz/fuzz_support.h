@@ -93,14 +93,14 @@ inline std::string hostText(std::string_view s) {
 // it, "?timeout", "?abort" and "?fault" cancel the run as the package's host
 // does, anything else is its result (JSON text, or not: the engine must say
 // so). Once the parts run out a call fails. Returns the final status.
-inline std::string driveRun(Engine& engine, std::string status, const std::vector<std::string_view>& answers) {
+inline std::string driveRun(Engine& engine, const RunStatus& first, const std::vector<std::string_view>& answers) {
+  std::string status = first.text;
   std::deque<int> out;
   size_t next = 0;
-  int run = 0;  // the first call status names the run; later ones need not
+  const int run = first.run;  // beside the first status, not in it
   for (int answered = 0;; ++answered) {
     Value s = parseStatus(status);
     if (s.field("state").str() != "call") return status;
-    if (const Value* r = s.find("run")) run = static_cast<int>(r->asInt());
     for (const Value& c : s.field("calls").items()) out.push_back(static_cast<int>(c.field("id").asInt()));
     if (out.empty()) finding("a run waits with no call out", status);
     const int id = out.front();

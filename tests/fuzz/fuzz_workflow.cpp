@@ -26,9 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ptc::Value prepared = parseStatus(status);
   if (prepared.field("state").str() != "prepared") return 0;  // refused: a done status with the error
   const int id = static_cast<int>(prepared.field("id").asInt());
-  status = engine.runPrepared(id, partOr(parts, 2, "{}"), "");
+  const ptc::RunStatus begun = engine.runPrepared(id, partOr(parts, 2, "{}"), "");
   const std::vector<std::string_view> answers(parts.begin() + std::min<size_t>(3, parts.size()), parts.end());
-  status = driveRun(engine, status, answers);
+  status = driveRun(engine, begun, answers);
   checkEnd(status, started);
   if (engine.liveRuns() != 0) finding("a finished run is still live", status);
   return 0;

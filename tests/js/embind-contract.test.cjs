@@ -148,3 +148,16 @@ test("the Emscripten runtime members EmbindModule declares are exported (the was
     expect([name, type, embind[name]?.constructor?.name]).toEqual([name, type, type]);
   }
 });
+
+// The declaration is generated from the bindings (scripts/gen-embind-types.mjs),
+// not written by hand: a binding changed without regenerating fails here (and
+// the wasm build).
+test("EmbindModule is the one generated from wasm/bindings.cpp, and it is current", () => {
+  expect(declared.file).toBe(path.join("js", "src", "engine", "embind.generated.ts"));
+  const check = require("node:child_process").spawnSync(
+    process.execPath,
+    [path.join(root, "scripts/gen-embind-types.mjs"), "--check"],
+    { encoding: "utf8" },
+  );
+  expect({ status: check.status, stderr: check.stderr }).toEqual({ status: 0, stderr: "" });
+});

@@ -4,43 +4,8 @@
 import createPtcModule from "../../../build/wasm/ptc.cjs";
 import type { ResidentSpec } from "./resident.js";
 import type { RunKind, WasmModule } from "../types/public.js";
-
-interface EmbindModule {
-  validate(ptr: number, len: number, options: string): string;
-  prepare(ptr: number, len: number, options: string): string;
-  // Plain wasm exports (wasm/bindings.cpp), not Embind: the call of every run.
-  _ptcRunPrepared(
-    prepared: number,
-    ptr: number,
-    contextLen: number,
-    memoryLen: number,
-    spentMs: number,
-    rowsLen: number,
-    resident: number,
-  ): void;
-  _ptcStatusSlot(): number;
-  _ptcReleaseStatus(): void;
-  release(prepared: number): void;
-  loadResident(ptr: number, len: number, maxBytes: number, timeoutMs: number): string;
-  releaseResident(id: number): void;
-  residentBytes(): number;
-  prepareWorkflow(ptr: number, len: number, options: string): string;
-  validateWorkflow(ptr: number, len: number, options: string): string;
-  analyze(ptr: number, len: number, options: string): string;
-  analyzeWorkflow(ptr: number, len: number, options: string): string;
-  resume(run: number, resultPtr: number, resultLen: number, call: number): string;
-  fail(run: number, message: string, call: number): string;
-  cancel(run: number, reason: string, detail: string, call: number): string;
-  formatError(error: string): string;
-  operations(): string;
-  workflowLanguage(): string;
-  liveRuns(): number;
-  debugTrap(): void;
-  _malloc(size: number): number;
-  _free(ptr: number): void;
-  HEAPU8: Uint8Array;
-  HEAPU32: Uint32Array;
-}
+// Generated from wasm/bindings.cpp (scripts/gen-embind-types.mjs): the build refuses a stale one.
+import type { EmbindModule } from "./embind.generated.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -89,6 +54,12 @@ export interface Prepared {
   fields?: Record<string, string[]>;
 }
 
+/** A run's first status text, and its handle beside it while it waits on tools (0: done). */
+export interface RunStatus {
+  run: number;
+  text: string;
+}
+
 // Prepared programs and files kept per instance, by dialect, options and text.
 // Agents rerun the same programs; a bounded set keeps the engine's side bounded too.
 const PREPARED_PER_INSTANCE = 256;
@@ -107,7 +78,7 @@ export class EngineInstance {
   // Resident contexts loaded into this instance: spec id → the engine's id.
   private readonly residents = new Map<number, number>();
 
-  // Where ptcRunPrepared leaves its status: {pointer, length}, as u32 indexes.
+  // Where ptcRunPrepared leaves its status: {pointer, length, run}, as u32 indexes.
   private readonly statusAt: number;
 
   // The memory the instance started with: what it grew by is what recycling gives back.
@@ -166,7 +137,8 @@ export class EngineInstance {
   /**
    * Runs a prepared program on the context and memory texts and the row blocks
    * (engine/core/row_block.h), or a prepared step-function file on its input
-   * (as the context); a run waiting on a tool has "run" in its status.
+   * (as the context): its status text and, beside it, the run's handle while
+   * the run waits on a tool (0 once it is done).
    * spentMs (turning the data into JSON) counts toward the run's time limit.
    */
   runPrepared(
@@ -176,7 +148,7 @@ export class EngineInstance {
     spentMs: number,
     rows?: Uint8Array,
     resident = 0,
-  ): string {
+  ): RunStatus {
     return this.guard(() =>
       this.withBytes(
         context,
@@ -190,14 +162,15 @@ export class EngineInstance {
     );
   }
 
-  // The status the last ptcRunPrepared left in wasm memory, as text (UTF-8).
-  private lastStatus(): string {
+  // The status the last ptcRunPrepared left in wasm memory: its text (UTF-8) and the run's handle beside it.
+  private lastStatus(): RunStatus {
     const slot = this.m.HEAPU32; // read after the call: growth replaces the views
     const ptr = slot[this.statusAt] as number;
     const len = slot[this.statusAt + 1] as number;
+    const run = slot[this.statusAt + 2] as number;
     const text = decoder.decode(this.m.HEAPU8.subarray(ptr, ptr + len));
     if (len > KEEP_STATUS_BYTES) this.m._ptcReleaseStatus();
-    return text;
+    return { run, text };
   }
   /**
    * Loads a resident context (resident.ts) into this instance: its status

@@ -137,8 +137,8 @@ function lostMessage(toolCalls: number): string {
 /** The one clock of js/src. */
 export const now = () => performance.now();
 
-// The engine writes every status with its state first; only a run waiting on
-// tools starts another way ({"run":N,"state":"call","calls":[...]}).
+// The engine writes every status with its state first (a run's handle travels
+// beside its first status, never in the text).
 const DONE = '{"state":"done"';
 const isDone = (text: string) => text.startsWith(DONE);
 
@@ -189,9 +189,6 @@ export function failedRun(code: PtcError["code"], message: string): Driven {
   return finished(JSON.stringify({ state: "done", ok: false, error, metrics: { memoryBytes: 0, toolCalls: 0 } }));
 }
 
-// A waiting run's first status starts {"run":N,"state":"call",...}.
-const RUN_HANDLE = /^\{"run":(\d+),/;
-
 // A program or step-function file is prepared once per engine instance
 // (compiled, its loads known), then each run is one crossing of the
 // boundary: data in, status out. With a synchronous payload (in-process)
@@ -222,9 +219,16 @@ function runPrepared(
   if (typeof prepared === "string") return finished(prepared);
   const residentId = resident ? engine.residentId(resident) : 0;
   if (typeof residentId === "string") return finished(residentId);
-  const text = engine.runPrepared(prepared, payload.context, payload.memory, now() - started, payload.rows, residentId);
-  if (isDone(text)) return finished(text);
-  return { run: Number((RUN_HANDLE.exec(text) as RegExpExecArray)[1]), status: text };
+  const status = engine.runPrepared(
+    prepared,
+    payload.context,
+    payload.memory,
+    now() - started,
+    payload.rows,
+    residentId,
+  );
+  // The handle comes beside the status (0: the run is done), not in its text.
+  return status.run === 0 ? finished(status.text) : { run: status.run, status: status.text };
 }
 
 /**
