@@ -4,8 +4,7 @@
 // (ptcTool's `memory`, the MCP server's `memory`).
 const { execFileSync } = require("node:child_process");
 const path = require("node:path");
-const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
-const { InMemoryTransport } = require("@modelcontextprotocol/sdk/inMemory.js");
+const { inMemoryClient } = require("./mcp-client.cjs");
 const { ptcWasm } = require("./helpers.cjs");
 const { createMcpServer } = require("../../dist/mcp.cjs");
 
@@ -16,10 +15,7 @@ beforeAll(async () => {
 
 async function connected(options) {
   const server = createMcpServer(ptc, options);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "host", version: "1.0.0" });
-  await client.connect(clientSide);
+  const client = await inMemoryClient(server);
   const run = async (program) => {
     const r = await client.callTool({ name: "run_program", arguments: { program } });
     return r.content.map((c) => c.text);

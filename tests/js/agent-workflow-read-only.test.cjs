@@ -2,8 +2,7 @@
 // read-only for the host (no destructive prompt before a file that only
 // reads) and refuses, before anything runs, a file that calls a tool that
 // writes, pointing to run_workflow_writes, which runs it.
-const { Client } = require("@modelcontextprotocol/sdk/client/index.js");
-const { InMemoryTransport } = require("@modelcontextprotocol/sdk/inMemory.js");
+const { inMemoryClient, answerOf } = require("./mcp-client.cjs");
 const { ptcWasm } = require("./helpers.cjs");
 const { createMcpServer } = require("../../dist/mcp.cjs");
 
@@ -16,14 +15,8 @@ beforeAll(async () => {
 
 async function connected(options) {
   const server = createMcpServer(ptc, options);
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "host", version: "1.0.0" });
-  await client.connect(clientSide);
-  const call = async (name, args) => {
-    const r = await client.callTool({ name, arguments: args });
-    return { isError: r.isError === true, code: r._meta?.code, texts: r.content.map((c) => c.text) };
-  };
+  const client = await inMemoryClient(server);
+  const call = async (name, args) => answerOf(await client.callTool({ name, arguments: args }));
   return { client, call };
 }
 
