@@ -138,3 +138,41 @@ describe("resume_program: a client without elicitation approves between two call
     expect(refund.writes()).toBe(1);
   });
 });
+
+describe("ptc-wasm mcp --state-key-file", () => {
+  const { StdioClientTransport } = require("@modelcontextprotocol/sdk/client/stdio.js");
+  const { spawnSync } = require("node:child_process");
+  const fs = require("node:fs");
+  const os = require("node:os");
+  const path = require("node:path");
+  const root = path.join(__dirname, "../..");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ptc-state-key-"));
+
+  test("with a key file the server lists resume_program; a key file too short is refused (exit 2)", async () => {
+    const key = path.join(dir, "key");
+    fs.writeFileSync(key, "a key of the host, 32 bytes long");
+    const client = new Client({ name: "host", version: "1.0.0" });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ["dist/cli.mjs", "mcp", "--state-key-file", key],
+      cwd: root,
+      stderr: "pipe",
+    });
+    await client.connect(transport);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain("resume_program");
+    } finally {
+      await client.close();
+    }
+    const short = path.join(dir, "short");
+    fs.writeFileSync(short, "short");
+    const r = spawnSync(process.execPath, ["dist/cli.mjs", "mcp", "--state-key-file", short], {
+      cwd: root,
+      input: "",
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("at least 16");
+  });
+});
