@@ -11,6 +11,7 @@ import type { Runtime } from "./runtimes/runtime.js";
 import { escapeControls, shownJson } from "./util/shown-text.js";
 import { SESSION_TIMEOUT_MS } from "./agents/session.js";
 import { keptMemory } from "./agents/memory-file.js";
+import { MCP_FLAGS, STATE_KEY_FILE, STATE_KEY_HELP, stateKeyOf } from "./cli-mcp-options.js";
 import { VERSION } from "./util/version.js";
 import { stopOnSignals } from "./util/stop-signals.js";
 import type {
@@ -81,6 +82,7 @@ Options:
   --workflow             Of step functions, the second dialect, instead of PTC-JSON (schema, prompt)
   --full-schema          Tool input schemas as the generated JSON Schemas (about 25,000 tokens)
                          instead of the minimal {program} and {functions} (mcp)
+${STATE_KEY_HELP}
   -h, --help             Print this help.
   -v, --version          Print the version.
 
@@ -131,6 +133,7 @@ const VALUED = new Set([
   "--state-out",
   "--results",
   "--mcp-config",
+  STATE_KEY_FILE,
 ]);
 const FLAGS = new Set(["--full", "--compact", "--workflow", "--full-schema", "--help", "--version"]);
 const TOOL_LIMITS = ["--max-tool-calls", "--max-concurrency", "--tool-timeout"];
@@ -166,19 +169,7 @@ const ALLOWED: Record<string, string[]> = {
   validate: ["--tools", "--max-depth", "--context"],
   schema: ["--tools", "--workflow"],
   prompt: ["--tools", "--context", "--compact", "--workflow", "--mcp-config"],
-  mcp: [
-    "--tools",
-    "--context",
-    "--memory",
-    "--memory-out",
-    "--timeout",
-    "--max-heap",
-    "--max-depth",
-    "--max-message-bytes",
-    "--full-schema",
-    ...TOOL_LIMITS,
-    "--mcp-config",
-  ],
+  mcp: [...MCP_FLAGS, ...TOOL_LIMITS],
   help: [],
 };
 const ARITY: Record<string, number> = { run: 1, resume: 1, validate: 1, schema: 0, prompt: 0, mcp: 0, help: 0 };
@@ -546,7 +537,12 @@ async function main(argv: string[]): Promise<number> {
       const { serveStdio } = await import("./agents/mcp.js");
       const schema = options.has("--full-schema") ? ("full" as const) : ("minimal" as const);
       const kept = await keptMemory(options.get("--memory-out") as string | undefined, memory);
-      const more = { maxMessageBytes, schema, onMemory: kept?.write };
+      const more = {
+        maxMessageBytes,
+        schema,
+        onMemory: kept?.write,
+        ...(await stateKeyOf(options.get(STATE_KEY_FILE) as string | undefined)),
+      };
       const server = await serveStdio(runtime, { tools, context, memory, ...limits, ...more });
       // Serves until the client closes standard input; then the connections close and the CLI ends.
       await new Promise((done) => process.stdin.once("end", done).once("close", done));
@@ -581,9 +577,11 @@ main(process.argv.slice(2)).then(
       write(process.stderr, `ptc-wasm: ${e.message}\nRun 'ptc-wasm --help' for usage.`);
       code = 2;
     } else if (
-      ["ERR_PTC_MISSING_PEER", "ERR_PTC_MCP_CONFIG", "ERR_PTC_MEMORY_OUT"].includes((e as { code?: string }).code ?? "")
+      ["ERR_PTC_MISSING_PEER", "ERR_PTC_MCP_CONFIG", "ERR_PTC_MEMORY_OUT", "ERR_PTC_STATE_KEY"].includes(
+        (e as { code?: string }).code ?? "",
+      )
     ) {
-      // mcp without the MCP SDK (the message says what to install), a wrong --mcp-config or --memory-out.
+      // mcp without the MCP SDK (the message says what to install), a wrong --mcp-config, --memory-out or key file.
       write(process.stderr, `ptc-wasm: ${(e as Error).message}`);
       code = 2;
     } else {

@@ -13,7 +13,9 @@
 // the engine's errors name every fix); schema: "full" sends the generated JSON Schemas.
 // Results are JSON text content; a failed program is an isError result whose text
 // is the formatted error. Memory carries over between run_program calls. A call
-// of a tool that needs approval is put to the client's user (elicitation). Over
+// of a tool that needs approval is put to the client's user (elicitation); with a
+// stateKey, a client without elicitation gets the held calls and the signed state,
+// which resume_program resumes (mcp-resume.ts). Over
 // stdio, a message longer than maxMessageBytes gets a JSON-RPC error (mcp-stdio.ts).
 //
 // The MCP SDK and zod are optional peer dependencies: loaded on first use, with
@@ -26,6 +28,7 @@ import { registerDescribeTools, shownTools } from "./mcp-catalog.js";
 import { loadPeers } from "./peers.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import { formatWarnings } from "../runtimes/format.js";
+import { HeldPrograms } from "./mcp-resume.js";
 import { READ_ONLY_RUN, ReadOnlyPrograms, WORKFLOW_WRITES_DESCRIPTION, WRITES_DESCRIPTION } from "./mcp-read-only.js";
 import {
   ProgramSession,
@@ -112,6 +115,8 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
     onclose?.();
   };
 
+  // With a stateKey, a client without elicitation gets held runs to resume (mcp-resume.ts).
+  const held = new HeldPrograms(server, session, options.approve);
   // With tools that write, run_program is read-only and run_program_writes runs the programs that write.
   const readOnly = new ReadOnlyPrograms(runtime, options.tools ?? {});
   server.registerTool(
@@ -134,10 +139,12 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
       const refused = readOnly.refusal(program);
       if (refused) return programResult(refused);
       const given = context as Record<string, unknown> | undefined;
+      if (held.holds()) return held.run(program, given, programResult, extra?.signal);
       return programResult(await session.run(program, given, undefined, extra?.signal));
     },
   );
-  if (readOnly.split) registerRunProgramWrites(server, runtime, session, options, z);
+  if (readOnly.split) registerRunProgramWrites(server, runtime, session, options, z, held);
+  held.register(z, programResult);
 
   registerRunWorkflow(server, runtime, session, options, z, readOnly);
   registerDescribeTools(server, options.tools ?? {}, z);
@@ -193,6 +200,7 @@ function registerRunProgramWrites(
   session: ProgramSession,
   options: PtcMcpServerOptions,
   z: McpPeers["z"],
+  held: HeldPrograms,
 ) {
   server.registerTool(
     RUN_PROGRAM_WRITES,
@@ -210,10 +218,11 @@ function registerRunProgramWrites(
       annotations: runAnnotations(options.tools ?? {}),
     },
     // extra.signal: aborted when the client cancels this call, as run_program's.
-    async ({ program, context }, extra) =>
-      programResult(
-        await session.run(program, context as Record<string, unknown> | undefined, undefined, extra?.signal),
-      ),
+    async ({ program, context }, extra) => {
+      const given = context as Record<string, unknown> | undefined;
+      if (held.holds()) return held.run(program, given, programResult, extra?.signal);
+      return programResult(await session.run(program, given, undefined, extra?.signal));
+    },
   );
 }
 
