@@ -6,24 +6,9 @@
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { cppSources, codeOf } = require("./sources.cjs");
 
 const root = path.join(__dirname, "..", "..");
-
-function sources(dir) {
-  return fs
-    .readdirSync(path.join(root, dir), { recursive: true })
-    .filter((f) => f.endsWith(".cpp") || f.endsWith(".h"))
-    .map((f) => path.join(dir, f).split(path.sep).join("/"));
-}
-
-/** The text without comments and string literals (raw strings too), lines kept. */
-function code(text) {
-  return text
-    .replace(/R"\(([\s\S]*?)\)"/g, (m) => m.replace(/[^\n]/g, " "))
-    .replace(/"(?:\\.|[^"\\\n])*"/g, '""')
-    .replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, " "))
-    .replace(/\/\/.*$/gm, "");
-}
 
 // The files that may read `category`, each with why.
 const READERS = {
@@ -35,7 +20,7 @@ const READERS = {
 function categoryReads(files) {
   const out = [];
   for (const file of files) {
-    code(fs.readFileSync(path.join(root, file), "utf8"))
+    codeOf(fs.readFileSync(path.join(root, file), "utf8"))
       .split("\n")
       .forEach((line, i) => {
         if (/(?:\.|->)\s*category\b/.test(line)) out.push(`${file}:${i + 1}`);
@@ -45,7 +30,7 @@ function categoryReads(files) {
 }
 
 test("the engine reads an op's category only where it exports the tables as JSON", () => {
-  const reads = categoryReads(sources("engine"));
+  const reads = categoryReads(cppSources("engine"));
   expect(reads.filter((r) => !(r.split(":")[0] in READERS))).toEqual([]);
   // Each exporter still reads it: one that stopped leaves READERS.
   expect(Object.keys(READERS).filter((file) => !reads.some((r) => r.startsWith(`${file}:`)))).toEqual([]);

@@ -9,24 +9,9 @@
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { cppSources, codeOf } = require("./sources.cjs");
 
 const root = path.join(__dirname, "..", "..");
-
-function sources(dir) {
-  return fs
-    .readdirSync(path.join(root, dir), { recursive: true })
-    .filter((f) => f.endsWith(".cpp") || f.endsWith(".h"))
-    .map((f) => path.join(dir, f).split(path.sep).join("/"));
-}
-
-/** The text without comments and string literals (raw strings too), lines kept. */
-function code(text) {
-  return text
-    .replace(/R"\(([\s\S]*?)\)"/g, (m) => m.replace(/[^\n]/g, " "))
-    .replace(/"(?:\\.|[^"\\\n])*"/g, '""')
-    .replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, " "))
-    .replace(/\/\/.*$/gm, "");
-}
 
 /** Each `switch (...) { ... }` of a file: its line and its body. */
 function switches(text) {
@@ -50,7 +35,7 @@ const BEHAVIOUR = /\bcase\s+(?:ptc::)?(?:Op|Control|RowRole|Runs|Sees|Gives)::/;
 function problems(files) {
   const out = [];
   for (const file of files) {
-    const text = code(fs.readFileSync(path.join(root, file), "utf8"));
+    const text = codeOf(fs.readFileSync(path.join(root, file), "utf8"));
     text.split("\n").forEach((line, i) => {
       if (/\bcase\s+(?:ptc::)?Op::/.test(line))
         out.push(`${file}:${i + 1}: a case label names an op (make it a field of the op's table entry)`);
@@ -84,7 +69,7 @@ function opLists(files) {
   const condition = /[=!]=\s*(?:ptc::)?Op::\w+(?:[^;{}]*?(?:\|\||&&)[^;{}]*?[=!]=\s*(?:ptc::)?Op::\w+)+/g;
   const array = /(?:\bOp\s+\w+\s*\[\s*\w*\s*\]|std::array<\s*(?:ptc::)?Op\s*,[^>]*>\s*\w+)\s*=?\s*\{[^;{}]*\}/g;
   for (const file of files) {
-    const text = code(fs.readFileSync(path.join(root, file), "utf8"));
+    const text = codeOf(fs.readFileSync(path.join(root, file), "utf8"));
     for (const m of [...text.matchAll(condition), ...text.matchAll(array)]) {
       const ops = [...new Set([...m[0].matchAll(/Op::(\w+)/g)].map((o) => o[1]))];
       if (ops.length > 1) out.push(`${file}: ${ops.join(",")}`);
@@ -94,11 +79,11 @@ function opLists(files) {
 }
 
 test("no new list of ops in a condition: a property of ops is a field of their table entries", () => {
-  expect(opLists(sources("engine")).filter((l) => !(l in KEPT_LISTS))).toEqual([]);
+  expect(opLists(cppSources("engine")).filter((l) => !(l in KEPT_LISTS))).toEqual([]);
 });
 
 test("every kept list of ops is still there (a list made table data leaves KEPT_LISTS)", () => {
-  const found = new Set(opLists(sources("engine")));
+  const found = new Set(opLists(cppSources("engine")));
   expect(Object.keys(KEPT_LISTS).filter((l) => !found.has(l))).toEqual([]);
 });
 
@@ -127,7 +112,7 @@ test("the list check finds ops tested together or listed in an array, across lin
 });
 
 test("no switch in the engine names ops, and none over their behaviour has a default", () => {
-  expect(problems(sources("engine"))).toEqual([]);
+  expect(problems(cppSources("engine"))).toEqual([]);
 });
 
 test("the check finds a case label naming an op and a default over Control", () => {

@@ -70,4 +70,21 @@ function loadTypeScript(file) {
   return module.exports;
 }
 
-module.exports = { root, caseLines, loadCaseFiles, loadTypeScript };
+/** The C++ files (.cpp, .h) under `dir` (relative to the root), as root-relative paths with "/". */
+function cppSources(dir) {
+  return fs
+    .readdirSync(path.join(root, dir), { recursive: true })
+    .filter((f) => f.endsWith(".cpp") || f.endsWith(".h"))
+    .map((f) => path.join(dir, f).split(path.sep).join("/"));
+}
+
+/** C++ text without comments and string literals (raw strings too), lines kept: what the source scans read. */
+function codeOf(text) {
+  return text
+    .replace(/R"\(([\s\S]*?)\)"/g, (m) => m.replace(/[^\n]/g, " "))
+    .replace(/"(?:\\.|[^"\\\n])*"/g, '""')
+    .replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, " "))
+    .replace(/\/\/.*$/gm, "");
+}
+
+module.exports = { root, caseLines, loadCaseFiles, loadTypeScript, cppSources, codeOf };
