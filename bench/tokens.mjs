@@ -3,7 +3,10 @@
 // The tool definitions as hosts send them (MCP tools/list as the official SDK
 // client receives it, asFunctionTool(), the AI SDK tools), the prompts of both
 // dialects, and the corpus's PTC-JSON / Python ratio (bench/tokens-corpus.mjs,
-// when present). Each figure against its target (issue 25).
+// when present). Each figure against its target (issue 25). The workflow corpus's
+// ratios (step functions and PTC-JSON to Python, issue 36) are printed against
+// their targets, judged only once token-targets.json's workflowCorpus.enforced is
+// true: until then they are the baseline ("BASE").
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
@@ -67,7 +70,7 @@ export async function measureTokens() {
     { label: "step-function prompt, full", tokens: tokens(runtime.workflowPrompt()) },
   ];
   runtime.dispose?.();
-  return { definitions, prompts, corpus: await corpusTokens() };
+  return { definitions, prompts, corpus: await corpusTokens(), workflows: await workflowTokens() };
 }
 
 async function corpusTokens() {
@@ -76,10 +79,16 @@ async function corpusTokens() {
   return measure();
 }
 
+async function workflowTokens() {
+  if (!existsSync(fileURLToPath(CORPUS))) return undefined;
+  const { workflowCorpusTokens } = await import(CORPUS.href);
+  return workflowCorpusTokens?.();
+}
+
 const pass = (value, target) => (target === undefined ? "    " : value <= target ? "PASS" : "MISS");
 
 /** Prints the section; returns the run's summary lines and targets (bench/run.mjs). */
-export function reportTokens({ definitions, prompts, corpus }, say, line) {
+export function reportTokens({ definitions, prompts, corpus, workflows }, say, line) {
   say("TOKENS (gpt-tokenizer o200k_base; JSON of each definition as a host sends it)");
   say(line);
   const row = ({ label, tokens: n, target }) =>
@@ -109,6 +118,7 @@ export function reportTokens({ definitions, prompts, corpus }, say, line) {
       `${ratio.toFixed(2)}x (target <= ${TOKEN_TARGETS.corpusRatio}x)`,
     ]);
   }
+  if (workflows) reportWorkflows(workflows, say, targets);
   say(line);
   say();
   // One id per figure: the diff against an earlier run matches lines by id.
@@ -118,5 +128,52 @@ export function reportTokens({ definitions, prompts, corpus }, say, line) {
     unit: "tokens",
     cells: { "ptc-wasm": f.tokens },
   }));
+  if (workflows)
+    for (const [dialect, key] of [
+      ["step functions", "steps"],
+      ["PTC-JSON", "ptc"],
+      ["Python", "python"],
+    ])
+      lines.push({
+        id: `TOKENS workflow corpus, ${dialect}`,
+        label: `workflow corpus, ${dialect}`,
+        unit: "tokens",
+        cells: { "ptc-wasm": workflows.total[key] },
+      });
   return { lines, targets };
+}
+
+/**
+ * The workflow corpus (issue 36): each workflow's twins in tokens, the totals'
+ * ratios and the worst workflow against token-targets.json's workflowCorpus;
+ * "BASE" instead of PASS/MISS while its `enforced` is false (the baseline).
+ */
+function reportWorkflows({ rows, total, worst }, say, targets) {
+  const T = TOKEN_TARGETS.workflowCorpus;
+  const judge = (value, target) => (T.enforced ? pass(value, target) : "BASE");
+  const x = (r) => `${r.toFixed(2)}x`;
+  say();
+  say(
+    `workflow corpus: tokens per workflow, step functions / PTC-JSON / Python` +
+      (T.enforced ? "" : " (baseline: targets printed, not judged)"),
+  );
+  for (const r of rows)
+    say(
+      `  ${r.id.padEnd(24)}${String(r.steps).padStart(6)}${String(r.ptc).padStart(6)}${String(r.python).padStart(6)}` +
+        `  ${x(r.stepsRatio).padStart(6)}${x(r.ptcRatio).padStart(7)}`,
+    );
+  say(
+    `  ${"total".padEnd(24)}${String(total.steps).padStart(6)}${String(total.ptc).padStart(6)}${String(total.python).padStart(6)}` +
+      `  ${x(total.stepsRatio).padStart(6)}${x(total.ptcRatio).padStart(7)}`,
+  );
+  const figures = [
+    ["workflows steps / Python", total.stepsRatio, T.stepsRatio, ""],
+    ["workflows PTC-JSON / Python", total.ptcRatio, T.ptcRatio, ""],
+    ["workflows worst twin / Python", worst.ratio, T.worstRatio, ` ${worst.id}, ${worst.dialect}`],
+  ];
+  for (const [label, value, target, which] of figures) {
+    const verdict = judge(value, target);
+    say(`${verdict}  ${label.padEnd(36)}${x(value).padStart(7)}   target <= ${target}x${which}`);
+    targets.push([label, verdict, `${x(value)}${which} (target <= ${target}x${T.enforced ? "" : ", baseline"})`]);
+  }
 }
