@@ -20,6 +20,8 @@ const node = (file, args = [], extra = {}) =>
 const finished = (child) => new Promise((resolve) => child.on("exit", (code) => resolve(code)));
 
 const pool = new pg.Pool({ connectionString: url, max: 2 });
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.once(signal, () => void server?.stop().then(() => process.exit(130)));
 try {
   if ((await finished(node("submit.mjs", [runs]))) !== 0) throw new Error("submit failed");
   const team = Array.from({ length: Number(workers) }, (_, i) => node("worker.mjs", [], { PTC_WORKER_NAME: `w${i}` }));

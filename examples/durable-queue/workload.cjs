@@ -69,18 +69,27 @@ function reviewProgram(customer, escalate) {
   };
 }
 
-/** `runs` programs over `runs` customers with 2-5 orders each. */
-function makeWorkload(runs, seed = 1) {
+/**
+ * `runs` programs over `runs` customers with 2-5 orders each. `small`: orders
+ * of 20 or 80 and no escalation, so no run asks for approval (the bench).
+ */
+function makeWorkload(runs, seed = 1, { small = false } = {}) {
+  const amounts = small ? AMOUNTS.slice(0, 2) : AMOUNTS;
   const random = prng(seed);
   const orders = [];
   const programs = [];
   for (let i = 0; i < runs; i++) {
-    const customer = `c${String(i).padStart(3, "0")}`;
+    const customer = `${small ? "s" : "c"}${String(i).padStart(3, "0")}`;
     const n = 2 + Math.floor(random() * 4);
     for (let j = 0; j < n; j++)
-      orders.push({ id: `${customer}-o${j}`, customer, amount: AMOUNTS[Math.floor(random() * AMOUNTS.length)] });
-    const escalate = i % 3 === 0;
-    programs.push({ runKey: `review-${customer}`, customer, escalate, program: reviewProgram(customer, escalate) });
+      orders.push({ id: `${customer}-o${j}`, customer, amount: amounts[Math.floor(random() * amounts.length)] });
+    const escalate = !small && i % 3 === 0;
+    programs.push({
+      runKey: `${small ? "quick" : "review"}-${customer}`,
+      customer,
+      escalate,
+      program: reviewProgram(customer, escalate),
+    });
   }
   return { orders, programs };
 }
