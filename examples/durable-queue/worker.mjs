@@ -6,9 +6,10 @@
 // leaves its job active until it expires (expireInSeconds, db.cjs); pg-boss then
 // hands it out again, and a worker runs the leg again from the stored state.
 //
-// It fetches jobs itself rather than with boss.work(): work() waits a whole
-// polling interval after every job, which caps a busy worker near two jobs a
-// second; this loop only waits when the queue is empty.
+// It fetches jobs itself rather than with boss.work(): work() waits out its
+// polling interval after every job, which caps a busy worker at one job per
+// interval (two a second at the shortest); this loop waits only when the queue
+// is empty.
 import PgBoss from "pg-boss";
 import pg from "pg";
 import { createRuntime } from "ptc-wasm";
