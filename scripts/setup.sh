@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks to build and test ptc-wasm:
 # Debian packages (Emscripten, nlohmann/json, fast_float, GoogleTest, ninja, clang-format, clang and its
-# sanitizer and libFuzzer runtimes, Chromium) when
+# sanitizer and libFuzzer runtimes, Chromium, PostgreSQL) when
 # missing, then the npm dependencies when package-lock.json changed.
 # Idempotent and quiet when everything is present; `npm start`/`npm test` call it.
 set -euo pipefail
@@ -23,6 +23,9 @@ have_cmd clang-format || need_apt+=(clang-format)  # npm run format:check
 have_cmd clang++ || need_apt+=(clang)  # the fuzz targets (scripts/fuzz.sh): clang 14, Debian 12's
 have_pkg libclang-rt-14-dev || need_apt+=(libclang-rt-14-dev)  # libFuzzer and clang's sanitizer runtimes
 have_cmd python3 || need_apt+=(python3)  # the token corpus's Python twins (tests/js/token-corpus.test.cjs)
+# examples/durable-queue and its fault test (tests/js/durable-queue.test.cjs) start their own server from
+# /usr/lib/postgresql/<major>/bin (initdb, pg_ctl); the package's default cluster is not used.
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || need_apt+=(postgresql-15)
 if [ "${PTC_SKIP_BROWSER:-}" != 1 ]; then
   have_cmd chromium || need_apt+=(chromium)
 fi
