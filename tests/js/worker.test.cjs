@@ -163,11 +163,13 @@ test("more distinct programs in flight than the worker keeps prepared all answer
 
 test("close ends runs in flight with an error and a later run starts a new worker", async () => {
   const rt = await ptcWasm.createRuntime({ worker: true });
-  const pending = rt.run(
-    { program: call("never") },
-    { timeoutMs: 5000, tools: { never: () => new Promise(() => {}) } },
-  );
-  await sleep(20);
+  // Close once the run is surely in flight (its tool called), not after a guessed delay:
+  // under load the worker may not have started the run within any fixed time.
+  let called;
+  const toolCalled = new Promise((resolve) => (called = resolve));
+  const never = () => (called(), new Promise(() => {}));
+  const pending = rt.run({ program: call("never") }, { timeoutMs: 60000, tools: { never } });
+  await toolCalled;
   rt.close();
   expect((await pending).error).toMatchObject({ type: "execution_error", message: expect.stringContaining("closed") });
   expect((await rt.run({ program: { op: "literal", value: 7 } })).result).toBe(7);
