@@ -356,11 +356,13 @@ export class ProgramSession {
   }
 
   /**
-   * Resumes a state runHeld gave (maybe in another process), every pending
-   * call decided by `decision`. A state changed since it was signed is refused
-   * (bad_state); calls held again are not run (code "suspended"). `program`:
-   * the held call's program, whose envelope's context the run was given.
-   * `signal` ends the resumed run and aborts its tools' signals.
+   * Resumes a state runHeld (or runWorkflowHeld) gave, maybe in another
+   * process, every pending call decided by `decision`. A state changed since
+   * it was signed is refused (bad_state). A run that goes on to further calls
+   * held for approval stops there again: `{ held }`, a new state signed with
+   * the stateKey, resumed the same way. `program`: the held call's program,
+   * whose envelope's context the run was given. `signal` ends the resumed run
+   * and aborts its tools' signals.
    */
   async resumeHeld(
     state: SuspendedState,
@@ -368,34 +370,28 @@ export class ProgramSession {
     tools = this.options.tools ?? {},
     program?: unknown,
     signal?: AbortSignal,
-  ) {
+  ): Promise<SessionOutcome | { held: RunSuspended }> {
+    // A step-function file has no context or memory; a program resumes with the context it ran with.
+    const workflow = state?.kind === "workflow";
     // The context given with the held call (its envelope's), as runHeld ran it: a resume must have the same.
-    const given = program === undefined ? undefined : callInput(programFrom(program), undefined, {}).context;
-    const { runContext, resident } = await this.contextOf(given);
+    const given =
+      program === undefined || workflow ? undefined : callInput(programFrom(program), undefined, {}).context;
+    const { runContext, resident } = workflow ? {} : await this.contextOf(given);
     const pending = Array.isArray(state?.pending) ? state.pending : [];
     const results = Object.fromEntries(pending.map((p) => [p.id, decision]));
     const { timeoutMs, maxConcurrency, toolTimeoutMs } = this.limits;
-    const r = await this.runtime.resume(state as SuspendedState<"program">, {
+    const r = await this.runtime.resume(state, {
       results,
       tools,
-      context: runContext,
-      resident,
+      ...(workflow ? {} : { context: runContext, resident }),
       stateKey: this.options.stateKey,
       timeoutMs,
       maxConcurrency,
       toolTimeoutMs,
       ...(signal ? { signal } : {}),
     });
-    if (r.status !== "suspended") return this.outcome(r);
-    const calls = r.pending.map((p) => `'${p.tool}' with ${JSON.stringify(p.args)}`).join(", ");
-    const error: PtcError = {
-      type: "execution_error",
-      code: "suspended",
-      message:
-        `The program went on and stopped at other calls that need approval, which were not run: ${calls}. ` +
-        `Send a program that makes them (its calls are then asked for anew) with what it needs of this one's answers`,
-    };
-    return this.outcome({ ok: false, error });
+    if (r.status === "suspended") return { held: r };
+    return workflow ? workflowOutcome(this.runtime, r as WorkflowResult) : this.outcome(r as RunResult);
   }
 
   private async contextOf(context?: Record<string, unknown>) {
@@ -472,16 +468,43 @@ export function workflowFrom(given: unknown): { source: string; input: Record<st
   };
 }
 
+/** A step-function file's end as the model reads it (no memory: workflows keep none). */
+function workflowOutcome(runtime: PtcRuntime, r: WorkflowResult): SessionOutcome {
+  if (!r.ok)
+    return {
+      ok: false,
+      error: r.error,
+      message: failureMessage(runtime, r.error, warningsOf(r)),
+      ...withWarnings(warningsOf(r)),
+    };
+  return { ok: true, result: r.result, stored: [], ...withWarnings(r.warnings) };
+}
+
 /**
  * Runs a step-function file as a model sends it, with a session's tools and
  * limits (no memory: workflows keep none); `signal` ends it (the MCP client's
  * or the AI SDK's cancellation of this call) and aborts its tools' signals.
+ * `hold`: calls held for approval are not decided in the process: the run
+ * stops there, `{ held }` with its state signed with the session's stateKey
+ * (resumed by session.resumeHeld), as runHeld does for a program.
  */
 export async function runWorkflowFor(
   session: ProgramSession,
   given: unknown,
   signal?: AbortSignal,
-): Promise<SessionOutcome> {
+): Promise<SessionOutcome>;
+export async function runWorkflowFor(
+  session: ProgramSession,
+  given: unknown,
+  signal: AbortSignal | undefined,
+  hold: true,
+): Promise<SessionOutcome | { held: RunSuspended }>;
+export async function runWorkflowFor(
+  session: ProgramSession,
+  given: unknown,
+  signal?: AbortSignal,
+  hold = false,
+): Promise<SessionOutcome | { held: RunSuspended }> {
   const { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs } = session.limits;
   const tools = session.options.tools ?? {};
   const { source, input, entry } = workflowFrom(given);
@@ -500,18 +523,15 @@ export async function runWorkflowFor(
     entry,
     tools,
     ...limits,
+    ...(hold ? { stateKey: session.options.stateKey } : {}),
     ...(signal ? { signal } : {}),
   });
+  if (hold && first.status === "suspended") return { held: first };
   const resumeOptions = { tools, maxConcurrency, toolTimeoutMs, signal };
-  const r = await settled(session.runtime, first, session.options.approve, resumeOptions, clock);
-  if (!r.ok)
-    return {
-      ok: false,
-      error: r.error,
-      message: failureMessage(session.runtime, r.error, warningsOf(r)),
-      ...withWarnings(warningsOf(r)),
-    };
-  return { ok: true, result: r.result, stored: [], ...withWarnings(r.warnings) };
+  return workflowOutcome(
+    session.runtime,
+    await settled(session.runtime, first, session.options.approve, resumeOptions, clock),
+  );
 }
 
 /** The note a model gets when its program stored keys in memory. */
