@@ -374,22 +374,26 @@ function runAnnotations(tools: Record<string, Tool>) {
  * cancels, denies the call.
  */
 function askTheUser(server: McpServer): ApproveCall {
-  return async (call) => {
+  // signal: aborted when run_program's call is cancelled; the elicitation request is then cancelled too.
+  return async (call, { signal }) => {
     if (!server.server.getClientCapabilities()?.elicitation)
       return { approved: false, reason: "the MCP client cannot ask its user (it does not support elicitation)" };
     const prompt = approvalPrompt(call);
     if ("refused" in prompt) return { approved: false, reason: prompt.refused };
-    const answer = await server.server.elicitInput({
-      message: prompt.message,
-      requestedSchema: {
-        type: "object",
-        properties: {
-          allow: { type: "boolean", title: `Allow ${shownJson(call.tool)}` },
-          reason: { type: "string", title: "Why not (optional)" },
+    const answer = await server.server.elicitInput(
+      {
+        message: prompt.message,
+        requestedSchema: {
+          type: "object",
+          properties: {
+            allow: { type: "boolean", title: `Allow ${shownJson(call.tool)}` },
+            reason: { type: "string", title: "Why not (optional)" },
+          },
+          required: ["allow"],
         },
-        required: ["allow"],
       },
-    });
+      { signal },
+    );
     if (answer.action !== "accept") return { approved: false, reason: `the user chose to ${answer.action}` };
     if (answer.content?.allow === true) return { approved: true };
     const reason = answer.content?.reason;

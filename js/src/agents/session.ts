@@ -8,6 +8,7 @@ import type { ResidentContext } from "../engine/resident.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import { formatWarnings } from "../runtimes/format.js";
 import type {
+  CallIdentity,
   CallResult,
   JsonObject,
   JsonValue,
@@ -23,16 +24,23 @@ import type {
   Warning,
 } from "../types/public.js";
 import type { WorkflowResult } from "../run/workflows.js";
-import { DEFAULT_TIMEOUT_MS } from "../run/options.js";
+import { abortedResult, DEFAULT_TIMEOUT_MS } from "../run/options.js";
 import { callInput, withCallWarnings } from "./session-memory.js";
 import { now } from "../run/driver.js";
 
 /**
  * What decides a call held for approval (a tool with `approval`, or a
  * deferred one) in a session: true runs it, false denies it, or any result
- * resume() takes ({ value }, { error }, { approved, reason }).
+ * resume() takes ({ value }, { error }, { approved, reason }). It gets the
+ * call's `{ runId, callId, signal }` as a tool does: the signal is aborted when
+ * the model call is cancelled (the AI SDK's abortSignal, an MCP client's
+ * cancellation), so that the host stops waiting for its person; the call then
+ * ends at once as aborted, whatever the function answers later.
  */
-export type ApproveCall = (call: PendingCall) => boolean | CallResult | Promise<boolean | CallResult>;
+export type ApproveCall = (
+  call: PendingCall,
+  identity: CallIdentity,
+) => boolean | CallResult | Promise<boolean | CallResult>;
 
 export interface SessionOptions {
   /** Tools programs may call: functions or descriptors {description, parameters, execute}. */
@@ -154,10 +162,14 @@ const NO_APPROVER = "this session has no one to approve it (its host gave no app
 // What the session's approve function says of a held call, as resume() takes it.
 // The function gets a copy: one that edits the call it is shown (redacting a
 // card number) changes neither what the tool gets nor which call it decides.
-async function decide(approve: ApproveCall | undefined, call: PendingCall): Promise<CallResult> {
+async function decide(
+  approve: ApproveCall | undefined,
+  call: PendingCall,
+  identity: CallIdentity,
+): Promise<CallResult> {
   if (!approve) return { approved: false, reason: NO_APPROVER };
   try {
-    const said = await approve(JSON.parse(JSON.stringify(call)) as PendingCall);
+    const said = await approve(JSON.parse(JSON.stringify(call)) as PendingCall, identity);
     if (said === true) return { approved: true };
     if (said === false) return { approved: false };
     return said;
@@ -194,10 +206,10 @@ class CallClock {
   left(): number {
     return this.deadline - now();
   }
-  async decide(approve: ApproveCall | undefined, call: PendingCall): Promise<CallResult> {
+  async decide(approve: ApproveCall | undefined, call: PendingCall, identity: CallIdentity): Promise<CallResult> {
     const asked = now();
     try {
-      return await decide(approve, call);
+      return await decide(approve, call, identity);
     } finally {
       this.deadline += now() - asked;
     }
@@ -212,6 +224,36 @@ class CallClock {
         `every run of the program: it ran again after each of ${this.rounds} round(s) of approvals`,
       ...(error?.path !== undefined ? { path: error.path } : {}),
     };
+  }
+}
+
+/**
+ * What `ask` gives, or undefined when `signal` aborts first. `ask` gets a
+ * signal of its own, aborted (with the same reason) when `signal` is, or when
+ * ask settles no longer matters.
+ */
+async function untilAborted<T>(
+  signal: AbortSignal | undefined,
+  ask: (signal: AbortSignal) => Promise<T>,
+): Promise<T | undefined> {
+  const own = new AbortController();
+  let onAbort = () => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => {
+      resolve(undefined);
+      try {
+        own.abort(signal?.reason);
+      } catch {
+        // (Node reports an exception thrown by an abort listener itself)
+      }
+    };
+  });
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await Promise.race([ask(own.signal), aborted]);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
   }
 }
 
@@ -234,7 +276,15 @@ async function settled<R extends RunResult | WorkflowResult>(
   let r: RunResult | WorkflowResult = first;
   while (r.status === "suspended") {
     const results: Record<string, CallResult> = {};
-    for (const call of r.pending) results[call.id] = await clock.decide(approve, call);
+    const { runId } = r.state;
+    for (const call of r.pending) {
+      // Decided while the model call may be cancelled: an abort ends the call at once, the approver told.
+      const decided = await untilAborted(options.signal, (signal) =>
+        clock.decide(approve, call, { runId, callId: call.id, signal }),
+      );
+      if (decided === undefined) return abortedResult(options.signal as AbortSignal) as R;
+      results[call.id] = decided;
+    }
     await nextTask();
     clock.rounds++;
     const timeoutMs = clock.left();
