@@ -252,8 +252,9 @@ describe("the text the model reads", () => {
       timeout: 60_000,
     });
     expect(r.status).toBe(0);
-    // The prompt lists the four tools kept, each on one line under its "<server>.<tool>" name.
-    expect(r.stdout).toContain("- h.wipe_all(): Wipes everything.\n- h.notes(): Lists notes.");
+    // The prompt lists the four tools kept, each on one line under its "<server>.<tool>" name, the
+    // server's description quoted (agent-upstream-prompt.test.cjs).
+    expect(r.stdout).toContain('- h.wipe_all(): "Wipes everything."\n- h.notes(): "Lists notes.');
     expect(r.stdout).not.toMatch(RAW_CONTROL);
     expect(r.stdout.split("\n").filter((l) => l.startsWith("SYSTEM") || l.startsWith("- h.read_notes"))).toEqual([]);
     expect(r.stderr).not.toMatch(RAW_CONTROL);

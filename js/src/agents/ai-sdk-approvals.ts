@@ -18,8 +18,8 @@
 import type { ModelMessage } from "ai";
 import { canonicalJson } from "../gate/journal.js";
 import type { ProgramSession, SessionOutcome } from "./session.js";
-import type { JsonObject, PtcError, SuspendedState, Tool } from "../types/public.js";
-import { toolOutput } from "./ai-sdk-output.js";
+import type { JsonObject, PtcError, RunSuspended, SuspendedState, Tool } from "../types/public.js";
+import { toolOutput, type HeldAgainOutput } from "./ai-sdk-output.js";
 
 /** A call the program holds for approval, as the person is shown it. */
 export interface HeldCall {
@@ -55,6 +55,25 @@ function shownProblem(input: HeldInput): string | undefined {
   return fromState === shown
     ? undefined
     : "The state cannot be resumed: the held calls in run_program's input are not the calls its state holds (the input was changed)";
+}
+
+/**
+ * A resumed program held again: the input that asks for its new held calls,
+ * the one it was resumed from with the new held calls and state (its program
+ * and context kept, as the first hold's input had them).
+ */
+function heldAgain(input: HeldInput, held: RunSuspended): HeldAgainOutput {
+  const calls = held.pending.map(({ tool, args }) => ({ tool, args }));
+  const shown = calls.map((c) => `'${c.tool}' with ${JSON.stringify(c.args)}`).join(", ");
+  return {
+    ok: false,
+    code: "held_for_approval",
+    error:
+      `The program went on and stopped at further calls that need approval, which have not run: ${shown}. ` +
+      `To have the user asked, call this tool again with \`input\` below as its whole input, unchanged; the ` +
+      `program then goes on from where it stopped`,
+    input: { ...input, held: calls, state: held.state as SuspendedState<"program"> },
+  };
 }
 
 // Outcomes of programs the approval check ran to their end, until execute takes them (by tool call id).
@@ -102,7 +121,7 @@ export class SdkApprovals {
     toolCallId: string | undefined,
     tools: Record<string, Tool>,
     signal?: AbortSignal,
-  ): Promise<SessionOutcome | undefined> {
+  ): Promise<SessionOutcome | HeldAgainOutput | undefined> {
     if (!this.enabled) return undefined;
     if (isHeldInput(input)) return this.resume(input, { approved: true }, tools, signal);
     const done = toolCallId === undefined ? undefined : this.finished.get(toolCallId);
@@ -123,15 +142,17 @@ export class SdkApprovals {
     return { ok: false, error, message: error.message };
   }
 
-  private resume(
+  // A held run resumed with the person's decision: its end, or its next held calls (a new round).
+  private async resume(
     input: HeldInput,
     decision: { approved: boolean; reason?: string },
     tools: Record<string, Tool>,
     signal?: AbortSignal,
-  ) {
+  ): Promise<SessionOutcome | HeldAgainOutput> {
     const problem = shownProblem(input);
-    if (problem) return Promise.resolve(refusal(problem));
-    return this.session.resumeHeld(input.state, decision, tools, programOf(input), signal);
+    if (problem) return refusal(problem);
+    const r = await this.session.resumeHeld(input.state, decision, tools, programOf(input), signal);
+    return "held" in r ? heldAgain(input, r.held) : r;
   }
 
   /**
@@ -162,7 +183,12 @@ export class SdkApprovals {
       answered.add(toolCallId);
       const denial = part.reason === undefined ? { approved: false } : { approved: false, reason: part.reason };
       const outcome = await this.resume(input, denial, tools);
-      added.push({ type: "tool-result", toolCallId, toolName, output: { type: "json", value: toolOutput(outcome) } });
+      added.push({
+        type: "tool-result",
+        toolCallId,
+        toolName,
+        output: { type: "json", value: toolOutput(outcome) as JsonObject },
+      });
     }
     if (!added.length) return messages;
     return [...messages.slice(0, -1), { ...last, content: [...last.content, ...added] }];

@@ -147,7 +147,9 @@ function programTool(name: string, tool: SdkTool, call: Partial<ToolExecutionOpt
   const needs = tool.needsApproval;
   if (needs === true) descriptor.approval = true;
   else if (typeof needs === "function")
-    descriptor.approval = (async (args: object) => (await needs(args, options())) === true) as ApprovalCheck;
+    // Given the call's identity: its toolCallId, and an abortSignal aborted when the run stops waiting for it.
+    descriptor.approval = (async (args: object, identity: CallIdentity) =>
+      (await needs(args, options(identity))) === true) as ApprovalCheck;
   return descriptor;
 }
 

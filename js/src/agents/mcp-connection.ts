@@ -1,7 +1,8 @@
 // One upstream MCP server as the gateway holds it: the connection, made again
 // when it is lost. An upstream is code the user did not write, and its faults
 // stay its own: a reply too large for one message fails that call only (the
-// stdio transport reads it with SkippingReadBuffer), and a server that crashed
+// stdio transport reads it with SkippingReadBuffer, the HTTP one through
+// cappedFetch, with the same limit and text), and a server that crashed
 // is started again on the next call to it. While it cannot be reached, its
 // calls fail at once, naming the server and why, and the gateway tries again
 // after a wait that doubles (0.5 s, 1 s, ... 30 s at most) until a call works.
@@ -11,6 +12,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { McpConfigError, type McpServerEntry } from "./mcp-config.js";
 import { REPLY_TOO_LARGE, SkippingReadBuffer } from "./mcp-stdio.js";
+import { cappedFetch } from "./mcp-http-reply.js";
 import { loadPeers } from "./peers.js";
 import { shownJson } from "../util/shown-text.js";
 import { VERSION } from "../util/version.js";
@@ -41,6 +43,8 @@ function transportFor(entry: McpServerEntry, peers: ClientPeers): { transport: T
   if (entry.url !== undefined) {
     const transport = new peers.http.StreamableHTTPClientTransport(new URL(entry.url), {
       requestInit: entry.headers ? { headers: entry.headers } : undefined,
+      // As the stdio buffer below: a reply over 10 MiB fails that call only (mcp-http-reply.ts).
+      fetch: cappedFetch(),
     });
     return { transport, stderr: () => "" };
   }

@@ -8,20 +8,24 @@
 // run's state, signed with the key; resume_program {state, approved, reason?}
 // resumes that state with the held calls decided: approved, they run and the
 // program's answer comes back; denied, the program's `try` handles the denial.
+// A resumed run that goes on to further held calls stops there again: the
+// same answer, with a new signed state, resumed the same way. run_workflow (and
+// run_workflow_writes) hold a step-function file's calls the same way, resumed
+// by the same resume_program (the state says which dialect it is).
 // A state changed since it was signed is refused (bad_state). resume_program
 // is listed only with a stateKey, and marked destructive: it runs the calls
 // that needed approval, so a host asks its user before it runs.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ProgramSession, SessionOutcome } from "./session.js";
+import { runWorkflowFor, type ProgramSession, type SessionOutcome } from "./session.js";
 import type { PtcError, RunSuspended, SuspendedState } from "../types/public.js";
 import { programOf } from "./ai-sdk-approvals.js";
 
 export const RESUME_PROGRAM = "resume_program";
 
 const RESUME_DESCRIPTION =
-  "Resumes a program that stopped at calls that need approval (run_program answered them with its state): " +
-  "approved: true runs them and the program goes on to its answer; approved: false denies them, a failure the " +
-  "program's try handles. Approve only calls the user approved.";
+  "Resumes a run of run_program or run_workflow that stopped at calls that need approval (it answered them " +
+  "with its state): approved: true runs them and the run goes on; approved: false denies them, a failure its " +
+  "try or on-error handles. Approve only calls the user approved.";
 
 type Answer = {
   content: { type: "text"; text: string }[];
@@ -35,10 +39,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 function heldAnswer(held: RunSuspended, context: Record<string, unknown> | undefined): Answer {
   const calls = held.pending.map(({ tool, args }) => ({ tool, args }));
   const shown = calls.map((c) => `'${c.tool}' with ${JSON.stringify(c.args)}`).join(", ");
+  const what = held.state.kind === "workflow" ? "step-function file" : "program";
   const text =
-    `The program stopped at calls that need approval, which have not run: ${shown}. This MCP client cannot ask ` +
+    `The ${what} stopped at calls that need approval, which have not run: ${shown}. This MCP client cannot ask ` +
     `its user (no elicitation): ask the user, then call ${RESUME_PROGRAM} with the state below and ` +
-    `approved: true or false (and a reason when denied); the program then goes on from where it stopped.`;
+    `approved: true or false (and a reason when denied); the ${what} then goes on from where it stopped.`;
   const resume = { held: calls, state: held.state, ...(context ? { context } : {}) };
   // Not an error: the program has not failed, it waits for a decision. _meta.code for a host that branches on it.
   return {
@@ -78,6 +83,12 @@ export class HeldPrograms {
     return "held" in r ? heldAnswer(r.held, context) : answer(r);
   }
 
+  /** Runs a step-function file to its end or to its calls held for approval (answered with the signed state). */
+  async runWorkflow(request: unknown, answer: (outcome: SessionOutcome) => Answer, signal?: AbortSignal) {
+    const r = await runWorkflowFor(this.session, request, signal, true);
+    return "held" in r ? heldAnswer(r.held, undefined) : answer(r);
+  }
+
   /** Registers resume_program (only when enabled: tools/list does not grow otherwise). */
   register(z: typeof import("zod"), answer: (outcome: SessionOutcome) => Answer): void {
     if (!this.enabled) return;
@@ -87,7 +98,7 @@ export class HeldPrograms {
         title: "Resume a program held for approval",
         description: RESUME_DESCRIPTION,
         inputSchema: {
-          state: z.unknown().meta({ type: "object", description: "the state run_program answered, unchanged" }),
+          state: z.unknown().meta({ type: "object", description: "the state answered, unchanged" }),
           approved: z.boolean().meta({ description: "whether the user approved the held calls" }),
           reason: z.string().optional().meta({ description: "why not, when denied (the program reads it)" }),
           context: z
@@ -98,7 +109,8 @@ export class HeldPrograms {
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
       },
       async ({ state, approved, reason, context }, extra) => {
-        if (!isObject(state)) return answer(badState("the state must be the object run_program answered"));
+        if (!isObject(state))
+          return answer(badState("the state must be the object run_program or run_workflow answered"));
         const decision = approved ? { approved: true } : { approved: false, ...(reason ? { reason } : {}) };
         const given = context ? { program: {}, context } : undefined;
         const r = await this.session.resumeHeld(
@@ -108,7 +120,8 @@ export class HeldPrograms {
           given,
           extra?.signal,
         );
-        return answer(r);
+        // Held again (the run went on to further calls that need approval): a new state, resumed the same way.
+        return "held" in r ? heldAnswer(r.held, context) : answer(r);
       },
     );
   }

@@ -59,6 +59,11 @@ export class LineReader {
     this.skipped = undefined;
   }
 
+  /** Ends the last line when the stream ends without a newline. */
+  end(): void {
+    if (this.bytes > 0 || this.skipped) this.endLine();
+  }
+
   private take(part: Buffer): void {
     this.bytes += part.length;
     if (this.skipped) return this.skipped.scan(part);
@@ -188,7 +193,8 @@ export class SkippingReadBuffer {
   }
 }
 
-function skippedReply(id: string | number | null, bytes: number, maxBytes: number): JSONRPCMessage | Error {
+/** The answer to a message skipped for its size: a JSON-RPC error for the request it answered (an Error without an id). */
+export function skippedReply(id: string | number | null, bytes: number, maxBytes: number): JSONRPCMessage | Error {
   const message =
     `a reply of more than ${maxBytes} bytes (${bytes} bytes): the gateway reads at most that much of one ` +
     `message, so it skipped this one and the connection stays up`;

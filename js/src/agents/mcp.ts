@@ -14,8 +14,9 @@
 // Results are JSON text content; a failed program is an isError result whose text
 // is the formatted error. Memory carries over between run_program calls. A call
 // of a tool that needs approval is put to the client's user (elicitation); with a
-// stateKey, a client without elicitation gets the held calls and the signed state,
-// which resume_program resumes (mcp-resume.ts). Over
+// stateKey, a client without elicitation gets the held calls and the signed state
+// (of a program or a step-function file), which resume_program resumes, as often
+// as the run holds again (mcp-resume.ts). Over
 // stdio, a message longer than maxMessageBytes gets a JSON-RPC error (mcp-stdio.ts).
 //
 // The MCP SDK and zod are optional peer dependencies: loaded on first use, with
@@ -146,7 +147,7 @@ export function createMcpServer(runtime: PtcRuntime, options: PtcMcpServerOption
   if (readOnly.split) registerRunProgramWrites(server, runtime, session, options, z, held);
   held.register(z, programResult);
 
-  registerRunWorkflow(server, runtime, session, options, z, readOnly);
+  registerRunWorkflow(server, runtime, session, options, z, readOnly, held);
   registerDescribeTools(server, options.tools ?? {}, z);
 
   server.registerTool(
@@ -274,10 +275,14 @@ function registerRunWorkflow(
   options: PtcMcpServerOptions,
   z: McpPeers["z"],
   readOnly: ReadOnlyPrograms,
+  held: HeldPrograms,
 ) {
   // extra.signal: aborted when the client cancels this call (notifications/cancelled).
+  // A client without elicitation gets the file's held calls and its signed state, as run_program's (mcp-resume.ts).
   const run = async (request: unknown, signal?: AbortSignal) =>
-    workflowResult(await runWorkflowFor(session, request, signal));
+    held.holds()
+      ? held.runWorkflow(request, workflowResult, signal)
+      : workflowResult(await runWorkflowFor(session, request, signal));
   server.registerTool(
     RUN_WORKFLOW,
     {
@@ -369,22 +374,26 @@ function runAnnotations(tools: Record<string, Tool>) {
  * cancels, denies the call.
  */
 function askTheUser(server: McpServer): ApproveCall {
-  return async (call) => {
+  // signal: aborted when run_program's call is cancelled; the elicitation request is then cancelled too.
+  return async (call, { signal }) => {
     if (!server.server.getClientCapabilities()?.elicitation)
       return { approved: false, reason: "the MCP client cannot ask its user (it does not support elicitation)" };
     const prompt = approvalPrompt(call);
     if ("refused" in prompt) return { approved: false, reason: prompt.refused };
-    const answer = await server.server.elicitInput({
-      message: prompt.message,
-      requestedSchema: {
-        type: "object",
-        properties: {
-          allow: { type: "boolean", title: `Allow ${shownJson(call.tool)}` },
-          reason: { type: "string", title: "Why not (optional)" },
+    const answer = await server.server.elicitInput(
+      {
+        message: prompt.message,
+        requestedSchema: {
+          type: "object",
+          properties: {
+            allow: { type: "boolean", title: `Allow ${shownJson(call.tool)}` },
+            reason: { type: "string", title: "Why not (optional)" },
+          },
+          required: ["allow"],
         },
-        required: ["allow"],
       },
-    });
+      { signal },
+    );
     if (answer.action !== "accept") return { approved: false, reason: `the user chose to ${answer.action}` };
     if (answer.content?.allow === true) return { approved: true };
     const reason = answer.content?.reason;

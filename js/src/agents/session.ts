@@ -8,6 +8,7 @@ import type { ResidentContext } from "../engine/resident.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import { formatWarnings } from "../runtimes/format.js";
 import type {
+  CallIdentity,
   CallResult,
   JsonObject,
   JsonValue,
@@ -23,16 +24,23 @@ import type {
   Warning,
 } from "../types/public.js";
 import type { WorkflowResult } from "../run/workflows.js";
-import { DEFAULT_TIMEOUT_MS } from "../run/options.js";
+import { abortedResult, DEFAULT_TIMEOUT_MS } from "../run/options.js";
 import { callInput, withCallWarnings } from "./session-memory.js";
 import { now } from "../run/driver.js";
 
 /**
  * What decides a call held for approval (a tool with `approval`, or a
  * deferred one) in a session: true runs it, false denies it, or any result
- * resume() takes ({ value }, { error }, { approved, reason }).
+ * resume() takes ({ value }, { error }, { approved, reason }). It gets the
+ * call's `{ runId, callId, signal }` as a tool does: the signal is aborted when
+ * the model call is cancelled (the AI SDK's abortSignal, an MCP client's
+ * cancellation), so that the host stops waiting for its person; the call then
+ * ends at once as aborted, whatever the function answers later.
  */
-export type ApproveCall = (call: PendingCall) => boolean | CallResult | Promise<boolean | CallResult>;
+export type ApproveCall = (
+  call: PendingCall,
+  identity: CallIdentity,
+) => boolean | CallResult | Promise<boolean | CallResult>;
 
 export interface SessionOptions {
   /** Tools programs may call: functions or descriptors {description, parameters, execute}. */
@@ -154,10 +162,14 @@ const NO_APPROVER = "this session has no one to approve it (its host gave no app
 // What the session's approve function says of a held call, as resume() takes it.
 // The function gets a copy: one that edits the call it is shown (redacting a
 // card number) changes neither what the tool gets nor which call it decides.
-async function decide(approve: ApproveCall | undefined, call: PendingCall): Promise<CallResult> {
+async function decide(
+  approve: ApproveCall | undefined,
+  call: PendingCall,
+  identity: CallIdentity,
+): Promise<CallResult> {
   if (!approve) return { approved: false, reason: NO_APPROVER };
   try {
-    const said = await approve(JSON.parse(JSON.stringify(call)) as PendingCall);
+    const said = await approve(JSON.parse(JSON.stringify(call)) as PendingCall, identity);
     if (said === true) return { approved: true };
     if (said === false) return { approved: false };
     return said;
@@ -194,10 +206,10 @@ class CallClock {
   left(): number {
     return this.deadline - now();
   }
-  async decide(approve: ApproveCall | undefined, call: PendingCall): Promise<CallResult> {
+  async decide(approve: ApproveCall | undefined, call: PendingCall, identity: CallIdentity): Promise<CallResult> {
     const asked = now();
     try {
-      return await decide(approve, call);
+      return await decide(approve, call, identity);
     } finally {
       this.deadline += now() - asked;
     }
@@ -212,6 +224,36 @@ class CallClock {
         `every run of the program: it ran again after each of ${this.rounds} round(s) of approvals`,
       ...(error?.path !== undefined ? { path: error.path } : {}),
     };
+  }
+}
+
+/**
+ * What `ask` gives, or undefined when `signal` aborts first. `ask` gets a
+ * signal of its own, aborted (with the same reason) when `signal` is, or when
+ * ask settles no longer matters.
+ */
+async function untilAborted<T>(
+  signal: AbortSignal | undefined,
+  ask: (signal: AbortSignal) => Promise<T>,
+): Promise<T | undefined> {
+  const own = new AbortController();
+  let onAbort = () => {};
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => {
+      resolve(undefined);
+      try {
+        own.abort(signal?.reason);
+      } catch {
+        // (Node reports an exception thrown by an abort listener itself)
+      }
+    };
+  });
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await Promise.race([ask(own.signal), aborted]);
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
   }
 }
 
@@ -234,7 +276,15 @@ async function settled<R extends RunResult | WorkflowResult>(
   let r: RunResult | WorkflowResult = first;
   while (r.status === "suspended") {
     const results: Record<string, CallResult> = {};
-    for (const call of r.pending) results[call.id] = await clock.decide(approve, call);
+    const { runId } = r.state;
+    for (const call of r.pending) {
+      // Decided while the model call may be cancelled: an abort ends the call at once, the approver told.
+      const decided = await untilAborted(options.signal, (signal) =>
+        clock.decide(approve, call, { runId, callId: call.id, signal }),
+      );
+      if (decided === undefined) return abortedResult(options.signal as AbortSignal) as R;
+      results[call.id] = decided;
+    }
     await nextTask();
     clock.rounds++;
     const timeoutMs = clock.left();
@@ -356,11 +406,13 @@ export class ProgramSession {
   }
 
   /**
-   * Resumes a state runHeld gave (maybe in another process), every pending
-   * call decided by `decision`. A state changed since it was signed is refused
-   * (bad_state); calls held again are not run (code "suspended"). `program`:
-   * the held call's program, whose envelope's context the run was given.
-   * `signal` ends the resumed run and aborts its tools' signals.
+   * Resumes a state runHeld (or runWorkflowHeld) gave, maybe in another
+   * process, every pending call decided by `decision`. A state changed since
+   * it was signed is refused (bad_state). A run that goes on to further calls
+   * held for approval stops there again: `{ held }`, a new state signed with
+   * the stateKey, resumed the same way. `program`: the held call's program,
+   * whose envelope's context the run was given. `signal` ends the resumed run
+   * and aborts its tools' signals.
    */
   async resumeHeld(
     state: SuspendedState,
@@ -368,34 +420,28 @@ export class ProgramSession {
     tools = this.options.tools ?? {},
     program?: unknown,
     signal?: AbortSignal,
-  ) {
+  ): Promise<SessionOutcome | { held: RunSuspended }> {
+    // A step-function file has no context or memory; a program resumes with the context it ran with.
+    const workflow = state?.kind === "workflow";
     // The context given with the held call (its envelope's), as runHeld ran it: a resume must have the same.
-    const given = program === undefined ? undefined : callInput(programFrom(program), undefined, {}).context;
-    const { runContext, resident } = await this.contextOf(given);
+    const given =
+      program === undefined || workflow ? undefined : callInput(programFrom(program), undefined, {}).context;
+    const { runContext, resident } = workflow ? {} : await this.contextOf(given);
     const pending = Array.isArray(state?.pending) ? state.pending : [];
     const results = Object.fromEntries(pending.map((p) => [p.id, decision]));
     const { timeoutMs, maxConcurrency, toolTimeoutMs } = this.limits;
-    const r = await this.runtime.resume(state as SuspendedState<"program">, {
+    const r = await this.runtime.resume(state, {
       results,
       tools,
-      context: runContext,
-      resident,
+      ...(workflow ? {} : { context: runContext, resident }),
       stateKey: this.options.stateKey,
       timeoutMs,
       maxConcurrency,
       toolTimeoutMs,
       ...(signal ? { signal } : {}),
     });
-    if (r.status !== "suspended") return this.outcome(r);
-    const calls = r.pending.map((p) => `'${p.tool}' with ${JSON.stringify(p.args)}`).join(", ");
-    const error: PtcError = {
-      type: "execution_error",
-      code: "suspended",
-      message:
-        `The program went on and stopped at other calls that need approval, which were not run: ${calls}. ` +
-        `Send a program that makes them (its calls are then asked for anew) with what it needs of this one's answers`,
-    };
-    return this.outcome({ ok: false, error });
+    if (r.status === "suspended") return { held: r };
+    return workflow ? workflowOutcome(this.runtime, r as WorkflowResult) : this.outcome(r as RunResult);
   }
 
   private async contextOf(context?: Record<string, unknown>) {
@@ -472,16 +518,43 @@ export function workflowFrom(given: unknown): { source: string; input: Record<st
   };
 }
 
+/** A step-function file's end as the model reads it (no memory: workflows keep none). */
+function workflowOutcome(runtime: PtcRuntime, r: WorkflowResult): SessionOutcome {
+  if (!r.ok)
+    return {
+      ok: false,
+      error: r.error,
+      message: failureMessage(runtime, r.error, warningsOf(r)),
+      ...withWarnings(warningsOf(r)),
+    };
+  return { ok: true, result: r.result, stored: [], ...withWarnings(r.warnings) };
+}
+
 /**
  * Runs a step-function file as a model sends it, with a session's tools and
  * limits (no memory: workflows keep none); `signal` ends it (the MCP client's
  * or the AI SDK's cancellation of this call) and aborts its tools' signals.
+ * `hold`: calls held for approval are not decided in the process: the run
+ * stops there, `{ held }` with its state signed with the session's stateKey
+ * (resumed by session.resumeHeld), as runHeld does for a program.
  */
 export async function runWorkflowFor(
   session: ProgramSession,
   given: unknown,
   signal?: AbortSignal,
-): Promise<SessionOutcome> {
+): Promise<SessionOutcome>;
+export async function runWorkflowFor(
+  session: ProgramSession,
+  given: unknown,
+  signal: AbortSignal | undefined,
+  hold: true,
+): Promise<SessionOutcome | { held: RunSuspended }>;
+export async function runWorkflowFor(
+  session: ProgramSession,
+  given: unknown,
+  signal?: AbortSignal,
+  hold = false,
+): Promise<SessionOutcome | { held: RunSuspended }> {
   const { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs } = session.limits;
   const tools = session.options.tools ?? {};
   const { source, input, entry } = workflowFrom(given);
@@ -500,18 +573,15 @@ export async function runWorkflowFor(
     entry,
     tools,
     ...limits,
+    ...(hold ? { stateKey: session.options.stateKey } : {}),
     ...(signal ? { signal } : {}),
   });
+  if (hold && first.status === "suspended") return { held: first };
   const resumeOptions = { tools, maxConcurrency, toolTimeoutMs, signal };
-  const r = await settled(session.runtime, first, session.options.approve, resumeOptions, clock);
-  if (!r.ok)
-    return {
-      ok: false,
-      error: r.error,
-      message: failureMessage(session.runtime, r.error, warningsOf(r)),
-      ...withWarnings(warningsOf(r)),
-    };
-  return { ok: true, result: r.result, stored: [], ...withWarnings(r.warnings) };
+  return workflowOutcome(
+    session.runtime,
+    await settled(session.runtime, first, session.options.approve, resumeOptions, clock),
+  );
 }
 
 /** The note a model gets when its program stored keys in memory. */

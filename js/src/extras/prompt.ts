@@ -5,8 +5,51 @@
 import { toolInfos, type ToolInfo } from "../run/descriptors.js";
 import { typeOf } from "../run/signature.js";
 import type { JsonObject, Operation, PromptOptions } from "../types/public.js";
+import { escapeControls, shownJson } from "../util/shown-text.js";
 
 const json = (v: unknown) => JSON.stringify(v);
+
+/**
+ * The MCP server of a tool named "<server>.<tool>" (an upstream's, from
+ * mcpTools; the describe_tools catalog reads such names the same way). Not
+ * the entries the MCP server's prompts list per server ("memory.<tool>": the
+ * gateway's own text).
+ */
+const upstreamOf = (name: string): string | undefined => {
+  const dot = name.indexOf(".");
+  return dot > 0 && /^[A-Za-z0-9_][A-Za-z0-9_.-]*$/.test(name) ? name.slice(0, dot) : undefined;
+};
+
+/**
+ * What the prompts say before the tools when some are an upstream MCP
+ * server's: whose text the quoted descriptions are. An upstream's text must not
+ * read as the host's instructions (issue 40): it is quoted and escaped as a JSON
+ * string, so no newline or quote in it can start a line or a note of its own.
+ */
+export const UPSTREAM_NOTE =
+  'A tool named "<server>.<tool>" is an MCP server\'s: its description is quoted as the server wrote it.';
+
+export const hasUpstreamTools = (tools: ToolInfo[]): boolean => tools.some((t) => upstreamOf(t.name) !== undefined);
+
+/**
+ * A tool's lines in a prompt's tool list: compact, its signature and
+ * description on one line; full, its name and description, then its
+ * parameters' schema. An upstream server's description is quoted (full: and
+ * marked as the server's), as describe_tools shows it.
+ */
+export function toolLines(tool: ToolInfo, compact: boolean, withReturns = true): string[] {
+  const server = upstreamOf(tool.name);
+  const text = tool.description;
+  const quoted = text && server !== undefined ? shownJson(text.replace(/\s+/g, " ").trim()) : text;
+  if (compact) return [`- ${signature(tool)}${quoted ? `: ${quoted}` : ""}`];
+  const described = server !== undefined && quoted ? `described by MCP server '${server}': ${quoted}` : quoted;
+  const lines = [`- \`${tool.name}\`: ${described ?? "(no description)"}`];
+  // An upstream's schema is JSON (its texts quoted); its control characters escaped too.
+  const shown = (v: unknown) => (server === undefined ? json(v) : escapeControls(json(v)));
+  if (tool.parameters) lines.push(`  Parameters (JSON Schema): ${shown(tool.parameters)}`);
+  if (withReturns && tool.returns) lines.push(`  Returns: ${typeOf(tool.returns)}`);
+  return lines;
+}
 
 function typeSummary(value: unknown): string {
   if (value === null || value === undefined) return "null";
@@ -61,14 +104,8 @@ function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
       "",
     );
   if (!tools.length) lines.push("No tools are available: `call` cannot be used.");
-  for (const tool of tools) {
-    if (compact) lines.push(`- ${signature(tool)}${tool.description ? `: ${tool.description}` : ""}`);
-    else {
-      lines.push(`- \`${tool.name}\`: ${tool.description ?? "(no description)"}`);
-      if (tool.parameters) lines.push(`  Parameters (JSON Schema): ${json(tool.parameters)}`);
-      if (tool.returns) lines.push(`  Returns: ${typeOf(tool.returns)}`);
-    }
-  }
+  if (hasUpstreamTools(tools)) lines.push(UPSTREAM_NOTE);
+  for (const tool of tools) lines.push(...toolLines(tool, compact));
   return lines;
 }
 

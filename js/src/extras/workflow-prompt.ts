@@ -3,7 +3,7 @@
 // (shapes, descriptions, examples) come from the engine's step table; the prose
 // around them states the rules a model must know. Full and compact forms.
 import { toolInfos } from "../run/descriptors.js";
-import { signature as toolSignature } from "./prompt.js";
+import { hasUpstreamTools, toolLines, UPSTREAM_NOTE } from "./prompt.js";
 import type { WorkflowLanguage, WorkflowPromptOptions } from "../types/public.js";
 
 const json = (v: unknown) => JSON.stringify(v);
@@ -219,13 +219,8 @@ function toolsSection(options: WorkflowPromptOptions, compact: boolean): string[
         "must match its parameters, or the call fails before the tool runs.\n",
   ];
   if (!tools.length) lines.push("No tools are available: calls can only name functions of the file.");
-  for (const tool of tools) {
-    if (compact) lines.push(`- ${toolSignature(tool)}${tool.description ? `: ${tool.description}` : ""}`);
-    else {
-      lines.push(`- \`${tool.name}\`: ${tool.description ?? "(no description)"}`);
-      if (tool.parameters) lines.push(`  Parameters (JSON Schema): ${json(tool.parameters)}`);
-    }
-  }
+  if (hasUpstreamTools(tools)) lines.push(UPSTREAM_NOTE);
+  for (const tool of tools) lines.push(...toolLines(tool, compact, false));
   return lines;
 }
 

@@ -170,7 +170,7 @@ export class ToolGate {
     if (decision && !("approved" in decision && decision.approved))
       return this.record(asked, decisionOutcome(decision));
     if (!decision) {
-      const held = await this.holdReason(call.tool, sentText);
+      const held = await this.holdReason(call.tool, sentText, callId);
       if ("outcome" in held) return held.outcome;
       const reason = held.value;
       if (reason) {
@@ -220,10 +220,13 @@ export class ToolGate {
   // it may throw, or never answer (the run's deadline and signal still hold).
   // Only `false` means no approval is needed: any other answer (1, "yes", a
   // reason, undefined) asks, so a check that answers oddly fails closed. The
-  // check gets its own copy of the args.
+  // check gets its own copy of the args, and the call's identity as a tool
+  // does: its signal is aborted when the run stops waiting (an abort, the
+  // deadline), so a check that asks a person can stop asking.
   private holdReason(
     tool: string,
     argsText: string,
+    callId: string,
   ): Promise<{ value: PendingReason | undefined } | { outcome: ToolOutcome }> {
     const d = declarations(this.tools[tool]);
     const approval = d?.approval;
@@ -231,10 +234,14 @@ export class ToolGate {
     if (d?.defer === true) return Promise.resolve({ value: "deferred" });
     if (approval === true) return Promise.resolve({ value: "approval" });
     if (typeof approval !== "function") return Promise.resolve({ value: otherwise });
-    const asked = new Promise<unknown>((resolve) => resolve(approval(JSON.parse(argsText) as JsonObject)));
-    return withinRun(asked, this.bounds).then((r) =>
-      "outcome" in r ? r : { value: r.value === false ? otherwise : "approval" },
-    );
+    const controller = new AbortController();
+    const identity = { runId: this.runId, callId, signal: controller.signal };
+    const asked = new Promise<unknown>((resolve) => resolve(approval(JSON.parse(argsText) as JsonObject, identity)));
+    return withinRun(asked, this.bounds).then((r) => {
+      if (!("outcome" in r)) return { value: r.value === false ? otherwise : "approval" };
+      if (r.outcome.kind === "abort" || r.outcome.kind === "timeout") abandonCheck(controller, r.outcome, this.bounds);
+      return r;
+    });
   }
 
   // Write tools run one at a time, in the order their calls came; reads overlap
@@ -262,6 +269,31 @@ export class ToolGate {
     else if (outcome.kind === "callTimeout")
       this.journal.push({ ...asked, error: callTimeoutMessage(asked, outcome.toolTimeoutMs) });
     return outcome;
+  }
+}
+
+// The check's signal, aborted when the run stopped waiting for it: with the
+// run's own reason for an abort, a TimeoutError for the deadline. A listener
+// of the host's that throws changes nothing.
+function abandonCheck(controller: AbortController, outcome: ToolOutcome, bounds: RunBounds): void {
+  let reason: unknown;
+  try {
+    reason = outcome.kind === "abort" ? bounds.signal?.reason : undefined;
+  } catch {
+    reason = undefined; // an object posing as an AbortSignal
+  }
+  if (reason === undefined) {
+    const message = `ptc-wasm: the run stopped waiting for the approval check (${outcome.kind})`;
+    const name = outcome.kind === "abort" ? "AbortError" : "TimeoutError";
+    reason =
+      typeof DOMException === "function"
+        ? new DOMException(message, name)
+        : Object.assign(new Error(message), { name });
+  }
+  try {
+    controller.abort(reason);
+  } catch {
+    // (Node reports an exception thrown by an abort listener itself)
   }
 }
 

@@ -103,9 +103,15 @@ export interface ToolDescriptor<Args extends object = ToolArgs> {
   defer?: boolean;
 }
 
-/** Decides per call whether a person must approve it (a method's type, as ToolFunction, for narrower args). */
+/**
+ * Decides per call whether a person must approve it (a method's type, as
+ * ToolFunction, for narrower args). It gets the call's `{ signal, runId,
+ * callId }` as a tool does: the signal is aborted when the run stops waiting
+ * for the check (the run's `signal` aborted, its timeoutMs struck), so a check
+ * that asks someone can stop waiting; the run then ends (aborted, or timeout).
+ */
 export type ApprovalCheck<Args extends object = ToolArgs> = {
-  bivarianceHack(args: Args): boolean | Promise<boolean>;
+  bivarianceHack(args: Args, call: CallIdentity): boolean | Promise<boolean>;
 }["bivarianceHack"];
 
 /** A tool the host runs itself (`defer: true`): no `execute`. */
