@@ -71,6 +71,11 @@ class Analysis {
       for (const Call& c : s.onError->compensate) call(c, false);
       expr(s.onError->returnValue);
     }
+    expr(s.where);
+    if (s.kind == Step::Kind::If) {  // a block runs once, where the if is
+      steps(s.body, depth + 1);
+      steps(s.elseBody, depth + 1);
+    }
     if (s.kind != Step::Kind::For) return;
     repeats_.push_back("per item of " + s.path + "/in");
     steps(s.body, depth + 1);

@@ -28,9 +28,11 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
        {{"let", K::Name, P::Optional},
         {"call", K::Target, P::Kind},
         {"args", K::Args, P::Optional},
-        {"on-error", K::Handler, P::Optional}},
+        {"on-error", K::Handler, P::Optional},
+        {"retry", K::Retry, P::Optional}},
        "Calls a tool or a function of the file; \"let\" binds the result, \"on-error\" handles a "
-       "failure (§7)."},
+       "failure (§7), \"retry\": {\"tries\": 3, \"on\"?: [texts of the failure], \"let\"?: tries made} calls "
+       "again."},
       {Step::Kind::Match,
        "match",
        "a match step",
@@ -44,10 +46,13 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
        "if",
        "an if step",
        {{"if", K::Expr, P::Kind},
-        {"return", K::Returned, P::Required,
-         "An 'if' step must have \"return\": if steps always pair with return for early exit (there is no else)"},
-        {"compensate", K::Calls, P::Optional}},
-       "Returns early, after its compensations, when the condition holds (no else)."},
+        {"then", K::Steps, P::Optional},
+        {"else", K::Steps, P::Optional},
+        {"return", K::Returned, P::Optional},
+        {"compensate", K::Calls, P::Optional},
+        {"break", K::Flag, P::Optional}},
+       "When the condition holds: \"then\" (else \"else\"; names bound in both stay bound), or return after "
+       "the compensations, or \"break\": true ends the loop."},
       {Step::Kind::Return,
        "return",
        "a return step",
@@ -58,10 +63,12 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
        "a for step",
        {{"for", K::Name, P::Kind},
         {"in", K::Expr, P::Required, "A for step needs \"in\": the list to loop over"},
+        {"where", K::Expr, P::Optional},
         {"do", K::Steps, P::Required, "A for step needs \"do\": the steps of each iteration"},
-        {"let", K::Name, P::Optional}},
-       "Runs \"do\" per item; what it yields is a list, bound with \"let\" (a last for without it: the "
-       "function's result)."},
+        {"let", K::Name, P::Optional},
+        {"parallel", K::Parallel, P::Optional}},
+       "Runs \"do\" per item (\"where\": only items where it holds); what it yields is a list, bound with "
+       "\"let\" (a last for without it: the function's result)."},
       {Step::Kind::Yield, "yield", "a yield step", {{"yield", K::Expr, P::Kind}}, "Adds a value to its for's list."},
   }};
 }
@@ -135,6 +142,9 @@ const char* keyKindName(StepKeyKind kind) {
     case K::Calls: return "calls";
     case K::Handler: return "handler";
     case K::Returned: return "returned";
+    case K::Flag: return "flag";
+    case K::Parallel: return "parallel";
+    case K::Retry: return "retry";
   }
   return "expr";
 }
