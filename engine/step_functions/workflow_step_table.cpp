@@ -21,7 +21,7 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
        "a let step",
        {{"let", K::Name, P::Required, "An \"expr\" step needs \"let\": {\"let\": \"x\", \"expr\": ...}"},
         {"expr", K::Expr, P::Kind}},
-       "Binds a value for the rest of the block."},
+       "Binds a value."},
       {Step::Kind::Call,
        "call",
        "a call step",
@@ -30,9 +30,8 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"args", K::Args, P::Optional},
         {"on-error", K::Handler, P::Optional},
         {"retry", K::Retry, P::Optional}},
-       "Calls a tool or a function of the file; \"let\" binds the result, \"on-error\" handles a "
-       "failure (§7), \"retry\": {\"tries\": 3, \"on\"?: [texts of the failure], \"let\"?: tries made} calls "
-       "again."},
+       "Calls a tool or a function of the file; \"let\" binds the result, \"on-error\" catches a failure (§7), "
+       "\"retry\": {\"tries\": 3, \"on\"?: [texts]} retries."},
       {Step::Kind::Match,
        "match",
        "a match step",
@@ -41,7 +40,7 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"match", K::Expr, P::Kind},
         {"cases", K::Cases, P::Required,
          "A match step needs \"cases\": an object of values by key, with \"_\" as the default"}},
-       "Binds the case keyed by the subject's text, else \"_\" (§8)."},
+       "Binds the case keyed by the subject's text (true is \"true\"), else \"_\" (null too) (§8)."},
       {Step::Kind::If,
        "if",
        "an if step",
@@ -51,13 +50,13 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"return", K::Returned, P::Optional},
         {"compensate", K::Calls, P::Optional},
         {"break", K::Flag, P::Optional}},
-       "When the condition holds: \"then\" (else \"else\"; names bound in both stay bound), or return after "
-       "the compensations, or \"break\": true ends the loop."},
+       "When true: runs \"then\" (else \"else\"; names bound in both stay), or returns after \"compensate\", "
+       "or \"break\": true ends the loop."},
       {Step::Kind::Return,
        "return",
        "a return step",
        {{"return", K::Returned, P::Kind}},
-       "Ends the function with a value of its output type (§9)."},
+       "Returns a value of the output type (§9)."},
       {Step::Kind::For,
        "for",
        "a for step",
@@ -67,8 +66,8 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"do", K::Steps, P::Required, "A for step needs \"do\": the steps of each iteration"},
         {"let", K::Name, P::Optional},
         {"parallel", K::Parallel, P::Optional}},
-       "Runs \"do\" per item (\"where\": only items where it holds); what it yields is a list, bound with "
-       "\"let\" (a last for without it: the function's result)."},
+       "Runs \"do\" per item (\"where\": only where true); yields make its list, bound by \"let\" (or, "
+       "last, returned)."},
       {Step::Kind::Yield, "yield", "a yield step", {{"yield", K::Expr, P::Kind}}, "Adds a value to its for's list."},
   }};
 }
