@@ -137,7 +137,7 @@ function stepsSection(language: WorkflowLanguage, compact: boolean): string[] {
         ? `- ${kind.shape}: ${kind.description.replace(/ \(§\d+\)/g, "")}`
         : `- ${kind.name} ${kind.shape}: ${kind.description}`,
     );
-  if (compact) lines.push('A for without return or break runs items concurrently; "parallel": false keeps order.');
+  if (compact) lines.push('A for runs its items in order; "parallel": true or N runs them concurrently.');
   else
     lines.push(
       "",
@@ -146,10 +146,9 @@ function stepsSection(language: WorkflowLanguage, compact: boolean): string[] {
         '{"error": ...} (elsewhere an object whose only key is "ok" or "error" is refused: give it another key). ' +
         'match keys the subject by its text (true is "true", 2 is "2"; null, lists and objects take "_").',
       "",
-      "Tools run one at a time, in step order, with the evaluated args, except in a for whose body cannot end " +
-        "the loop or the function (no return, no if with return or break, no on-error return or break): its " +
-        'items run concurrently, their yields kept in item order. Add "parallel": false to a loop whose calls must ' +
-        'not interleave (charges, emails, writes in order); "parallel": true or a number asks for concurrency.',
+      "Tools run one at a time, in step order, with the evaluated args; a for runs its items in order. " +
+        '"parallel": true (or a number, at most that many at once) runs a for\'s items concurrently, their yields ' +
+        "kept in item order; it is refused on a body that can end the loop or the function (return, break).",
     );
   return lines;
 }
