@@ -114,8 +114,18 @@ describe.each([
   test("states the order of a loop's items, compensations, match keys and how not is written", () => {
     const text = ptc.workflowPrompt(options);
     const needles = options.compact
-      ? ['"parallel": false keeps order', "[calls of tools or your functions, in order", '"let" binds each']
-      : ['Add "parallel": false to a loop', "Compensations run in written order", "may call a function of the file"];
+      ? [
+          "A for runs its items in order",
+          '"parallel": true or N',
+          "[calls of tools or your functions, in order",
+          '"let" binds each',
+        ]
+      : [
+          "a for runs its items in order",
+          '"parallel": true (or a number',
+          "Compensations run in written order",
+          "may call a function of the file",
+        ];
     for (const needle of [...needles, 'true is "true"', '{"not": ', '"then"', '"else"', '"break"', '"retry"', "where"])
       expect([needle, text.includes(needle)]).toEqual([needle, true]);
     expect(text).not.toMatch(/No while, break|else, while, break/);
