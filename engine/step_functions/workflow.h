@@ -55,6 +55,15 @@ struct Call {
   bool hasArgs = false;
   Expr args;         // an Object expression
   std::string path;  // JSON Pointer of the step (or compensation)
+  std::string let;   // a compensation's binding, for the rest of its handler; "" if none
+};
+
+// A call step's "retry": how many tries in all, and which failures are retried
+// (their message contains one of `on`; every failure when `on` is empty).
+struct Retry {
+  int tries = 1;
+  std::vector<std::string> on;
+  std::string let;  // bound to the number of tries made; "" if none
 };
 
 // on-error (§7): compensations in written order, then return or continue.
@@ -63,6 +72,7 @@ struct Handler {
   bool hasReturn = false;
   Expr returnValue;
   bool continueLoop = false;
+  bool breakLoop = false;
 };
 
 struct Step {
@@ -76,11 +86,21 @@ struct Step {
   Expr expr;                         // LetExpr expr, Return/Yield value, If condition, Match subject, For list
   Call call;                         // Call
   std::unique_ptr<Handler> onError;  // Call, optional
+  std::unique_ptr<Retry> retry;      // Call, optional
   std::vector<std::pair<std::string, Expr>> cases;  // Match; "_" is the default
-  Expr ifReturn;                                    // If
-  std::vector<Call> compensate;                     // If, optional
+  bool hasReturn = false;                           // If: an early exit
+  bool breaks = false;                              // If: "break": true ends the innermost loop
+  Expr ifReturn;                                    // If with return
+  std::vector<Call> compensate;                     // If with return, optional
   std::string var;                                  // For
-  std::vector<Step> body;                           // For
+  std::vector<Step> body;                           // For "do"; If "then"
+  std::vector<Step> elseBody;                       // If "else"
+  bool hasWhere = false;                            // For: items whose condition is false are skipped
+  Expr where;                                       // For
+  enum class Order { Unsaid, InOrder, Parallel };
+  Order order = Order::Unsaid;  // For: "parallel" false / true or a number / absent
+  size_t maxParallel = 0;       // For with "parallel": n: at most n at once (0: the run's maxConcurrency)
+  bool independent = false;     // For: no iteration can leave the function or the loop (return, break)
 };
 
 inline constexpr size_t kStepKindCount = static_cast<size_t>(Step::Kind::End_);

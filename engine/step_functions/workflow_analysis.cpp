@@ -71,6 +71,11 @@ class Analysis {
       for (const Call& c : s.onError->compensate) call(c, false);
       expr(s.onError->returnValue);
     }
+    expr(s.where);
+    if (s.kind == Step::Kind::If) {  // a block runs once, where the if is
+      steps(s.body, depth + 1);
+      steps(s.elseBody, depth + 1);
+    }
     if (s.kind != Step::Kind::For) return;
     repeats_.push_back("per item of " + s.path + "/in");
     steps(s.body, depth + 1);
@@ -86,10 +91,10 @@ class Analysis {
   }
 
   // A call step whose failure stops the function and rolls nothing back: no
-  // on-error, or one that returns without compensating (continue goes on by design).
+  // on-error, or one that returns without compensating (continue and break go on by design).
   static bool failsUncompensated(const Step& s) {
     if (s.kind != Step::Kind::Call) return false;
-    return !s.onError || (s.onError->compensate.empty() && !s.onError->continueLoop);
+    return !s.onError || (s.onError->compensate.empty() && !s.onError->continueLoop && !s.onError->breakLoop);
   }
 
   // For each call step of the function, the first later step (in the order

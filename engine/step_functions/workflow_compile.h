@@ -61,9 +61,10 @@ struct FileContext {
 
 // Names visible at a point of a function body.
 struct Scope {
-  std::vector<std::string> names;               // in binding order, for did-you-mean
-  std::unordered_set<std::string> set;          // the same: a function may bind thousands
-  std::map<std::string, std::string> leftLoop;  // name -> path of the loop it was bound in
+  std::vector<std::string> names;       // in binding order, for did-you-mean
+  std::unordered_set<std::string> set;  // the same: a function may bind thousands
+  // name -> why it is not visible here: bound in the loop at ..., or in one branch of an if
+  std::map<std::string, std::string> leftLoop;
   bool has(const std::string& n) const { return set.count(n) != 0; }
   void bind(const std::string& name) {
     if (set.insert(name).second) names.push_back(name);

@@ -232,9 +232,7 @@ void checkRef(const Ref& r, const std::string& path, const BodyContext& ctx) {
   }
   if (ctx.scope.has(r.name)) return;
   if (auto it = ctx.scope.leftLoop.find(r.name); it != ctx.scope.leftLoop.end())
-    fail(ErrorCode::UnknownVariable, path,
-         "'$" + r.name + "' is bound inside the loop at " + it->second +
-             " and is not visible after it (bind the loop's list with \"let\" on the for step)");
+    fail(ErrorCode::UnknownVariable, path, "'$" + r.name + "' " + it->second);
   fail(ErrorCode::UnknownVariable, path,
        "'$" + r.name + "' is not bound here: bind it with a step before this one." +
            didYouMean(r.name, ctx.scope.names));

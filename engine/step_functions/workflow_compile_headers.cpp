@@ -90,10 +90,12 @@ void deps(const Value& v, const std::string& path, Header& h) {
 
 const char* notInDialect(std::string_view key) {
   if (key == "else")
-    return "'else' is not part of the dialect: an 'if' step returns early, so write the else-case as the steps that follow it";
+    return "'else' goes in an 'if' step with \"then\": {\"if\": condition, \"then\": [steps], \"else\": [steps]}";
   if (key == "while")
     return "'while' is not part of the dialect: loop over a list with {\"for\": ..., \"in\": ..., \"do\": [...]}";
-  if (key == "break") return "'break' is not part of the dialect";
+  if (key == "break")
+    return "'break' is a key of an 'if' step, {\"if\": condition, \"break\": true}, or of on-error, "
+           "{\"break\": true}: it ends the innermost for loop";
   if (key == "try") return "'try' is not part of the dialect: put \"on-error\" on the call step";
   if (key == "continue")
     return "'continue' is only allowed inside \"on-error\" of a call in a loop body: {\"on-error\": {\"continue\": true}}";

@@ -37,9 +37,10 @@ class NestingCheck {
       if (s.onError)
         for (const Call& c : s.onError->compensate) call(c);
       for (const Call& c : s.compensate) call(c);
-      if (s.kind == Step::Kind::For) {
+      if (s.kind == Step::Kind::For || s.kind == Step::Kind::If) {  // an if's blocks are levels too
         if (above + 1 > kMaxStepNesting) tooDeep(s.path);
         deepest = std::max(deepest, 1 + blockNesting(s.body, above + 1));
+        deepest = std::max(deepest, 1 + blockNesting(s.elseBody, above + 1));
       }
     }
     return deepest;
@@ -52,10 +53,11 @@ class NestingCheck {
 }  // namespace
 
 void tooDeep(const std::string& path) {
-  fail(ErrorCode::TooDeep, path,
-       "Steps nest more than " + std::to_string(kMaxStepNesting) +
-           " levels deep here (each for loop and each call of a function of the file is a level, counted "
-           "through the functions called); flatten the loops or shorten the chain of calls");
+  fail(
+      ErrorCode::TooDeep, path,
+      "Steps nest more than " + std::to_string(kMaxStepNesting) +
+          " levels deep here (each for loop, each block of an 'if' and each call of a function of the file is a level, counted "
+          "through the functions called); flatten the loops or shorten the chain of calls");
 }
 
 void checkNesting(const Workflow& wf) {

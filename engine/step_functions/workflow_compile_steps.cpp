@@ -27,7 +27,8 @@ void checkKeys(const Value& v, const std::string& path, const std::vector<std::s
     const char* why = notInDialect(k);
     fail(ErrorCode::UnknownField, childPath(path, k),
          "Unknown key '" + k + "' in " + shape +
-             (why ? ": " + std::string(why) : ". Its keys are: " + listNames(allowed) + "."));
+             (why ? ": " + std::string(why)
+                  : "." + didYouMean(k, allowed) + " Its keys are: " + listNames(allowed) + "."));
   }
 }
 
@@ -152,7 +153,9 @@ Call call(const Value& v, const std::string& path, const BodyContext& ctx) {
   return c;
 }
 
-std::vector<Call> compensations(const Value& v, const std::string& path, const BodyContext& ctx) {
+// A compensation's "let" binds its result (null when it failed) for the
+// compensations after it and the handler's return: ctx.scope, the handler's own.
+std::vector<Call> compensations(const Value& v, const std::string& path, BodyContext& ctx) {
   if (!v.isArray())
     fail(ErrorCode::WrongKind, path, "\"compensate\" must be a list of calls [{\"call\": ..., \"args\": {...}}]");
   std::vector<Call> out;
@@ -160,9 +163,13 @@ std::vector<Call> compensations(const Value& v, const std::string& path, const B
     const Value& c = v.items()[i];
     std::string p = childPath(path, i);
     if (!c.isObject() || !c.find("call"))
-      fail(ErrorCode::WrongKind, p, "A compensation is a call: {\"call\": \"name\", \"args\": {...}}");
-    checkKeys(c, p, {"call", "args"}, "a compensation");
+      fail(ErrorCode::WrongKind, p, "A compensation is a call: {\"call\": \"name\", \"args\": {...}, \"let\"?: x}");
+    checkKeys(c, p, {"let", "call", "args"}, "a compensation");
     out.push_back(call(c, p, ctx));
+    if (const Value* let = c.find("let")) {
+      out.back().let = bindName(*let, childPath(p, "let"));
+      ctx.scope.bind(out.back().let);
+    }
   }
   return out;
 }
@@ -172,25 +179,32 @@ std::unique_ptr<Handler> onError(const Value& v, const std::string& path, const 
   if (!v.isObject())
     fail(ErrorCode::WrongKind, path,
          "\"on-error\" must be an object with \"return\", \"compensate\" and/or \"continue\"");
-  checkKeys(v, path, {"compensate", "return", "continue"}, "on-error");
+  checkKeys(v, path, {"compensate", "return", "continue", "break"}, "on-error");
   if (v.members().empty())
-    fail(ErrorCode::MissingField, path, "\"on-error\" needs at least one of \"return\", \"compensate\", \"continue\"");
-  BodyContext handler = ctx;
-  handler.errorAvailable = true;
+    fail(ErrorCode::MissingField, path,
+         "\"on-error\" needs at least one of \"return\", \"compensate\", \"continue\", \"break\"");
+  Scope scope = ctx.scope;  // the compensations' lets, for the handler's return
+  BodyContext handler{ctx.file, ctx.function, scope, ctx.loopDepth, true};
   auto h = std::make_unique<Handler>();
   if (const Value* comp = v.find("compensate"))
     h->compensate = compensations(*comp, childPath(path, "compensate"), handler);
   const Value* ret = v.find("return");
-  const Value* cont = v.find("continue");
-  if (ret && cont)
-    fail(ErrorCode::ConflictingFields, path, "\"on-error\" cannot have both \"return\" and \"continue\"");
-  if (cont) {
-    if (!(cont->isBool() && cont->asBool()))
-      fail(ErrorCode::BadValue, childPath(path, "continue"), "\"continue\" must be true");
+  const char* exits[] = {"return", "continue", "break"};
+  for (size_t a = 0; a < 3; ++a)
+    for (size_t b = a + 1; b < 3; ++b)
+      if (v.find(exits[a]) && v.find(exits[b]))
+        fail(ErrorCode::ConflictingFields, path,
+             "\"on-error\" ends one way: it cannot have both \"" + std::string(exits[a]) + "\" and \"" + exits[b] +
+                 "\"");
+  for (const char* key : {"continue", "break"}) {
+    const Value* flag = v.find(key);
+    if (!flag) continue;
+    if (!(flag->isBool() && flag->asBool()))
+      fail(ErrorCode::BadValue, childPath(path, key), "\"" + std::string(key) + "\" must be true");
     if (ctx.loopDepth == 0)
-      fail(ErrorCode::NotAllowedHere, childPath(path, "continue"),
-           "\"continue\" is only allowed inside the \"do\" body of a for loop");
-    h->continueLoop = true;
+      fail(ErrorCode::NotAllowedHere, childPath(path, key),
+           "\"" + std::string(key) + "\" is only allowed inside the \"do\" body of a for loop");
+    (std::string_view(key) == "break" ? h->breakLoop : h->continueLoop) = true;
   }
   if (ret) {
     h->hasReturn = true;
@@ -210,10 +224,18 @@ Expr returnValue(const Value& v, const std::string& path, const BodyContext& ctx
     fail(ErrorCode::TypeMismatch, path,
          "Function '" + fn.name + "' has output '" + typeText(out) +
              "': return {\"ok\": value} or {\"error\": message}, got " + shortJson(v));
-  if (!out.isResult() && resultShaped)
+  if (!out.isResult() && resultShaped) {
+    const std::string& key = v.members()[0].key.str();
     fail(ErrorCode::TypeMismatch, path,
-         "Function '" + fn.name + "' has output '" + typeText(out) +
-             "', not a result type: return the value itself, not {\"" + v.members()[0].key.str() + "\": ...}");
+         "The key '" + key +
+             "' is reserved: an object whose only key is \"ok\" or \"error\" is a result, and "
+             "function '" +
+             fn.name + "' has output '" + typeText(out) +
+             "', not a result type. Return the value itself, "
+             "not {\"" +
+             key + "\": ...}; to return such an object, give it another key too (e.g. {\"" + key +
+             "\": ..., \"reason\": ...}) or declare the output \"result T E\"");
+  }
   Expr e = compileExpr(v, path, ctx);
   if (e.kind == Expr::Kind::Const && !conforms(e.constant, out)) {
     // Point at what does not conform: the payload of {"ok"}/{"error"}, or the value.
@@ -234,8 +256,46 @@ void letStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx)
   s.let = bindName(*v.find("let"), childPath(path, "let"));
 }
 
+// "retry": {"tries": n, "on"?: [texts], "let"?: name} (a few tries: no clock, no backoff).
+constexpr int kMaxTries = 10;
+
+std::unique_ptr<Retry> retry(const Value& v, const std::string& path) {
+  if (!v.isObject())
+    fail(ErrorCode::WrongKind, path,
+         "\"retry\" must be an object: {\"tries\": 3, \"on\"?: [\"texts of the failures to retry\"], \"let\"?: x}");
+  checkKeys(v, path, {"tries", "on", "let"}, "a retry");
+  auto r = std::make_unique<Retry>();
+  const Value* tries = v.find("tries");
+  if (!tries) fail(ErrorCode::MissingField, path, "\"retry\" needs \"tries\": how many tries in all (2 to 10)");
+  if (!tries->isNumber() || tries->asDouble() != static_cast<int>(tries->asDouble()) || tries->asDouble() < 1 ||
+      tries->asDouble() > kMaxTries)
+    fail(ErrorCode::BadValue, childPath(path, "tries"),
+         "\"tries\" must be a whole number from 1 to " + std::to_string(kMaxTries) + " (the first try included), got " +
+             shortJson(*tries));
+  r->tries = static_cast<int>(tries->asDouble());
+  if (const Value* on = v.find("on")) {
+    std::string op = childPath(path, "on");
+    if (!on->isArray() || on->items().empty())
+      fail(ErrorCode::WrongKind, op,
+           "\"on\" must be a non-empty list of texts: a failure is retried when its message contains one");
+    for (size_t i = 0; i < on->items().size(); ++i) {
+      const Value& t = on->items()[i];
+      if (!t.isString() || t.str().empty())
+        fail(ErrorCode::WrongKind, childPath(op, i),
+             "Each entry of \"on\" must be a non-empty text, got " + shortJson(t));
+      r->on.push_back(t.str());
+    }
+  }
+  if (const Value* let = v.find("let")) r->let = bindName(*let, childPath(path, "let"));
+  return r;
+}
+
 void callStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx) {
   s.call = call(v, path, ctx);
+  if (const Value* r = v.find("retry")) {
+    s.retry = retry(*r, childPath(path, "retry"));
+    if (!s.retry->let.empty()) ctx.scope.bind(s.retry->let);  // also in the step's on-error
+  }
   if (const Value* handler = v.find("on-error")) s.onError = onError(*handler, childPath(path, "on-error"), ctx);
   if (const Value* let = v.find("let")) s.let = bindName(*let, childPath(path, "let"));
 }
@@ -250,14 +310,112 @@ void matchStep(const Value& v, const std::string& path, Step& s, BodyContext& ct
   s.let = bindName(*v.find("let"), childPath(path, "let"));
 }
 
+// A branch of an if: its steps see what was bound before the if.
+std::vector<Step> branch(const Value& v, const std::string& path, const char* key, BodyContext& ctx, Scope& scope) {
+  if (!v.isArray() || v.items().empty())
+    fail(ErrorCode::WrongKind, path, "\"" + std::string(key) + "\" must be a non-empty list of steps");
+  BodyContext inner{ctx.file, ctx.function, scope, ctx.loopDepth, ctx.errorAvailable};
+  return block(v, path, inner);
+}
+
+// {if, return, compensate?}: an early exit. {if, break}: the end of the
+// innermost loop. {if, then, else?}: a block of steps either way; a name bound
+// in both branches stays bound after the if (a name bound before it and bound
+// again in a branch holds the branch's value).
 void ifStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx) {
   s.expr = compileExpr(*v.find("if"), childPath(path, "if"), ctx);
-  if (const Value* comp = v.find("compensate")) s.compensate = compensations(*comp, childPath(path, "compensate"), ctx);
-  s.ifReturn = returnValue(*v.find("return"), childPath(path, "return"), ctx);
+  const Value* then = v.find("then");
+  const Value* otherwise = v.find("else");
+  const Value* ret = v.find("return");
+  const Value* brk = v.find("break");
+  const char* exit = ret ? "return" : brk ? "break" : nullptr;
+  if (ret && brk)
+    fail(ErrorCode::ConflictingFields, childPath(path, "break"),
+         "An 'if' step either returns or breaks, not both: split it into two if steps");
+  if (exit && (then || otherwise)) {
+    const char* key = then ? "then" : "else";
+    fail(ErrorCode::UnknownField, childPath(path, key),
+         "An 'if' step with \"" + std::string(exit) + "\" has no \"" + key +
+             "\": it ends there when the condition holds, and the steps after it are the else-case. For blocks: "
+             "{\"if\": condition, \"then\": [steps], \"else\": [steps]}, with the " +
+             exit + " inside a block");
+  }
+  if (!exit && !then)
+    fail(ErrorCode::MissingField, path,
+         otherwise ? "An 'if' step with \"else\" needs \"then\": the steps to run when the condition holds"
+                   : "An 'if' step needs \"then\": [steps] (with \"else\"?: [steps]), \"return\": value to return "
+                     "early, or \"break\": true to end the loop");
+  if (v.find("compensate") && !ret)
+    fail(ErrorCode::NotAllowedHere, childPath(path, "compensate"),
+         "\"compensate\" goes with \"return\" in an 'if' step; in a \"then\" block, call the tools as steps");
+  if (brk) {
+    if (!(brk->isBool() && brk->asBool()))
+      fail(ErrorCode::BadValue, childPath(path, "break"), "\"break\" must be true");
+    if (ctx.loopDepth == 0)
+      fail(ErrorCode::NotAllowedHere, childPath(path, "break"),
+           "\"break\" is only allowed inside the \"do\" body of a for loop");
+    s.breaks = true;
+    return;
+  }
+  if (ret) {
+    s.hasReturn = true;
+    Scope scope = ctx.scope;  // the compensations' lets, for the return
+    BodyContext early{ctx.file, ctx.function, scope, ctx.loopDepth, ctx.errorAvailable};
+    if (const Value* comp = v.find("compensate"))
+      s.compensate = compensations(*comp, childPath(path, "compensate"), early);
+    s.ifReturn = returnValue(*ret, childPath(path, "return"), early);
+    return;
+  }
+  Scope thenScope = ctx.scope, elseScope = ctx.scope;
+  s.body = branch(*then, childPath(path, "then"), "then", ctx, thenScope);
+  if (otherwise) s.elseBody = branch(*otherwise, childPath(path, "else"), "else", ctx, elseScope);
+  for (const std::string& n : thenScope.names)
+    if (!ctx.scope.has(n) && elseScope.has(n)) ctx.scope.bind(n);
+  const std::string why = "is bound in only one branch of the 'if' at " + path +
+                          " and is not visible after it: bind it in both \"then\" and \"else\", or before the if";
+  for (const Scope* branchScope : {&thenScope, &elseScope})
+    for (const std::string& n : branchScope->names)
+      if (!ctx.scope.has(n)) ctx.scope.leftLoop[n] = why;
 }
 
 void returnStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx) {
   s.expr = returnValue(*v.find("return"), childPath(path, "return"), ctx);
+}
+
+// Whether a step can end the loop it is in, or its function, rather than only
+// its iteration: a return, an if that returns, an on-error that returns or
+// breaks, a break (a nested loop's break ends only that loop).
+bool leavesIteration(const std::vector<Step>& body, bool nestedLoop) {
+  return std::any_of(body.begin(), body.end(), [&](const Step& s) {
+    switch (s.kind) {
+      case Step::Kind::Return: return true;
+      case Step::Kind::If:
+        return s.hasReturn || (s.breaks && !nestedLoop) || leavesIteration(s.body, nestedLoop) ||
+               leavesIteration(s.elseBody, nestedLoop);
+      case Step::Kind::Call: return s.onError && (s.onError->hasReturn || (s.onError->breakLoop && !nestedLoop));
+      case Step::Kind::For: return leavesIteration(s.body, true);
+      default: return false;
+    }
+  });
+}
+
+// "parallel": false (in order), true (up to the run's maxConcurrency at once) or a number.
+void parallelKey(const Value& v, const std::string& path, Step& s) {
+  if (v.isBool()) {
+    s.order = v.asBool() ? Step::Order::Parallel : Step::Order::InOrder;
+  } else if (v.isNumber() && v.asDouble() == static_cast<double>(static_cast<int64_t>(v.asDouble())) &&
+             v.asDouble() >= 1 && v.asDouble() <= 1000) {
+    s.order = v.asDouble() == 1 ? Step::Order::InOrder : Step::Order::Parallel;
+    s.maxParallel = static_cast<size_t>(v.asDouble());
+  } else {
+    fail(ErrorCode::BadValue, path,
+         "\"parallel\" is true, false, or how many items may run at once (a whole number from 1 to 1000), got " +
+             shortJson(v));
+  }
+  if (s.order == Step::Order::Parallel && !s.independent)
+    fail(ErrorCode::NotAllowedHere, path,
+         "A parallel loop's items cannot end the loop or the function: its body has a return, an 'if' with "
+         "\"return\", a break, or an on-error that returns or breaks. Drop \"parallel\" to run the items in order");
 }
 
 void forStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx) {
@@ -269,10 +427,18 @@ void forStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx)
   Scope inner = ctx.scope;
   inner.bind(s.var);
   BodyContext loop{ctx.file, ctx.function, inner, ctx.loopDepth + 1};
+  if (const Value* where = v.find("where")) {
+    s.hasWhere = true;
+    s.where = compileExpr(*where, childPath(path, "where"), loop);
+  }
   s.body = block(body, childPath(path, "do"), loop);
+  s.independent = !leavesIteration(s.body, false);
+  if (const Value* parallel = v.find("parallel")) parallelKey(*parallel, childPath(path, "parallel"), s);
   // Names bound in the body are not visible after the loop (unless bound before it).
+  const std::string why = "is bound inside the loop at " + path +
+                          " and is not visible after it (bind the loop's list with \"let\" on the for step)";
   for (const std::string& n : inner.names)
-    if (!ctx.scope.has(n)) ctx.scope.leftLoop[n] = path;
+    if (!ctx.scope.has(n)) ctx.scope.leftLoop[n] = why;
   if (const Value* let = v.find("let")) s.let = bindName(*let, childPath(path, "let"));
 }
 

@@ -31,7 +31,7 @@ void checkReturned(const Function& fn, const Value& v, const std::string& path) 
 }
 
 // Binds a name in a frame for the rest of its block (rebinding shadows).
-void bind(Frame& frame, const std::string& name, Value v) { frame.vars.emplace_back(&name, std::move(v)); }
+void bindVar(Frame& frame, const std::string& name, Value v) { frame.vars.emplace_back(&name, std::move(v)); }
 
 // The key of a match subject (§8): its text form for text/number/bool.
 std::optional<std::string> matchKey(const Value& v) {
@@ -39,19 +39,10 @@ std::optional<std::string> matchKey(const Value& v) {
   return std::nullopt;
 }
 
-// Whether a loop's iterations may run concurrently: none can leave the
-// function (a return, an if, which returns, an on-error that returns), so
-// each iteration's only way out is its end, a continue or a failure.
-bool iterationsIndependent(const std::vector<Step>& body) {
-  return std::all_of(body.begin(), body.end(), [](const Step& s) {
-    switch (s.kind) {
-      case Step::Kind::Return:
-      case Step::Kind::If: return false;
-      case Step::Kind::Call: return !s.onError || !s.onError->hasReturn;
-      case Step::Kind::For: return iterationsIndependent(s.body);
-      default: return true;
-    }
-  });
+bool retried(const Retry& retry, const std::string& message) {
+  if (retry.on.empty()) return true;
+  return std::any_of(retry.on.begin(), retry.on.end(),
+                     [&](const std::string& t) { return message.find(t) != std::string::npos; });
 }
 
 }  // namespace
@@ -207,7 +198,7 @@ Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
       case Step::Kind::LetExpr: {
         Value v = evaluate(frame, step.expr);
         trace_[entry].value = v;
-        bind(frame, step.let, std::move(v));
+        bindVar(frame, step.let, std::move(v));
         break;
       }
       case Step::Kind::Match: {
@@ -224,20 +215,30 @@ Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
                 "no case for " + shortJson(subject) + " in this match, and no \"_\" case");
         Value v = evaluate(frame, *chosen);
         trace_[entry].value = v;
-        bind(frame, step.let, std::move(v));
+        bindVar(frame, step.let, std::move(v));
         break;
       }
       case Step::Kind::If: {
         bool condition = truthValue(evaluate(frame, step.expr), step.path + "/if", "'if'");
         trace_[entry].value = Value::boolean(condition);
         trace_[entry].hasValue = true;
-        if (condition) {
+        if (step.breaks) {
+          if (condition) flow.kind = Flow::Kind::Break;
+        } else if (step.hasReturn) {
+          if (!condition) break;
           co_await runCompensations(frame, step.compensate);
           flow.kind = Flow::Kind::Return;
           flow.value = evaluate(frame, step.ifReturn);
           checkReturned(*frame.fn, flow.value, step.path + "/return");
           endTrace(entry, step.compensate.empty() ? "value" : "compensated");
           co_return flow;
+        } else if (const std::vector<Step>& branch = condition ? step.body : step.elseBody; !branch.empty()) {
+          // Its bindings stay: the compiler lets later steps see those bound in both branches.
+          flow = co_await runBlock(frame, branch);
+          if (flow.kind == Flow::Kind::Fail) {
+            endTrace(entry, "failure");
+            co_return flow;
+          }
         }
         break;
       }
@@ -286,16 +287,17 @@ Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry
     Value args = step.call.hasArgs ? evaluate(frame, step.call.args) : Value::object({});
     trace_[entry].args = args;
     trace_[entry].hasArgs = true;
-    r = co_await runCall(frame, step.call, args);
+    r = co_await runTries(frame, step, entry, args);
   } catch (const FunctionFailure& f) {  // a function in the args failed: the call's failure, for on-error
     r.failed = argsFailed = true;
     r.failure = Failure{f.message, "", f.path, f.code};
   }
+  if (step.retry && !step.retry->let.empty()) bindVar(frame, step.retry->let, Value::integer(trace_[entry].attempts));
   Flow flow;
   if (!r.failed) {
     trace_[entry].value = r.value;
     trace_[entry].hasValue = true;
-    if (!step.let.empty()) bind(frame, step.let, std::move(r.value));
+    if (!step.let.empty()) bindVar(frame, step.let, std::move(r.value));
     endTrace(entry, "value");
     co_return flow;
   }
@@ -324,6 +326,8 @@ Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry
     }
   } else if (handler->continueLoop) {
     flow.kind = Flow::Kind::Continue;
+  } else if (handler->breakLoop) {
+    flow.kind = Flow::Kind::Break;
   } else {
     flow.kind = Flow::Kind::Fail;
     flow.failure = std::move(r.failure);
@@ -331,6 +335,16 @@ Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry
   frame.error.reset();
   endTrace(entry, handler->compensate.empty() ? "failure" : "compensated");
   co_return flow;
+}
+
+Task<CallResult> WorkflowRun::runTries(Frame& frame, const Step& step, size_t entry, const Value& args) {
+  const Retry* retry = step.retry.get();
+  for (int tries = 1;; ++tries) {
+    if (tries > 1) countStep(step.path);  // each try again is a step, against the step limit
+    if (retry) trace_[entry].attempts = tries;
+    CallResult r = co_await runCall(frame, step.call, args);
+    if (!r.failed || !retry || tries >= retry->tries || !retried(*retry, r.failure.message)) co_return r;
+  }
 }
 
 Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& calls) {
@@ -359,98 +373,10 @@ Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& 
       trace_[entry].hasValue = true;
       endTrace(entry, "value");
     }
+    // Its "let" holds its result, or null when it failed, for the rest of the handler.
+    if (!c.let.empty()) bindVar(frame, c.let, r.failed ? Value() : std::move(r.value));
   }
   co_return true;
-}
-
-Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry) {
-  Value list;
-  try {
-    list = evaluate(frame, step.expr);
-  } catch (const FunctionFailure& f) {
-    co_return failedStep(entry, Failure{f.message, "", f.path, f.code});
-  }
-  if (!list.isArray())
-    fault(ErrorCode::TypeMismatch, step.path + "/in",
-          "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list));
-  ListBuilder collected;  // charged as it grows: nested loops yield far more items than they loop over
-  if (list.items().size() > 1 && core_.maxConcurrency > 1 && iterationsIndependent(step.body)) {
-    Flow flow = co_await runIterationsConcurrently(frame, step, entry, list.items(), collected);
-    if (flow.kind == Flow::Kind::Fail) co_return flow;
-  } else {
-    frame.loops.push_back(&collected);
-    for (const Value& item : list.items()) {
-      size_t mark = frame.vars.size();
-      bind(frame, step.var, item);
-      Flow flow = co_await runBlock(frame, step.body);
-      frame.vars.resize(mark);  // the iteration's bindings end with it
-      if (flow.kind == Flow::Kind::Continue || flow.kind == Flow::Kind::Next) continue;
-      frame.loops.pop_back();
-      endTrace(entry, flow.kind == Flow::Kind::Fail ? "failure" : "value");
-      co_return flow;
-    }
-    frame.loops.pop_back();
-  }
-  Value result = collected.build();
-  trace_[entry].value = result;
-  trace_[entry].hasValue = true;
-  if (!step.let.empty()) bind(frame, step.let, result);
-  else frame.lastForList = result;
-  endTrace(entry, "value");
-  co_return Flow{};
-}
-
-// One iteration of a concurrent loop: a frame of its own (bindings, the list
-// its yields go to), so that iterations do not push on one another's stacks.
-struct WorkflowRun::Iteration {
-  Frame frame;
-  ListBuilder yielded;
-  Flow flow;
-  std::optional<Error> fault;
-  std::optional<Task<bool>> task;
-};
-
-Task<bool> WorkflowRun::runIteration(Iteration& it, const Step& step, Branches& fan, size_t index) {
-  try {
-    Flow flow = co_await runBlock(it.frame, step.body);
-    it.flow = std::move(flow);
-  } catch (...) {
-    it.fault = currentError();
-  }
-  // Its copy of the frame's bindings is not charged: an iteration that ended
-  // lets it go, so the loop holds maxConcurrency copies at most, not one an item.
-  std::vector<std::pair<const std::string*, Value>>().swap(it.frame.vars);
-  fan.ended(index, it.fault || it.flow.kind == Flow::Kind::Fail, it.fault.has_value());
-  co_return true;
-}
-
-// Iterations run concurrently, at most maxConcurrency at once; their yields
-// join the list in item order. A failure of the first failing iteration in
-// item order is the loop's, as in a sequential run: once one fails no later
-// one starts, and those already started run to their end. A fault ends the run.
-Task<Flow> WorkflowRun::runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
-                                                  ListBuilder& collected) {
-  Branches fan;
-  std::vector<std::unique_ptr<Iteration>> its(items.size());
-  auto start = [&](size_t i) {
-    auto& it = its[i] = std::make_unique<Iteration>();
-    it->frame = frame;
-    it->frame.loops.push_back(&it->yielded);
-    bind(it->frame, step.var, items[i]);
-    it->task.emplace(runIteration(*it, step, fan, i));
-  };
-  const size_t started = co_await runBranches(fan, items.size(), static_cast<size_t>(core_.maxConcurrency), start);
-  for (size_t i = 0; i < started; ++i)
-    if (its[i]->fault) throw PtcError(*its[i]->fault);
-  for (size_t i = 0; i < started; ++i) {
-    if (its[i]->flow.kind == Flow::Kind::Fail) {
-      endTrace(entry, "failure");
-      co_return std::move(its[i]->flow);
-    }
-    const Array& yielded = its[i]->yielded.items();
-    collected.append(yielded.begin(), yielded.end());
-  }
-  co_return Flow{};
 }
 
 Task<CallResult> WorkflowRun::runCall(Frame& frame, const Call& call, const Value& args) {
@@ -517,6 +443,7 @@ void WorkflowRun::appendTrace(std::string& out, bool withValues, ChargedText* ch
       appendJsonString(out, *t.tool);
     }
     if (t.hasArgs && withValues) appendValue(",\"args\":", t.args);
+    if (t.attempts > 0) out += ",\"attempts\":" + std::to_string(t.attempts);
     out += ",\"durationMs\":";
     appendNumber(out, t.durationMs);
     out += ",\"outcome\":\"" + std::string(t.outcome) + "\"";

@@ -31,7 +31,7 @@ struct Failure {
 
 // How a block of steps ended.
 struct Flow {
-  enum class Kind { Next, Return, Continue, Fail };
+  enum class Kind { Next, Return, Continue, Break, Fail };
   Kind kind = Kind::Next;
   Value value;      // Return
   Failure failure;  // Fail
@@ -57,6 +57,7 @@ struct TraceEntry {
   const char* kind = "";
   Value args;
   bool hasArgs = false;
+  int attempts = 0;  // a call step with "retry": the tries made (0: no retry, not written)
   std::chrono::steady_clock::time_point started;
   double durationMs = 0;
   const char* outcome = "value";
@@ -102,6 +103,10 @@ class WorkflowRun final : public RunBase {
   Task<Flow> runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
                                        ListBuilder& collected);
   Task<CallResult> runCall(Frame& frame, const Call& call, const Value& args);
+  // A call step's call, tried again as its "retry" says; `tries` counts them.
+  Task<CallResult> runTries(Frame& frame, const Step& step, size_t entry, const Value& args);
+  // A for step's items, without those its "where" rejects.
+  Array itemsWhere(Frame& frame, const Step& step, const Array& items);
   Task<bool> runCompensations(Frame& frame, const std::vector<Call>& calls);
   Flow failedStep(size_t entry, Failure failure);
 

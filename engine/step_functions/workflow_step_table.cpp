@@ -21,16 +21,17 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
        "a let step",
        {{"let", K::Name, P::Required, "An \"expr\" step needs \"let\": {\"let\": \"x\", \"expr\": ...}"},
         {"expr", K::Expr, P::Kind}},
-       "Binds a value for the rest of the block."},
+       "Binds a value."},
       {Step::Kind::Call,
        "call",
        "a call step",
        {{"let", K::Name, P::Optional},
         {"call", K::Target, P::Kind},
         {"args", K::Args, P::Optional},
-        {"on-error", K::Handler, P::Optional}},
-       "Calls a tool or a function of the file; \"let\" binds the result, \"on-error\" handles a "
-       "failure (§7)."},
+        {"on-error", K::Handler, P::Optional},
+        {"retry", K::Retry, P::Optional}},
+       "Calls a tool or a function of the file; \"let\" binds the result, \"on-error\" catches a failure (§7), "
+       "\"retry\": {\"tries\": 3, \"on\"?: [texts]} retries."},
       {Step::Kind::Match,
        "match",
        "a match step",
@@ -39,29 +40,34 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"match", K::Expr, P::Kind},
         {"cases", K::Cases, P::Required,
          "A match step needs \"cases\": an object of values by key, with \"_\" as the default"}},
-       "Binds the case keyed by the subject's text, else \"_\" (§8)."},
+       "Binds the case keyed by the subject's text (true is \"true\"), else \"_\" (null too) (§8)."},
       {Step::Kind::If,
        "if",
        "an if step",
        {{"if", K::Expr, P::Kind},
-        {"return", K::Returned, P::Required,
-         "An 'if' step must have \"return\": if steps always pair with return for early exit (there is no else)"},
-        {"compensate", K::Calls, P::Optional}},
-       "Returns early, after its compensations, when the condition holds (no else)."},
+        {"then", K::Steps, P::Optional},
+        {"else", K::Steps, P::Optional},
+        {"return", K::Returned, P::Optional},
+        {"compensate", K::Calls, P::Optional},
+        {"break", K::Flag, P::Optional}},
+       "When true: runs \"then\" (else \"else\"; names bound in both stay), or returns after \"compensate\", "
+       "or \"break\": true ends the loop."},
       {Step::Kind::Return,
        "return",
        "a return step",
        {{"return", K::Returned, P::Kind}},
-       "Ends the function with a value of its output type (§9)."},
+       "Returns a value of the output type (§9)."},
       {Step::Kind::For,
        "for",
        "a for step",
        {{"for", K::Name, P::Kind},
         {"in", K::Expr, P::Required, "A for step needs \"in\": the list to loop over"},
+        {"where", K::Expr, P::Optional},
         {"do", K::Steps, P::Required, "A for step needs \"do\": the steps of each iteration"},
-        {"let", K::Name, P::Optional}},
-       "Runs \"do\" per item; what it yields is a list, bound with \"let\" (a last for without it: the "
-       "function's result)."},
+        {"let", K::Name, P::Optional},
+        {"parallel", K::Parallel, P::Optional}},
+       "Runs \"do\" per item (\"where\": only where true); yields make its list, bound by \"let\" (or, "
+       "last, returned)."},
       {Step::Kind::Yield, "yield", "a yield step", {{"yield", K::Expr, P::Kind}}, "Adds a value to its for's list."},
   }};
 }
@@ -135,6 +141,9 @@ const char* keyKindName(StepKeyKind kind) {
     case K::Calls: return "calls";
     case K::Handler: return "handler";
     case K::Returned: return "returned";
+    case K::Flag: return "flag";
+    case K::Parallel: return "parallel";
+    case K::Retry: return "retry";
   }
   return "expr";
 }

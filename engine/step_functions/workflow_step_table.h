@@ -27,6 +27,9 @@ enum class StepKeyKind : uint8_t {
   Calls,     // a list of compensation calls {"call", "args"?}
   Handler,   // "on-error": {"compensate"?, "return"?, "continue"?}
   Returned,  // a value the function returns, checked against its output type (§9)
+  Flag,      // true
+  Parallel,  // true, false, or how many iterations may run at once
+  Retry,     // {"tries": n, "on"?: [texts], "let"?: name}
 };
 
 enum class KeyPresence : uint8_t {
@@ -42,7 +45,7 @@ struct StepKey {
   const char* whenMissing = nullptr;  // Required keys: the message when the step lacks it
 };
 
-inline constexpr size_t kMaxStepKeys = 4;
+inline constexpr size_t kMaxStepKeys = 6;
 
 struct StepSpec {
   Step::Kind kind = Step::Kind::End_;

@@ -204,11 +204,13 @@ TEST_F(RunMemory, AnInterpolationOfOneTextManyTimesIsRefusedBeforeItIsBuilt) {
 TEST_F(RunMemory, ALoopsYieldsAreChargedAsTheListGrows) {
   // 80,000 numbers in, one yield each: the yielded list passes the 2 MiB limit
   // half way, and the yield that passes it fails (not the loop once every
-  // iteration ran): the trace ends with it.
+  // iteration ran): the trace ends with it. "parallel": the concurrent path,
+  // where the yields are joined; in order, the trace's own charge (below)
+  // comes first.
   std::string numbers;
   for (int i = 0; i < 80000; ++i) numbers += (i ? "," : "") + std::to_string(i);
   const std::string source = R"({"function":"f","input":{"xs":"list number"},"output":"list number",)"
-                             R"("steps":[{"for":"x","in":"$input.xs","do":[{"yield":"$x"}]}]})";
+                             R"("steps":[{"for":"x","in":"$input.xs","parallel":true,"do":[{"yield":"$x"}]}]})";
   Value done =
       workflowDone(engine_, source, "{\"xs\":[" + numbers + "]}", R"({"maxHeapBytes":2097152,"timeoutMs":600000})");
   EXPECT_EQ(errorCode(done), "memory_exceeded") << ptc::toJson(done).substr(0, 300);
@@ -218,6 +220,19 @@ TEST_F(RunMemory, ALoopsYieldsAreChargedAsTheListGrows) {
   EXPECT_EQ(trace.back().field("kind").str(), "yield") << ptc::toJson(trace.back());
   EXPECT_EQ(trace.back().field("path").str(), "/0/steps/0/do/0");
   EXPECT_EQ(trace.back().field("outcome").str(), "failure");
+}
+
+TEST_F(RunMemory, AnInOrderLoopStopsAtTheLimitBeforeRunningEveryIteration) {
+  // The same loop in order (no "parallel"): each step's trace entry is charged
+  // as it is written, so the run ends at the limit long before 80,000 yields.
+  std::string numbers;
+  for (int i = 0; i < 80000; ++i) numbers += (i ? "," : "") + std::to_string(i);
+  const std::string source = R"({"function":"f","input":{"xs":"list number"},"output":"list number",)"
+                             R"("steps":[{"for":"x","in":"$input.xs","do":[{"yield":"$x"}]}]})";
+  Value done =
+      workflowDone(engine_, source, "{\"xs\":[" + numbers + "]}", R"({"maxHeapBytes":2097152,"timeoutMs":600000})");
+  EXPECT_EQ(errorCode(done), "memory_exceeded") << ptc::toJson(done).substr(0, 300);
+  EXPECT_LT(done.field("trace").items().size(), 80000u) << "the loop ran every iteration before the limit held";
 }
 
 TEST_F(RunMemory, PtcJsonMergeIsChargedAsItsMembersAreCollected) {

@@ -35,7 +35,8 @@ TEST(StepTable, HoldsOneEntryPerKindInEnumOrder) {
 }
 
 TEST(StepTable, ShapesListTheKeysInOrderWithOptionalOnesMarked) {
-  EXPECT_EQ(ptc::workflow::stepShape(ptc::workflow::stepSpecOf(Step::Kind::Call)), "{let?, call, args?, on-error?}");
+  EXPECT_EQ(ptc::workflow::stepShape(ptc::workflow::stepSpecOf(Step::Kind::Call)),
+            "{let?, call, args?, on-error?, retry?}");
   EXPECT_EQ(ptc::workflow::stepShape(ptc::workflow::stepSpecOf(Step::Kind::Return)), "{return}");
 }
 
@@ -62,8 +63,9 @@ std::string messageOf(const Value& status) { return status.field("error").field(
 TEST(StepTableVerification, AStepWithNoKindListsEveryShapeOfTheTable) {
   Value s = verified(R"([{"args":{}}])");
   EXPECT_EQ(messageOf(s),
-            "Unknown step shape: a step is one of {let, expr}, {let?, call, args?, on-error?}, {let, match, cases}, "
-            "{if, return, compensate?}, {return}, {for, in, do, let?} or {yield}");
+            "Unknown step shape: a step is one of {let, expr}, {let?, call, args?, on-error?, retry?}, {let, match, "
+            "cases}, {if, then?, else?, return?, compensate?, break?}, {return}, {for, in, where?, do, let?, "
+            "parallel?} or {yield}");
   EXPECT_EQ(s.field("error").field("path").str(), "/0/steps/0");
 }
 
@@ -76,9 +78,11 @@ TEST(StepTableVerification, ReturnWithIfIsOneIfStepAndIsNamedLastAmongTwoKinds) 
 }
 
 TEST(StepTableVerification, UnknownAndMissingKeysComeFromTheKindsEntry) {
-  Value unknown = verified(R"([{"let":"x","call":"t","retry":3},{"return":1}])");
-  EXPECT_EQ(messageOf(unknown), "Unknown key 'retry' in a call step. Its keys are: let, call, args, on-error.");
-  EXPECT_EQ(unknown.field("error").field("path").str(), "/0/steps/0/retry");
+  Value unknown = verified(R"([{"let":"x","call":"t","retyr":3},{"return":1}])");
+  EXPECT_EQ(
+      messageOf(unknown),
+      "Unknown key 'retyr' in a call step. Did you mean 'retry'? Its keys are: let, call, args, on-error, retry.");
+  EXPECT_EQ(unknown.field("error").field("path").str(), "/0/steps/0/retyr");
   EXPECT_EQ(messageOf(verified(R"([{"for":"x","do":[{"yield":1}]}])")),
             "A for step needs \"in\": the list to loop over");
   EXPECT_EQ(messageOf(verified(R"([{"for":"x","in":[]}])")), "A for step needs \"do\": the steps of each iteration");

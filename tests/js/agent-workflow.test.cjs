@@ -110,6 +110,27 @@ describe.each([
       expect([needle, text.includes(needle)]).toEqual([needle, true]);
   });
 
+  // Issue 36: what models guessed at, and the forms they lacked, are stated.
+  test("states the order of a loop's items, compensations, match keys and how not is written", () => {
+    const text = ptc.workflowPrompt(options);
+    const needles = options.compact
+      ? [
+          "A for runs its items in order",
+          '"parallel": true or N',
+          "[calls of tools or your functions, in order",
+          '"let" binds each',
+        ]
+      : [
+          "a for runs its items in order",
+          '"parallel": true (or a number',
+          "Compensations run in written order",
+          "may call a function of the file",
+        ];
+    for (const needle of [...needles, 'true is "true"', '{"not": ', '"then"', '"else"', '"break"', '"retry"', "where"])
+      expect([needle, text.includes(needle)]).toEqual([needle, true]);
+    expect(text).not.toMatch(/No while, break|else, while, break/);
+  });
+
   test("is generated from the table: a new step kind, operator or function appears in it", () => {
     const fake = Object.create(ptc);
     const more = {

@@ -28,11 +28,10 @@ const INTRO = [
 const INTRO_COMPACT = [
   "# Step functions",
   "",
-  "Functions whose steps call tools, verified first; only the entry's return value comes back. " +
-    'Send {"functions": [...], "input": {...}}: the entry is the last function (or "entry": name), ' +
-    '"input" exactly its parameters. A function is {"function": "name", "input"?: {"param": "type"}, "output": ' +
-    '"type", "steps": [...]}. Types: number, text, bool, nil, "list T", "result T E" (return {"ok": v} or ' +
-    '{"error": e}), any other word (not null). No recursion.',
+  'Send {"functions": [{"function": "name", "input"?: {"param": "type"}, "output": "type", "steps": [...]}, ' +
+    '...], "input": {...}}: the last function (or "entry": name) runs, verified first; its result comes ' +
+    'back. Types: number, text, bool, nil, "list T", "result T E" (return {"ok": v} or {"error": e}), other ' +
+    "words (not null).",
 ];
 
 const VALUES_FULL = [
@@ -49,8 +48,8 @@ const VALUES_FULL = [
 ];
 
 const VALUES_COMPACT = [
-  'Values: JSON; "$input.p", "$x.field.0" (an earlier step\'s variable; missing: null), "$error" (in on-error); ' +
-    '"Hi $name" interpolates; {"$merge": [a, b]} merges objects. A for body\'s variables end with it.',
+  'Values: JSON; "$input.p", "$x.field.0" (missing: null), "$error" (in on-error); ' +
+    '"Hi $name" interpolates; {"$merge": [a, b]} merges objects.',
 ];
 
 const FAILURES_FULL = [
@@ -59,10 +58,12 @@ const FAILURES_FULL = [
   'A failure is a tool that throws, a called function returning {"error": ...}, or a function that cannot ' +
     "compute its value (an invalid date, a text that is not a number). A call step's on-error catches a failure " +
     'of that call (or of a function in its args): {"compensate": [calls], "return": value} or {"continue": true} ' +
-    '(in a loop: skip the item). Uncaught, it propagates: a "result" function returns {"error": message}, ' +
-    "others pass it to their caller's call step. A fault (wrong types, division by zero, no matching case, a " +
-    "return of the wrong type) ends the run. Not in the language: else, while, break, try, calls inside " +
-    "expressions (bind the result with a call step first).",
+    '(in a loop: skip the item) or {"break": true} (end the loop). Compensations run in written order, one at ' +
+    'a time, even when one fails; one may call a function of the file, and its "let" binds its result (null ' +
+    'if it failed) for the later compensations and the return. Uncaught, a failure propagates: a "result" ' +
+    'function returns {"error": message}, others pass it to their caller\'s call step. A fault (wrong types, ' +
+    "division by zero, no matching case, a return of the wrong type) ends the run. Not in the language: while, " +
+    "try, calls inside expressions (bind the result with a call step first).",
   "",
   '- Dates are ISO 8601 texts ("2024-03-15", "2024-03-15T10:30:00Z", offsets like +02:00) or epoch seconds, ' +
     "in UTC; there is no clock. Texts compare by code points, so ISO dates order correctly.",
@@ -71,10 +72,9 @@ const FAILURES_FULL = [
 ];
 
 const FAILURES_COMPACT = [
-  'Failures (a tool throws, a function returns {"error"}, a $function fails) go to the call\'s on-error: ' +
-    '{"compensate"?: [calls], "return": v}, or {"continue": true} in a loop; else a "result" function returns ' +
-    '{"error": msg}, others pass it up. Faults (wrong types, no case) end the run. No while, break, try, or calls ' +
-    "in expressions.",
+  'Failures (a throw, an {"error"} result) go to the call\'s on-error: {"compensate"?: [calls of tools or ' +
+    'your functions, in order; "let" binds each, null if failed], "return": v} or {"continue"/"break": true} in ' +
+    'a loop; else a "result" function returns {"error": msg}, others pass it up. Faults end the run.',
 ];
 
 const ERRORS_FULL = [
@@ -87,14 +87,11 @@ const ERRORS_FULL = [
     "MemoryExceeded: it ran too long or held too much. Fix the node at the pointer and send the whole file again.",
 ];
 
-const ERRORS_COMPACT = [
-  'Errors: "<Type> at <JSON Pointer into the list of functions>: <message>" (ValidationError: nothing ran): fix ' +
-    "that node and resend.",
-];
+const ERRORS_COMPACT = ["Errors: each names a JSON Pointer (ValidationError: nothing ran); fix that node and resend."];
 
 // Complete files: each one runs (tests/js/agent-workflow.test.cjs).
 const EXAMPLE_COMPACT = [
-  "Example, the hours each ticket was open:",
+  "Example:",
   '{"functions": [{"function": "hours", "input": {"ids": "list text"}, "output": "list number", "steps": [' +
     '{"for": "id", "in": "$input.ids", "do": [' +
     '{"let": "t", "call": "get_ticket", "args": {"id": "$id"}, "on-error": {"continue": true}}, ' +
@@ -140,12 +137,18 @@ function stepsSection(language: WorkflowLanguage, compact: boolean): string[] {
         ? `- ${kind.shape}: ${kind.description.replace(/ \(§\d+\)/g, "")}`
         : `- ${kind.name} ${kind.shape}: ${kind.description}`,
     );
-  if (!compact)
+  if (compact) lines.push('A for runs its items in order; "parallel": true or N runs them concurrently.');
+  else
     lines.push(
       "",
       "A function ends with return; one whose output is nil may end without it, and one whose last step is a for " +
         'without let returns the loop\'s list. In a result function every return is {"ok": ...} or ' +
-        '{"error": ...}. Tools run one at a time, in step order, with the evaluated args.',
+        '{"error": ...} (elsewhere an object whose only key is "ok" or "error" is refused: give it another key). ' +
+        'match keys the subject by its text (true is "true", 2 is "2"; null, lists and objects take "_").',
+      "",
+      "Tools run one at a time, in step order, with the evaluated args; a for runs its items in order. " +
+        '"parallel": true (or a number, at most that many at once) runs a for\'s items concurrently, their yields ' +
+        "kept in item order; it is refused on a body that can end the loop or the function (return, break).",
     );
   return lines;
 }
@@ -153,10 +156,12 @@ function stepsSection(language: WorkflowLanguage, compact: boolean): string[] {
 function operatorsSection(language: WorkflowLanguage, compact: boolean): string[] {
   if (compact)
     return [
-      `Operators {"+": [a, b]}: ${language.operators.map((o) => o.key).join(" ")}; conditions: bool, or null (false).`,
+      `Operators {"+": [a, b]}, {"not": c}: ${language.operators.map((o) => o.key).join(" ")}; conditions are bool ` +
+        "or null.",
     ];
   const lines = [
-    '## Operators\n\nAn object with one key, the operator, whose value is the list of operands: {"+": ["$a", 1]}.\n',
+    '## Operators\n\nAn object with one key, the operator, whose value is the list of operands: {"+": ["$a", 1]}, ' +
+      '{"not": "$user.verified"}.\n',
   ];
   for (const o of language.operators) lines.push(`- \`${o.key}\`: ${o.description}`);
   lines.push("", "Conditions (if, and, or, not) are bool, or null counting as false; anything else is a fault.");
@@ -204,8 +209,7 @@ function compactFunctions(language: WorkflowLanguage): string[] {
   return [
     'Functions {"$name": [value, args]} (null in, null out): ' +
       language.functions.map(signature).join(", ") +
-      `. Constant texts: ${choices}. $date_diff is fractional when not whole; $date_add/$date_trunc return ` +
-      "the input's kind (UTC text or epoch seconds).",
+      `. Texts: ${choices}. Dates: UTC; $date_diff may be fractional; $date_add/$date_trunc keep the input's kind.`,
   ];
 }
 

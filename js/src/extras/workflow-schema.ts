@@ -45,6 +45,15 @@ function keySchema(key: WorkflowStepKey, toolNames: string[] | undefined): JsonS
       return { type: "array", items: ref("compensation") };
     case "handler":
       return ref("on_error");
+    case "flag":
+      return { const: true };
+    case "parallel":
+      return {
+        anyOf: [{ type: "boolean" }, { type: "integer", minimum: 1, maximum: 1000 }],
+        description: "false: items in order; true or n: concurrently (at most n at once)",
+      };
+    case "retry":
+      return ref("retry");
     default:
       throw new Error(`ptc-wasm: the step table has a key kind the schema does not know: '${key.kind}' (${key.name})`);
   }
@@ -134,18 +143,34 @@ export function workflowSchema(language: WorkflowLanguage, options: SchemaOption
     compensation: {
       description: "A call that undoes an earlier step.",
       type: "object",
-      properties: { call: keySchema({ name: "call", kind: "target", presence: "kind" }, toolNames), args: ref("args") },
+      properties: {
+        let: keySchema({ name: "let", kind: "name", presence: "optional" }, toolNames),
+        call: keySchema({ name: "call", kind: "target", presence: "kind" }, toolNames),
+        args: ref("args"),
+      },
       required: ["call"],
       additionalProperties: false,
     },
     on_error: {
-      description: "Handles a failure of the call: compensations in order, then return or continue.",
+      description: "Handles a failure of the call: compensations in order, then return, continue or break.",
       type: "object",
       properties: {
         compensate: { type: "array", items: ref("compensation") },
         return: ref("expression"),
         continue: { const: true },
+        break: { const: true },
       },
+      additionalProperties: false,
+    },
+    retry: {
+      description: "Calls again when the call fails: tries in all; only failures whose message contains an 'on' text.",
+      type: "object",
+      properties: {
+        tries: { type: "integer", minimum: 1, maximum: 10 },
+        on: { type: "array", minItems: 1, items: { type: "string", minLength: 1 } },
+        let: keySchema({ name: "let", kind: "name", presence: "optional" }, toolNames),
+      },
+      required: ["tries"],
       additionalProperties: false,
     },
     expression: {

@@ -32,7 +32,10 @@ export interface Operation {
 /** One key of a step kind in the engine's step table. */
 export interface WorkflowStepKey {
   name: string;
-  /** expr, name, target, args, steps, cases, calls, handler or returned (a value the function returns). */
+  /**
+   * expr, name, target, args, steps, cases, calls, handler, returned (a value the function returns), flag (true),
+   * parallel (true, false or a number) or retry.
+   */
   kind: string;
   /** "kind": the key that makes a step this kind; "required" or "optional". */
   presence: "kind" | "required" | "optional";
