@@ -642,6 +642,15 @@ async function workloadSize() {
   row("dist/browser.mjs (glue and extras, browsers)", sizes.browser);
   say(`${pad("Node: wasm + glue + extras", 62)}${kb(sizes.totalGz)}`);
   say(`${pad("browser: wasm + browser.mjs", 62)}${kb(sizes.browserTotalGz)}`);
+  // The same engine without the step-function dialect (CMakeLists.txt's
+  // ptc_json): what a page would fetch first once the package loads the
+  // dialect only when a step-function file is first used (not shipped yet).
+  const ptcJsonOnly = fileURLToPath(new URL("../build/wasm/ptc_json.wasm", import.meta.url));
+  if (existsSync(ptcJsonOnly)) {
+    const bytes = readFileSync(ptcJsonOnly);
+    sizes.ptcJsonOnly = { raw: bytes.length, gz: gzipSync(bytes, { level: 9 }).length };
+    row("build/wasm/ptc_json.wasm (PTC-JSON only)", sizes.ptcJsonOnly);
+  }
   say();
   const named = fileURLToPath(new URL("../build/wasm/ptc_names.wasm", import.meta.url));
   if (existsSync(named) && codeBytes(named) === codeBytes(DIST + "ptc.wasm")) {
