@@ -15,9 +15,8 @@ if [ "$only_tokens" = 1 ]; then
   exec node bench/run.mjs "$@"
 fi
 # ptc_names: the engine with function names, from which SIZE tells what each
-# part of it costs; ptc_json: the engine without the step-function dialect,
-# whose size SIZE prints beside it.
-bash scripts/build.sh ptc_names ptc_json
+# part of it costs.
+bash scripts/build.sh ptc_names
 # Monty, a peer, installs into a cache folder rather than as a dev dependency (its
 # binaries are not on every registry mirror, which would break npm ci); where it
 # does not install, the runner skips it and prints why.

@@ -11,8 +11,8 @@ namespace ptc::stepfn {
 namespace {
 [[noreturn]] void absent() {
   throw PtcError(ErrorType::Execution, ErrorCode::BadHostCall,
-                 "This engine module has PTC-JSON only (ptc_json.wasm): step-function files run in the module "
-                 "with both dialects, ptc.wasm");
+                 "This engine module has PTC-JSON only (ptc-json.wasm, createRuntime({ stepFunctions: false })): "
+                 "step-function files need the module with both dialects, ptc.wasm (the default)");
 }
 }  // namespace
 

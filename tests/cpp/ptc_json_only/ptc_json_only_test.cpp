@@ -16,7 +16,7 @@ using ptc::Value;
 
 Value parsed(const std::string& text) { return ptc::parseJson(text, "status"); }
 
-const char* kWorkflow = R"({"function": "main", "params": {}, "body": [{"return": 1}]})";
+const char* kWorkflow = R"({"function": "main", "output": "number", "steps": [{"return": 1}]})";
 const char* kSum = R"({"program":{"op":"pipe","steps":[{"op":"load","name":"rows"},{"op":"sum","field":"n"}]}})";
 
 void expectNoDialect(const Value& error) {
