@@ -340,7 +340,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
   private recycleTimer?: ReturnType<typeof setTimeout>;
 
   private grown(): boolean {
-    return this.engine.grownBytes() > this.recycleEngineBytes;
+    return this.engine.grewPast(this.recycleEngineBytes);
   }
 
   // Back-to-back big runs reuse the grown memory; only an instance that stays
