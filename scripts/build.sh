@@ -27,4 +27,5 @@ node scripts/bundle-types.mjs
 # The playground: type-checked, then bundled into dist/playground/ (a static site).
 npx tsc -p playground/tsconfig.json
 node scripts/bundle-playground.mjs
-echo "build: dist/ ready ($(wc -c < dist/ptc.wasm) bytes of wasm, $(gzip -9c dist/ptc.wasm | wc -c) gzipped)"
+echo "build: dist/ ready ($(wc -c < dist/ptc.wasm) bytes of wasm, $(gzip -9c dist/ptc.wasm | wc -c) gzipped;" \
+  "ptc-json.wasm $(wc -c < dist/ptc-json.wasm), $(gzip -9c dist/ptc-json.wasm | wc -c) gzipped)"
