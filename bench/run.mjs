@@ -128,6 +128,10 @@ function measureSizes() {
   // the target is what the whole runtime weighs, not what an import reads.
   s.totalGz = s.wasm.gz + s.glue.gz + s.extras.gz;
   s.browserTotalGz = s.wasm.gz + s.browser.gz;
+  s.wasmPtcJson = file("ptc-json.wasm");
+  s.workerBrowser = file("worker.browser.mjs");
+  s.pageGz = s.browserTotalGz + s.workerBrowser.gz;
+  s.pagePtcJsonGz = s.wasmPtcJson.gz + s.browser.gz + s.workerBrowser.gz;
   return s;
 }
 
@@ -642,6 +646,13 @@ async function workloadSize() {
   row("dist/browser.mjs (glue and extras, browsers)", sizes.browser);
   say(`${pad("Node: wasm + glue + extras", 62)}${kb(sizes.totalGz)}`);
   say(`${pad("browser: wasm + browser.mjs", 62)}${kb(sizes.browserTotalGz)}`);
+  // What a page fetches before its first run (worker mode, the default on a
+  // page): the wasm, browser.mjs and the worker script; with the engine
+  // without step functions (createRuntime({ stepFunctions: false })) too.
+  row("dist/ptc-json.wasm (stepFunctions: false)", sizes.wasmPtcJson);
+  row("dist/worker.browser.mjs (engine worker, browsers)", sizes.workerBrowser);
+  say(`${pad("page: ptc.wasm + browser.mjs + worker.browser.mjs", 62)}${kb(sizes.pageGz)}`);
+  say(`${pad("page, stepFunctions false: ptc-json.wasm + the same JS", 62)}${kb(sizes.pagePtcJsonGz)}`);
   say();
   const named = fileURLToPath(new URL("../build/wasm/ptc_names.wasm", import.meta.url));
   if (existsSync(named) && codeBytes(named) === codeBytes(DIST + "ptc.wasm")) {

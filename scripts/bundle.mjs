@@ -109,3 +109,5 @@ await Promise.all([
 ]);
 chmodSync("dist/cli.mjs", 0o755);
 copyFileSync("build/wasm/ptc.wasm", "dist/ptc.wasm");
+// The engine without the step-function dialect: createRuntime({ stepFunctions: false }).
+copyFileSync("build/wasm/ptc_json.wasm", "dist/ptc-json.wasm");

@@ -4,15 +4,12 @@
 #include <functional>
 #include <utility>
 
+#include "api/step_functions.h"
 #include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "ptc_json/analysis.h"
 #include "ptc_json/op_table.h"
-#include "step_functions/workflow_analysis.h"
-#include "step_functions/workflow_compiler.h"
-#include "step_functions/workflow_run.h"
-#include "step_functions/workflow_step_table.h"
 
 namespace ptc {
 
@@ -163,7 +160,7 @@ std::unique_ptr<RunBase> Engine::newRun(int prepared, std::string_view rowBlocks
       refused = badHostCall("A step-function run takes its input only: no row blocks, no resident context");
       return nullptr;
     }
-    run = std::make_unique<workflow::WorkflowRun>(entry.workflow, entry.limits);
+    run = stepfn::newRun(entry.workflow, entry.limits);
   } else {
     std::shared_ptr<const Resident> residentContext;
     if (resident != 0) {
@@ -228,7 +225,7 @@ std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_vi
   auto wf = withinTimeLimit(options.limits.timeoutMs, "step-function file", spentMs,
                             [&](const std::function<void()>& progress) {
                               auto functions = parseJsonSequence(source, "step-function file", progress);
-                              return workflow::compileWorkflow(functions, co);
+                              return stepfn::compile(functions, co);
                             });
   if (workflowCache_.size() >= kProgramCacheSize) workflowCache_.clear();
   workflowCache_.emplace(std::move(key), wf);
@@ -241,7 +238,7 @@ std::shared_ptr<const workflow::Workflow> Engine::verifyWorkflow(std::string_vie
   auto wf = compileWorkflow(source, options);
   if (!options.inputJson.empty()) {
     BudgetScope noBudget(nullptr);
-    workflow::checkEntryInput(*wf, parseJson(options.inputJson, "input"));
+    stepfn::checkEntryInput(*wf, parseJson(options.inputJson, "input"));
   }
   return wf;
 }
@@ -257,7 +254,7 @@ std::string Engine::validateWorkflow(std::string_view source, std::string_view o
 
 std::string Engine::analyzeWorkflow(std::string_view source, std::string_view optionsJson) {
   try {
-    return "{\"ok\":true,\"analysis\":" + workflow::analyzeWorkflow(*verifyWorkflow(source, optionsJson)) + "}";
+    return "{\"ok\":true,\"analysis\":" + stepfn::analyze(*verifyWorkflow(source, optionsJson)) + "}";
   } catch (...) {
     return validErrorJson(currentError());
   }
@@ -295,6 +292,12 @@ std::string Engine::formatError(std::string_view errorJson) {
 }
 
 std::string Engine::operations() { return opTableJson(); }
-std::string Engine::workflowLanguage() { return workflow::workflowTableJson(); }
+std::string Engine::workflowLanguage() {
+  try {
+    return stepfn::languageJson();
+  } catch (...) {  // a build without the dialect (api/step_functions.h)
+    return validErrorJson(currentError());
+  }
+}
 
 }  // namespace ptc

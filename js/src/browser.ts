@@ -116,12 +116,14 @@ function workerScriptUrl(workerUrl: URL | string | undefined): string {
 }
 
 const browser: Platform = {
-  async loadWasm(source) {
+  async loadWasm(source, file) {
     if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
       return source;
     if (source !== undefined) return fetchWasm(source as URL | string);
+    if (!import.meta.url) return fetchWasm(besideThisScript(file, WASM_OPTION));
+    // Spelled out, not built from `file`: bundlers follow only a literal new URL("./x", import.meta.url).
     return fetchWasm(
-      import.meta.url ? new URL("./ptc.wasm", import.meta.url) : besideThisScript("ptc.wasm", WASM_OPTION),
+      file === "ptc.wasm" ? new URL("./ptc.wasm", import.meta.url) : new URL("./ptc-json.wasm", import.meta.url),
     );
   },
   async workers({ workerUrl }) {

@@ -47,10 +47,13 @@ const node: Platform = {
   // faster than WebAssembly.compile, whose background steps wait on the event
   // loop. V8 compiles the functions lazily either way, on their first call.
   // (readFileSync would be no faster: importing node:fs costs as much.)
-  async loadWasm(source) {
+  async loadWasm(source, file) {
     if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
       return source;
-    const where = (source as URL | string | undefined) ?? new URL("./ptc.wasm", import.meta.url);
+    // Spelled out, not built from `file`, so that bundlers see both files.
+    const where =
+      (source as URL | string | undefined) ??
+      (file === "ptc.wasm" ? new URL("./ptc.wasm", import.meta.url) : new URL("./ptc-json.wasm", import.meta.url));
     return new WebAssembly.Module(
       await readFile(where instanceof URL || where.startsWith("file:") ? fileURLToPath(where) : where),
     );

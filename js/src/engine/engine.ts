@@ -254,6 +254,20 @@ export class EngineInstance {
   grownBytes(): number {
     return this.broken ? 0 : Math.max(0, this.memoryBytes() - this.startBytes - this.residentBytes());
   }
+  /**
+   * Whether grownBytes() is over `limit`, asked after every run: the engine is
+   * called (for its resident bytes) only once the memory alone grew past it, so
+   * a run that grew nothing crosses the boundary once, not twice.
+   */
+  grewPast(limit: number): boolean {
+    return !this.broken && this.memoryBytes() - this.startBytes > limit && this.grownBytes() > limit;
+  }
+  /** memoryBytes(), grownBytes() and residentBytes() with one call into the engine. */
+  size(): { memoryBytes: number; grownBytes: number; residentBytes: number } {
+    const memoryBytes = this.memoryBytes();
+    const residentBytes = this.residentBytes();
+    return { memoryBytes, grownBytes: Math.max(0, memoryBytes - this.startBytes - residentBytes), residentBytes };
+  }
 
   // Runs started before keep their compiled program: the engine shares it.
   private forgetPrepared(): void {

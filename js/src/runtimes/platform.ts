@@ -6,8 +6,12 @@ import type { CreateRuntimeOptions, WasmSource } from "../types/public.js";
 import { WorkerRuntime } from "./worker-runtime.js";
 import type { WorkerPort } from "./worker-protocol.js";
 
+/** The package's engine modules: both dialects, or PTC-JSON only (CreateRuntimeOptions.stepFunctions false). */
+export type WasmFile = "ptc.wasm" | "ptc-json.wasm";
+
 export interface Platform {
-  loadWasm(source: WasmSource | undefined): Promise<BufferSource | WebAssembly.Module>;
+  /** `source` when given, else `file` next to the package's JS. */
+  loadWasm(source: WasmSource | undefined, file: WasmFile): Promise<BufferSource | WebAssembly.Module>;
   /** What starts an engine worker; loaded when a worker runtime is first created. */
   workers(options: CreateRuntimeOptions): Promise<() => WorkerPort>;
 }
@@ -15,12 +19,12 @@ export interface Platform {
 const compiled = new Map<unknown, Promise<WebAssembly.Module>>();
 
 /** Compiles the engine once per source and process; each runtime instantiates it. */
-function compileOnce(source: WasmSource | undefined, platform: Platform): Promise<WebAssembly.Module> {
-  const key = source ?? "default";
+function compileOnce(source: WasmSource | undefined, file: WasmFile, platform: Platform): Promise<WebAssembly.Module> {
+  const key = source ?? file;
   let module = compiled.get(key);
   if (!module) {
     module = platform
-      .loadWasm(source)
+      .loadWasm(source, file)
       .then((bytes) => (bytes instanceof WebAssembly.Module ? bytes : WebAssembly.compile(bytes)));
     module.catch(() => compiled.delete(key));
     compiled.set(key, module);
@@ -35,7 +39,10 @@ export async function createRuntimeOn(
   const recycle = options.recycleEngineBytes;
   if (recycle !== undefined && !(typeof recycle === "number" && recycle >= 0))
     throw new TypeError(`ptc-wasm: recycleEngineBytes must be a number of bytes (0 or more), got ${String(recycle)}`);
-  const module = await compileOnce(options.wasm, platform);
+  const stepFunctions = options.stepFunctions;
+  if (stepFunctions !== undefined && typeof stepFunctions !== "boolean")
+    throw new TypeError(`ptc-wasm: stepFunctions must be true or false, got ${String(stepFunctions)}`);
+  const module = await compileOnce(options.wasm, stepFunctions === false ? "ptc-json.wasm" : "ptc.wasm", platform);
   return options.worker
     ? new WorkerRuntime(module, await platform.workers(options), recycle)
     : new Runtime(module, recycle);

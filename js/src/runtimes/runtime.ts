@@ -287,8 +287,11 @@ export abstract class EngineHost {
 
   /** The engine's step table (step kinds with their keys), operators and functions of step functions. */
   workflowLanguage(): WorkflowLanguage {
-    this.workflowTable ??= deepFreeze(JSON.parse(this.healthyEngine().workflowLanguage()) as WorkflowLanguage);
-    return this.workflowTable;
+    if (this.workflowTable) return this.workflowTable;
+    const table = JSON.parse(this.healthyEngine().workflowLanguage()) as WorkflowLanguage | ValidateResult;
+    // An engine without the dialect (createRuntime({ stepFunctions: false })) answers why instead.
+    if ("ok" in table && !table.ok) throw new Error(`ptc-wasm: ${table.error.message}`);
+    return (this.workflowTable = deepFreeze(table as WorkflowLanguage));
   }
 
   /** The JSON Schema (draft 2020-12) of a step-function file {"functions": [...]}, from the step table. */
@@ -337,7 +340,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
   private recycleTimer?: ReturnType<typeof setTimeout>;
 
   private grown(): boolean {
-    return this.engine.grownBytes() > this.recycleEngineBytes;
+    return this.engine.grewPast(this.recycleEngineBytes);
   }
 
   // Back-to-back big runs reuse the grown memory; only an instance that stays

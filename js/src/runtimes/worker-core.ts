@@ -22,11 +22,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
 
   function size(): EngineSize {
     if (!engine || engine.broken) return { memoryBytes: 0, grownBytes: 0, residentBytes: 0 };
-    return {
-      memoryBytes: engine.memoryBytes(),
-      grownBytes: engine.grownBytes(),
-      residentBytes: engine.residentBytes(),
-    };
+    return engine.size(); // after every run: one call into the engine, not two
   }
 
   function ask<T>(key: string, message: FromWorker): Promise<T> {

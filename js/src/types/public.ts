@@ -315,6 +315,15 @@ export interface CreateRuntimeOptions {
    * starts a fresh one (resident contexts are sent to it again).
    */
   recycleEngineBytes?: number;
+  /**
+   * false: load the engine without the step-function dialect, dist/ptc-json.wasm
+   * (PTC-JSON only, about 43 KB gzip less than ptc.wasm: what a page fetches before
+   * its first run). Programs run the same; runWorkflow and validateWorkflow answer
+   * an execution_error (bad_host_call), and workflowLanguage, workflowSchema,
+   * workflowPrompt and describeLanguage throw, saying so. Default true (ptc.wasm,
+   * both dialects). With `wasm` given, that module is loaded either way.
+   */
+  stepFunctions?: boolean;
 }
 
 /** Options of runtime.asFunctionTool(). */

@@ -1,0 +1,31 @@
+// What the host API (engine.cpp) needs of the step-function dialect, behind
+// functions that one of two files defines, so that the dialect can be left out
+// of a build: step_functions_on.cpp calls engine/step_functions/; in
+// step_functions_off.cpp every one of them refuses. ptc.wasm (the package's
+// module), the native tests and the fuzz targets link the first; the wasm
+// target ptc_json (PTC-JSON only, 43 KB gzip smaller) links the second
+// (CMakeLists.txt).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/run.h"
+#include "core/value.h"
+#include "step_functions/workflow.h"
+#include "step_functions/workflow_compiler.h"
+
+namespace ptc::stepfn {
+
+// Whether this build has the dialect (false: each function below throws a
+// bad_host_call execution error saying which module has it).
+bool available();
+std::shared_ptr<const workflow::Workflow> compile(const std::vector<Value>& functions,
+                                                  const workflow::CompileOptions& options);
+void checkEntryInput(const workflow::Workflow& workflow, const Value& input);
+std::string analyze(const workflow::Workflow& workflow);
+std::string languageJson();
+std::unique_ptr<RunBase> newRun(std::shared_ptr<const workflow::Workflow> workflow, const RunLimits& limits);
+
+}  // namespace ptc::stepfn
