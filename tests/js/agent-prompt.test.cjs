@@ -245,19 +245,6 @@ const PROGRAM_EXAMPLES = {
       { id: 3, price: "101" },
     ],
   },
-  "Per-month totals": {
-    context: {
-      orders: [
-        { created_at: "2024-01-31T23:30:00Z", amount: 10 },
-        { created_at: "2024-02-01T00:10:00+01:00", amount: 5 },
-        { created_at: "2024-02-14T09:00:00Z", amount: 7 },
-      ],
-    },
-    result: [
-      { key: "2024-01-01", total: 15 },
-      { key: "2024-02-01", total: 7 },
-    ],
-  },
   "All pages": {
     tools: { list: pagedTool(pricedPages, "next") },
     result: [
@@ -321,6 +308,11 @@ const ROW = {
   opened_at: "2024-03-01T08:00:00Z",
   closed_at: "2024-03-01T10:00:00Z",
   ts: 1710498600,
+  check_in: "2024-03-15",
+  check_out: "2024-03-17",
+  content: '{"a": [1, 2]}',
+  report: "a;b\n1;2",
+  line: "level=warn ms=130",
 };
 const CURRENT_VALUES = [
   [ROW, { ...ROW, id: 2, region: "US", status: "pending" }],

@@ -202,7 +202,7 @@ function compactFunctions(language: WorkflowLanguage): string[] {
     })
     .join("; ");
   return [
-    'Functions {"$name": [value, args]} (null in, null out): ' +
+    'Functions {"$name": [value, args]}, null in null out: ' +
       language.functions.map(signature).join(", ") +
       `. Constant texts: ${choices}. $date_diff is fractional when not whole; $date_add/$date_trunc return ` +
       "the input's kind (UTC text or epoch seconds).",
