@@ -112,10 +112,18 @@ function compactFields(op: Operation): string {
     .map((f) => {
       if (f.presence === "one_of") return oneOf.join("|");
       const choices = f.choices && f.name !== "unit" ? `: ${f.choices.join("|")}` : ""; // units: one line (unitsLine)
-      return `${f.name}${f.presence === "optional" ? "?" : ""}${choices}`;
+      return `${f.name}${f.presence === "optional" ? "?" : ""}${choices || KIND_HINTS[f.kind] || ""}`;
     });
   return `${mark(op)}${fields.length ? `(${fields.join(", ")})` : ""}`;
 }
+
+/** What models guessed at in a field's kind (issue 35): the scale of p, the method names, loop's bound, by's shape. */
+const KIND_HINTS: Partial<Record<string, string>> = {
+  percent: ": 0-100",
+  percentile_method: ": linear|nearest",
+  iterations: ": 1-1000",
+  sort_keys: ': ["a", {field, order}]',
+};
 
 /** A family's ops, those with the same fields written once: `eq/neq/gt*(field?, value)`. */
 function compactFamily(ops: Operation[]): string {
