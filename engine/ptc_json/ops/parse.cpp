@@ -221,8 +221,9 @@ Value parseKv(const Node& n, const std::string& s, const Value* args) {
     } else {
       pairEnd = std::min(s.find(sep, at), s.size());
     }
-    size_t eq = s.find(kvSep, at);
-    if (eq == std::string::npos || eq >= pairEnd) {
+    // kv_sep within the pair only: each byte is looked at a bounded number of times.
+    size_t eq = std::string_view(s).substr(0, pairEnd).find(kvSep, at);
+    if (eq == std::string::npos) {
       std::string_view key = trimmedView(std::string_view(s).substr(keyStart, pairEnd - keyStart));
       if (!key.empty()) out.put(Value::string(std::string(key)), Value::boolean(true));
       at = pairEnd;
