@@ -132,6 +132,19 @@ test("both prompts say what is not available", () => {
   expect(ptc.prompt({ compact: true })).toContain("No regex, clock or randomness.");
 });
 
+// Issue 35 item 4: what first attempts failed on, stated where a model reads the op.
+test("the compact prompt states the facts models guessed at: scales, names, bounds, ends", () => {
+  const compact = ptc.prompt({ compact: true });
+  expect(compact).toContain("percentile*(field?, p: 0-100, method?: linear|nearest)");
+  expect(compact).toContain("loop(init, next, while, max: 1-1000)");
+  expect(compact).toContain('by?: ["a", {field, order}]');
+  expect(compact).toContain("slice and range end are exclusive");
+  expect(compact).toContain("date_range's to included");
+  expect(compact).toContain("{id:06}, {x:.2f}");
+  expect(compact).toContain("to_number°(default?, decimal?: .|,)");
+  expect(compact).toMatch(/^unit: second\|minute\|hour\|day\|week\|month\|year\|quarter/m);
+});
+
 test("sizes: the compact prompt is less than half the full one (budgets: tests/js/token-budgets.test.cjs)", () => {
   const full = ptc.prompt();
   expect(ptc.prompt({ compact: true }).length).toBeLessThan(full.length / 2);
