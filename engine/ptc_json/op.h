@@ -112,6 +112,12 @@ enum class Op : uint8_t {
   // control
   Try,
   Loop,
+  // text to data and sequences (issue 35, area "text"): parse a text, ranges
+  ParseJson,
+  ParseCsv,
+  ParseKv,
+  Range,
+  DateRange,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };

@@ -198,6 +198,10 @@ struct OpSpec {
   // (or its `field`) unless its `value` expression is given, which then needs
   // no current value at all.
   bool valueOverridesInput = false;
+  // A value-level op that is not (yet) a $function of step functions
+  // (workflow_functions.cpp): each function costs the step-function prompt
+  // tokens, within its budget.
+  bool notAStepFunction = false;
   // What it does (see op_table_does.h's builder): exactly one of
   // `apply` and `control` (checked at compile time).
   ApplyFn apply = nullptr;

@@ -72,6 +72,7 @@ inline constexpr const char* kDiffUnits[] = {"second", "minute", "hour", "day", 
 inline constexpr const char* kAddUnits[] = {"second", "minute", "hour", "day", "week", "month", "year"};
 inline constexpr const char* kDateParts[] = {"year", "quarter", "month",  "day",      "weekday",
                                              "hour", "minute",  "second", "iso_week", "day_of_year"};
+inline constexpr const char* kDecimalMarks[] = {".", ","};
 inline constexpr const char* kTruncUnits[] = {"year", "quarter", "month", "week", "day", "hour", "minute"};
 
 // The op table and its entry builders are laid out by hand, an entry per op.
@@ -111,6 +112,14 @@ constexpr OpSpec combine(Op op, const char* name, const char* fieldName, const c
   return OpSpec{op, name, "combine", false,
                 {field(fieldName, K::ExprList, P::Required, "list of expressions")}, description, example};
 }
+
+// clang-format on
+}  // namespace op_entry
+}  // namespace ptc
+#include "ptc_json/op_table_entries_text.h"  // text to data and sequences (issue 35), needs the builders above
+namespace ptc {
+namespace op_entry {
+// clang-format off
 
 constexpr std::array<Entry, kOpCount> buildTable() {
   return {{
@@ -359,9 +368,13 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       does({.apply = applyToNumber, .neverAnObject = true},
            valueOp(Op::ToNumber, "to_number", "conversions",
               "Text to number; numbers pass through, null stays null; unparsable text is an error unless `default` is "
-              "given.",
+              "given. With `decimal`, money and grouped digits (\"$1,234.50\", \"1.234,5 €\", \"12%\") too.",
               R"({"op": "to_number", "field": "price", "default": 0})",
-              {field("default", K::Json, P::Optional, "value returned for an unparsable text or a non-number")})),
+              {field("default", K::Json, P::Optional, "value returned for an unparsable text or a non-number"),
+               choice("decimal", P::Optional,
+                      "read formatted text (\"$1,234.50\", \"12.5%\" as 12.5) with this decimal mark; the other is a "
+                      "thousands separator",
+                      kDecimalMarks)})),
       does({.apply = applyToString, .neverAnObject = true},
            valueOp(Op::ToString, "to_string", "conversions",
               "Any value to text (null as \"null\", lists and objects as JSON).",
@@ -451,9 +464,10 @@ constexpr std::array<Entry, kOpCount> buildTable() {
                field("with", K::Expr, P::Required, "replacement text")})),
       does({.apply = applyFormat, .neverAnObject = true},
            valueOp(Op::Format, "format", "text",
-              "Fills a template: {name} is that field of the input; {{ }} are braces.",
+              "Fills a template: {name} is that field of the input; {id:06} zero-pads, {x:.2f} has 2 decimals; {{ }} are "
+              "braces.",
               R"({"op": "format", "template": "{name} <{email}>"})",
-              {field("template", K::Text, P::Required, "text with {field} placeholders")})),
+              {field("template", K::Text, P::Required, "text with {field} or {field:spec} placeholders")})),
       // dates (UTC; ISO 8601 texts or epoch seconds)
       does({.apply = applyToTimestamp, .neverAnObject = true},
            valueOp(Op::ToTimestamp, "to_timestamp", "dates",
@@ -506,6 +520,8 @@ constexpr std::array<Entry, kOpCount> buildTable() {
        "Repeats `next` while `while` holds (at most `max` results); returns every result (e.g. pages), the "
        "one `while` rejected last.",
        R"({"op": "loop", "init": {"op": "call", "tool": "get_expenses", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": {"op": "call", "tool": "get_expenses", "args": {"page": {"op": "get", "field": "next_page"}}}, "max": 20})"}),
+      // text to data and sequences (issue 35, area "text"): op_table_entries_text.h
+      parseJsonEntry(), parseCsvEntry(), parseKvEntry(), rangeEntry(), dateRangeEntry(),
   }};
 }
 // clang-format on

@@ -12,7 +12,9 @@ namespace {
 
 // The functions: the value-level ops of the op table (text, dates,
 // conversions), whose input is their `value`, and the two text tests.
-bool isFunction(const OpSpec& op) { return op.valueOverridesInput || op.op == Op::StartsWith || op.op == Op::EndsWith; }
+bool isFunction(const OpSpec& op) {
+  return (op.valueOverridesInput && !op.notAStepFunction) || op.op == Op::StartsWith || op.op == Op::EndsWith;
+}
 
 FunctionSpec specFor(const OpSpec& op) {
   FunctionSpec f;

@@ -132,6 +132,19 @@ test("both prompts say what is not available", () => {
   expect(ptc.prompt({ compact: true })).toContain("No regex, clock or randomness.");
 });
 
+// Issue 35 item 4: what first attempts failed on, stated where a model reads the op.
+test("the compact prompt states the facts models guessed at: scales, names, bounds, ends", () => {
+  const compact = ptc.prompt({ compact: true });
+  expect(compact).toContain("percentile*(field?, p: 0-100, method?: linear|nearest)");
+  expect(compact).toContain("loop(init, next, while, max: 1-1000)");
+  expect(compact).toContain('by?: ["a", {field, order}]');
+  expect(compact).toContain("slice and range end are exclusive");
+  expect(compact).toContain("date_range's to included");
+  expect(compact).toContain("{id:06}, {x:.2f}");
+  expect(compact).toContain("to_number°(default?, decimal?: .|,)");
+  expect(compact).toMatch(/^unit: second\|minute\|hour\|day\|week\|month\|year\|quarter/m);
+});
+
 test("sizes: the compact prompt is less than half the full one (budgets: tests/js/token-budgets.test.cjs)", () => {
   const full = ptc.prompt();
   expect(ptc.prompt({ compact: true }).length).toBeLessThan(full.length / 2);
@@ -245,19 +258,6 @@ const PROGRAM_EXAMPLES = {
       { id: 3, price: "101" },
     ],
   },
-  "Per-month totals": {
-    context: {
-      orders: [
-        { created_at: "2024-01-31T23:30:00Z", amount: 10 },
-        { created_at: "2024-02-01T00:10:00+01:00", amount: 5 },
-        { created_at: "2024-02-14T09:00:00Z", amount: 7 },
-      ],
-    },
-    result: [
-      { key: "2024-01-01", total: 15 },
-      { key: "2024-02-01", total: 7 },
-    ],
-  },
   "All pages": {
     tools: { list: pagedTool(pricedPages, "next") },
     result: [
@@ -321,6 +321,11 @@ const ROW = {
   opened_at: "2024-03-01T08:00:00Z",
   closed_at: "2024-03-01T10:00:00Z",
   ts: 1710498600,
+  check_in: "2024-03-15",
+  check_out: "2024-03-17",
+  content: '{"a": [1, 2]}',
+  report: "a;b\n1;2",
+  line: "level=warn ms=130",
 };
 const CURRENT_VALUES = [
   [ROW, { ...ROW, id: 2, region: "US", status: "pending" }],

@@ -8,6 +8,7 @@
 "use strict";
 // The shop's seeded generator (mulberry32), with a seed of its own below.
 const { generate: shop, generator, isoAt } = require("../../examples/agent-tasks/data.cjs");
+const { addTextData } = require("./data-text.cjs");
 
 function generate() {
   const data = shop();
@@ -81,7 +82,7 @@ function generate() {
     status: pick(["open", "pending", "solved", "closed"]),
     at: isoAt(t0 + i * 3600e3 + int(0, 3000) * 1e3),
   }));
-  return data;
+  return addTextData(data);
 }
 
 /**

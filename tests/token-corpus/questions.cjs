@@ -79,4 +79,6 @@ module.exports = [
   q("orders-per-week", "Completed orders per ISO week of January 2024 (UTC).", ["orders"]),
   q("latency-histogram", "Successful requests per 100 ms bucket of duration (0, 100, ...), by bucket.", ["requests"]),
   q("gold-contacts", "'Name <email>' of the gold customers in the EU, sorted.", ["customers"]),
+  // Text to parse and sequences (issue 35): questions-text.cjs.
+  ...require("./questions-text.cjs"),
 ];

@@ -88,5 +88,11 @@ Value applyDateDiff(const Node& n, const Value& in, const Value* args, size_t na
 Value applyDateAdd(const Node& n, const Value& in, const Value* args, size_t nargs);
 Value applyDatePart(const Node& n, const Value& in, const Value* args, size_t nargs);
 Value applyDateTrunc(const Node& n, const Value& in, const Value* args, size_t nargs);
+Value applyDateRange(const Node& n, const Value& in, const Value* args, size_t nargs);
+// parse.cpp
+Value applyParseJson(const Node& n, const Value& in, const Value* args, size_t nargs);
+Value applyParseCsv(const Node& n, const Value& in, const Value* args, size_t nargs);
+Value applyParseKv(const Node& n, const Value& in, const Value* args, size_t nargs);
+Value applyRange(const Node& n, const Value& in, const Value* args, size_t nargs);
 
 }  // namespace ptc

@@ -4,6 +4,7 @@
 // given (a text stays a text, a number a number).
 #include <cmath>
 
+#include "core/deadline.h"
 #include "core/digits.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
@@ -201,16 +202,15 @@ Value dateDiff(const Node& n, const Instant& from, const Value& toValue) {
   return r == std::floor(r) && std::fabs(r) < 9e15 ? Value::integer(static_cast<int64_t>(r)) : Value::number(r);
 }
 
-Value dateAdd(const Node& n, const Instant& in, const Value& amount) {
-  const std::string& unit = n.name.str();
+Value dateAdd(const Node& n, const Instant& in, const Value& amount, const std::string& unit) {
   if (!amount.isNumber())
     throwExecution(ErrorCode::TypeMismatch, n,
-                   "'date_add' needs 'amount' to be a number, got " + describeValue(amount));
+                   quoted(n) + " needs 'amount' to be a number, got " + describeValue(amount));
   double a = amount.asDouble();
   bool calendar = unit == "month" || unit == "year";
   if (calendar && a != std::floor(a))
     throwExecution(ErrorCode::BadArgument, n,
-                   "'date_add' needs a whole number of " + unit + "s, got " + shortJson(amount, 20));
+                   quoted(n) + " needs a whole number of " + unit + "s, got " + shortJson(amount, 20));
   if (std::fabs(a) > 1e12)
     throwExecution(ErrorCode::DateOutOfRange, n, quoted(n) + " produced a date outside the years 0000-9999");
   if (!calendar)
@@ -227,6 +227,34 @@ Value dateAdd(const Node& n, const Instant& in, const Value& amount) {
     throwExecution(ErrorCode::DateOutOfRange, n, quoted(n) + " produced a date outside the years 0000-9999");
   int d = std::min(c.day, daysInMonth(y, m));
   return dateResult(n, in, static_cast<double>(daysFromCivil(y, m, d) * kDay) + timeOfDay, in.dateOnly);
+}
+
+// date_range: date_add of k * step units to the start for k = 0, 1, ... while
+// the date has not passed `to` (months from the start, so Jan 31 gives Feb 29,
+// then Mar 31). Bounded: at most kMaxDates dates (the years 0000-9999 in days).
+constexpr int64_t kMaxDates = 3700000;
+
+Value dateRange(const Node& n, const Instant& from, const Value& toValue, const Value& stepValue) {
+  if (toValue.isNull()) return Value();
+  const Instant to = instantOf(n, toValue);
+  const std::string unit = n.name.isString() ? n.name.str() : "day";
+  const Value step = stepValue.isNull() ? Value::integer(1) : stepValue;
+  if (!step.isInt() || step.asInt() == 0)
+    throwExecution(ErrorCode::BadArgument, n,
+                   "'date_range' needs 'step' to be a whole number other than 0, got " + shortJson(step, 20));
+  const int64_t k = step.asInt();
+  ListBuilder out;
+  for (int64_t i = 0; i < kMaxDates; ++i) {
+    tickDeadline();
+    Value date =
+        i == 0 ? dateResult(n, from, from.seconds, from.dateOnly) : dateAdd(n, from, Value::integer(i * k), unit);
+    const double at = instantOf(n, date).seconds;
+    if (k > 0 ? at > to.seconds : at < to.seconds) return out.build();
+    out.push_back(std::move(date));
+  }
+  throwExecution(
+      ErrorCode::BadArgument, n,
+      "'date_range' would make more than " + std::to_string(kMaxDates) + " dates: use a larger step or unit");
 }
 
 // ISO 8601 week number: the week (Monday to Sunday) holding the date's
@@ -302,7 +330,8 @@ Value applyDateDiff(const Node& n, const Value& in, const Value* args, size_t) {
 }
 
 Value applyDateAdd(const Node& n, const Value& in, const Value* args, size_t) {
-  return onDate(n, in, args, [&](const Instant& date) { return dateAdd(n, date, operand(n, args, kFirstExtra)); });
+  return onDate(n, in, args,
+                [&](const Instant& date) { return dateAdd(n, date, operand(n, args, kFirstExtra), n.name.str()); });
 }
 
 Value applyDatePart(const Node& n, const Value& in, const Value* args, size_t) {
@@ -311,6 +340,12 @@ Value applyDatePart(const Node& n, const Value& in, const Value* args, size_t) {
 
 Value applyDateTrunc(const Node& n, const Value& in, const Value* args, size_t) {
   return onDate(n, in, args, [&](const Instant& date) { return dateTrunc(n, date); });
+}
+
+Value applyDateRange(const Node& n, const Value& in, const Value* args, size_t) {
+  return onDate(n, in, args, [&](const Instant& date) {
+    return dateRange(n, date, operand(n, args, kFirstExtra), operand(n, args, kFirstExtra + 2));
+  });
 }
 
 }  // namespace ptc

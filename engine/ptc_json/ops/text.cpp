@@ -2,6 +2,7 @@
 // points), never bytes. Case mapping covers ASCII, Latin-1, Latin Extended-A,
 // Greek and Cyrillic (no locale, no length-changing mappings such as ß → SS).
 // No regular expressions: find/replace/split are plain text.
+#include <algorithm>
 #include <cmath>
 
 #include "core/deadline.h"
@@ -249,6 +250,50 @@ Value replace(const Node& n, const std::string& s, const Value* args) {
 
 // ---- format ----
 
+// A placeholder's spec after ':', as Python's format spec: [0][width][.precision[f]].
+// "{id:05}" pads to 5 characters with zeros (after a minus sign), "{x:.2f}" has
+// two decimals, "{name:8}" pads with spaces; texts and numbers both pad on the left.
+std::string formatted(const Node& n, const Value& v, const std::string& spec, const std::string& what) {
+  size_t i = 0;
+  const bool zeros = i < spec.size() && spec[i] == '0';
+  int width = 0, precision = -1;
+  for (; i < spec.size() && spec[i] >= '0' && spec[i] <= '9' && width < 1000; ++i) width = width * 10 + (spec[i] - '0');
+  if (i < spec.size() && spec[i] == '.') {
+    precision = 0;
+    for (++i; i < spec.size() && spec[i] >= '0' && spec[i] <= '9' && precision < 100; ++i)
+      precision = precision * 10 + (spec[i] - '0');
+  }
+  if (i < spec.size() && (spec[i] == 'f' || spec[i] == 'd' || spec[i] == 's')) ++i;
+  if (i != spec.size() || precision > 15)
+    throwExecution(ErrorCode::BadArgument, n,
+                   "'format' cannot use the spec '" + spec + "' of " + what +
+                       ": write {field:05} (zero-padded to 5), {field:.2f} (2 decimals) or {field:8} (width 8)");
+  std::string text;
+  if (precision >= 0) {
+    if (!v.isNumber())
+      throwExecution(ErrorCode::TypeMismatch, n,
+                     "'format' needs " + what + " to be a number for '." + std::to_string(precision) + "f', got " +
+                         describeValue(v));
+    const double scale = std::pow(10.0, precision);
+    double r = std::round(v.asDouble() * scale) / scale;
+    if (r == 0) r = 0;  // no "-0.00"
+    appendNumber(text, r);
+    if (precision == 0 && text.size() > 2 && text.compare(text.size() - 2, 2, ".0") == 0) text.resize(text.size() - 2);
+    if (precision > 0 && text.find_first_of("e") == std::string::npos) {
+      size_t dot = text.find('.');
+      if (dot == std::string::npos) text += '.', dot = text.size() - 1;
+      text.append(static_cast<size_t>(precision) - std::min(text.size() - dot - 1, static_cast<size_t>(precision)),
+                  '0');
+    }
+  } else {
+    appendPiece(text, n, v, what);
+  }
+  const size_t sign = zeros && !text.empty() && text[0] == '-' ? 1 : 0;
+  if (static_cast<size_t>(width) > text.size())
+    text.insert(sign, static_cast<size_t>(width) - text.size(), zeros ? '0' : ' ');
+  return text;
+}
+
 // "{name}" reads a field of the current value, "{}" the value itself, "{{"/"}}" are braces.
 Value format(const Node& n, const Value& v) {
   const std::string& t = n.data.str();
@@ -274,11 +319,17 @@ Value format(const Node& n, const Value& v) {
                      "'format' template has a '{' that is not closed at character " + std::to_string(i) +
                          " (write {{ for a brace)");
     std::string name = t.substr(i + 1, close - i - 1);
+    const size_t colon = name.find(':');
+    const std::string spec = colon == std::string::npos ? "" : name.substr(colon + 1);
+    if (colon != std::string::npos) name.resize(colon);
     if (!name.empty() && !v.isObject() && !v.isNull())
       throwExecution(ErrorCode::TypeMismatch, n,
                      "'format' reads field '" + name + "' of the current value, which is " + describeValue(v) +
                          " (use {} for the value itself)");
-    appendPiece(out, n, name.empty() ? v : v.field(name), name.empty() ? "the value" : "field '" + name + "'");
+    const Value& piece = name.empty() ? v : v.field(name);
+    const std::string what = name.empty() ? "the value" : "field '" + name + "'";
+    if (spec.empty()) appendPiece(out, n, piece, what);
+    else out += formatted(n, piece, spec, what);
     reserveText(out.size());
     i = close;
   }

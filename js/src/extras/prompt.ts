@@ -148,10 +148,19 @@ function compactFields(op: Operation): string {
     .filter((f) => f.presence !== "one_of" || f.name === oneOf[0])
     .map((f) => {
       if (f.presence === "one_of") return oneOf.join("|");
-      return `${f.name}${f.presence === "optional" ? "?" : ""}${f.choices ? `: ${f.choices.join("|")}` : ""}`;
+      const choices = f.choices && f.name !== "unit" ? `: ${f.choices.join("|")}` : ""; // units: one line (unitsLine)
+      return `${f.name}${f.presence === "optional" ? "?" : ""}${choices || KIND_HINTS[f.kind] || ""}`;
     });
   return `${mark(op)}${fields.length ? `(${fields.join(", ")})` : ""}`;
 }
+
+/** What models guessed at in a field's kind (issue 35): the scale of p, the method names, loop's bound, by's shape. */
+const KIND_HINTS: Partial<Record<string, string>> = {
+  percent: ": 0-100",
+  percentile_method: ": linear|nearest",
+  iterations: ": 1-1000",
+  sort_keys: ': ["a", {field, order}]',
+};
 
 /** A family's ops, those with the same fields written once: `eq/neq/gt*(field?, value)`. */
 function compactFamily(ops: Operation[]): string {
@@ -174,6 +183,12 @@ export function operationEntry(op: Operation): string[] {
   ];
 }
 
+/** The `unit` texts of every op, once (each op's own are in its error and in describe_language). */
+function unitsLine(ops: Operation[]): string {
+  const units = ops.flatMap((op) => op.fields.find((f) => f.name === "unit")?.choices ?? []);
+  return `unit: ${[...new Set(units)].join("|")} (as the op allows)`;
+}
+
 function operationsSection(ops: Operation[], compact: boolean): string[] {
   const categories = [...new Set(ops.map((o) => o.category))];
   if (compact)
@@ -182,6 +197,7 @@ function operationsSection(ops: Operation[], compact: boolean): string[] {
         "or value: <expr> instead)",
       "",
       ...categories.map((category) => `${category}: ${compactFamily(ops.filter((o) => o.category === category))}`),
+      unitsLine(ops),
       "",
     ];
   const lines = [
@@ -262,7 +278,8 @@ const INTRO_FULL = [
   "",
   '- Truthiness: only null and false are falsy; 0, "", [] and {} are truthy (filter, reject, if, and, or, not).',
   "- Integers stay integers (1 + 2 is 3); `div` and `pct` return floats; use `round` for fewer decimals.",
-  "- Numbers stored as text: convert with `to_number` (an unparsable text is an error unless `default` is given).",
+  "- Numbers stored as text: convert with `to_number` (an unparsable text is an error unless `default` is given); " +
+    'money and grouped digits ("$1,234.50") need `decimal`: "." (or "," for "1.234,50 €").',
   '- Dates are ISO 8601 texts ("2024-03-15", "2024-03-15T10:30:00Z", offsets like +02:00) or epoch seconds, ' +
     "all in UTC; there is no clock. An invalid date is an error.",
   "- `try` turns an execution error (a failing tool) into its `catch` value; `loop` repeats a call (pagination) " +
@@ -385,11 +402,9 @@ const EXAMPLES_FULL = [
   "",
 ];
 
-// What the new operations replace, shortly: per-group totals over dates, numbers
-// stored as text, a paginated tool (the full prompt has longer ones).
+// A paginated tool, the shape models most often get wrong (the full prompt has
+// more examples; per-group totals are in the notes: group_by with aggs).
 const EXAMPLE_COMPACT = [
-  'Per-month totals: {"program": {"op": "pipe", "steps": ["$orders", {"op": "group_by", "key": {"op": ' +
-    '"date_trunc", "field": "created_at", "unit": "month"}, "aggs": {"total": {"op": "sum", "field": "amount"}}}]}}',
   'All pages: {"program": {"op": "loop", "init": {"op": "call", "tool": "list", "args": {"page": 1}}, ' +
     '"while": "$_.next", "next": {"op": "call", "tool": "list", "args": {"page": "$_.next"}}, "max": 20}}',
 ];
@@ -399,7 +414,8 @@ const EXAMPLE_COMPACT = [
 const OPS_NOTES_COMPACT = [
   "Notes: `contains`: list member, substring or object key; `in`: the field is a list holding value; filter_in: " +
     "items whose field is in a list; group_by gives [{key, items}], with aggs [{key, <agg>...}] over each group; " +
-    "slice end is exclusive, negative from the end; format fills {field}; div, pct give floats; sort_by puts " +
+    "slice and range end are exclusive (slice: negative from the end), date_range's to included; format fills " +
+    "{field}, {id:06}, {x:.2f}; div, pct give floats; sort_by puts " +
     'nulls last; min_by/max_by give the item; scan\'s expr sees "$acc".',
   "",
 ];

@@ -207,7 +207,7 @@ function compactFunctions(language: WorkflowLanguage): string[] {
     })
     .join("; ");
   return [
-    'Functions {"$name": [value, args]} (null in, null out): ' +
+    'Functions {"$name": [value, args]}, null in null out: ' +
       language.functions.map(signature).join(", ") +
       `. Texts: ${choices}. Dates: UTC; $date_diff may be fractional; $date_add/$date_trunc keep the input's kind.`,
   ];

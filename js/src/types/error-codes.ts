@@ -27,8 +27,18 @@ function c(code: string, types: readonly (ErrorType | "warning")[], when: string
 }
 
 export const ERROR_CODES = [
-  c("json_syntax", [P], "The text is not valid JSON (`position` is the byte offset).", "Fix the JSON at `position`."),
-  c("json_too_deep", [P], "JSON nested deeper than 1000 levels.", "Send flatter data."),
+  c(
+    "json_syntax",
+    [P, E],
+    "The text is not valid JSON (`position` is the byte offset), or a text `parse_json` read is not.",
+    "Fix the JSON at `position`; for `parse_json`, wrap it in `try` or fix the text.",
+  ),
+  c(
+    "json_too_deep",
+    [P, E],
+    "JSON nested deeper than 1000 levels (or than values may nest, in `parse_json`).",
+    "Send flatter data.",
+  ),
   c(
     "not_an_object",
     [P, V],
