@@ -109,14 +109,13 @@ export function createPanel(
         setStatus("ok", "✓ ok");
         return;
       }
-      {
-        error.hidden = false;
-        errorTitle.textContent = ERROR_TITLES[r.error.type] ?? r.error.type;
-        errorMessage.textContent = message;
-        if (hasGood) result.classList.add("stale");
-        else result.textContent = "";
-        setStatus("error", `✗ ${r.error.type}`);
-      }
+      // An error: the last good result stays, greyed.
+      error.hidden = false;
+      errorTitle.textContent = ERROR_TITLES[r.error.type] ?? r.error.type;
+      errorMessage.textContent = message;
+      if (hasGood) result.classList.add("stale");
+      else result.textContent = "";
+      setStatus("error", `✗ ${r.error.type}`);
     },
     showProblem(title, message) {
       error.hidden = false;
