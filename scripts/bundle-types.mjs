@@ -10,7 +10,7 @@ import { posix } from "node:path";
 
 const from = "build/types";
 const to = "dist/types";
-const entries = ["node", "browser", "agents/mcp", "agents/ai-sdk"];
+const entries = ["node", "browser", "editor", "agents/mcp", "agents/ai-sdk"];
 // Relative specifiers in tsc's output: `from "../run/x.js"` and `import("./x.js")`.
 const relative = /(\bfrom\s*|\bimport\s*\(\s*)(["'])(\.{1,2}\/[\w./-]+)\.js\2/g;
 // The module a specifier of module `name` names, relative to build/types.

@@ -2,7 +2,8 @@
 // node.mjs (ESM), node.cjs (CommonJS), browser.mjs, plus ptc.wasm and the
 // extras.cjs that both Node builds require on first use (the type
 // declarations come from tsc and scripts/bundle-types.mjs);
-// the agent entries mcp.{mjs,cjs} and ai-sdk.{mjs,cjs}; and the CLI, cli.mjs.
+// the agent entries mcp.{mjs,cjs} and ai-sdk.{mjs,cjs}; the embeddable editor,
+// editor.mjs (browsers); and the CLI, cli.mjs.
 import { build } from "esbuild";
 import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
 
@@ -38,6 +39,14 @@ const siblings = (ext) => ({
   },
 });
 const agentDeps = ["@modelcontextprotocol/sdk", "zod", "ai"];
+// ptc-wasm/editor imports the browser entry next to it (one runtime, one worker
+// and .wasm lookup) and bundles CodeMirror, which the package does not depend on.
+const browserSibling = {
+  name: "browser-sibling",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/browser\.js$/ }, () => ({ path: "./browser.mjs", external: true }));
+  },
+};
 
 mkdirSync("dist", { recursive: true });
 await Promise.all([
@@ -58,6 +67,14 @@ await Promise.all([
     outfile: "dist/browser.mjs",
     format: "esm",
     platform: "browser",
+  }),
+  build({
+    ...common,
+    entryPoints: ["js/src/editor.ts"],
+    outfile: "dist/editor.mjs",
+    format: "esm",
+    platform: "browser",
+    plugins: [browserSibling],
   }),
   // Engine workers for createRuntime({ worker: true }).
   build({

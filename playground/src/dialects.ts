@@ -5,11 +5,11 @@
 // Examples name their dialect (examples.ts).
 import type { CompletionSource } from "@codemirror/autocomplete";
 import type { EditorState } from "@codemirror/state";
-import { ptcCompletionSource, stepFunctionCompletionSource } from "./completion.js";
-import { errorLine } from "./errors.js";
+import { ptcCompletionSource, stepFunctionCompletionSource } from "../../js/src/editor/completion.js";
+import { errorLine } from "../../js/src/editor/errors.js";
 import type { DialectId } from "./examples.js";
-import { formatJson } from "./format.js";
-import { resolvePointer } from "./positions.js";
+import { formatJson } from "../../js/src/editor/format.js";
+import { ptcPointerRange } from "../../js/src/editor/diagnostics.js";
 import type {
   CallResult,
   JournalEntry,
@@ -134,10 +134,7 @@ const ptcJson: Dialect = {
     }
   },
   formatProblem: "The program is not valid JSON yet; fix the marked error first",
-  errorRange(path, _program, editor) {
-    const range = resolvePointer(editor, path);
-    return range ? { from: range.from, to: range.to } : null;
-  },
+  errorRange: ptcPointerRange,
   // The engine's own layout: "ValidationError at /program/…: …".
   formatError: (error, runtime) => (runtime ? runtime.formatError(error) : errorLine(error)),
 };

@@ -4,7 +4,7 @@
 // scripts/bundle-playground.mjs). Every example names its dialect (dialects.ts).
 import spec from "../../examples/spec-examples.json";
 import stepFunctionFiles from "virtual:step-function-examples";
-import { formatJson } from "./format.js";
+import { formatJson } from "../../js/src/editor/format.js";
 import { toolsSourceFor, toolsSourceForStepFunctions } from "./tools.js";
 
 export type DialectId = "ptc-json" | "step-functions";

@@ -2,9 +2,10 @@
 // input tabs, the operation reference panel, and the parts each dialect shows.
 import type { CompletionContext } from "@codemirror/autocomplete";
 import type { EditorView } from "@codemirror/view";
+import { ptcHover } from "../../js/src/editor/hover.js";
 import { announce } from "./announce.js";
 import { dialects, type CompletionHints } from "./dialects.js";
-import { createEditor, markRange, setLabel, setWrapping, textOf } from "./editor.js";
+import { createEditor, markRange, setLabel, setWrapping, textOf } from "../../js/src/editor/codemirror.js";
 import type { DialectId } from "./examples.js";
 import { $ } from "./render.js";
 import type { Session } from "./share.js";
@@ -66,6 +67,8 @@ export function createEditors(session: Session, o: { onEdit: () => void; toolNam
     language: "json",
     onChange,
     completion: (cx: CompletionContext) => completions[state.dialect](cx),
+    // Step functions have no op table to explain.
+    extra: [ptcHover(() => (state.dialect === "ptc-json" ? state.operations : null))],
   });
   views.context = createEditor({
     parent: $("context-editor"),

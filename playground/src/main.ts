@@ -6,7 +6,7 @@
 // session.ts, and what differs per dialect in dialects.ts.
 import { forEachDiagnostic } from "@codemirror/lint";
 import { announce } from "./announce.js";
-import { markedRangeOf, setText, textOf } from "./editor.js";
+import { markedRangeOf, setText, textOf } from "../../js/src/editor/codemirror.js";
 import {
   createEditors,
   insertIntoProgram,

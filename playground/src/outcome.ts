@@ -3,11 +3,11 @@
 // memory and turn, and the state where a link's tools wait for consent.
 import { announce, announceOutcome } from "./announce.js";
 import type { Dialect, Outcome } from "./dialects.js";
-import { mark } from "./editor.js";
-import { ERROR_TITLES } from "./errors.js";
+import { mark } from "../../js/src/editor/codemirror.js";
+import { ERROR_TITLES } from "../../js/src/editor/errors.js";
 import { exampleById } from "./examples.js";
-import { formatBytes, formatMs } from "./format.js";
-import { byteOffsetToIndex, tokenEnd } from "./positions.js";
+import { formatBytes, formatMs } from "../../js/src/editor/format.js";
+import { errorDiagnostic, errorRange as rangeOfError } from "../../js/src/editor/diagnostics.js";
 import type { PtcError, RunSuccess, TraceEntry } from "./ptc.js";
 import { $, el, escapeHtml, showJson, summarize } from "./render.js";
 import { dialect, state, views } from "./state.js";
@@ -109,15 +109,9 @@ export function showWarnings(warnings: { code: string; path: string; message: st
 }
 
 function errorRangeIn(program: string, error: PtcError): { from: number; to: number } | null {
-  if (error.type === "parse_error") {
-    if (typeof error.position === "number") {
-      const from = byteOffsetToIndex(program, error.position);
-      return { from, to: Math.max(tokenEnd(program, from), from) };
-    }
-    return { from: 0, to: Math.min(program.length, tokenEnd(program, program.search(/\S|$/))) };
-  }
-  if (error.path === undefined) return null;
-  return dialect().errorRange(error.path, program, views.program.state);
+  return rangeOfError(error, program, views.program.state, (path, text, editor) =>
+    dialect().errorRange(path, text, editor),
+  );
 }
 
 export function showFailure(
@@ -139,10 +133,7 @@ export function showFailure(
   const formatted = source === "program" ? dialect().formatError(error, state.runtime) : error.message;
   errorRange = source === "program" ? errorRangeIn(program, error) : null;
   if (source === "program") {
-    mark(
-      views.program,
-      errorRange ? [{ ...errorRange, severity: "error", message: formatted, source: ERROR_TITLES[error.type] }] : [],
-    );
+    mark(views.program, errorRange ? [errorDiagnostic(error, errorRange, formatted)] : []);
   }
   const timing = ms !== undefined ? ` after ${formatMs(ms)}` : "";
   const badge = source === "program" ? error.type : `${source} error`;

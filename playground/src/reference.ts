@@ -1,5 +1,5 @@
 // The operation reference, generated from the engine's table (runtime.operations()).
-import { formatJson, inlineJson } from "./format.js";
+import { formatJson, inlineJson } from "../../js/src/editor/format.js";
 import type { Operation } from "./ptc.js";
 import { el, highlightJson } from "./render.js";
 

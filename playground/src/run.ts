@@ -7,8 +7,8 @@ import { announce } from "./announce.js";
 import { isHeld, release } from "./consent.js";
 import { hidePending, showPending } from "./approvals.js";
 import type { Dialect, Outcome, RunInputs } from "./dialects.js";
-import { mark, textOf } from "./editor.js";
-import { findJsonSyntaxError, tokenEnd } from "./positions.js";
+import { mark, textOf } from "../../js/src/editor/codemirror.js";
+import { findJsonSyntaxError, tokenEnd } from "../../js/src/editor/positions.js";
 import { createToolSandbox } from "./sandbox.js";
 import {
   renderCalls,

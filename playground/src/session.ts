@@ -3,9 +3,9 @@
 // Clear) and the Share button. share.ts encodes a session in the URL hash.
 import { announce } from "./announce.js";
 import { holdLinkTools, release } from "./consent.js";
-import { setText, textOf } from "./editor.js";
+import { setText, textOf } from "../../js/src/editor/codemirror.js";
 import { exampleById, examples, type DialectId, type Example } from "./examples.js";
-import { formatJson } from "./format.js";
+import { formatJson } from "../../js/src/editor/format.js";
 import { setDialect } from "./layout.js";
 import { renderMemory, renderTurn, showNotice } from "./outcome.js";
 import { el, $ } from "./render.js";

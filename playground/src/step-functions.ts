@@ -2,8 +2,8 @@
 // document). This parses such a file with the text range of every node, so
 // that an engine path like "/0/steps/1/call" (which treats the file as an array
 // of functions) can be marked in the editor.
-import { formatJson } from "./format.js";
-import { parsePointer } from "./positions.js";
+import { formatJson } from "../../js/src/editor/format.js";
+import { parsePointer } from "../../js/src/editor/positions.js";
 
 export interface FileNode {
   from: number;

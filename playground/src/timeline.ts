@@ -4,7 +4,7 @@
 // A call still out when the run ended reaches to the end. A bar's word is the
 // trace's outcome, or "recorded" for an answer from a recording (a replay, or
 // the journal of a resumed run). Plain DOM.
-import { formatMs } from "./format.js";
+import { formatMs } from "../../js/src/editor/format.js";
 import type { ToolCallTrace } from "./ptc.js";
 import { $, el } from "./render.js";
 

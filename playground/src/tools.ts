@@ -3,7 +3,7 @@
 // sandboxed frame. A tool gets the call's args and `{ call }`, the number of
 // earlier calls of that tool in the same run (0, 1, 2, ...). This module writes
 // that text for an example's sample data or tools spec.
-import { formatJson } from "./format.js";
+import { formatJson } from "../../js/src/editor/format.js";
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 

@@ -2,8 +2,8 @@
 // functions as last parsed) and the trace card of the latest run (trace.ts
 // draws the rows; a picked row marks its step in the program).
 import { announce } from "./announce.js";
-import { markRange, textOf } from "./editor.js";
-import { ERROR_TITLES } from "./errors.js";
+import { markRange, textOf } from "../../js/src/editor/codemirror.js";
+import { ERROR_TITLES } from "../../js/src/editor/errors.js";
 import type { PtcError, TraceEntry } from "./ptc.js";
 import { $, el } from "./render.js";
 import { state, views } from "./state.js";

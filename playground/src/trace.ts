@@ -2,7 +2,7 @@
 // step, in the order the steps started, nested by what contains them (a `for`'s
 // body, a handler's compensations, the steps of a function a step called), with
 // the outcome, the value or error, and a duration bar scaled to the longest step.
-import { formatMs, inlineJson } from "./format.js";
+import { formatMs, inlineJson } from "../../js/src/editor/format.js";
 import type { TraceEntry } from "./ptc.js";
 import { el, summarize } from "./render.js";
 

@@ -341,6 +341,23 @@ describe("playground", () => {
     await context.close();
   });
 
+  test("hover over an op or a field explains it from the op table (the editor's hover, issue 37)", async () => {
+    const { page, context } = await open();
+    const hoverOver = async (text) => {
+      const box = await page.locator("#program-editor .cm-line span", { hasText: text }).first().boundingBox();
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      const tip = page.locator(".cm-ptcHover");
+      await tip.waitFor();
+      const shown = await tip.innerText();
+      await page.mouse.move(1, 1);
+      await tip.waitFor({ state: "detached" });
+      return shown;
+    };
+    assert.match(await hoverOver('"filter"'), /^filter · [\w ]+\n.+/);
+    assert.match(await hoverOver('"where"'), /^where · expr · one of\n.+\(filter\)$/);
+    await context.close();
+  });
+
   test("keyboard: controls are reachable with Tab, labelled, and show focus", async () => {
     const { page, context } = await open();
     const stops = [];

@@ -20,16 +20,29 @@ test("every file the manifest points at is built: entries, declarations, the was
   expect(built.filter((t) => !fs.existsSync(path.join(root, t)))).toEqual([]);
 });
 
-test("the declarations declare createRuntime and need no DOM lib", () => {
+// ptc-wasm/editor mounts into an HTMLElement: its declarations (and only they) name the DOM.
+const EDITOR_ONLY = ["editor", "mount", "styles"];
+
+test("the declarations declare createRuntime and need no DOM lib (but ptc-wasm/editor's)", () => {
   for (const ext of ["mts", "cts"]) {
     const node = fs.readFileSync(path.join(root, `dist/types/node.d.${ext}`), "utf8");
     expect(node).toMatch(/export declare function createRuntime\(/);
-    const all = fs.readdirSync(path.join(root, "dist/types")).filter((f) => f.endsWith(`.d.${ext}`));
+    const all = fs
+      .readdirSync(path.join(root, "dist/types"))
+      .filter((f) => f.endsWith(`.d.${ext}`) && !EDITOR_ONLY.includes(f.replace(/\.d\.[cm]ts$/, "")));
     for (const f of all) {
       const text = fs.readFileSync(path.join(root, "dist/types", f), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
       expect({ f, dom: /\bWebAssembly\.|\bBufferSource\b|\bHTMLElement\b/.test(text) }).toEqual({ f, dom: false });
     }
   }
+  // No other declaration imports the editor's, so a project without the DOM lib never reads them.
+  const importers = fs
+    .readdirSync(path.join(root, "dist/types"))
+    .filter((f) => !EDITOR_ONLY.includes(f.replace(/\.d\.[cm]ts$/, "")))
+    .filter((f) =>
+      /from "\.\/(editor|mount|styles)\.[cm]js"/.test(fs.readFileSync(path.join(root, "dist/types", f), "utf8")),
+    );
+  expect(importers).toEqual([]);
 });
 
 test("public classes keep their names in the minified bundles", async () => {

@@ -179,7 +179,7 @@ const projects = [
     name: "node16, ESM consumer",
     type: "module",
     module: "node16",
-    files: ["core", "runs", "mcp", "ai-sdk", "ai-generate"],
+    files: ["core", "runs", "mcp", "ai-sdk", "ai-generate", "editor"],
     ext: ".d.mts",
   },
   {
@@ -193,7 +193,7 @@ const projects = [
     name: "nodenext, ESM consumer",
     type: "module",
     module: "nodenext",
-    files: ["core", "runs", "mcp", "ai-sdk", "ai-generate"],
+    files: ["core", "runs", "mcp", "ai-sdk", "ai-generate", "editor"],
     ext: ".d.mts",
   },
   {
@@ -208,7 +208,7 @@ const projects = [
     type: "module",
     module: "preserve",
     resolution: "bundler",
-    files: ["core", "runs", "mcp", "ai-sdk", "ai-generate"],
+    files: ["core", "runs", "mcp", "ai-sdk", "ai-generate", "editor"],
     ext: ".d.mts",
   },
   {

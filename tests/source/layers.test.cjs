@@ -10,7 +10,7 @@ const root = path.join(__dirname, "..", "..");
 
 // Bottom first. A folder of js/src is a layer; the files at the top of js/src
 // are the entries, which compose the layers.
-const JS_LAYERS = ["util", "types", "engine", "run", "gate", "runtimes", "extras", "agents", "(entries)"];
+const JS_LAYERS = ["util", "types", "engine", "run", "gate", "runtimes", "extras", "agents", "editor", "(entries)"];
 // engine/ folders, then the bindings in wasm/.
 const ENGINE_LAYERS = ["core", "ptc_json", "step_functions", "api", "wasm"];
 

@@ -29,7 +29,8 @@ test("every export branch names its types first: .d.mts for import (and browsers
     for (const [key, v] of Object.entries(value)) walk(v, [...trail, key]);
   };
   walk(pkg.exports, []);
-  expect(branches.length).toBe(8); // ".": browser, node import/require, default; ./mcp and ./ai-sdk: import/require
+  // ".": browser, node import/require, default; ./mcp and ./ai-sdk: import/require; ./editor (browsers, ESM only)
+  expect(branches.length).toBe(9);
   for (const b of branches) {
     expect({ trail: b.trail, first: b.keys[0] }).toEqual({ trail: b.trail, first: "types" });
     expect({ trail: b.trail, types: b.types }).toEqual({

@@ -18,6 +18,39 @@ export function hash53(text: string, seed = 0): string {
   return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, "0");
 }
 
+/**
+ * hash53 of a text fed in parts (update), for a text too long to hash in one
+ * go without blocking its thread: new Hash53().update(a).update(b).digest()
+ * is hash53(a + b).
+ */
+export class Hash53 {
+  private h1: number;
+  private h2: number;
+  constructor(seed = 0) {
+    this.h1 = 0xdeadbeef ^ seed;
+    this.h2 = 0x41c6ce57 ^ seed;
+  }
+  update(text: string, from = 0, to = text.length): this {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
+    return this;
+  }
+  digest(): string {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16).padStart(14, "0");
+  }
+}
+
 function subtle(): SubtleCrypto {
   const s = (globalThis as { crypto?: { subtle?: SubtleCrypto } }).crypto?.subtle;
   if (!s) throw new TypeError("ptc-wasm: stateKey needs WebCrypto (crypto.subtle), which this platform lacks");

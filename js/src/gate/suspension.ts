@@ -69,16 +69,31 @@ function contextHash(
 }
 
 // A resident context's data is parsed again only to fingerprint it, once per
-// context; only the hashes are kept.
+// context; only the hashes are kept. A worker runtime that keeps no text of
+// the data on the caller's thread has its worker compute them
+// (seedResidentHashes): read from their JSON text when first needed.
 const residentHashes = new WeakMap<ResidentSpec, Map<string, string>>();
+const seededHashes = new WeakMap<ResidentSpec, string>();
 function residentKeyHashes(spec: ResidentSpec): Map<string, string> {
   let hashes = residentHashes.get(spec);
   if (!hashes) {
-    const data = JSON.parse(spec.text) as Record<string, unknown>;
-    hashes = new Map(Object.entries(data).map(([key, value]) => [key, hash53(JSON.stringify(value))]));
+    const seeded = seededHashes.get(spec);
+    if (seeded !== undefined) hashes = new Map(JSON.parse(seeded) as [string, string][]);
+    else {
+      const data = JSON.parse(spec.text) as Record<string, unknown>;
+      hashes = new Map(Object.entries(data).map(([key, value]) => [key, hash53(JSON.stringify(value))]));
+    }
     residentHashes.set(spec, hashes);
   }
   return hashes;
+}
+
+/**
+ * The fingerprints of a resident context's keys, computed where its text was
+ * (runtimes/worker-packing.ts): the JSON text of [key, hash] pairs.
+ */
+export function seedResidentHashes(spec: ResidentSpec, hashesJson: string): void {
+  seededHashes.set(spec, hashesJson);
 }
 
 const asJson = (value: unknown) =>

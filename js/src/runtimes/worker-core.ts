@@ -5,14 +5,56 @@ import { driveRun, failedRun, type Driven } from "../run/driver.js";
 import { describeThrown } from "../util/describe.js";
 import { EngineInstance } from "../engine/engine.js";
 import type { ResidentSpec } from "../engine/resident.js";
+import { canPack, keyHashes, pack, unpack } from "./worker-packing.js";
 import type { EngineSize, FromWorker, ToWorker } from "./worker-protocol.js";
 import type { RunKind } from "../types/public.js";
+
+/** A resident context as the worker keeps it: its spec (text "" once packed) and its packed text. */
+interface Kept {
+  spec: ResidentSpec;
+  gzip?: Uint8Array;
+  packing?: boolean;
+}
 
 export function serveEngine(post: (message: FromWorker) => void): (message: ToWorker) => void {
   let module: WebAssembly.Module | undefined;
   let engine: EngineInstance | undefined;
   const answers = new Map<string, (value: never) => void>();
-  const residents = new Map<number, ResidentSpec>();
+  const residents = new Map<number, Kept>();
+  // The resident contexts each instance has loaded (which need no text to run).
+  const loadedIn = new WeakMap<EngineInstance, Set<number>>();
+
+  function markLoaded(instance: EngineInstance | undefined, id: number): void {
+    if (!instance || instance.broken) return;
+    let ids = loadedIn.get(instance);
+    if (!ids) loadedIn.set(instance, (ids = new Set()));
+    ids.add(id);
+  }
+
+  /** The spec a run hands the engine: with its text (unpacked) unless the current instance has it loaded. */
+  async function specForRun(kept: Kept): Promise<ResidentSpec> {
+    if (kept.spec.text || !kept.gzip || loadedIn.get(current())?.has(kept.spec.id)) return kept.spec;
+    return { ...kept.spec, text: await unpack(kept.gzip) };
+  }
+
+  /** Packs a loaded context's text, drops it, and sends the caller the packed copy. */
+  async function packLoaded(kept: Kept): Promise<void> {
+    if (kept.packing) return;
+    kept.packing = true;
+    const { id, text } = kept.spec;
+    let gzip: Uint8Array;
+    let hashes: string;
+    try {
+      hashes = JSON.stringify(await keyHashes(text));
+      gzip = await pack(text);
+    } catch {
+      return; // kept as text
+    }
+    if (residents.get(id) !== kept) return; // released meanwhile
+    kept.gzip = gzip;
+    kept.spec = { ...kept.spec, text: "" };
+    post({ type: "packed", id, gzip: gzip.slice(), hashes });
+  }
 
   // The instance runs start on: a fresh one once the last has failed.
   function current(): EngineInstance {
@@ -47,8 +89,17 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     resident?: number,
   ): Promise<void> {
     let done: Driven;
-    const spec = resident === undefined ? undefined : residents.get(resident);
     const spentMs = Math.max(0, performance.timeOrigin + performance.now() - submittedAt);
+    const kept = resident === undefined ? undefined : residents.get(resident);
+    let spec: ResidentSpec | undefined;
+    try {
+      spec = kept && (await specForRun(kept));
+    } catch (e) {
+      const why = `The engine worker could not unpack the resident context: ${describeThrown(e)}; load the data again`;
+      done = failedRun("engine_crashed", why);
+      post({ type: "done", id, status: done.text, toolMs: 0, ...size() });
+      return;
+    }
     let issued: string[] = []; // call statuses, as the engine wrote them
     try {
       done = await driveRun(
@@ -74,6 +125,11 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     // instance after the close was handled (its payload came later), so it is
     // released again now (a no-op when it is not loaded).
     if (spec && !residents.has(spec.id) && engine && !engine.broken) engine.releaseResident(spec);
+    else if (spec) {
+      markLoaded(engine, spec.id);
+      // Sent as text to this fresh worker before the caller had the packed copy.
+      if (canPack && kept && kept.spec.text && !kept.gzip && residents.get(spec.id) === kept) void packLoaded(kept);
+    }
     post({ type: "done", id, status: done.text, toolMs: done.toolMs, ...size() });
   }
 
@@ -93,7 +149,8 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
         );
         return;
       case "resident": {
-        residents.set(message.spec.id, message.spec);
+        const kept: Kept = { spec: message.spec, gzip: message.gzip };
+        residents.set(message.spec.id, kept);
         if (!message.answer) return;
         let status: string;
         try {
@@ -104,12 +161,16 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
             `The engine worker failed while loading the context: ${describeThrown(e)}`,
           ).text;
         }
-        return post({ type: "resident", id: message.spec.id, status });
+        post({ type: "resident", id: message.spec.id, status });
+        if (!status.startsWith('{"state":"resident"')) return; // (the status may list a million keys: not parsed)
+        markLoaded(engine, message.spec.id);
+        if (canPack && message.spec.text) void packLoaded(kept);
+        return;
       }
       case "unresident": {
-        const spec = residents.get(message.id);
+        const kept = residents.get(message.id);
         residents.delete(message.id);
-        if (spec && engine && !engine.broken) engine.releaseResident(spec);
+        if (kept && engine && !engine.broken) engine.releaseResident(kept.spec);
         return;
       }
       case "payload":

@@ -23,8 +23,10 @@ export type ToWorker =
       resident?: number;
     }
   // A resident context the worker keeps for runs (and loads into each engine
-  // instance it uses); answered with "resident" when `answer` is set.
-  | { type: "resident"; spec: ResidentSpec; answer: boolean }
+  // instance it uses); answered with "resident" when `answer` is set. Its text
+  // comes once, with the first load; later (to a fresh worker) the caller sends
+  // `gzip`, what the worker packed it into ("packed"), and the text is "".
+  | { type: "resident"; spec: ResidentSpec; answer: boolean; gzip?: Uint8Array }
   | { type: "unresident"; id: number }
   | { type: "payload"; id: number; payload: Payload }
   | { type: "outcome"; id: number; call: number; outcome: ToolOutcome }
@@ -43,7 +45,12 @@ export type FromWorker =
   // With its engine's size, so the caller can recycle a worker that grew (EngineSize).
   | ({ type: "done"; id: number; status: string; toolMs: number } & EngineSize)
   | ({ type: "liveRuns"; count: number } & EngineSize)
-  | { type: "resident"; id: number; status: string };
+  | { type: "resident"; id: number; status: string }
+  // After a load, the data held once: the worker packed the context's text
+  // (gzip) and dropped it; the caller keeps this copy for a fresh worker, with
+  // the keys' fingerprints (suspension.ts; the JSON text of [key, hash] pairs:
+  // one string crosses at once, a list of a million pairs would not), and drops its own text.
+  | { type: "packed"; id: number; gzip: Uint8Array; hashes: string };
 
 /**
  * The worker's engine instance: its wasm memory (which only grows), what it

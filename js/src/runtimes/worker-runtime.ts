@@ -11,6 +11,7 @@ import { checkLoadOptions } from "../run/checks.js";
 import { abortedResult, failure } from "../run/options.js";
 import { describeThrown } from "../util/describe.js";
 import { loadResult, residentSpec, type LoadOptions, type LoadResult, type ResidentSpec } from "../engine/resident.js";
+import { seedResidentHashes } from "../gate/suspension.js";
 import type { WasmModule } from "../types/public.js";
 import type { EngineSize, FromWorker, ToWorker, WorkerPort } from "./worker-protocol.js";
 
@@ -77,6 +78,10 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
   // before its first run that needs one.
   private readonly residentSent = new WeakMap<WorkerPort, Set<number>>();
   private readonly residentAnswers = new Map<number, (status: string) => void>();
+  // The data held once: loaded contexts by id, and the packed text the worker
+  // sent back ("packed", worker-core.ts), which replaces the spec's text here.
+  private readonly residentSpecs = new Map<number, ResidentSpec>();
+  private readonly residentPacked = new Map<number, Uint8Array>();
 
   async load(context: Record<string, unknown>, options: LoadOptions = {}): Promise<LoadResult> {
     options = checkLoadOptions(options);
@@ -94,12 +99,15 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       this.sendResident(port, spec, true);
     });
     const release = (s: ResidentSpec) => {
+      this.residentSpecs.delete(s.id);
+      this.residentPacked.delete(s.id);
       if (!this.port) return; // a fresh worker is sent only what runs need
       this.residentSent.get(this.port)?.delete(s.id);
       this.port.post({ type: "unresident", id: s.id });
     };
     const result = loadResult(status, spec, this, release);
     if (!result.ok) release(spec);
+    else this.residentSpecs.set(spec.id, spec);
     return result;
   }
 
@@ -107,7 +115,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     let sent = this.residentSent.get(port);
     if (!sent) this.residentSent.set(port, (sent = new Set()));
     sent.add(spec.id);
-    port.post({ type: "resident", spec, answer });
+    port.post({ type: "resident", spec, answer, gzip: this.residentPacked.get(spec.id) });
   }
 
   get activeRuns(): number {
@@ -246,6 +254,14 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       const answer = this.residentAnswers.get(message.id);
       this.residentAnswers.delete(message.id);
       return answer?.(message.status);
+    }
+    if (message.type === "packed") {
+      const spec = this.residentSpecs.get(message.id);
+      if (!spec) return; // closed meanwhile
+      seedResidentHashes(spec, message.hashes);
+      this.residentPacked.set(message.id, message.gzip);
+      spec.text = "";
+      return;
     }
     if (port === this.port) this.lastAnswerAt = now();
     const run = this.runs.get(message.id);

@@ -3,7 +3,7 @@
 // value lists (sort order, tool names from the Tools tab, context keys for load).
 import type { Completion, CompletionContext, CompletionResult } from "@codemirror/autocomplete";
 import type { EditorState } from "@codemirror/state";
-import type { Operation } from "./ptc.js";
+import type { Operation } from "../types/public.js";
 
 interface ObjectFrame {
   kind: "object";
@@ -89,8 +89,8 @@ export function cursorContext(text: string, pos: number): CursorContext {
     } else if (c === ",") {
       const f = top();
       if (f?.kind === "object") f.state = "key";
-    } else if (/[\w.+-]/.test(c)) {
-      while (i + 1 < text.length && /[\w.+-]/.test(text[i + 1])) i++;
+    } else if (/[\w.+-]/.test(c!)) {
+      while (i + 1 < text.length && /[\w.+-]/.test(text[i + 1]!)) i++;
       afterValue();
     }
     i++;

@@ -41,6 +41,21 @@ import { tags as t } from "@lezer/highlight";
 
 // ---- hanging indent for wrapped lines ---------------------------------------
 
+// A class per indentation rather than a style attribute: a page whose
+// Content-Security-Policy refuses inline styles (style-src without
+// 'unsafe-inline') still lays wrapped lines out (the theme's rules are a
+// constructed style sheet, which the policy allows).
+const MAX_HANG = 60;
+const hangDecorations = Array.from({ length: MAX_HANG + 3 }, (_, indent) =>
+  Decoration.line({ class: `cm-hang-${indent}` }),
+);
+const hangRules = Object.fromEntries(
+  hangDecorations.map((_, indent) => [
+    `.cm-hang-${indent}`,
+    { paddingLeft: `calc(${indent}ch + 6px)`, textIndent: `-${indent}ch` },
+  ]),
+);
+
 /** Wrapped continuation lines start two columns right of their line's indentation. */
 const hangingIndent = ViewPlugin.fromClass(
   class {
@@ -56,14 +71,8 @@ const hangingIndent = ViewPlugin.fromClass(
       for (const { from, to } of view.visibleRanges) {
         for (let pos = from; pos <= to;) {
           const line = view.state.doc.lineAt(pos);
-          const indent = /^[ \t]*/.exec(line.text)![0].replace(/\t/g, "  ").length + 2;
-          builder.add(
-            line.from,
-            line.from,
-            Decoration.line({
-              attributes: { style: `padding-left: calc(${indent}ch + 6px); text-indent: -${indent}ch` },
-            }),
-          );
+          const indent = Math.min(/^[ \t]*/.exec(line.text)![0].replace(/\t/g, "  ").length, MAX_HANG) + 2;
+          builder.add(line.from, line.from, hangDecorations[indent]!);
           pos = line.to + 1;
         }
       }
@@ -155,6 +164,14 @@ const theme = EditorView.theme({
   },
   ".cm-tooltip": { backgroundColor: "var(--panel-bg)", border: "1px solid var(--border)", color: "var(--fg)" },
   ".cm-tooltip-autocomplete > ul > li[aria-selected]": { backgroundColor: "var(--accent)", color: "var(--accent-fg)" },
+  ".cm-ptcHover": {
+    maxWidth: "30em",
+    padding: "6px 9px",
+    whiteSpace: "pre-wrap",
+    fontFamily: "var(--sans)",
+    fontSize: "13px",
+  },
+  ".cm-ptcHover strong": { display: "block", fontFamily: "var(--mono)", marginBottom: "3px" },
   ".cm-completionDetail": { opacity: "0.75", fontStyle: "normal", marginLeft: "1em" },
   ".cm-completionInfo": { maxWidth: "28em", whiteSpace: "pre-wrap", fontFamily: "var(--sans)", fontSize: "13px" },
   ".cm-lintRange-error": {
@@ -196,6 +213,7 @@ const theme = EditorView.theme({
   ".cm-searchMatch": { backgroundColor: "var(--match-bg)", outline: "1px solid var(--match-border)" },
   ".cm-searchMatch.cm-searchMatch-selected": { backgroundColor: "var(--selection)" },
   ".cm-traceMark": { backgroundColor: "var(--trace-mark)", borderRadius: "2px" },
+  ...hangRules,
 });
 
 // ---- a small JavaScript mode for the Tools editor --------------------------

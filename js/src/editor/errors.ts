@@ -1,5 +1,5 @@
 // How the page names an engine error: its title, and one line of text.
-import type { PtcError } from "./ptc.js";
+import type { PtcError } from "../types/public.js";
 
 export const ERROR_TITLES: Record<string, string> = {
   parse_error: "Parse error",
