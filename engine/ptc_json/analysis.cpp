@@ -128,7 +128,7 @@ class Analysis {
     if (specOf(n.op).control == Control::Literal && n.data.isObject()) {
       for (const Member& m : n.data.members())
         if (m.key.str() != "result") writes.insert(m.key.str());
-    } else if (n.op == Op::Object) {  // implicit objects compile to it: its keys are known
+    } else if (specOf(n.op).gives == Gives::KeyedKids) {  // object (implicit objects compile to it): its keys
       keysOf(n.keys);
     } else if (specOf(n.op).gives == Gives::LastKid && !n.kids.empty()) {
       // the let's `in`, the pipe's last step

@@ -197,7 +197,8 @@ class Check {
         return result.schema && !result.listOf ? Shape{result.schema, true, result.what} : Shape{};
       case Gives::New:
       case Gives::LastKid:  // pipe and let: visited as themselves
-      case Gives::OneOfKids: return {};
+      case Gives::OneOfKids:
+      case Gives::KeyedKids: return {};
     }
     return {};
   }
