@@ -93,6 +93,8 @@ class Analysis {
     if (perItem(n.op)) repeats_.push_back("per item of " + input);
     if (control == Control::Loop && &k != n.kid(kLoopInit))  // next and while repeat
       repeats_.push_back("at most " + std::to_string(n.count) + " times");
+    if (control == Control::Retry)  // expr (and when) are tried again
+      repeats_.push_back("at most " + std::to_string(n.count) + " tries");
     caught_ += inTry;
     walk(k, perItem(n.op) ? "an item of " + input : input, depth + 1);
     caught_ -= inTry;

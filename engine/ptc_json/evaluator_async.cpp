@@ -40,6 +40,49 @@ Task<Value> Evaluator::loopAsync(const Node& n, Value in) {
   co_return locatedAt(n.path, [&] { return results.build(); });
 }
 
+// for_each: never fanned out, so each item's calls are answered before the
+// next item's are made.
+Task<Value> Evaluator::forEachAsync(const Node& n, Value in) {
+  const Array& items = expectList(n, in);
+  const Node& expr = *n.kid(field::eachExpr);
+  const Node* until = n.kid(field::eachUntil);
+  ListBuilder out;
+  for (const Value& item : items) {
+    Value result;
+    {
+      ItemScope scope(st_, n, field::eachExpr, item);
+      result = co_await evalAsync(expr, item);
+    }
+    const bool stop = until && (co_await evalAsync(*until, result)).truthy();
+    out.push_back(std::move(result));
+    if (stop) break;
+  }
+  co_return locatedAt(n.path, [&] { return out.build(); });
+}
+
+Task<Value> Evaluator::retryAsync(const Node& n, Value in) {
+  for (int64_t tries = 1;; ++tries) {
+    st_.core.checkDeadline();
+    std::optional<Error> failed;
+    try {
+      co_return co_await evalAsync(*n.kid(field::retryExpr), in);
+    } catch (const PtcError& e) {  // no co_await inside a handler: decide after it
+      if (!catchable(e)) throw;
+      failed = e.error;
+    }
+    if (tries >= n.count) throw retryGaveUp(n, std::move(*failed), tries, true);
+    if (const Node* when = n.kid(field::retryWhen)) {
+      const Value seen = errorValue(*failed);
+      bool again = false;
+      {
+        FieldScope scope(st_, n, field::retryWhen, nullptr, &seen);
+        again = (co_await evalAsync(*when, seen)).truthy();
+      }
+      if (!again) throw retryGaveUp(n, std::move(*failed), tries, false);
+    }
+  }
+}
+
 // Its operands, in order; those that call tools concurrently when several do
 // (e.g. a list of calls).
 Task<std::vector<Value>> Evaluator::operandsAsync(const Node& n, Value in) {
@@ -148,6 +191,8 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       co_return co_await caughtAsync(n, in, std::move(*failed));
     }
     case Control::Loop: co_return co_await loopAsync(n, in);
+    case Control::ForEach: co_return co_await forEachAsync(n, in);
+    case Control::Retry: co_return co_await retryAsync(n, in);
     case Control::Literal:
     case Control::Var:
     case Control::Load:  // no kids: never on the way to a call

@@ -103,6 +103,8 @@ enum class Control : uint8_t {
   Try,
   Loop,
   Call,
+  ForEach,  // for_each: items one after another, stopping early (issue 36)
+  Retry,    // retry: an expression tried again on failure (issue 36)
 };
 
 // A name a control op binds while some of its fields are evaluated: its

@@ -168,7 +168,9 @@ constexpr std::array<Entry, kOpCount> buildTable() {
              R"({"op": "reject", "field": "deleted", "value": true})", filterFields())),
       does({.control = Control::Map, .runs = Runs::PerItem, .setsMapItem = true, .shortForm = ShortForm::Expr,
             .rows = RowRole::Map, .scopes = {{.binds = Binds::As, .seenBy = "expr"}}},
-           listOp(Op::Map, "map", "collections", "Transforms each item with `expr` (or takes its `field`).",
+           listOp(Op::Map, "map", "collections",
+             "Transforms each item with `expr` (or takes its `field`); its tool calls run concurrently (for_each: in "
+             "order).",
              R"({"op": "map", "expr": {"op": "get", "field": "name"}})",
              {withRole(Role::Step, field("expr", K::Expr, P::OneOf, "expression evaluated with each item as the current value")),
               field("field", K::ItemField, P::OneOf, "instead of expr: this field of each item"), asName()})),
@@ -214,7 +216,7 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       does({.control = Control::Scan, .runs = Runs::PerItem, .neverAnObject = true, .refusesCalls = true,
             .scopes = {{.binds = Binds::Literal, .name = "acc", .seenBy = "expr"}, {.binds = Binds::As, .seenBy = "expr"}}},
            listOp(Op::Scan, "scan", "collections",
-             "Running values: `expr` per item sees var acc, the previous result.",
+             "Running values: `expr` per item sees var acc, the previous result; it cannot call tools.",
              R"({"op": "scan", "init": 0, "expr": {"op": "add", "left": {"op": "var", "name": "acc"}, "right": {"op": "get", "field": "amount"}}})",
              {field("init", K::Expr, P::Optional, "the first acc (default null)"),
               withRole(Role::Step, field("expr", K::Expr, P::Required, "the next result; the item is the current value")),
@@ -517,6 +519,31 @@ constexpr std::array<Entry, kOpCount> buildTable() {
        "Repeats `next` while `while` holds (at most `max` results); returns every result (e.g. pages), the "
        "one `while` rejected last.",
        R"({"op": "loop", "init": {"op": "call", "tool": "get_expenses", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": {"op": "call", "tool": "get_expenses", "args": {"page": {"op": "get", "field": "next_page"}}}, "max": 20})"}),
+      // The workflow shapes (issue 36), together: for_each runs its items one
+      // after another (map's calls run concurrently) and may stop early; retry
+      // tries an expression again when it fails. Both may call tools.
+      does({.control = Control::ForEach, .runs = Runs::PerItem, .setsMapItem = true, .sees = Sees::EachItem,
+            .gives = Gives::EachResult, .scopes = {{.binds = Binds::As, .seenBy = "expr"}}},
+           listOp(Op::ForEach, "for_each", "control",
+             "Runs `expr` for each item in order, one item after another (tool calls too, unlike map's); stops after "
+             "the first result for which `until` is truthy. Gives the results.",
+             R"({"op": "for_each", "as": "order", "expr": {"op": "call", "tool": "charge", "args": {"id": "$order.id"}}, "until": {"op": "eq", "field": "status", "value": "declined"}})",
+             {withRole(Role::Step, field("expr", K::Expr, P::Required, "evaluated with each item as the current value")),
+              withRole(Role::Predicate, field("until", K::Expr, P::Optional,
+                                              "stop after a result for which this is truthy (the result is its current "
+                                              "value; it is kept)")),
+              asName()})),
+      does({.control = Control::Retry, .runs = Runs::Once, .gives = Gives::OneOfKids,
+            .scopes = {{.binds = Binds::Literal, .name = "error", .seenBy = "when"}}},
+           {Op::Retry, "retry", "control", false,
+       {withRole(Role::Step, field("expr", K::Expr, P::Required, "the expression to try (e.g. a call)")),
+        field("max", K::Iterations, P::Required, "at most this many tries, 1 to 1000"),
+        withRole(Role::Predicate, field("when", K::Expr, P::Optional,
+                                        "try again only when this is truthy; the error {type, code, message, path} is "
+                                        "its current value and var error (default: any execution error)"))},
+       "`expr`, tried again while it fails with an execution error (a tool failure), at most `max` tries; when "
+       "every try fails, the last error, naming the tries.",
+       R"({"op": "retry", "expr": {"op": "call", "tool": "charge", "args": {"key": "order-7"}}, "max": 3, "when": {"op": "contains", "field": "message", "value": "timeout"}})"}),
   }};
 }
 // clang-format on

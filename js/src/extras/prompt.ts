@@ -55,9 +55,9 @@ function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
     lines.push(
       'Call a tool with {"op": "call", "tool": "<name>", "args": {...}}. `args` is an implicit object: values ' +
         "that are operations are evaluated against the current value, so a call inside `map` can pass a field of " +
-        "each item. Args must match the tool's parameters, or the call fails before the tool runs. Tools run one at " +
-        "a time in program order; a call inside `map` runs once per item. A tool's result is data like any other: " +
-        "filter, map and aggregate it in the same program.",
+        "each item. Args must match the tool's parameters, or the call fails before the tool runs. A call inside " +
+        "`map` runs once per item, the items' calls concurrently (results in item order); `for_each` runs them one " +
+        "after another. A tool's result is data like any other: filter, map and aggregate it in the same program.",
       "",
     );
   if (!tools.length) lines.push("No tools are available: `call` cannot be used.");
