@@ -325,11 +325,11 @@ Value Evaluator::retry(const Node& n, const Value& in) {
       return evalSync(*n.kid(field::retryExpr), in);
     } catch (const PtcError& e) {
       if (!catchable(e)) throw;
-      if (tries >= n.count) throw retryGaveUp(n, e.error, tries, true);
+      if (tries >= n.count) throwRetryGaveUp(n, e.error, tries, true);
       if (const Node* when = n.kid(field::retryWhen)) {
         const Value seen = errorValue(e.error);
         FieldScope scope(st_, n, field::retryWhen, nullptr, &seen);
-        if (!evalSync(*when, seen).truthy()) throw retryGaveUp(n, e.error, tries, false);
+        if (!evalSync(*when, seen).truthy()) throwRetryGaveUp(n, e.error, tries, false);
       }
     }
   }

@@ -72,6 +72,8 @@ class Evaluator {
   Task<Value> loopAsync(const Node& n, Value in);
   Task<Value> forEachAsync(const Node& n, Value in);
   Task<Value> retryAsync(const Node& n, Value in);
+  Task<std::optional<Value>> tryOnce(const Node& expr, Value in, Error& failed);
+  Task<bool> retriesAsync(const Node& n, Error failed);
   Task<std::vector<Value>> operandsAsync(const Node& n, Value in);
   Task<Value> callAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).

@@ -60,26 +60,37 @@ Task<Value> Evaluator::forEachAsync(const Node& n, Value in) {
   co_return locatedAt(n.path, [&] { return out.build(); });
 }
 
+// One try of retry's expr: its value, or nullopt with `failed` set to the
+// execution error it failed with. A coroutine of its own per try, as Try's
+// case is: a frame that catches once and then only returns (clang's wasm
+// coroutines do not resume a frame into a try block after a catch in it).
+Task<std::optional<Value>> Evaluator::tryOnce(const Node& expr, Value in, Error& failed) {
+  try {
+    co_return co_await evalAsync(expr, in);
+  } catch (const PtcError& e) {
+    if (!catchable(e)) throw;
+    failed = e.error;
+  }
+  co_return std::nullopt;
+}
+
+// Whether retry's `when` tries the failure again (it may call tools).
+Task<bool> Evaluator::retriesAsync(const Node& n, Error failed) {
+  const Node* when = n.kid(field::retryWhen);
+  if (!when) co_return true;
+  const Value seen = errorValue(failed);
+  FieldScope scope(st_, n, field::retryWhen, nullptr, &seen);
+  co_return (co_await evalAsync(*when, seen)).truthy();
+}
+
 Task<Value> Evaluator::retryAsync(const Node& n, Value in) {
+  Error failed;
   for (int64_t tries = 1;; ++tries) {
     st_.core.checkDeadline();
-    std::optional<Error> failed;
-    try {
-      co_return co_await evalAsync(*n.kid(field::retryExpr), in);
-    } catch (const PtcError& e) {  // no co_await inside a handler: decide after it
-      if (!catchable(e)) throw;
-      failed = e.error;
-    }
-    if (tries >= n.count) throw retryGaveUp(n, std::move(*failed), tries, true);
-    if (const Node* when = n.kid(field::retryWhen)) {
-      const Value seen = errorValue(*failed);
-      bool again = false;
-      {
-        FieldScope scope(st_, n, field::retryWhen, nullptr, &seen);
-        again = (co_await evalAsync(*when, seen)).truthy();
-      }
-      if (!again) throw retryGaveUp(n, std::move(*failed), tries, false);
-    }
+    std::optional<Value> value = co_await tryOnce(*n.kid(field::retryExpr), in, failed);
+    if (value) co_return std::move(*value);
+    const bool exhausted = tries >= n.count;
+    if (exhausted || !(co_await retriesAsync(n, failed))) throwRetryGaveUp(n, std::move(failed), tries, exhausted);
   }
 }
 

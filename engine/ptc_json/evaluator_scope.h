@@ -151,12 +151,13 @@ inline Value errorValue(const Error& e) {
 inline bool catchable(const PtcError& e) { return e.error.type == ErrorType::Execution; }
 
 // The error a retry gives up with: its last try's (type, code and path, so a
-// try around it catches it as that), its message naming the tries.
-inline PtcError retryGaveUp(const Node& n, Error e, int64_t tries, bool exhausted) {
+// try around it catches it as that), its message naming the tries. Thrown by
+// a function: the resumable evaluator throws only from calls.
+[[noreturn]] inline void throwRetryGaveUp(const Node& n, Error e, int64_t tries, bool exhausted) {
   const std::string of = std::to_string(tries) + " of " + std::to_string(n.count);
   e.message +=
       exhausted ? " (retry: failed " + of + " tries)" : " (retry: failed try " + of + "; its `when` did not try again)";
-  return PtcError(std::move(e));
+  throw PtcError(std::move(e));
 }
 
 }  // namespace ptc::evaluation

@@ -527,7 +527,7 @@ constexpr std::array<Entry, kOpCount> buildTable() {
            listOp(Op::ForEach, "for_each", "control",
              "Runs `expr` for each item in order, one item after another (tool calls too, unlike map's); stops after "
              "the first result for which `until` is truthy. Gives the results.",
-             R"({"op": "for_each", "as": "order", "expr": {"op": "call", "tool": "charge", "args": {"id": "$order.id"}}, "until": {"op": "eq", "field": "status", "value": "declined"}})",
+             R"({"op": "for_each", "as": "year", "expr": {"op": "call", "tool": "get_expenses", "args": {"year": "$year"}}, "until": {"op": "eq", "field": "complete", "value": false}})",
              {withRole(Role::Step, field("expr", K::Expr, P::Required, "evaluated with each item as the current value")),
               withRole(Role::Predicate, field("until", K::Expr, P::Optional,
                                               "stop after a result for which this is truthy (the result is its current "
@@ -543,7 +543,7 @@ constexpr std::array<Entry, kOpCount> buildTable() {
                                         "its current value and var error (default: any execution error)"))},
        "`expr`, tried again while it fails with an execution error (a tool failure), at most `max` tries; when "
        "every try fails, the last error, naming the tries.",
-       R"({"op": "retry", "expr": {"op": "call", "tool": "charge", "args": {"key": "order-7"}}, "max": 3, "when": {"op": "contains", "field": "message", "value": "timeout"}})"}),
+       R"({"op": "retry", "expr": {"op": "call", "tool": "get_expenses", "args": {"year": 2024}}, "max": 3, "when": {"op": "contains", "field": "message", "value": "timeout"}})"}),
   }};
 }
 // clang-format on

@@ -50,7 +50,7 @@ function typeText(s: JsonObject | undefined): string {
 }
 
 function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
-  const lines = [compact ? 'Tools (call with {"op": "call", "tool": name, "args": {...}}):' : "## Available tools", ""];
+  const lines = [compact ? 'Tools ({"op": "call", "tool": name, "args": {...}}):' : "## Available tools", ""];
   if (!compact)
     lines.push(
       'Call a tool with {"op": "call", "tool": "<name>", "args": {...}}. `args` is an implicit object: values ' +
@@ -141,8 +141,7 @@ function operationsSection(ops: Operation[], compact: boolean): string[] {
   const categories = [...new Set(ops.map((o) => o.category))];
   if (compact)
     return [
-      "## Operations by family (fields, ? optional; *: reads the current value; °: the current value, its field, " +
-        "or value: <expr> instead)",
+      "## Operations (? optional; *: reads the current value; °: the current value, its field or value: <expr>)",
       "",
       ...categories.map((category) => `${category}: ${compactFamily(ops.filter((o) => o.category === category))}`),
       "",
@@ -304,9 +303,8 @@ const ERRORS_FULL = [
 ];
 
 const ERRORS_COMPACT = [
-  'Errors come back as "<Type> at <JSON Pointer>: <message>": ParseError, ValidationError (malformed; nothing ' +
-    "ran; the message gives the fix), ExecutionError, Timeout, MemoryExceeded. Fix the node at the pointer and " +
-    "resend the whole program.",
+  'Errors: "<Type> at <JSON Pointer>: <message>", Type ParseError, ValidationError (nothing ran), ' +
+    "ExecutionError, Timeout or MemoryExceeded: fix that node as the message says, resend the whole program.",
   "",
 ];
 
