@@ -93,6 +93,8 @@ class Analysis {
     if (perItem(n.op)) repeats_.push_back("per item of " + input);
     if (control == Control::Loop && &k != n.kid(kLoopInit))  // next and while repeat
       repeats_.push_back("at most " + std::to_string(n.count) + " times");
+    if (control == Control::Retry)  // expr (and when) are tried again
+      repeats_.push_back("at most " + std::to_string(n.count) + " tries");
     caught_ += inTry;
     walk(k, perItem(n.op) ? "an item of " + input : input, depth + 1);
     caught_ -= inTry;
@@ -128,7 +130,7 @@ class Analysis {
     if (specOf(n.op).control == Control::Literal && n.data.isObject()) {
       for (const Member& m : n.data.members())
         if (m.key.str() != "result") writes.insert(m.key.str());
-    } else if (n.op == Op::Object) {  // implicit objects compile to it: its keys are known
+    } else if (specOf(n.op).gives == Gives::KeyedKids) {  // object (implicit objects compile to it): its keys
       keysOf(n.keys);
     } else if (specOf(n.op).gives == Gives::LastKid && !n.kids.empty()) {
       // the let's `in`, the pipe's last step

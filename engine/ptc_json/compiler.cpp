@@ -306,23 +306,41 @@ class Compiler {
     auto shapeError = [&](ErrorCode code, const std::string& what) {
       fail(code, path, "'" + std::string(spec.name) + "' " + what + ". Shape: " + opShape(spec));
     };
-    if (spec.op == Op::Let) {
-      if (has("bindings") && (has("name") || has("value")))
-        shapeError(ErrorCode::ConflictingFields, "takes either 'bindings' or 'name' and 'value', not both");
+    for (const FieldSpec& f : spec.fields)  // the table's exclusions (FieldSpec::excludes)
+      if (f.excludes && has(f.name) && anyGiven(v, f.excludes)) shapeError(ErrorCode::ConflictingFields, f.conflict);
+    if (bindsBindings(spec)) {  // let: `bindings`, or `name` with `value` (op_table_does.h checks it has them)
       if (!has("bindings") && !(has("name") && has("value")))
         shapeError(ErrorCode::MissingField, "requires 'name' and 'value' (or 'bindings')");
       if (!has("bindings")) node.keys.push_back(node.name);  // one binding: keys[i] binds kids[i]
     }
-    if (spec.op == Op::Var && has("field") && has("path"))
-      shapeError(ErrorCode::ConflictingFields, "takes 'field' or 'path', not both");
-
-    if (spec.op == Op::GroupBy && v.field("aggs").find("key"))
+    // group_by: each group stores its key under "key", beside its aggs.
+    if (spec.rows == RowRole::Group && v.field("aggs").find("key"))
       fail(ErrorCode::BadValue, childPath(path, "aggs"),
            "'group_by' aggs cannot be named \"key\": each group stores its key there");
-    if (spec.op == Op::SortBy && has("by") && (has("field") || has("order")))
-      shapeError(ErrorCode::ConflictingFields, "takes 'by' or 'field'/'order', not both");
-    if (spec.op == Op::SortBy && !has("by"))
+    // sort_by without `by`: its one key is `field` and `order`.
+    if (const FieldSpec* keys = fieldOfKind(spec, FieldKind::SortKeys); keys && !has(keys->name))
       node.sortKeys.emplace_back(node.field.isNull() ? Value::none() : node.field, node.descending);
+  }
+
+  // Whether any of the space-separated field names is given.
+  static bool anyGiven(const Value& v, std::string_view names) {
+    while (!names.empty()) {
+      const size_t space = names.find(' ');
+      if (v.find(names.substr(0, space))) return true;
+      names = space == std::string_view::npos ? std::string_view() : names.substr(space + 1);
+    }
+    return false;
+  }
+
+  static bool bindsBindings(const OpSpec& spec) {
+    return std::any_of(spec.scopes.begin(), spec.scopes.end(),
+                       [](const ScopeSpec& s) { return s.binds == Binds::Bindings; });
+  }
+
+  static const FieldSpec* fieldOfKind(const OpSpec& spec, FieldKind kind) {
+    for (const FieldSpec& f : spec.fields)
+      if (f.kind == kind) return &f;
+    return nullptr;
   }
 
   void sortKeys(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {

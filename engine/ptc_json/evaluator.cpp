@@ -296,6 +296,45 @@ Value Evaluator::reduce(const Node& n, const Value& in) {
   return acc;
 }
 
+// Each item's expr in order, one after another; `until` sees each result
+// and, truthy, ends the list there (that result kept).
+Value Evaluator::forEach(const Node& n, const Value& in) {
+  const Array& items = expectList(n, in);
+  const Node& expr = *n.kid(field::eachExpr);
+  const Node* until = n.kid(field::eachUntil);
+  ListBuilder out;  // charged to the run's budget, as map's
+  for (const Value& item : items) {
+    Value result;
+    {
+      ItemScope scope(st_, n, field::eachExpr, item);
+      result = evalSync(expr, item);
+    }
+    const bool stop = until && evalSync(*until, result).truthy();
+    out.push_back(std::move(result));
+    if (stop) break;
+  }
+  return locatedAt(n.path, [&] { return out.build(); });
+}
+
+// expr against the input, tried again after an execution error that `when`
+// (seeing it) accepts, at most n.count tries in all.
+Value Evaluator::retry(const Node& n, const Value& in) {
+  for (int64_t tries = 1;; ++tries) {
+    st_.core.checkDeadline();
+    try {
+      return evalSync(*n.kid(field::retryExpr), in);
+    } catch (const PtcError& e) {
+      if (!catchable(e)) throw;
+      if (tries >= n.count) throwRetryGaveUp(n, e.error, tries, true);
+      if (const Node* when = n.kid(field::retryWhen)) {
+        const Value seen = errorValue(e.error);
+        FieldScope scope(st_, n, field::retryWhen, nullptr, &seen);
+        if (!evalSync(*when, seen).truthy()) throwRetryGaveUp(n, e.error, tries, false);
+      }
+    }
+  }
+}
+
 // Pipe steps from step i that run as one: a load of a list that crossed as
 // columns and the fold that reads its cells, or a filter folded into the count
 // or sum after it. Their value, with i on the last of them; nullopt when step
@@ -387,6 +426,8 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Control::Loop: return loop(n, in);
     case Control::Scan: return scan(n, in);
     case Control::Reduce: return reduce(n, in);
+    case Control::ForEach: return forEach(n, in);
+    case Control::Retry: return retry(n, in);
     case Control::And:
       for (const auto& c : n.kids)
         if (!evalSync(*c, in).truthy()) return Value::boolean(false);

@@ -52,6 +52,8 @@ class Evaluator {
   Value loop(const Node& n, const Value& in);
   Value scan(const Node& n, const Value& in);
   Value reduce(const Node& n, const Value& in);
+  Value forEach(const Node& n, const Value& in);
+  Value retry(const Node& n, const Value& in);
   std::optional<Value> plannedFilter(const Node& n, const Value& in);  // planner.cpp; nullopt: run it plainly
   // A filter marked kPlanFold and the count or sum after it, in one pass (planner.cpp).
   std::optional<Value> foldedFilter(const Node& n, const Node& agg, const Value& in);
@@ -68,6 +70,10 @@ class Evaluator {
   void offerBindings(NearestNames& names, bool andContext) const;
   bool inContext(std::string_view key) const;
   Task<Value> loopAsync(const Node& n, Value in);
+  Task<Value> forEachAsync(const Node& n, Value in);
+  Task<Value> retryAsync(const Node& n, Value in);
+  Task<std::optional<Value>> tryOnce(const Node& expr, Value in, Error& failed);
+  Task<bool> retriesAsync(const Node& n, Error failed);
   Task<std::vector<Value>> operandsAsync(const Node& n, Value in);
   Task<Value> callAsync(const Node& n, Value in);
   // Independent evaluations that call tools, run concurrently (evaluator_fanout.cpp).

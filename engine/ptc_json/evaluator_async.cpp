@@ -40,6 +40,60 @@ Task<Value> Evaluator::loopAsync(const Node& n, Value in) {
   co_return locatedAt(n.path, [&] { return results.build(); });
 }
 
+// for_each: never fanned out, so each item's calls are answered before the
+// next item's are made.
+Task<Value> Evaluator::forEachAsync(const Node& n, Value in) {
+  const Array& items = expectList(n, in);
+  const Node& expr = *n.kid(field::eachExpr);
+  const Node* until = n.kid(field::eachUntil);
+  ListBuilder out;
+  for (const Value& item : items) {
+    Value result;
+    {
+      ItemScope scope(st_, n, field::eachExpr, item);
+      result = co_await evalAsync(expr, item);
+    }
+    const bool stop = until && (co_await evalAsync(*until, result)).truthy();
+    out.push_back(std::move(result));
+    if (stop) break;
+  }
+  co_return locatedAt(n.path, [&] { return out.build(); });
+}
+
+// One try of retry's expr: its value, or nullopt with `failed` set to the
+// execution error it failed with. A coroutine of its own per try, as Try's
+// case is: a frame that catches once and then only returns (clang's wasm
+// coroutines do not resume a frame into a try block after a catch in it).
+Task<std::optional<Value>> Evaluator::tryOnce(const Node& expr, Value in, Error& failed) {
+  try {
+    co_return co_await evalAsync(expr, in);
+  } catch (const PtcError& e) {
+    if (!catchable(e)) throw;
+    failed = e.error;
+  }
+  co_return std::nullopt;
+}
+
+// Whether retry's `when` tries the failure again (it may call tools).
+Task<bool> Evaluator::retriesAsync(const Node& n, Error failed) {
+  const Node* when = n.kid(field::retryWhen);
+  if (!when) co_return true;
+  const Value seen = errorValue(failed);
+  FieldScope scope(st_, n, field::retryWhen, nullptr, &seen);
+  co_return (co_await evalAsync(*when, seen)).truthy();
+}
+
+Task<Value> Evaluator::retryAsync(const Node& n, Value in) {
+  Error failed;
+  for (int64_t tries = 1;; ++tries) {
+    st_.core.checkDeadline();
+    std::optional<Value> value = co_await tryOnce(*n.kid(field::retryExpr), in, failed);
+    if (value) co_return std::move(*value);
+    const bool exhausted = tries >= n.count;
+    if (exhausted || !(co_await retriesAsync(n, failed))) throwRetryGaveUp(n, std::move(failed), tries, exhausted);
+  }
+}
+
 // Its operands, in order; those that call tools concurrently when several do
 // (e.g. a list of calls).
 Task<std::vector<Value>> Evaluator::operandsAsync(const Node& n, Value in) {
@@ -148,6 +202,8 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       co_return co_await caughtAsync(n, in, std::move(*failed));
     }
     case Control::Loop: co_return co_await loopAsync(n, in);
+    case Control::ForEach: co_return co_await forEachAsync(n, in);
+    case Control::Retry: co_return co_await retryAsync(n, in);
     case Control::Literal:
     case Control::Var:
     case Control::Load:  // no kids: never on the way to a call

@@ -59,6 +59,10 @@ inline constexpr FieldRef tryCatch = fieldRef(Op::Try, "catch");
 inline constexpr FieldRef loopInit = fieldRef(Op::Loop, "init");
 inline constexpr FieldRef loopNext = fieldRef(Op::Loop, "next");
 inline constexpr FieldRef loopWhile = fieldRef(Op::Loop, "while");
+inline constexpr FieldRef eachExpr = fieldRef(Op::ForEach, "expr");
+inline constexpr FieldRef eachUntil = fieldRef(Op::ForEach, "until");
+inline constexpr FieldRef retryExpr = fieldRef(Op::Retry, "expr");
+inline constexpr FieldRef retryWhen = fieldRef(Op::Retry, "when");
 }  // namespace field
 
 // A let's binding expressions, in order: each of `bindings`, or its `value`
@@ -145,5 +149,15 @@ inline Value errorValue(const Error& e) {
 
 // Only execution errors are caught: limits (timeout, memory) end the run.
 inline bool catchable(const PtcError& e) { return e.error.type == ErrorType::Execution; }
+
+// The error a retry gives up with: its last try's (type, code and path, so a
+// try around it catches it as that), its message naming the tries. Thrown by
+// a function: the resumable evaluator throws only from calls.
+[[noreturn]] inline void throwRetryGaveUp(const Node& n, Error e, int64_t tries, bool exhausted) {
+  const std::string of = std::to_string(tries) + " of " + std::to_string(n.count);
+  e.message +=
+      exhausted ? " (retry: failed " + of + " tries)" : " (retry: failed try " + of + "; its `when` did not try again)";
+  throw PtcError(std::move(e));
+}
 
 }  // namespace ptc::evaluation

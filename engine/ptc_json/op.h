@@ -118,6 +118,9 @@ enum class Op : uint8_t {
   ParseKv,
   Range,
   DateRange,
+  // workflow shapes (issue 36): a for-each in order that may stop early, a retry
+  ForEach,
+  Retry,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };

@@ -65,6 +65,12 @@ struct FieldSpec {
   const char* description = nullptr;
   Role role = Role::Value;
   std::span<const char* const> choices = {};  // the allowed texts of a Choice field
+  // The fields it may not be given with (space-separated), and what the
+  // validation error says when they are (conflicting_fields): let's
+  // `bindings` against `name` and `value`, sort_by's `by` against `field` and
+  // `order`, var's `path` against `field`.
+  const char* excludes = nullptr;
+  const char* conflict = nullptr;
 };
 
 inline constexpr size_t kMaxOpFields = 5;
@@ -97,6 +103,8 @@ enum class Control : uint8_t {
   Try,
   Loop,
   Call,
+  ForEach,  // for_each: items one after another, stopping early (issue 36)
+  Retry,    // retry: an expression tried again on failure (issue 36)
 };
 
 // A name a control op binds while some of its fields are evaluated: its
@@ -144,7 +152,7 @@ enum class RowRole : uint8_t {
   Constant,   // literal, var: reads nothing of a row
   FieldRead,  // get: one field of its input
   Logic,      // and, or, not: a row predicate when all its conditions are
-  Compare,    // compares its `field` of the row with `value` (kids[0])
+  Compare,    // compares its `field` of the row with its `value` expression
   Filter,     // filter, reject: keeps rows by a row predicate
   FilterIn,   // filter_in, reject_in: keeps rows by a field in a constant set
   Sort,       // sort_by: the rows reordered by fields
@@ -179,7 +187,13 @@ enum class Gives : uint8_t {
   EachResult,  // a list of its expression's value for each item (map)
   LastKid,     // its last expression's value (a pipe's last step, a let's `in`)
   OneOfKids,   // one of its expressions' values (if's then or else, try's expr or catch)
+  KeyedKids,   // an object of its keys (Node::keys), each to its expression's value (object, implicit objects)
 };
+
+// What the query planner may prove of a comparison (planner.cpp): equality
+// of a field with a hoisted value, tested without the op's function, indexed
+// and folded into a count or sum after the filter.
+enum class Equality : uint8_t { None, Equal /* eq */, NotEqual /* neq */ };
 
 struct OpSpec {
   Op op = Op::End_;
@@ -220,7 +234,7 @@ struct OpSpec {
   // aggs, from_entries, scan's accumulator).
   bool refusesCalls = false;
   ShortForm shortForm = ShortForm::None;
-  // Compare is also what the planner hoists: `value` (kids[0]) against each
+  // Compare is also what the planner hoists: `value` against each
   // item's `field` (planner.cpp).
   RowRole rows = RowRole::Opaque;
   Sees sees = Sees::Unmodelled;
@@ -231,6 +245,10 @@ struct OpSpec {
   Folds folds = Folds::None;
   // The names it binds, and which of its fields see them (Binds).
   OpScopes scopes = {};
+  // A comparison the planner proves for equality (a Compare row role).
+  Equality equality = Equality::None;
+  // first: a planned filter just before it stops at its first match (a Pick row role).
+  bool picksFirst = false;
 };
 
 // One entry per Op, in enum order (checked at compile time).

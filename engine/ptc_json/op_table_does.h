@@ -42,6 +42,8 @@ struct Does {
   Folds folds = Folds::None;
   // The names it binds and the fields that see them (control ops only).
   OpScopes scopes = {};
+  Equality equality = Equality::None;
+  bool picksFirst = false;
 };
 
 // An entry of the table: only `does` makes one, so an entry without its
@@ -168,6 +170,20 @@ constexpr OpScopes checkedScopes(const Does& d, const OpSpec& spec) {
   return out;
 }
 
+// The fields a field excludes are fields of the op, and the error says why.
+constexpr void checkExcludes(const OpSpec& spec) {
+  for (const FieldSpec& f : spec.fields) {
+    if (!f.excludes) continue;
+    if (!f.conflict || !*f.conflict) throw "a field excluding others says what the error tells (conflict)";
+    std::string_view names = f.excludes;
+    while (!names.empty()) {
+      const size_t space = names.find(' ');
+      if (fieldAt(spec, names.substr(0, space)) < 0) throw "a field excludes a field the op does not have";
+      names = space == std::string_view::npos ? std::string_view() : names.substr(space + 1);
+    }
+  }
+}
+
 // What the check of declared results and the analysis read of an op is
 // something it does: a field of its items is a field it has, its expression
 // sees each item only when it runs per item, a list of items is never an
@@ -216,7 +232,15 @@ constexpr Entry does(Does given, OpSpec spec) {
     throw "only an aggregate (or count) folds";
   spec.gives = d.gives;
   spec.folds = d.folds;
+  if (d.equality != Equality::None && d.rows != RowRole::Compare)
+    throw "only a comparison (RowRole::Compare) is an equality";
+  if (d.picksFirst && d.rows != RowRole::Pick) throw "only an op picking one item (RowRole::Pick) picks the first";
+  if (d.gives == Gives::KeyedKids && (spec.fields.size() != 1 || spec.fields[0].kind != FieldKind::ExprFields))
+    throw "an object of its keys has one field: those keys' expressions (ExprFields)";
+  spec.equality = d.equality;
+  spec.picksFirst = d.picksFirst;
   spec.scopes = checkedScopes(d, spec);
+  checkExcludes(spec);
   return Entry(spec);
 }
 

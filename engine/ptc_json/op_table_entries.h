@@ -33,6 +33,14 @@ constexpr FieldSpec withRole(Role role, FieldSpec f) {
   return f;
 }
 
+// A field that may not be given with `others` (space-separated): the
+// validation error (conflicting_fields) says `conflict`.
+constexpr FieldSpec excluding(const char* others, const char* conflict, FieldSpec f) {
+  f.excludes = others;
+  f.conflict = conflict;
+  return f;
+}
+
 // A condition: a constant there is a validation error (always true or false).
 constexpr FieldSpec predicate(const char* name, K kind, const char* description) {
   return withRole(Role::Predicate, field(name, kind, P::Required, description));
@@ -117,6 +125,7 @@ constexpr OpSpec combine(Op op, const char* name, const char* fieldName, const c
 }  // namespace op_entry
 }  // namespace ptc
 #include "ptc_json/op_table_entries_text.h"  // text to data and sequences (issue 35), needs the builders above
+#include "ptc_json/op_table_entries_workflow.h"  // for_each and retry (issue 36), needs the builders above
 namespace ptc {
 namespace op_entry {
 // clang-format off
@@ -131,7 +140,8 @@ constexpr std::array<Entry, kOpCount> buildTable() {
            {Op::Var, "var", "data", false,
        {field("name", K::Name, P::Required, "variable name"),
         field("field", K::ItemField, P::Optional, "read this field of the variable's value"),
-        field("path", K::Names, P::Optional, "read this path of object keys of the variable's value")},
+        excluding("field", "takes 'field' or 'path', not both",
+                  field("path", K::Names, P::Optional, "read this path of object keys of the variable's value"))},
        "A let or `as` binding, else a memory key (null when missing); `field`/`path` read inside it. "
        "Short: \"$name.field\".",
        R"({"op": "var", "name": "order", "field": "user_id"})"}),
@@ -144,8 +154,9 @@ constexpr std::array<Entry, kOpCount> buildTable() {
            {Op::Let, "let", "data", false,
        {field("name", K::Name, P::Optional, "variable name (with value)"),
         withRole(Role::Step, field("value", K::Expr, P::Optional, "expression whose value is bound (with name)")),
-        withRole(Role::Step, field("bindings", K::ExprFields, P::Optional,
-                                   "several bindings {name: expr}, in order; each sees the earlier ones")),
+        excluding("name value", "takes either 'bindings' or 'name' and 'value', not both",
+                  withRole(Role::Step, field("bindings", K::ExprFields, P::Optional,
+                                             "several bindings {name: expr}, in order; each sees the earlier ones"))),
         field("in", K::Expr, P::Required, "expression evaluated with the bindings")},
        "Binds name to value, or each of `bindings` in order, for `in`.",
        R"({"op": "let", "bindings": {"n": {"op": "count"}, "half": {"op": "div", "left": {"op": "var", "name": "n"}, "right": 2}}, "in": {"op": "var", "name": "half"}})"}),
@@ -167,7 +178,9 @@ constexpr std::array<Entry, kOpCount> buildTable() {
              R"({"op": "reject", "field": "deleted", "value": true})", filterFields())),
       does({.control = Control::Map, .runs = Runs::PerItem, .setsMapItem = true, .shortForm = ShortForm::Expr,
             .rows = RowRole::Map, .scopes = {{.binds = Binds::As, .seenBy = "expr"}}},
-           listOp(Op::Map, "map", "collections", "Transforms each item with `expr` (or takes its `field`).",
+           listOp(Op::Map, "map", "collections",
+             "Transforms each item with `expr` (or takes its `field`); its tool calls run concurrently (for_each: in "
+             "order).",
              R"({"op": "map", "expr": {"op": "get", "field": "name"}})",
              {withRole(Role::Step, field("expr", K::Expr, P::OneOf, "expression evaluated with each item as the current value")),
               field("field", K::ItemField, P::OneOf, "instead of expr: this field of each item"), asName()})),
@@ -182,9 +195,10 @@ constexpr std::array<Entry, kOpCount> buildTable() {
              R"({"op": "sort_by", "by": [{"field": "region"}, {"field": "total", "order": "desc"}]})",
              {fieldOf("field to sort by; omit to sort the items themselves"),
               field("order", K::Order, P::Optional, "\"asc\" (default) or \"desc\""),
-              field("by", K::SortKeys, P::Optional,
-                    "several keys instead of field/order: [\"a\", {\"field\": \"b\", \"order\": \"desc\"}]")})),
-      does({.apply = applyFirst, .rows = RowRole::Pick},
+              excluding("field order", "takes 'by' or 'field'/'order', not both",
+                        field("by", K::SortKeys, P::Optional,
+                              "several keys instead of field/order: [\"a\", {\"field\": \"b\", \"order\": \"desc\"}]"))})),
+      does({.apply = applyFirst, .rows = RowRole::Pick, .picksFirst = true},
            listOp(Op::First, "first", "collections", "The first item of a list (null when empty).", R"({"op": "first"})")),
       does({.apply = applyLast, .rows = RowRole::Pick},
            listOp(Op::Last, "last", "collections", "The last item of a list (null when empty).", R"({"op": "last"})")),
@@ -212,7 +226,7 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       does({.control = Control::Scan, .runs = Runs::PerItem, .neverAnObject = true, .refusesCalls = true,
             .scopes = {{.binds = Binds::Literal, .name = "acc", .seenBy = "expr"}, {.binds = Binds::As, .seenBy = "expr"}}},
            listOp(Op::Scan, "scan", "collections",
-             "Running values: `expr` per item sees var acc, the previous result.",
+             "Running values: `expr` per item sees var acc, the previous result; it cannot call tools.",
              R"({"op": "scan", "init": 0, "expr": {"op": "add", "left": {"op": "var", "name": "acc"}, "right": {"op": "get", "field": "amount"}}})",
              {field("init", K::Expr, P::Optional, "the first acc (default null)"),
               withRole(Role::Step, field("expr", K::Expr, P::Required, "the next result; the item is the current value")),
@@ -260,10 +274,10 @@ constexpr std::array<Entry, kOpCount> buildTable() {
            listOp(Op::Typeof, "typeof", "access",
              "Type of the current value: object, list, string, number, boolean or null.", R"({"op": "typeof"})")),
       // comparison
-      does({.apply = applyEq, .neverAnObject = true, .rows = RowRole::Compare},
+      does({.apply = applyEq, .neverAnObject = true, .rows = RowRole::Compare, .equality = Equality::Equal},
            comparison(Op::Eq, "eq", "Equal (structural; numbers by value).",
                  R"({"op": "eq", "field": "status", "value": "active"})")),
-      does({.apply = applyNeq, .neverAnObject = true, .rows = RowRole::Compare},
+      does({.apply = applyNeq, .neverAnObject = true, .rows = RowRole::Compare, .equality = Equality::NotEqual},
            comparison(Op::Neq, "neq", "Not equal.", R"({"op": "neq", "field": "status", "value": "deleted"})")),
       does({.apply = applyGt, .neverAnObject = true, .rows = RowRole::Compare},
            comparison(Op::Gt, "gt", "Greater than.", R"({"op": "gt", "field": "age", "value": 18})")),
@@ -346,7 +360,7 @@ constexpr std::array<Entry, kOpCount> buildTable() {
        "Calls a tool with an arguments object; returns its result.",
        R"({"op": "call", "tool": "get_expenses", "args": {"year": 2024}})"}),
       // combine
-      does({.apply = applyObject, .sees = Sees::Input},
+      does({.apply = applyObject, .sees = Sees::Input, .gives = Gives::KeyedKids},
            {Op::Object, "object", "combine", false,
        {field("fields", K::ExprFields, P::Required, "keys to values; values with an op are evaluated")},
        "Builds an object; operations in its values are evaluated.",
@@ -522,6 +536,8 @@ constexpr std::array<Entry, kOpCount> buildTable() {
        R"({"op": "loop", "init": {"op": "call", "tool": "get_expenses", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": {"op": "call", "tool": "get_expenses", "args": {"page": {"op": "get", "field": "next_page"}}}, "max": 20})"}),
       // text to data and sequences (issue 35, area "text"): op_table_entries_text.h
       parseJsonEntry(), parseCsvEntry(), parseKvEntry(), rangeEntry(), dateRangeEntry(),
+      // workflow shapes (issue 36): op_table_entries_workflow.h
+      forEachEntry(), retryEntry(),
   }};
 }
 // clang-format on

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ptc_json/evaluator.h"
+#include "ptc_json/op_fields.h"
 #include "ptc_json/op_table.h"
 #include "ptc_json/ops/ops.h"
 
@@ -16,34 +17,50 @@ namespace {
 // Lists shorter than this are scanned: an index would not pay for itself.
 constexpr size_t kIndexFrom = 16;
 
+// What the planner reads of an op is its table entry: its Control case, its
+// row role, its equality (eq, neq), whether it picks the first item, its folds.
+Control controlOf(const Node& n) { return specOf(n.op).control; }
+Equality equalityOf(const Node& n) { return specOf(n.op).equality; }
+bool proves(const Node& cmp) { return equalityOf(cmp) != Equality::None; }  // an equality: eq, neq
+
+// The filter's condition, and a comparison's `value` (its one expression
+// field: RowRole::Compare), by name.
+const Node& whereOf(const Node& filter) { return *filter.kid(fieldRef(Op::Filter, "where")); }
+const Node& valueOf(const Node& cmp) { return *kidNamed(cmp, "value"); }
+
 bool mentionsVar(const Node& n, const std::string& name) {
-  if (n.op == Op::Var && n.name.str() == name) return true;
+  if (controlOf(n) == Control::Var && n.name.str() == name) return true;
   return std::any_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return mentionsVar(*k, name); });
 }
 
 // Whether an expression may read the value it is evaluated against
 // (conservative: true unless it plainly does not).
 bool readsItsInput(const Node& n) {
-  if (n.op == Op::Literal || n.op == Op::Var || n.op == Op::Load) return false;
-  if (n.op == Op::Pipe) return !n.kids.empty() && readsItsInput(*n.kids[0]);  // later steps read earlier ones
+  if (!n.readsInput && n.kids.empty()) return false;  // a leaf that needs no input: literal, var, load
+  if (controlOf(n) == Control::Pipe) {                // later steps read earlier ones
+    const auto steps = n.kidsOf(fieldRef(Op::Pipe, "steps"));
+    return !steps.empty() && readsItsInput(*steps.front());
+  }
   return true;
 }
 
-// An item's `field` against `value` (kids[0]): the projection's Compare role.
+// An item's `field` against `value`: the projection's Compare role.
 bool isComparison(Op op) { return specOf(op).rows == RowRole::Compare; }
 
 // A step whose value is the same list for as long as the variables in scope
 // are: a loaded context value, or a variable read whole.
 bool stableListStep(const Node* step) {
   if (!step) return false;
-  return step->op == Op::Load || (step->op == Op::Var && !step->usesPath && step->field.isNone());
+  return controlOf(*step) == Control::Load ||
+         (controlOf(*step) == Control::Var && !step->usesPath && step->field.isNone());
 }
 
 void planFilter(Node& filter, const Node* before, const Node* after) {
-  if (filter.op != Op::Filter || filter.hasCall) return;
-  const Node& cmp = *filter.kids[0];
+  // A planned filter keeps the items that match (reject is left to the plain one).
+  if (controlOf(filter) != Control::Filter || specOf(filter.op).rejects || filter.hasCall) return;
+  const Node& cmp = whereOf(filter);
   if (!isComparison(cmp.op) || cmp.kids.size() != 1 || !cmp.valueSeesMapItem) return;
-  const Node& value = *cmp.kids[0];
+  const Node& value = valueOf(cmp);
   // `value` must not see the filter's own item: not through its `as` variable ...
   if (filter.name.isString() && mentionsVar(value, filter.name.str())) return;
   filter.plan = kPlanHoist;
@@ -51,10 +68,12 @@ void planFilter(Node& filter, const Node* before, const Node* after) {
   if (readsItsInput(value)) filter.plan |= kPlanValueReadsIn;
   // Equality cannot fail on an object's field, so the items after the first
   // match need only a look at their kind.
-  if (after && after->op == Op::First && (cmp.op == Op::Eq || cmp.op == Op::Neq)) filter.plan |= kPlanFirst;
-  if (cmp.op == Op::Eq && !cmp.field.isNone() && stableListStep(before)) filter.plan |= kPlanIndex;
-  const bool foldable = after && ((after->op == Op::Count) || (after->op == Op::Sum && !after->field.isNone()));
-  if (foldable && (cmp.op == Op::Eq || cmp.op == Op::Neq) && !cmp.field.isNone()) filter.plan |= kPlanFold;
+  if (after && specOf(after->op).picksFirst && proves(cmp)) filter.plan |= kPlanFirst;
+  if (equalityOf(cmp) == Equality::Equal && !cmp.field.isNone() && stableListStep(before)) filter.plan |= kPlanIndex;
+  // The folds computed from the matches: their count, or the sum of a field of them.
+  const Folds fold = after ? specOf(after->op).folds : Folds::None;
+  const bool foldable = fold == Folds::Count || (fold == Folds::Sum && !after->field.isNone());
+  if (foldable && proves(cmp) && !cmp.field.isNone()) filter.plan |= kPlanFold;
 }
 
 }  // namespace
@@ -64,7 +83,7 @@ namespace {
 // `before` and `after`: the neighbouring steps when n is a step of a pipe.
 void plan(Node& n, const Node* before, const Node* after) {
   planFilter(n, before, after);
-  const bool pipe = n.op == Op::Pipe;
+  const bool pipe = controlOf(n) == Control::Pipe;
   for (size_t i = 0; i < n.kids.size(); ++i)
     plan(*n.kids[i], pipe && i > 0 ? n.kids[i - 1].get() : nullptr,
          pipe && i + 1 < n.kids.size() ? n.kids[i + 1].get() : nullptr);
@@ -267,11 +286,11 @@ Value probe(const JoinIndexes::Index& index, const Value& key, bool firstOnly) {
 std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, const Value& in) {
   if (!in.isArray() || in.items().empty() || !foldsHere(n, !st_.mapItems.empty())) return std::nullopt;
   const Array& items = in.items();
-  const Node& cmp = *n.kids[0];
+  const Node& cmp = whereOf(n);
   tick();
-  const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, items[0]));
-  const bool wantEqual = cmp.op == Op::Eq;
-  const bool summing = agg.op == Op::Sum;
+  const Value rhs = evalSync(valueOf(cmp), operandInput(cmp, items[0]));
+  const bool wantEqual = equalityOf(cmp) == Equality::Equal;
+  const bool summing = specOf(agg.op).folds == Folds::Sum;
   // Data that stays in the engine is read by columns: contiguous, no row visited.
   // (A loop of its own: choosing column or row on every item cost a third of its time.)
   const std::optional<CellColumn> keys = st_.columns ? st_.columns->cells(in, cmp.field) : std::nullopt;
@@ -302,23 +321,24 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
 // built.
 std::optional<Value> Evaluator::foldedColumns(const Node& pipe, size_t& i, ColumnarList& list) {
   const Node& next = *pipe.kids[i + 1];
-  if (next.op == Op::GroupBy) {
+  if (controlOf(next) == Control::GroupBy) {
     std::optional<Value> grouped = groupByCells(next, list.size(), list);
     if (grouped) i += 1;
     return grouped;
   }
   if (!(next.plan & kPlanFold) || list.size() == 0 || !foldsHere(next, !st_.mapItems.empty())) return std::nullopt;
   const Node& agg = *pipe.kids[i + 2];
-  const Node& cmp = *next.kids[0];
-  const bool summing = agg.op == Op::Sum;
+  const Node& cmp = whereOf(next);
+  const bool summing = specOf(agg.op).folds == Folds::Sum;
   const std::optional<CellColumn> keys = list.cells(cmp.field);
   const std::optional<CellColumn> addends = summing ? list.cells(agg.field) : std::nullopt;
   if (!keys || (summing && !addends)) return std::nullopt;
   tick();
   // Its value does not read the filter's item (kPlanValueReadsIn is outside a
   // map): the null stands in for the first row foldedFilter would pass.
-  const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, Value()));
-  std::optional<Value> folded = foldCells(list.size(), *keys, addends, rhs, cmp.op == Op::Eq, st_.core);
+  const Value rhs = evalSync(valueOf(cmp), operandInput(cmp, Value()));
+  std::optional<Value> folded =
+      foldCells(list.size(), *keys, addends, rhs, equalityOf(cmp) == Equality::Equal, st_.core);
   if (folded) i += 2;
   return folded;
 }
@@ -326,11 +346,11 @@ std::optional<Value> Evaluator::foldedColumns(const Node& pipe, size_t& i, Colum
 std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
   const Array& items = expectList(n, in);
   if (items.empty() || ((n.plan & kPlanValueReadsIn) && st_.mapItems.empty())) return std::nullopt;
-  const Node& cmp = *n.kids[0];
+  const Node& cmp = whereOf(n);
   // Evaluated where the plain filter evaluates it for the first item, and
   // before that item's field is read, as there.
   tick();
-  const Value rhs = evalSync(*cmp.kids[0], operandInput(cmp, items[0]));
+  const Value rhs = evalSync(valueOf(cmp), operandInput(cmp, items[0]));
   const bool firstOnly = n.plan & kPlanFirst;
 
   if ((n.plan & kPlanIndex) && items.size() >= kIndexFrom && indexableKey(rhs)) {
@@ -345,8 +365,8 @@ std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
 
   // Equality on a field of an object item needs no operation dispatch: the
   // field's value (no copy) against the hoisted value, as comparison() does.
-  const bool fieldEquality = (cmp.op == Op::Eq || cmp.op == Op::Neq) && !cmp.field.isNone();
-  const bool wantEqual = cmp.op == Op::Eq;
+  const bool fieldEquality = proves(cmp) && !cmp.field.isNone();
+  const bool wantEqual = equalityOf(cmp) == Equality::Equal;
   // Data that stays in the engine is read by columns (its items are all objects).
   const std::optional<CellColumn> keys =
       fieldEquality && st_.columns ? st_.columns->cells(in, cmp.field) : std::nullopt;

@@ -15,10 +15,21 @@ namespace {
 
 std::string opOf(const Node& n) { return "'" + std::string(specOf(n.op).name) + "'"; }
 
+// select reads each of its `fields` (Node::keys), sort_by each key of its
+// `by` (Node::sortKeys): their row roles say which.
+bool selects(const Node& n) { return specOf(n.op).rows == RowRole::Select; }
+
+// The field of n that lists the keys it reads: select's `fields`, sort_by's `by`.
+const char* keysField(const Node& n) {
+  for (const FieldSpec& f : specOf(n.op).fields)
+    if (f.kind == FieldKind::Names || f.kind == FieldKind::SortKeys) return f.name;
+  return "";
+}
+
 // The name a read missed on `object`: select's field or sort_by's key number
 // `key`, its field, or the first key of its path the object lacks.
 std::string missedName(const Node& n, size_t key, const Value& object) {
-  if (keyReads(n)) return n.op == Op::Select ? n.keys[key].str() : n.sortKeys[key].first.str();
+  if (keyReads(n)) return selects(n) ? n.keys[key].str() : n.sortKeys[key].first.str();
   if (!n.usesPath) return n.field.str();
   // The object is where the walk stopped: the deepest key it lacks.
   for (auto key = n.keys.rbegin(); key != n.keys.rend(); ++key)
@@ -36,7 +47,7 @@ bool dottedPath(const std::string& name, const Value& object) {
 // (so that two misspelt fields of one select are two warnings).
 std::string readPath(const Node& n, size_t key) {
   if (!keyReads(n)) return n.path;
-  return n.path + (n.op == Op::Select ? "/fields/" : "/by/") + std::to_string(key);
+  return n.path + "/" + keysField(n) + "/" + std::to_string(key);
 }
 
 Warning fieldWarning(const Node& n, size_t key, const Value& object) {
@@ -62,9 +73,9 @@ void eachNode(const Node& n, const std::function<void(const Node&)>& visit) {
 }  // namespace
 
 size_t keyReads(const Node& node) {
-  if (node.op == Op::Select) return node.keys.size();
-  const bool byKeys =
-      node.op == Op::SortBy && node.field.isNone() && !node.sortKeys.empty() && !node.sortKeys.front().first.isNone();
+  if (selects(node)) return node.keys.size();
+  const bool byKeys = specOf(node.op).rows == RowRole::Sort && node.field.isNone() && !node.sortKeys.empty() &&
+                      !node.sortKeys.front().first.isNone();
   return byKeys ? node.sortKeys.size() : 0;
 }
 
@@ -80,7 +91,7 @@ std::vector<Warning> staticWarnings(const Program& program, const std::vector<st
   std::sort(keys.begin(), keys.end());
   keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
   eachNode(*program.root, [&](const Node& n) {
-    if (n.op != Op::Load) return;
+    if (specOf(n.op).control != Control::Load) return;
     const std::string& key = n.name.str();
     if (std::binary_search(keys.begin(), keys.end(), key)) return;
     NearestNames near(key);

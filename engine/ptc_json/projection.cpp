@@ -113,7 +113,8 @@ bool rowProjection(const Node& n, Fields& fields) {
     const Control first = controlOf(*n.kids.front());  // the first step: what the pipe starts from
     if (first == Control::Load || first == Control::Var || first == Control::Literal) return mapItemReads(n, fields);
   }
-  if (n.op != Op::Object) return false;  // an implicit object (the strict op the compiler makes of one)
+  // An object (implicit objects compile to it) of such values.
+  if (specOf(n.op).gives != Gives::KeyedKids) return false;
   return std::all_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return rowProjection(*k, fields); });
 }
 

@@ -147,7 +147,9 @@ class Check {
       case Control::Or:
       case Control::If:
       case Control::Try:
-      case Control::Loop: break;
+      case Control::Loop:
+      case Control::ForEach:
+      case Control::Retry: break;
     }
     if (spec.rows == RowRole::FieldRead) return n.hasDefault ? kidsSee({}, n) : reads(n, in);
     if (spec.rows == RowRole::Compare) return comparison(n, in);
@@ -197,7 +199,8 @@ class Check {
         return result.schema && !result.listOf ? Shape{result.schema, true, result.what} : Shape{};
       case Gives::New:
       case Gives::LastKid:  // pipe and let: visited as themselves
-      case Gives::OneOfKids: return {};
+      case Gives::OneOfKids:
+      case Gives::KeyedKids: return {};
     }
     return {};
   }

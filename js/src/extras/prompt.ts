@@ -93,14 +93,14 @@ function typeText(s: JsonObject | undefined): string {
 }
 
 function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
-  const lines = [compact ? 'Tools (call with {"op": "call", "tool": name, "args": {...}}):' : "## Available tools", ""];
+  const lines = [compact ? 'Tools ({"op": "call", "tool": name, "args": {...}}):' : "## Available tools", ""];
   if (!compact)
     lines.push(
       'Call a tool with {"op": "call", "tool": "<name>", "args": {...}}. `args` is an implicit object: values ' +
         "that are operations are evaluated against the current value, so a call inside `map` can pass a field of " +
-        "each item. Args must match the tool's parameters, or the call fails before the tool runs. Tools run one at " +
-        "a time in program order; a call inside `map` runs once per item. A tool's result is data like any other: " +
-        "filter, map and aggregate it in the same program.",
+        "each item. Args must match the tool's parameters, or the call fails before the tool runs. A call inside " +
+        "`map` runs once per item, the items' calls concurrently (results in item order); `for_each` runs them one " +
+        "after another. A tool's result is data like any other: filter, map and aggregate it in the same program.",
       "",
     );
   if (!tools.length) lines.push("No tools are available: `call` cannot be used.");
@@ -193,8 +193,7 @@ function operationsSection(ops: Operation[], compact: boolean): string[] {
   const categories = [...new Set(ops.map((o) => o.category))];
   if (compact)
     return [
-      "## Operations by family (fields, ? optional; *: reads the current value; °: the current value, its field, " +
-        "or value: <expr> instead)",
+      "## Operations (? optional; *: reads the current value; °: the current value, its field or value: <expr>)",
       "",
       ...categories.map((category) => `${category}: ${compactFamily(ops.filter((o) => o.category === category))}`),
       unitsLine(ops),
@@ -358,9 +357,8 @@ const ERRORS_FULL = [
 ];
 
 const ERRORS_COMPACT = [
-  'Errors come back as "<Type> at <JSON Pointer>: <message>": ParseError, ValidationError (malformed; nothing ' +
-    "ran; the message gives the fix), ExecutionError, Timeout, MemoryExceeded. Fix the node at the pointer and " +
-    "resend the whole program.",
+  'Errors: "<Type> at <JSON Pointer>: <message>", Type ParseError, ValidationError (nothing ran), ' +
+    "ExecutionError, Timeout or MemoryExceeded: fix that node as the message says, resend the whole program.",
   "",
 ];
 
