@@ -1,7 +1,8 @@
 // The recipe's tables, next to pg-boss's own schema (pgboss) in the same database:
-//   ptc.runs     one row per run: its program, which leg it is on (0, then one
-//                more per approval), its status, the signed state it starts
-//                from or waits at, the decisions for its next leg, its result.
+//   ptc.runs     one row per run: its program, its run_id (the runId its
+//                tools see), which leg it is on (0, then one more per
+//                approval), its status, the signed state it waits at, the
+//                decisions for its next leg, its result.
 //   ptc.writes   the dedupe table of write tools: PRIMARY KEY (run_id, call_id).
 //   ptc.ledger   what the write tools do (the effect), inserted in the same
 //                transaction as the dedupe row: an effect without its key, or a
@@ -26,7 +27,7 @@ CREATE TABLE IF NOT EXISTS ptc.runs (
   leg integer NOT NULL DEFAULT 0,
   status text NOT NULL DEFAULT 'queued'
     CHECK (status IN ('queued', 'suspended', 'resuming', 'done', 'failed', 'refused')),
-  run_id text,
+  run_id text NOT NULL,
   state json,
   decisions json,
   result json,

@@ -1,33 +1,14 @@
 // One leg of a run, as a worker runs it for a job { runKey, leg }: from the run's
-// row, resume its stored signed state with the decisions for this leg, and store
-// what came of it (suspended again, done, refused...) if the row is still at
-// this leg. Every step may be repeated after a worker dies (pg-boss hands the job
-// out again once it expires), or run by two workers at once: the row's update
-// is conditional, and write tools dedupe by { runId, callId }.
+// row, run its program (leg 0, under the row's run_id) or resume its stored
+// signed state with the decisions for this leg, and store what came of it
+// (suspended again, done, refused...) if the row is still at this leg. Every
+// step may be repeated after a worker dies (pg-boss hands the job out again
+// once it expires), or run by two workers at once: the row's update is
+// conditional, and write tools dedupe by { runId, callId }.
 import { killPoint } from "./killpoints.cjs";
 import { makeTools } from "./tools.mjs";
 
 const LIVE = ["queued", "resuming"];
-
-/**
- * A fresh run's first state. ptc-wasm gives a fresh run a new runId each time
- * it starts, and write tools dedupe by runId: a first leg retried from the
- * program would write again. So the first leg starts with `suspend: true`,
- * which calls no tool and returns a signed state at the program's first calls
- * (with its runId); the state is stored, and every try of the leg resumes the
- * stored one: the same runId, the same callIds.
- */
-async function firstState(ptc, pool, row, options) {
-  const first = await ptc.run(row.program, { tools: makeTools(pool, options), suspend: true, ...options.run });
-  if (first.status !== "suspended") return { ended: first }; // no tool call (or an invalid program)
-  await pool.query(
-    "UPDATE ptc.runs SET state = $2, run_id = $3 WHERE run_key = $1 AND leg = 0 AND state IS NULL AND status = 'queued'",
-    [row.run_key, JSON.stringify(first.state), first.state.runId],
-  );
-  const { rows } = await pool.query("SELECT state FROM ptc.runs WHERE run_key = $1", [row.run_key]);
-  killPoint("first-state-stored");
-  return { state: rows[0].state }; // this try's, or an earlier try's (the same program, another runId)
-}
 
 /** What a run's result makes of its row. */
 function outcome(r) {
@@ -47,20 +28,17 @@ export async function runLeg(ptc, pool, { runKey, leg }, options) {
   const row = rows[0];
   if (!row || row.leg !== leg || !LIVE.includes(row.status)) return "stale";
   const legOptions = { worker: options.worker, resumed: leg > 0, run: { stateKey: options.stateKey, ...options.run } };
-  let state = row.state;
+  const tools = makeTools(pool, legOptions);
   let r;
-  if (leg === 0 && !state) {
-    const first = await firstState(ptc, pool, row, legOptions);
-    if (first.ended) r = first.ended;
-    else state = first.state;
-  }
-  if (!r) {
-    if (leg > 0) killPoint("resume");
-    r = await ptc.resume(state, {
-      results: row.decisions ?? {},
-      tools: makeTools(pool, legOptions),
-      ...legOptions.run,
-    });
+  if (leg === 0) {
+    // The first leg runs the program, under the run's own id (the row's run_id,
+    // chosen at submit): every try of this leg gives each call the same
+    // { runId, callId }, so a write a killed try made is found by its key.
+    r = await ptc.run(row.program, { tools, runId: row.run_id, ...legOptions.run });
+  } else {
+    killPoint("resume");
+    // A resumed run keeps the runId its state holds (the same run_id).
+    r = await ptc.resume(row.state, { results: row.decisions ?? {}, tools, ...legOptions.run });
   }
   const o = outcome(r);
   killPoint(leg > 0 ? "resume-unstored" : "unstored"); // the run is over, its outcome not stored

@@ -38,11 +38,16 @@ async function inTransaction(pool, work) {
   }
 }
 
-/** Submits a program as run `runKey` (once: a second submit of the key does nothing). */
+/**
+ * Submits a program as run `runKey` (once: a second submit of the key does
+ * nothing). Its run_id, the `runId` option its first leg runs with, is the key
+ * itself: any 1 to 128 printable ASCII characters without spaces would do, as
+ * long as every try of the run uses the same.
+ */
 export function submit(pool, boss, runKey, program) {
   return inTransaction(pool, async (client) => {
     const added = await client.query(
-      "INSERT INTO ptc.runs (run_key, program) VALUES ($1, $2) ON CONFLICT (run_key) DO NOTHING",
+      "INSERT INTO ptc.runs (run_key, run_id, program) VALUES ($1, $1, $2) ON CONFLICT (run_key) DO NOTHING",
       [runKey, JSON.stringify(program)],
     );
     if (added.rowCount === 1)

@@ -29,7 +29,6 @@ const KEEP = process.env.PTC_QUEUE_KEEP_LOGS === "1"; // keep the processes' log
 
 // Killed while it waits on its own: the leg-0 points, then those of legs after an approval.
 const FIRST_LEGS = [
-  "first-state-stored:1", // the first state is stored, not yet resumed
   "read:1", // in a read tool
   "write-uncommitted:1", // in a write's transaction (it rolls back)
   "write-committed:1", // the write is committed, its journal entry not made

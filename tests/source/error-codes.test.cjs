@@ -30,6 +30,7 @@ const NOT_FROM_A_CASE = {
   replay_missing: "a replayed run asking what was not recorded: suspend.test.cjs",
   bad_state: "resume given a state that does not fit: suspend.test.cjs",
   bad_resume: "resume given results or context that do not fit: suspend.test.cjs",
+  bad_run_id: "run or runWorkflow given a runId that cannot name a run: run-id.test.cjs",
   shadowed_memory: "a session's call whose context has a memory key: agent-memory.test.cjs",
   read_only_program: "MCP run_program given a program that writes: agent-gateway.test.cjs, agent-memory.test.cjs",
 };
@@ -46,6 +47,7 @@ test("the table names the engine's codes, in the engine's order, then the packag
     "replay_missing",
     "bad_state",
     "bad_resume",
+    "bad_run_id",
     "shadowed_memory",
     "read_only_program",
   ]);

@@ -41,6 +41,8 @@ export interface GateOptions {
   journal?: boolean;
   /** A recording to answer calls from; a call not in it ends the run (replay_missing). */
   replay?: JournalEntry[];
+  /** The host's id for the run (checked by runIdRefusal); default a new one. A resumed run keeps its state's. */
+  runId?: string;
 }
 
 /** What a resumed run starts with (suspension.ts): the journal so far and the host's decisions. */
@@ -114,12 +116,13 @@ export class ToolGate {
     answers: JournalEntry[],
     replaying: boolean,
     maxKeptBytes: number,
+    runId: string,
     seed?: ResumeSeed,
   ) {
     this.replaying = replaying;
     this.maxKeptBytes = maxKeptBytes;
     this.decisions = seed?.decisions ?? new Map();
-    this.runId = seed?.runId ?? newRunId();
+    this.runId = runId;
     for (const entry of answers) {
       const key = callKey(entry.tool, entry.args);
       const list = this.recorded.get(key);
@@ -135,7 +138,8 @@ export class ToolGate {
     if (!seed && !replay && !options.suspend && !options.journal && !needsGate(tools)) return undefined;
     const answers = seed?.journal ?? options.replay ?? [];
     const maxKept = options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES;
-    return new ToolGate(tools, options.suspend === true, answers, replay, maxKept, seed);
+    const runId = seed?.runId ?? options.runId ?? newRunId();
+    return new ToolGate(tools, options.suspend === true, answers, replay, maxKept, runId, seed);
   }
 
   /**

@@ -306,6 +306,12 @@ export async function resumption(state: unknown, options: ResumeOptions): Promis
   const s = st as unknown as Record<string, unknown>;
   const problem = sizeProblem(s) ?? shapeProblem(s) ?? (await macProblem(s, options.stateKey));
   if (problem) return refuse("bad_state", `The state cannot be resumed: ${problem}`);
+  if (options.runId !== undefined && options.runId !== st.runId)
+    return refuse(
+      "bad_resume",
+      `The runId option (${JSON.stringify(options.runId)}) is not the state's (${JSON.stringify(st.runId)}): ` +
+        `a resumed run keeps the runId it started with; leave runId out of resume's options or pass the state's`,
+    );
   const results = options.results ?? {};
   if (!isPlainObject(results)) throw new TypeError("ptc-wasm: options.results must be an object of results by call id");
   let decisions: Map<string, CallResult> | Refusal;

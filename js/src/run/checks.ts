@@ -6,7 +6,7 @@ import { describeThrown } from "../util/describe.js";
 import { descriptorProblem } from "./descriptors.js";
 import { ENGINE_LIMITS } from "../types/engine-tables.js";
 import type { LoadOptions } from "../engine/resident.js";
-import type { ResumeOptions, RunOptions, ValidateOptions } from "../types/public.js";
+import type { PtcError, ResumeOptions, RunOptions, ValidateOptions } from "../types/public.js";
 
 /** The longest timer JavaScript can set (longer ones fire at once). */
 export const MAX_TIMEOUT_MS = ENGINE_LIMITS.timeoutMs.max;
@@ -185,6 +185,7 @@ const RUN_OPTIONS = [
   "replay",
   "stateKey",
   "singleTurn",
+  "runId",
 ] as const;
 
 /** The options of run(), checked; see checkedOptions. */
@@ -207,7 +208,35 @@ export function checkResumeOptions(options: ResumeOptions): ResumeOptions {
     "suspend",
     "signal",
     "stateKey",
+    "runId",
   ]);
+}
+
+/** The longest `runId` a host may choose. */
+export const MAX_RUN_ID_LENGTH = 128;
+const RUN_ID = /^[!-~]+$/;
+
+/**
+ * A host's `runId` (run(), runWorkflow()) that cannot name a run: why, else
+ * undefined. Not a TypeError as the other options: a run id often comes from
+ * data (a job's id), so a bad one is a result, a validation_error naming the
+ * option, and nothing runs.
+ */
+export function runIdRefusal(runId: unknown): { ok: false; error: PtcError } | undefined {
+  if (runId === undefined) return undefined;
+  let problem: string | undefined;
+  if (typeof runId !== "string") problem = `is a ${runId === null ? "null" : typeof runId}`;
+  else if (runId.length === 0) problem = "is empty";
+  else if (runId.length > MAX_RUN_ID_LENGTH) problem = `is ${runId.length} characters long`;
+  else if (!RUN_ID.test(runId)) {
+    const at = [...runId].findIndex((ch) => !RUN_ID.test(ch));
+    problem = `holds ${JSON.stringify(runId[at])} at index ${at}`;
+  }
+  if (problem === undefined) return undefined;
+  const message =
+    `The run option runId ${problem}: it must be 1 to ${MAX_RUN_ID_LENGTH} characters of printable ASCII ` +
+    `without spaces ('!' to '~'), such as a job id ("job-42"); nothing ran`;
+  return { ok: false, error: { type: "validation_error", code: "bad_run_id", message } };
 }
 
 /** The options of load(); see checkedOptions. */

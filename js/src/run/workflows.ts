@@ -53,6 +53,8 @@ export interface WorkflowOptions {
   replay?: JournalEntry[];
   /** Signs a suspended state (see RunOptions.stateKey). */
   stateKey?: StateKey;
+  /** The run's identity in its tool calls, chosen by the host (see RunOptions.runId). */
+  runId?: string;
 }
 
 export interface ValidateWorkflowOptions {
@@ -98,6 +100,7 @@ const WORKFLOW_OPTIONS = [
   "journal",
   "replay",
   "stateKey",
+  "runId",
 ] as const;
 
 /** The options of runWorkflow(), checked as run()'s are (checks.ts); throws TypeError. */

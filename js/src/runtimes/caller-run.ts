@@ -31,7 +31,7 @@ export type Failed = { ok: false; error: PtcError };
 /** What a run of either dialect is started with, once checked. */
 export type CallerOptions = Pick<
   RunOptions,
-  "tools" | "timeoutMs" | "toolTimeoutMs" | "signal" | "trace" | "journal" | "maxHeapBytes"
+  "tools" | "timeoutMs" | "toolTimeoutMs" | "signal" | "trace" | "journal" | "maxHeapBytes" | "runId"
 >;
 
 export class CallerRun<O extends CallerOptions = CallerOptions, R extends object = object> {
@@ -46,7 +46,7 @@ export class CallerRun<O extends CallerOptions = CallerOptions, R extends object
   private readonly gated?: Gated;
   private readonly observer?: RunObserver;
   private payloadMs = 0;
-  /** Names the calls of an ungated run (a gated one's ids come from its gate). */
+  /** Names the calls of an ungated run: the host's runId, else a new one (a gated run's ids come from its gate). */
   private runId?: string;
   /** Writes abandoned while their tool still ran: what they did may have landed. */
   private readonly unconfirmed: UnconfirmedWrite[] = [];
@@ -106,7 +106,7 @@ export class CallerRun<O extends CallerOptions = CallerOptions, R extends object
     const write = effectOf(tools[call.tool]) === "write";
     // A gated call gets its gate's identity; an ungated one, ids within this run.
     const live = (ids?: CallIds) => {
-      const identity = ids ?? { runId: (this.runId ??= newRunId()), callId: `call-${call.id}` };
+      const identity = ids ?? { runId: (this.runId ??= this.options.runId ?? newRunId()), callId: `call-${call.id}` };
       let abandoned = false;
       const onAbandoned = write
         ? () => {

@@ -3,7 +3,7 @@
 // live in the engine; nothing here interprets a program.
 import { driveRun, type RunIo } from "../run/driver.js";
 import { EngineInstance } from "../engine/engine.js";
-import { checkLoadOptions, checkResumeOptions, checkValidateOptions } from "../run/checks.js";
+import { checkLoadOptions, checkResumeOptions, checkValidateOptions, runIdRefusal } from "../run/checks.js";
 import type { ResumeSeed } from "../gate/journal.js";
 import { compensationWarnings, effectOf, withEffects } from "../gate/effects.js";
 import { resumption, sealed } from "../gate/suspension.js";
@@ -141,6 +141,8 @@ export abstract class EngineHost {
   /** Runs a program. Never throws for a bad program: failures come back as { ok: false, error }. */
   async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
     options = PROGRAM.check(options);
+    const badId = runIdRefusal(options.runId);
+    if (badId) return badId;
     const text = programText(program);
     if (typeof text !== "string") return text;
     const tooLong = replayTooLong(options);
@@ -155,6 +157,8 @@ export abstract class EngineHost {
   async runWorkflow(source: string, options: WorkflowOptions = {}): Promise<WorkflowResult> {
     options = STEP_FUNCTIONS.check(options);
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    const badId = runIdRefusal(options.runId);
+    if (badId) return badId;
     const tooLong = replayTooLong(options);
     if (tooLong) return tooLong as WorkflowResult;
     return sealed(await this.start(STEP_FUNCTIONS, source, options), options.stateKey);

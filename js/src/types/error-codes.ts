@@ -314,8 +314,15 @@ export const ERROR_CODES = [
     code: "bad_resume",
     types: [E],
     source: "package",
-    when: "`resume` got results for calls that are not pending, results of the wrong shape, or a context other than the run's.",
-    fix: "Answer the state's `pending` ids with `{ value }`, `{ error }` or `{ approved }`, and pass the same context.",
+    when: "`resume` got results for calls that are not pending, results of the wrong shape, a context other than the run's, or a `runId` other than the state's.",
+    fix: "Answer the state's `pending` ids with `{ value }`, `{ error }` or `{ approved }`, and pass the same context (and no runId, or the state's).",
+  },
+  {
+    code: "bad_run_id",
+    types: [V],
+    source: "package",
+    when: "The `runId` option of run() or runWorkflow() is not 1 to 128 characters of printable ASCII without spaces (`!` to `~`); nothing ran.",
+    fix: 'Pass an id such as a job\'s ("job-42"), or leave `runId` out for a new random one.',
   },
   {
     code: "shadowed_memory",

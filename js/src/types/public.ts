@@ -113,6 +113,17 @@ export interface RunOptions {
    * trusted as where it was kept.
    */
   stateKey?: StateKey;
+  /**
+   * The run's identity, chosen by the host: the `runId` every tool call gets
+   * (`execute(args, { signal, runId, callId })`) and a suspended state keeps.
+   * Default: a new random id per run. Give the same id to every try of the
+   * same job (a queue's job id, say): the calls of the same program with the
+   * same answers then get the same `{ runId, callId }` on each try, so a write
+   * tool that dedupes by them writes once however often the job is run again.
+   * 1 to 128 characters of printable ASCII without spaces (`!` to `~`); another
+   * value ends the run before it starts with a validation_error (`bad_run_id`).
+   */
+  runId?: string;
 }
 
 export interface ValidateOptions {
@@ -479,6 +490,12 @@ export interface ResumeOptions {
   signal?: AbortSignal;
   /** The key the state was signed with (run's `stateKey`); the next state is signed with it too. */
   stateKey?: StateKey;
+  /**
+   * A resumed run keeps the `runId` its state holds. Given here, it must be that
+   * one (a host may pass the same options to every try); another is refused
+   * (`bad_resume`): a run's identity cannot change halfway.
+   */
+  runId?: string;
 }
 
 /** One executed step (docs/step-functions.md, "Trace"). */
