@@ -238,9 +238,9 @@ describe.each([
     expect(limited.error.message).toContain("limit of 2 tool calls (maxToolCalls)");
   });
 
-  test("step functions: a for loop's iterations run concurrently, with the same results as one at a time", async () => {
+  test("step functions: a parallel for loop's iterations run concurrently, with the same results as one at a time", async () => {
     const source = `{"function": "f", "input": {"xs": "list number"}, "output": "list any",
-      "steps": [{"for": "x", "in": "$input.xs", "do": [
+      "steps": [{"for": "x", "in": "$input.xs", "parallel": true, "do": [
         {"let": "y", "call": "t", "args": {"x": "$x"}, "on-error": {"continue": true}},
         {"for": "z", "in": [1, 2], "do": [{"let": "w", "call": "t", "args": {"x": {"+": [100, "$x", "$z"]}}}, {"yield": "$w"}], "let": "inner"},
         {"yield": {"$merge": [{"y": "$y"}, {"inner": "$inner"}]}}]}]}`;
