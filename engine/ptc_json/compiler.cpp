@@ -438,6 +438,13 @@ class Compiler {
         if (!v.isString()) wrongKind(spec, f, path, "a string (or null)", v);
         node.field = v;
         return;
+      case FieldKind::Key: {  // at its field's index in keys: an op may have several
+        if (!v.isString() || v.str().empty()) wrongKind(spec, f, path, "a non-empty field name", v);
+        const auto at = static_cast<size_t>(&f - spec.fields.data());
+        if (node.keys.size() <= at) node.keys.resize(at + 1, Value::none());
+        node.keys[at] = v;
+        return;
+      }
       case FieldKind::Names:
         if (!v.isArray()) wrongKind(spec, f, path, "a list of strings", v);
         for (size_t i = 0; i < v.items().size(); ++i) {

@@ -53,6 +53,8 @@ class Evaluator {
   Value scan(const Node& n, const Value& in);
   Value reduce(const Node& n, const Value& in);
   std::optional<Value> plannedFilter(const Node& n, const Value& in);  // planner.cpp; nullopt: run it plainly
+  // lookup over its evaluated operands: a probe of the run's index of `in` (planner.cpp).
+  Value lookup(const Node& n, const Value& in, const Value* args, size_t nargs);
   // A filter marked kPlanFold and the count or sum after it, in one pass (planner.cpp).
   std::optional<Value> foldedFilter(const Node& n, const Node& agg, const Value& in);
   // The same fold, or group_by's folded aggregates, over a list that crossed

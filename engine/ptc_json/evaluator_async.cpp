@@ -148,12 +148,17 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       co_return co_await caughtAsync(n, in, std::move(*failed));
     }
     case Control::Loop: co_return co_await loopAsync(n, in);
+    case Control::Lookup: {
+      std::vector<Value> args = co_await operandsAsync(n, in);
+      co_return lookup(n, in, args.data(), args.size());
+    }
     case Control::Literal:
     case Control::Var:
     case Control::Load:  // no kids: never on the way to a call
     case Control::GroupBy:
     case Control::FromEntries:
     case Control::Scan:
+    case Control::Quantify:
     case Control::Reduce: co_return evalSync(n, in);  // validation keeps tool calls out (OpSpec::refusesCalls)
   }
   throwExecution(ErrorCode::Internal, n, "internal: not an operation");

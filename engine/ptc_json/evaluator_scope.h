@@ -59,6 +59,8 @@ inline constexpr FieldRef tryCatch = fieldRef(Op::Try, "catch");
 inline constexpr FieldRef loopInit = fieldRef(Op::Loop, "init");
 inline constexpr FieldRef loopNext = fieldRef(Op::Loop, "next");
 inline constexpr FieldRef loopWhile = fieldRef(Op::Loop, "while");
+inline constexpr FieldRef quantWhere = fieldRef(Op::Any, "where");
+static_assert(fieldRef(Op::All, "where").index == quantWhere.index);
 }  // namespace field
 
 // A let's binding expressions, in order: each of `bindings`, or its `value`

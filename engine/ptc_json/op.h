@@ -112,6 +112,12 @@ enum class Op : uint8_t {
   // control
   Try,
   Loop,
+  // lookups, quantifiers, ranks and trees (issue 35: the `lookup` area)
+  Lookup,
+  Any,
+  All,
+  Rank,
+  Descendants,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };

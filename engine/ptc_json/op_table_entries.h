@@ -73,6 +73,7 @@ inline constexpr const char* kAddUnits[] = {"second", "minute", "hour", "day", "
 inline constexpr const char* kDateParts[] = {"year", "quarter", "month",  "day",      "weekday",
                                              "hour", "minute",  "second", "iso_week", "day_of_year"};
 inline constexpr const char* kTruncUnits[] = {"year", "quarter", "month", "week", "day", "hour", "minute"};
+inline constexpr const char* kRankMethods[] = {"rank", "dense", "row"};
 
 // The op table and its entry builders are laid out by hand, an entry per op.
 // clang-format off
@@ -506,6 +507,43 @@ constexpr std::array<Entry, kOpCount> buildTable() {
        "Repeats `next` while `while` holds (at most `max` results); returns every result (e.g. pages), the "
        "one `while` rejected last.",
        R"({"op": "loop", "init": {"op": "call", "tool": "get_expenses", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": {"op": "call", "tool": "get_expenses", "args": {"page": {"op": "get", "field": "next_page"}}}, "max": 20})"}),
+      // lookups, quantifiers, ranks and trees (issue 35: the `lookup` area)
+      does({.control = Control::Lookup, .runs = Runs::Once},
+           valueOp(Op::Lookup, "lookup", "access",
+              "A join: the first item of `in` whose `key` field equals the input (null when none), or its `get` field. "
+              "`in` is indexed once, not scanned per lookup.",
+              R"({"op": "lookup", "field": "customer_id", "in": "$customers", "key": "id", "get": "tier"})",
+              {field("in", K::Expr, P::Required, "the list of objects to search, e.g. \"$customers\""),
+               field("key", K::Key, P::Required, "the field of its items that must equal the input"),
+               field("get", K::Key, P::Optional, "the field of the found item to return (omit: the whole item)")})),
+      does({.control = Control::Quantify, .runs = Runs::PerItem, .neverAnObject = true, .refusesCalls = true,
+            .scopes = {{.binds = Binds::As, .seenBy = "where"}}},
+           listOp(Op::Any, "any", "collections",
+             "True when `where` is truthy for some item (false for an empty list); stops at the first.",
+             R"({"op": "any", "where": {"op": "gt", "field": "total", "value": 1000}})",
+             {predicate("where", K::Expr, "condition evaluated with each item as the current value"), asName()})),
+      does({.control = Control::Quantify, .runs = Runs::PerItem, .rejects = true, .neverAnObject = true,
+            .refusesCalls = true, .scopes = {{.binds = Binds::As, .seenBy = "where"}}},
+           listOp(Op::All, "all", "collections",
+             "True when `where` is truthy for every item (true for an empty list); stops at the first that is not.",
+             R"({"op": "all", "where": {"op": "eq", "field": "status", "value": "paid"}})",
+             {predicate("where", K::Expr, "condition evaluated with each item as the current value"), asName()})),
+      does({.apply = applyRank, .neverAnObject = true},
+           listOp(Op::Rank, "rank", "collections",
+             "Objects sorted by `field` (stable, nulls last, unranked), each with \"rank\" added: ties share a rank "
+             "(1, 2, 2, 4; method dense: 1, 2, 2, 3; row: 1, 2, 3, 4).",
+             R"({"op": "rank", "field": "score", "order": "desc", "method": "dense"})",
+             {field("field", K::ItemField, P::Required, "field to rank by"),
+              field("order", K::Order, P::Optional, "\"asc\" (default) or \"desc\""),
+              choice("method", P::Optional, "\"rank\" (default), \"dense\" or \"row\"", kRankMethods)})),
+      does({.apply = applyDescendants, .neverAnObject = true},
+           listOp(Op::Descendants, "descendants", "collections",
+             "The items under `of` at any depth, by parent ids: children, then grandchildren... (each once: a cycle "
+             "ends; `of` itself is left out).",
+             R"({"op": "descendants", "of": 7, "parent": "manager_id"})",
+             {field("of", K::Expr, P::Required, "the id of the item whose descendants are wanted"),
+              field("parent", K::Key, P::Required, "the field holding an item's parent id"),
+              field("id", K::Key, P::Optional, "the field holding an item's own id (default \"id\")")})),
   }};
 }
 // clang-format on

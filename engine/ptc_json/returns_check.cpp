@@ -147,7 +147,9 @@ class Check {
       case Control::Or:
       case Control::If:
       case Control::Try:
-      case Control::Loop: break;
+      case Control::Loop:
+      case Control::Lookup:
+      case Control::Quantify: break;
     }
     if (spec.rows == RowRole::FieldRead) return n.hasDefault ? kidsSee({}, n) : reads(n, in);
     if (spec.rows == RowRole::Compare) return comparison(n, in);
