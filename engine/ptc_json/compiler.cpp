@@ -256,6 +256,12 @@ class Compiler {
                "Shape: " +
                opShape(*spec));
     checkOneOf(*spec, v, path);
+    if (v.find("left") && v.find("field") && findField(*spec, "left"))  // a comparison's two left sides
+      fail(ErrorCode::ConflictingFields, path,
+           "'" + std::string(spec->name) +
+               "' compares `left` (an expression) or the item's `field`, not both: drop one. Shape: " +
+               opShape(*spec));
+    if (v.find("left") && findField(*spec, "left")) node->readsInput = false;  // it compares `left`, not its input
     checkForms(*spec, *node, v, path);
     shortForm(*node, *spec, v, path, depth);
     if (spec->valueOverridesInput && v.find("value")) {  // reads `value` (kids[0]) instead of the current value

@@ -325,7 +325,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
   switch (spec.control) {
     case Control::None: {
       Operands args(n.kids.size());
-      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
+      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in, i));
       return spec.apply(n, in, args.data(), args.size());
     }
     case Control::Literal: return n.data;

@@ -78,9 +78,10 @@ class Evaluator {
   Task<std::vector<Value>> fanOutOperands(const Node& n, const Value& in);
   Task<std::vector<Value>> fanOut(FanOut& fan);
   // What an expression field of `n` is evaluated against: the current value,
-  // except a comparison's `value`, which sees the item of the innermost map.
-  const Value& operandInput(const Node& n, const Value& in) const {
-    return n.valueSeesMapItem && !st_.mapItems.empty() ? st_.mapItems.back() : in;
+  // except a comparison's `value` (kids[0]), which sees the item of the
+  // innermost map; its `left` (kids[1]) sees the current value.
+  const Value& operandInput(const Node& n, const Value& in, size_t kid = 0) const {
+    return n.valueSeesMapItem && kid == 0 && !st_.mapItems.empty() ? st_.mapItems.back() : in;
   }
   RunState& st_;
 };

@@ -47,7 +47,7 @@ Task<std::vector<Value>> Evaluator::operandsAsync(const Node& n, Value in) {
   size_t calling = std::count_if(n.kids.begin(), n.kids.end(), [](const auto& k) { return k->hasCall; });
   if (fansOut(calling)) args = co_await fanOutOperands(n, in);
   else
-    for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
+    for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in, i));
   co_return args;
 }
 

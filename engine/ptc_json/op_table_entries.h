@@ -77,10 +77,14 @@ inline constexpr const char* kRankMethods[] = {"rank", "dense", "row"};
 
 // The op table and its entry builders are laid out by hand, an entry per op.
 // clang-format off
+// `left` (kids[1] when given: `value` is required and first) is a computed
+// left side instead of `field`, evaluated against the current value.
 constexpr OpSpec comparison(Op op, const char* name, const char* description, const char* example) {
   return seesMapItem(OpSpec{op, name, "comparison", true,
                             {fieldOf("field of the current item to compare; omit (or null) to compare the item itself"),
-                             compareValue()},
+                             compareValue(),
+                             field("left", K::Expr, P::Optional,
+                                   "instead of field: an expression to compare (it sees the current value)")},
                             description, example});
 }
 
