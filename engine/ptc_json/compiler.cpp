@@ -256,12 +256,16 @@ class Compiler {
                "Shape: " +
                opShape(*spec));
     checkOneOf(*spec, v, path);
-    if (v.find("left") && v.find("field") && findField(*spec, "left"))  // a comparison's two left sides
-      fail(ErrorCode::ConflictingFields, path,
-           "'" + std::string(spec->name) +
-               "' compares `left` (an expression) or the item's `field`, not both: drop one. Shape: " +
-               opShape(*spec));
-    if (v.find("left") && findField(*spec, "left")) node->readsInput = false;  // it compares `left`, not its input
+    // A comparison's `left`, min's and max's `values`: read instead of the input (and its `field`).
+    for (const char* instead : {"left", "values"}) {
+      if (!v.find(instead) || !findField(*spec, instead)) continue;
+      if (v.find("field"))
+        fail(ErrorCode::ConflictingFields, path,
+             "'" + std::string(spec->name) + "' reads `" + instead +
+                 "` instead of its input and that input's `field`: give one of them, not both. Shape: " +
+                 opShape(*spec));
+      node->readsInput = false;
+    }
     checkForms(*spec, *node, v, path);
     shortForm(*node, *spec, v, path, depth);
     if (spec->valueOverridesInput && v.find("value")) {  // reads `value` (kids[0]) instead of the current value
