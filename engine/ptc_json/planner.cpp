@@ -384,9 +384,9 @@ namespace {
 const Value& lookupKey(const Node& n, const Array& items, size_t i, const std::string& key, bool& seen) {
   static const Value null;
   if (!items[i].isObject())
-    throwExecution(ErrorCode::TypeMismatch, n,
-                   "'lookup' needs `in` to be a list of objects, but item " + std::to_string(i) + " is " +
-                       typeName(items[i]));
+    throwExecution(
+        ErrorCode::TypeMismatch, n,
+        "'lookup' needs `in` to be a list of objects, but item " + std::to_string(i) + " is " + typeName(items[i]));
   const Value* v = items[i].find(key);
   seen = seen || v;
   return v ? *v : null;

@@ -34,9 +34,9 @@ std::string keyField(const Node& n, const char* name, const char* fallback) {
 
 const Value& objectItem(const Node& n, const Array& items, size_t i) {
   if (!items[i].isObject())
-    throwExecution(ErrorCode::TypeMismatch, n,
-                   quoted(n) + " expects a list of objects, but item " + std::to_string(i) + " is " +
-                       typeName(items[i]));
+    throwExecution(
+        ErrorCode::TypeMismatch, n,
+        quoted(n) + " expects a list of objects, but item " + std::to_string(i) + " is " + typeName(items[i]));
   return items[i];
 }
 
