@@ -522,7 +522,7 @@ constexpr std::array<Entry, kOpCount> buildTable() {
            valueOp(Op::Lookup, "lookup", "access",
               "A join: the first item of `in` whose `key` field equals the input (null when none), or its `get` field. "
               "`in` is indexed once, not scanned per lookup.",
-              R"({"op": "lookup", "field": "customer_id", "in": "$customers", "key": "id", "get": "tier"})",
+              R"({"op": "lookup", "field": "order_id", "in": "$orders", "key": "id", "get": "total"})",
               {field("in", K::Expr, P::Required, "the list of objects to search, e.g. \"$customers\""),
                field("key", K::Key, P::Required, "the field of its items that must equal the input"),
                field("get", K::Key, P::Optional, "the field of the found item to return (omit: the whole item)")})),
