@@ -256,6 +256,16 @@ class Compiler {
                "Shape: " +
                opShape(*spec));
     checkOneOf(*spec, v, path);
+    // A comparison's `left`, min's and max's `values`: read instead of the input (and its `field`).
+    for (const char* instead : {"left", "values"}) {
+      if (!v.find(instead) || !findField(*spec, instead)) continue;
+      if (v.find("field"))
+        fail(ErrorCode::ConflictingFields, path,
+             "'" + std::string(spec->name) + "' reads `" + instead +
+                 "` instead of its input and that input's `field`: give one of them, not both. Shape: " +
+                 opShape(*spec));
+      node->readsInput = false;
+    }
     checkForms(*spec, *node, v, path);
     shortForm(*node, *spec, v, path, depth);
     if (spec->valueOverridesInput && v.find("value")) {  // reads `value` (kids[0]) instead of the current value
@@ -456,6 +466,13 @@ class Compiler {
         if (!v.isString()) wrongKind(spec, f, path, "a string (or null)", v);
         node.field = v;
         return;
+      case FieldKind::Key: {  // at its field's index in keys: an op may have several
+        if (!v.isString() || v.str().empty()) wrongKind(spec, f, path, "a non-empty field name", v);
+        const auto at = static_cast<size_t>(&f - spec.fields.data());
+        if (node.keys.size() <= at) node.keys.resize(at + 1, Value::none());
+        node.keys[at] = v;
+        return;
+      }
       case FieldKind::Names:
         if (!v.isArray()) wrongKind(spec, f, path, "a list of strings", v);
         for (size_t i = 0; i < v.items().size(); ++i) {

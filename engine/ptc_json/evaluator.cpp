@@ -364,7 +364,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
   switch (spec.control) {
     case Control::None: {
       Operands args(n.kids.size());
-      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in));
+      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], operandInput(n, in, i));
       return spec.apply(n, in, args.data(), args.size());
     }
     case Control::Literal: return n.data;
@@ -424,6 +424,20 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
         return caught(n, in, e.error);
       }
     case Control::Loop: return loop(n, in);
+    case Control::Lookup: {
+      Operands args(n.kids.size());
+      for (size_t i = 0; i < n.kids.size(); ++i) args[i] = evalSync(*n.kids[i], in);
+      return lookup(n, in, args.data(), args.size());
+    }
+    case Control::Quantify: {  // any; all (rejects): stops at the first item that decides
+      const bool sought = !spec.rejects;
+      const Node& where = *n.kid(field::quantWhere);
+      for (const Value& item : expectList(n, in)) {
+        ItemScope scope(st_, n, field::quantWhere, item);
+        if (evalSync(where, item).truthy() == sought) return Value::boolean(sought);
+      }
+      return Value::boolean(!sought);
+    }
     case Control::Scan: return scan(n, in);
     case Control::Reduce: return reduce(n, in);
     case Control::ForEach: return forEach(n, in);

@@ -55,6 +55,8 @@ class Evaluator {
   Value forEach(const Node& n, const Value& in);
   Value retry(const Node& n, const Value& in);
   std::optional<Value> plannedFilter(const Node& n, const Value& in);  // planner.cpp; nullopt: run it plainly
+  // lookup over its evaluated operands: a probe of the run's index of `in` (planner.cpp).
+  Value lookup(const Node& n, const Value& in, const Value* args, size_t nargs);
   // A filter marked kPlanFold and the count or sum after it, in one pass (planner.cpp).
   std::optional<Value> foldedFilter(const Node& n, const Node& agg, const Value& in);
   // The same fold, or group_by's folded aggregates, over a list that crossed
@@ -82,9 +84,10 @@ class Evaluator {
   Task<std::vector<Value>> fanOutOperands(const Node& n, const Value& in);
   Task<std::vector<Value>> fanOut(FanOut& fan);
   // What an expression field of `n` is evaluated against: the current value,
-  // except a comparison's `value`, which sees the item of the innermost map.
-  const Value& operandInput(const Node& n, const Value& in) const {
-    return n.valueSeesMapItem && !st_.mapItems.empty() ? st_.mapItems.back() : in;
+  // except a comparison's `value` (kids[0]), which sees the item of the
+  // innermost map; its `left` (kids[1]) sees the current value.
+  const Value& operandInput(const Node& n, const Value& in, size_t kid = 0) const {
+    return n.valueSeesMapItem && kid == 0 && !st_.mapItems.empty() ? st_.mapItems.back() : in;
   }
   RunState& st_;
 };

@@ -101,7 +101,7 @@ Task<std::vector<Value>> Evaluator::operandsAsync(const Node& n, Value in) {
   size_t calling = std::count_if(n.kids.begin(), n.kids.end(), [](const auto& k) { return k->hasCall; });
   if (fansOut(calling)) args = co_await fanOutOperands(n, in);
   else
-    for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in));
+    for (size_t i = 0; i < n.kids.size(); ++i) args[i] = co_await evalAsync(*n.kids[i], operandInput(n, in, i));
   co_return args;
 }
 
@@ -204,12 +204,17 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Control::Loop: co_return co_await loopAsync(n, in);
     case Control::ForEach: co_return co_await forEachAsync(n, in);
     case Control::Retry: co_return co_await retryAsync(n, in);
+    case Control::Lookup: {
+      std::vector<Value> args = co_await operandsAsync(n, in);
+      co_return lookup(n, in, args.data(), args.size());
+    }
     case Control::Literal:
     case Control::Var:
     case Control::Load:  // no kids: never on the way to a call
     case Control::GroupBy:
     case Control::FromEntries:
     case Control::Scan:
+    case Control::Quantify:
     case Control::Reduce: co_return evalSync(n, in);  // validation keeps tool calls out (OpSpec::refusesCalls)
   }
   throwExecution(ErrorCode::Internal, n, "internal: not an operation");

@@ -92,7 +92,7 @@ Task<std::vector<Value>> Evaluator::fanOutOperands(const Node& n, const Value& i
   FanOut fan;
   fan.count = n.kids.size();
   for (const auto& kid : n.kids) fan.bodies.push_back(kid.get());
-  fan.inputs = {operandInput(n, in)};
+  for (size_t i = 0; i < n.kids.size(); ++i) fan.inputs.push_back(operandInput(n, in, i));  // one per operand
   co_return co_await fanOut(fan);
 }
 

@@ -63,6 +63,8 @@ inline constexpr FieldRef eachExpr = fieldRef(Op::ForEach, "expr");
 inline constexpr FieldRef eachUntil = fieldRef(Op::ForEach, "until");
 inline constexpr FieldRef retryExpr = fieldRef(Op::Retry, "expr");
 inline constexpr FieldRef retryWhen = fieldRef(Op::Retry, "when");
+inline constexpr FieldRef quantWhere = fieldRef(Op::Any, "where");
+static_assert(fieldRef(Op::All, "where").index == quantWhere.index);
 }  // namespace field
 
 // A let's binding expressions, in order: each of `bindings`, or its `value`

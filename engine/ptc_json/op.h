@@ -121,6 +121,12 @@ enum class Op : uint8_t {
   // workflow shapes (issue 36): a for-each in order that may stop early, a retry
   ForEach,
   Retry,
+  // lookups, quantifiers, ranks and trees (issue 35: the `lookup` area)
+  Lookup,
+  Any,
+  All,
+  Rank,
+  Descendants,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };

@@ -44,6 +44,7 @@ enum class FieldKind : uint8_t {
   Choice,      // one of FieldSpec::choices (Node::name)
   Text,        // a literal text (Node::data)
   Iterations,  // an integer from 1 to kMaxLoopIterations (Node::count)
+  Key,         // a non-empty string naming a field of the items of a list (Node::keys[the field's index])
 };
 
 enum class Presence : uint8_t { Required, Optional, OneOf /* exactly one of the OneOf fields */ };
@@ -102,6 +103,8 @@ enum class Control : uint8_t {
   If,
   Try,
   Loop,
+  Lookup,    // lookup: its operands, then a probe of the run's index of `in` (evaluator_lookup.cpp)
+  Quantify,  // any, all (all: `rejects`): whether some item's `where` is truthy (falsy)
   Call,
   ForEach,  // for_each: items one after another, stopping early (issue 36)
   Retry,    // retry: an expression tried again on failure (issue 36)

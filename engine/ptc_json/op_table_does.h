@@ -219,7 +219,8 @@ constexpr Entry does(Does given, OpSpec spec) {
   spec.apply = d.apply ? d.apply->fn : nullptr;
   spec.control = d.control;
   spec.runs = d.runs.value_or(Runs::Once);
-  if (d.rejects && d.control != Control::Filter) throw "only a filtering op (Control::Filter) rejects";
+  if (d.rejects && d.control != Control::Filter && d.control != Control::Quantify)
+    throw "only a filtering op (Control::Filter) or a quantifier (all) rejects";
   spec.setsMapItem = d.setsMapItem;
   spec.rejects = d.rejects;
   spec.neverAnObject = d.neverAnObject;

@@ -82,13 +82,18 @@ inline constexpr const char* kDateParts[] = {"year", "quarter", "month",  "day",
                                              "hour", "minute",  "second", "iso_week", "day_of_year"};
 inline constexpr const char* kDecimalMarks[] = {".", ","};
 inline constexpr const char* kTruncUnits[] = {"year", "quarter", "month", "week", "day", "hour", "minute"};
+inline constexpr const char* kRankMethods[] = {"rank", "dense", "row"};
 
 // The op table and its entry builders are laid out by hand, an entry per op.
 // clang-format off
+// `left` (kids[1] when given: `value` is required and first) is a computed
+// left side instead of `field`, evaluated against the current value.
 constexpr OpSpec comparison(Op op, const char* name, const char* description, const char* example) {
   return seesMapItem(OpSpec{op, name, "comparison", true,
                             {fieldOf("field of the current item to compare; omit (or null) to compare the item itself"),
-                             compareValue()},
+                             compareValue(),
+                             field("left", K::Expr, P::Optional,
+                                   "instead of field: an expression to compare (it sees the current value)")},
                             description, example});
 }
 
@@ -126,6 +131,7 @@ constexpr OpSpec combine(Op op, const char* name, const char* fieldName, const c
 }  // namespace ptc
 #include "ptc_json/op_table_entries_text.h"      // text to data and sequences (issue 35), needs the builders above
 #include "ptc_json/op_table_entries_workflow.h"  // for_each and retry (issue 36), needs the builders above
+#include "ptc_json/op_table_entries_lookup.h"  // lookup, any, all, rank, descendants (issue 35), needs the builders above
 namespace ptc {
 namespace op_entry {
 // clang-format off
@@ -247,11 +253,17 @@ constexpr std::array<Entry, kOpCount> buildTable() {
            listOp(Op::Avg, "avg", "aggregation", "Average of the numeric values of a field (null when none).",
              R"({"op": "avg", "field": "amount"})", {fieldOf("field to average; omit to average the items")})),
       does({.apply = applyMin, .rows = RowRole::Aggregate, .folds = Folds::Min},
-           listOp(Op::Min, "min", "aggregation", "Smallest value of a field, numbers or texts (null when empty).",
-             R"({"op": "min", "field": "price"})", {fieldOf("field; omit to compare the items")})),
+           listOp(Op::Min, "min", "aggregation",
+             "Smallest value of a field, numbers or texts (null when empty), or of `values`.",
+             R"({"op": "min", "field": "price"})",
+             {fieldOf("field; omit to compare the items"),
+              field("values", K::ExprList, P::Optional, "instead of the input list: these ([a, b]: of two values)")})),
       does({.apply = applyMax, .rows = RowRole::Aggregate, .folds = Folds::Max},
-           listOp(Op::Max, "max", "aggregation", "Largest value of a field, numbers or texts (null when empty).",
-             R"({"op": "max", "field": "price"})", {fieldOf("field; omit to compare the items")})),
+           listOp(Op::Max, "max", "aggregation",
+             "Largest value of a field, numbers or texts (null when empty), or of `values`.",
+             R"({"op": "max", "field": "price"})",
+             {fieldOf("field; omit to compare the items"),
+              field("values", K::ExprList, P::Optional, "instead of the input list: these ([a, b]: of two values)")})),
       does({.apply = applyMinBy, .rows = RowRole::PickBy},
            listOp(Op::MinBy, "min_by", "aggregation",
              "The item with the smallest value of a field, skipping nulls.",
@@ -538,6 +550,8 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       parseJsonEntry(), parseCsvEntry(), parseKvEntry(), rangeEntry(), dateRangeEntry(),
       // workflow shapes (issue 36): op_table_entries_workflow.h
       forEachEntry(), retryEntry(),
+      // lookups, quantifiers, ranks and trees (issue 35): op_table_entries_lookup.h
+      lookupEntry(), anyEntry(), allEntry(), rankEntry(), descendantsEntry(),
   }};
 }
 // clang-format on

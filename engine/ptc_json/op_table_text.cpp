@@ -32,6 +32,7 @@ const char* placeholder(FieldKind kind) {
     case K::Choice: return "<choice>";  // opShape writes the choices
     case K::Text: return "\"<text>\"";
     case K::Iterations: return "<1-1000>";
+    case K::Key: return "\"<field>\"";
   }
   return "<expr>";
 }
@@ -150,6 +151,7 @@ const char* fieldKindName(FieldKind kind) {
     case K::Choice: return "choice";
     case K::Text: return "text";
     case K::Iterations: return "iterations";
+    case K::Key: return "string";
   }
   return "expr";
 }

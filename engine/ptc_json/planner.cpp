@@ -146,7 +146,8 @@ constexpr uint64_t kIndexBytesPerItem =
 // of them cannot be indexed exactly, or when the index would not fit in what
 // the run may still hold (maxHeapBytes): the filter then scans, with the same
 // answers, rather than fail a run that needs no index.
-std::unique_ptr<JoinIndexes::Index> buildIndex(RunCore& core, const Node& cmp, const Value& list) {
+template <typename KeyOf>
+std::unique_ptr<JoinIndexes::Index> buildIndex(RunCore& core, const Value& list, KeyOf keyOf) {
   const Array& items = list.items();
   const uint64_t bytes = kIndexBytesPerItem * items.size();
   if (const Budget* budget = Budget::current(); budget && !budget->fits(bytes)) return nullptr;
@@ -157,7 +158,7 @@ std::unique_ptr<JoinIndexes::Index> buildIndex(RunCore& core, const Node& cmp, c
   bool exact = true;
   for (const Value& item : items) {
     core.tick();
-    keys.push_back(readField(cmp, item));
+    keys.push_back(keyOf(item));
     exact = exact && indexableKey(keys.back());
   }
   if (!exact) return nullptr;
@@ -356,7 +357,7 @@ std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
   if ((n.plan & kPlanIndex) && items.size() >= kIndexFrom && indexableKey(rhs)) {
     JoinIndexes::Slot& slot = st_.joins.slot(n);
     if (!(slot.index && slot.index->list.sameHeap(in)) && slot.seen == &items && slot.refused != &items) {
-      slot.index = buildIndex(st_.core, cmp, in);
+      slot.index = buildIndex(st_.core, in, [&](const Value& item) { return readField(cmp, item); });
       if (!slot.index) slot.refused = &items;
     }
     slot.seen = &items;
@@ -394,6 +395,82 @@ std::optional<Value> Evaluator::plannedFilter(const Node& n, const Value& in) {
     break;
   }
   return out.build();
+}
+
+namespace {
+
+// lookup's `key` of an item of `in`: a list of objects (an item that is not
+// one is an error, as a filter's field read of it is).
+const Value& lookupKey(const Node& n, const Array& items, size_t i, const std::string& key, bool& seen) {
+  static const Value null;
+  if (!items[i].isObject())
+    throwExecution(
+        ErrorCode::TypeMismatch, n,
+        "'lookup' needs `in` to be a list of objects, but item " + std::to_string(i) + " is " + typeName(items[i]));
+  const Value* v = items[i].find(key);
+  seen = seen || v;
+  return v ? *v : null;
+}
+
+}  // namespace
+
+// The first item of `in` whose `key` equals the input (its field, or `value`),
+// or that item's `get` field; null when none. The same list met again by this
+// node (a lookup inside a map: the same "$customers" for every row) is
+// indexed once, the second time, and probed from then on; a list whose keys
+// cannot be hashed exactly, or a key that cannot, is scanned.
+Value Evaluator::lookup(const Node& n, const Value& in, const Value* args, size_t) {
+  const OpSpec& spec = specOf(n.op);
+  const Value needle = valueInput(n, in, args);
+  const Value& list = operand(n, args, static_cast<size_t>(fieldIndex(spec, "in")));
+  if (!list.isArray())
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   "'lookup' needs `in` to be a list of objects to search, got " + std::string(typeName(list)) +
+                       (list.isNull() ? " (is the name right?)" : ""));
+  const size_t getAt = static_cast<size_t>(fieldIndex(spec, "get"));
+  const std::string& key = n.keys[static_cast<size_t>(fieldIndex(spec, "key"))].str();
+  const Array& items = list.items();
+  const Value* found = nullptr;
+  bool probed = false;
+  JoinIndexes::Slot& slot = st_.joins.slot(n);
+  const bool indexed = slot.index && slot.index->list.sameHeap(list);
+  if ((indexed || slot.seen == &items) && slot.refused != &items && indexableKey(needle) && !needle.isNull()) {
+    if (!indexed) {
+      bool seen = false;
+      slot.index = buildIndex(st_.core, list, [&](const Value& item) {
+        return lookupKey(n, items, static_cast<size_t>(&item - items.data()), key, seen);
+      });
+      if (!slot.index) slot.refused = &items;
+    }
+    if (slot.index) {
+      probed = true;
+      auto it = slot.index->heads.find(needle);
+      if (it != slot.index->heads.end()) found = &items[it->second];
+    }
+  }
+  if (!probed && !needle.isNull()) {  // the first time, or what cannot be indexed: a scan
+    bool seen = false;
+    for (size_t i = 0; i < items.size(); ++i) {
+      tick();
+      if (equals(lookupKey(n, items, i, key, seen), needle)) {
+        found = &items[i];
+        break;
+      }
+    }
+    if (!found && !seen && !items.empty()) warnKeyNoItemHas(n, "key field", key, items[0]);
+  }
+  slot.seen = &items;
+  if (!found) return Value();
+  if (getAt >= n.keys.size() || !n.keys[getAt].isString()) return *found;
+  const Value* v = found->find(n.keys[getAt].str());
+  if (!v) {
+    NearestNames fields(n.keys[getAt].str());
+    offerKeys(fields, *found);
+    warn(ErrorCode::FieldNotFound, n.path,
+         "'lookup' found an item without the field '" + n.keys[getAt].str() + "' that `get` reads, so it gave null." +
+             namesHint(fields, "fields of that item"));
+  }
+  return v ? *v : Value();
 }
 
 }  // namespace ptc

@@ -150,6 +150,8 @@ class Check {
       case Control::Loop:
       case Control::ForEach:
       case Control::Retry: break;
+      case Control::Lookup:
+      case Control::Quantify: break;
     }
     if (spec.rows == RowRole::FieldRead) return n.hasDefault ? kidsSee({}, n) : reads(n, in);
     if (spec.rows == RowRole::Compare) return comparison(n, in);

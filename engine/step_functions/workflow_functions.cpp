@@ -12,8 +12,10 @@ namespace {
 
 // The functions: the value-level ops of the op table (text, dates,
 // conversions), whose input is their `value`, and the two text tests.
+// (Only ops applied over their operands: a control op's value-level form, lookup's, is PTC-JSON's alone.)
 bool isFunction(const OpSpec& op) {
-  return (op.valueOverridesInput && !op.notAStepFunction) || op.op == Op::StartsWith || op.op == Op::EndsWith;
+  return op.control == Control::None &&
+         ((op.valueOverridesInput && !op.notAStepFunction) || op.op == Op::StartsWith || op.op == Op::EndsWith);
 }
 
 FunctionSpec specFor(const OpSpec& op) {

@@ -2,7 +2,8 @@
 // plus the shapes those tasks lack: nested line items, money and durations
 // written as text, click streams (sessions), an account's event log, a price
 // service taking a few ids per call, a cursor-paginated audit log, account
-// lookups that fail for some ids, and a status log (latest record per key).
+// lookups that fail for some ids, a status log (latest record per key), an org
+// chart by manager ids and a leaderboard with ties.
 // Deterministic: a seeded generator, so both twins of every question see the
 // same rows.
 "use strict";
@@ -82,6 +83,15 @@ function generate() {
     status: pick(["open", "pending", "solved", "closed"]),
     at: isoAt(t0 + i * 3600e3 + int(0, 3000) * 1e3),
   }));
+
+  // An org chart (each person's manager_id, the head's null) and a leaderboard with tied points.
+  const first = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu", "Max", "Ned"];
+  data.staff = Array.from({ length: 45 }, (_, i) => ({
+    id: i + 1,
+    name: `${pick(first)} ${String.fromCharCode(65 + (i % 26))}.`,
+    manager_id: i === 0 ? null : i < 5 ? 1 : int(2, i),
+  }));
+  data.scores = Array.from({ length: 30 }, (_, i) => ({ player: `p${i + 1}`, points: int(5, 15) * 10 }));
   return addTextData(data);
 }
 

@@ -81,4 +81,19 @@ module.exports = [
   q("gold-contacts", "'Name <email>' of the gold customers in the EU, sorted.", ["customers"]),
   // Text to parse and sequences (issue 35): questions-text.cjs.
   ...require("./questions-text.cjs"),
+  // Lookups, quantifiers, ranks, trees and positions (issue 35).
+  q("unpaid-with-tier", "Each unpaid invoice's number with its customer's name and tier.", ["invoices", "customers"]),
+  q("regions-with-gold", "Per region (by region): does any of its customers have the gold tier?", ["customers"]),
+  q("teams-all-closed", "Per team (by team): are all its tickets closed (closed_at set)?", ["tickets"]),
+  q("leaderboard-places", "Places 5 to 10 of the leaderboard (points, highest first; ties in list order).", ["scores"]),
+  q("leaderboard-top3", "Leaderboard, highest first, with dense ranks: the players in the top three ranks.", [
+    "scores",
+  ]),
+  q("org-under-manager", "Names, sorted, of everyone under person 3 in the org chart, at any depth.", ["staff"]),
+  q("headcount-per-lead", "For each direct report of person 1: name and headcount under them at any depth.", ["staff"]),
+  q(
+    "second-latest-order",
+    "Turn 1: keep the three latest orders of C007 (ids, newest first). Turn 2: the second one's amount.",
+    ["orders"],
+  ),
 ];

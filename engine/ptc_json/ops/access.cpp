@@ -1,6 +1,7 @@
 // Access and introspection: get, keys, typeof (and var's field or path,
 // which reads inside a variable's value as get does).
 #include <algorithm>
+#include <optional>
 
 #include "core/deadline.h"
 #include "core/warnings.h"
@@ -19,15 +20,45 @@ void warnFieldOfList(const Node& n, const std::string& field) {
            field + "\"}}; for the first item's, put {\"op\": \"first\"} before it");
 }
 
+// A key that is a whole number ("0", "12", "-1") read of a list is a
+// position: 0-based, negative from the end ("$v.0", "$v.-1"); none past
+// either end. nullopt for any other key, which a list does not have.
+std::optional<const Value*> listItem(const Value& list, const std::string& key) {
+  const size_t digits = key.size() > 1 && key[0] == '-' ? 1 : 0;
+  if (key.size() == digits || key.size() - digits > 9) return std::nullopt;
+  int64_t at = 0;
+  for (size_t i = digits; i < key.size(); ++i) {
+    if (key[i] < '0' || key[i] > '9') return std::nullopt;
+    at = at * 10 + (key[i] - '0');
+  }
+  const auto size = static_cast<int64_t>(list.items().size());
+  if (digits) at = size - at;
+  if (at < 0 || at >= size) return nullptr;
+  return &list.items()[static_cast<size_t>(at)];
+}
+
 Value get(const Node& n, const Value& in) {
   Value result;
   if (!n.usesPath) {
-    if (in.isArray() && !n.field.isNone()) warnFieldOfList(n, n.field.str());
+    if (in.isArray() && !n.field.isNone()) {
+      if (std::optional<const Value*> item = listItem(in, n.field.str())) {
+        result = *item ? **item : Value();
+        return result.isNull() && n.hasDefault ? n.data : result;
+      }
+      warnFieldOfList(n, n.field.str());
+    }
     result = fieldOf(n, in);
   } else {
     result = in;
     for (const Value& key : n.keys) {
-      if (result.isArray()) warnFieldOfList(n, key.str());
+      if (result.isArray()) {
+        if (std::optional<const Value*> item = listItem(result, key.str())) {
+          result = *item ? **item : Value();
+          if (result.isNull()) break;
+          continue;
+        }
+        warnFieldOfList(n, key.str());
+      }
       const Value* next = result.isObject() ? result.find(key.str()) : nullptr;
       if (result.isObject()) {
         if (!next) noteRead(n, false, result);

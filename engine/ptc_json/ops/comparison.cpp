@@ -26,52 +26,57 @@ bool inSet(const Value& set, const Value& v) {
   return set.isObject() && v.isString() && set.find(v.str()) != nullptr;
 }
 
-// gt/gte/lt/lte: false when either side is null (a missing value is not
+// The left side: `left` when given (args[1]: `value` is args[0]), else the
+// current value's field, or the value itself.
+Value lhsOf(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  return nargs > 1 ? args[1] : readField(n, in);
+}
 
-// gt/gte/lt/lte: the order of the field against the value; nullopt when either
-// side is null (a missing value is not greater or smaller than anything).
-std::optional<int> order(const Node& n, const Value& in, const Value& rhs) {
-  Value lhs = readField(n, in);
+// gt/gte/lt/lte: the order of the left side against the value; nullopt when
+// either side is null (a missing value is not greater or smaller than anything).
+std::optional<int> order(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  Value lhs = lhsOf(n, in, args, nargs);
+  const Value& rhs = args[0];
   if (lhs.isNull() || rhs.isNull()) return std::nullopt;
   return orderOf(n, lhs, rhs);
 }
 
 }  // namespace
 
-Value applyEq(const Node& n, const Value& in, const Value* args, size_t) {
-  return Value::boolean(equals(readField(n, in), args[0]));
+Value applyEq(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  return Value::boolean(equals(lhsOf(n, in, args, nargs), args[0]));
 }
 
-Value applyNeq(const Node& n, const Value& in, const Value* args, size_t) {
-  return Value::boolean(!equals(readField(n, in), args[0]));
+Value applyNeq(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  return Value::boolean(!equals(lhsOf(n, in, args, nargs), args[0]));
 }
 
-Value applyGt(const Node& n, const Value& in, const Value* args, size_t) {
-  std::optional<int> c = order(n, in, args[0]);
+Value applyGt(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  std::optional<int> c = order(n, in, args, nargs);
   return Value::boolean(c && *c > 0);
 }
 
-Value applyGte(const Node& n, const Value& in, const Value* args, size_t) {
-  std::optional<int> c = order(n, in, args[0]);
+Value applyGte(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  std::optional<int> c = order(n, in, args, nargs);
   return Value::boolean(c && *c >= 0);
 }
 
-Value applyLt(const Node& n, const Value& in, const Value* args, size_t) {
-  std::optional<int> c = order(n, in, args[0]);
+Value applyLt(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  std::optional<int> c = order(n, in, args, nargs);
   return Value::boolean(c && *c < 0);
 }
 
-Value applyLte(const Node& n, const Value& in, const Value* args, size_t) {
-  std::optional<int> c = order(n, in, args[0]);
+Value applyLte(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  std::optional<int> c = order(n, in, args, nargs);
   return Value::boolean(c && *c <= 0);
 }
 
-Value applyContains(const Node& n, const Value& in, const Value* args, size_t) {
-  return Value::boolean(contains(readField(n, in), args[0]));
+Value applyContains(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  return Value::boolean(contains(lhsOf(n, in, args, nargs), args[0]));
 }
 
-Value applyIn(const Node& n, const Value& in, const Value* args, size_t) {
-  return Value::boolean(inSet(readField(n, in), args[0]));
+Value applyIn(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  return Value::boolean(inSet(lhsOf(n, in, args, nargs), args[0]));
 }
 
 Value applyNot(const Node&, const Value&, const Value* args, size_t) { return Value::boolean(!args[0].truthy()); }

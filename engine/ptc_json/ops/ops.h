@@ -55,6 +55,9 @@ inline Value fieldOf(const Node& n, const Value& item) {
 inline Value valueInput(const Node& n, const Value& in, const Value* args) {
   return n.valueGiven ? args[0] : readField(n, in);
 }
+// A field of a list's items that none of them has (lookup's `key`, descendants'
+// `parent`): a warning naming the fields `anItem` has (ops/ranks.cpp).
+void warnKeyNoItemHas(const Node& n, const char* what, const std::string& name, const Value& anItem);
 // A text where a number is needed: the message names the value and to_number.
 [[noreturn]] void throwTextNotNumber(const Node& n, const std::string& context, const Value& text);
 

@@ -181,9 +181,24 @@ Value applySum(const Node& n, const Value& in, const Value*, size_t) { return su
 
 Value applyAvg(const Node& n, const Value& in, const Value*, size_t) { return avg(n, expectList(n, in)); }
 
-Value applyMin(const Node& n, const Value& in, const Value*, size_t) { return extreme(n, expectList(n, in), false); }
+namespace {
 
-Value applyMax(const Node& n, const Value& in, const Value*, size_t) { return extreme(n, expectList(n, in), true); }
+// min/max of the input list, or of `values` (the only expressions they have) instead.
+Value extremeOf(const Node& n, const Value& in, const Value* args, size_t nargs, bool wantMax) {
+  if (n.slots.empty()) return extreme(n, expectList(n, in), wantMax);
+  const Array values(args, args + nargs);
+  return extreme(n, values, wantMax);
+}
+
+}  // namespace
+
+Value applyMin(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  return extremeOf(n, in, args, nargs, false);
+}
+
+Value applyMax(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  return extremeOf(n, in, args, nargs, true);
+}
 
 Value applyMinBy(const Node& n, const Value& in, const Value*, size_t) {
   return extremeBy(n, expectList(n, in), false);

@@ -397,12 +397,12 @@ Value applyFormat(const Node& n, const Value& in, const Value* args, size_t) {
 }
 
 // starts_with and ends_with compare as eq does: the current value's field with `value`.
-Value applyStartsWith(const Node& n, const Value& in, const Value* args, size_t) {
-  return Value::boolean(hasAffix(readField(n, in), args[0], true));
+Value applyStartsWith(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  return Value::boolean(hasAffix(nargs > 1 ? args[1] : readField(n, in), args[0], true));
 }
 
-Value applyEndsWith(const Node& n, const Value& in, const Value* args, size_t) {
-  return Value::boolean(hasAffix(readField(n, in), args[0], false));
+Value applyEndsWith(const Node& n, const Value& in, const Value* args, size_t nargs) {
+  return Value::boolean(hasAffix(nargs > 1 ? args[1] : readField(n, in), args[0], false));
 }
 
 }  // namespace ptc

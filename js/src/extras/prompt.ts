@@ -136,10 +136,10 @@ const mark = (op: Operation) => (isValueOp(op) ? "°" : op.readsInput ? "*" : ""
 
 /**
  * An op's fields as the compact prompt lists them after its name: "?" when
- * optional, `a|b` for exactly one of, the allowed texts of a choice:
- * `date_diff°(to, unit: second|minute|hour|day|week)`. A few tokens an op, so
- * the list stays within budget as the table grows; the rest is one
- * describe_language query away.
+ * optional, `a|b` for exactly one of, the allowed texts of a choice separated
+ * by spaces (a "|" costs a token each): `date_diff°(to, unit: second minute hour
+ * day week)`. A few tokens an op, so the list stays within budget as the table
+ * grows; the rest is one describe_language query away.
  */
 function compactFields(op: Operation): string {
   const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
@@ -148,7 +148,7 @@ function compactFields(op: Operation): string {
     .filter((f) => f.presence !== "one_of" || f.name === oneOf[0])
     .map((f) => {
       if (f.presence === "one_of") return oneOf.join("|");
-      const choices = f.choices && f.name !== "unit" ? `: ${f.choices.join("|")}` : ""; // units: one line (unitsLine)
+      const choices = f.choices && f.name !== "unit" ? `: ${f.choices.join(" ")}` : ""; // units: one line (unitsLine)
       return `${f.name}${f.presence === "optional" ? "?" : ""}${choices || KIND_HINTS[f.kind] || ""}`;
     });
   return `${mark(op)}${fields.length ? `(${fields.join(", ")})` : ""}`;
@@ -162,11 +162,14 @@ const KIND_HINTS: Partial<Record<string, string>> = {
   sort_keys: ': ["a", {field, order}]',
 };
 
-/** A family's ops, those with the same fields written once: `eq/neq/gt*(field?, value)`. */
+/**
+ * A family's ops, those with the same fields written once, their names
+ * separated by spaces (fewer tokens than "/"): `eq neq gt*(field?, value)`.
+ */
 function compactFamily(ops: Operation[]): string {
   const bySignature = new Map<string, string[]>();
   for (const op of ops) bySignature.set(compactFields(op), [...(bySignature.get(compactFields(op)) ?? []), op.name]);
-  return [...bySignature].map(([fields, names]) => `${names.join("/")}${fields}`).join(", ");
+  return [...bySignature].map(([fields, names]) => `${names.join(" ")}${fields}`).join(", ");
 }
 
 /** An op in full: shape, description, each field, the example (the full prompt lists shape and description only). */

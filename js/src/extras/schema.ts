@@ -134,7 +134,12 @@ export function operationSchema(op: Operation, toolNames?: string[]): JsonSchema
   // "exactly one of" (get: field or path).
   if (oneOf.length) schema.oneOf = oneOf.map((name) => ({ required: [name] }));
   const forms = FIELD_FORMS[op.name];
-  if (forms) schema.allOf = fieldForms(forms);
+  const rules = forms ? fieldForms(forms) : [];
+  // A comparison's `left`, min's and max's `values`: read instead of the input and its `field`.
+  for (const instead of ["left", "values"])
+    if (properties[instead] && properties.field)
+      rules.push(...fieldForms({ groups: [["field"], [instead]], required: false }));
+  if (rules.length) schema.allOf = rules;
   return schema;
 }
 
