@@ -129,9 +129,9 @@ constexpr OpSpec combine(Op op, const char* name, const char* fieldName, const c
 // clang-format on
 }  // namespace op_entry
 }  // namespace ptc
-#include "ptc_json/op_table_entries_text.h"      // text to data and sequences (issue 35), needs the builders above
-#include "ptc_json/op_table_entries_workflow.h"  // for_each and retry (issue 36), needs the builders above
 #include "ptc_json/op_table_entries_lookup.h"  // lookup, any, all, rank, descendants (issue 35), needs the builders above
+#include "ptc_json/op_table_entries_text.h"    // text to data and sequences (issue 35), needs the builders above
+#include "ptc_json/op_table_entries_workflow.h"  // for_each and retry (issue 36), needs the builders above
 namespace ptc {
 namespace op_entry {
 // clang-format off
