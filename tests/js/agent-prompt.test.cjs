@@ -240,17 +240,6 @@ const PROGRAM_EXAMPLES = {
       { key: "EU", total: 17, n: 2 },
     ],
   },
-  "Median hours to close the tickets opened in March": {
-    context: {
-      tickets: [
-        { opened_at: "2024-03-01T08:00:00Z", closed_at: "2024-03-01T10:00:00Z" },
-        { opened_at: "2024-03-05T00:00:00Z", closed_at: "2024-03-06T00:00:00Z" },
-        { opened_at: "2024-04-01T00:00:00Z", closed_at: "2024-04-09T00:00:00Z" },
-        { opened_at: "2024-03-10T12:00:00+02:00", closed_at: "2024-03-10T16:00:00Z" },
-      ],
-    },
-    result: 6,
-  },
   "All pages of a paginated tool": {
     tools: { list_items: pagedTool(pricedPages, "next_page") },
     result: [

@@ -137,7 +137,7 @@ const mark = (op: Operation) => (isValueOp(op) ? "°" : op.readsInput ? "*" : ""
 /**
  * An op's fields as the compact prompt lists them after its name: "?" when
  * optional, `a|b` for exactly one of, the allowed texts of a choice separated
- * by spaces (a "|" costs a token each): `date_diff°(to, unit: second minute hour
+ * by spaces when they are words (a "|" costs a token each): `date_diff°(to, unit: second minute hour
  * day week)`. A few tokens an op, so the list stays within budget as the table
  * grows; the rest is one describe_language query away.
  */
@@ -148,7 +148,9 @@ function compactFields(op: Operation): string {
     .filter((f) => f.presence !== "one_of" || f.name === oneOf[0])
     .map((f) => {
       if (f.presence === "one_of") return oneOf.join("|");
-      const choices = f.choices && f.name !== "unit" ? `: ${f.choices.join(" ")}` : ""; // units: one line (unitsLine)
+      // Units: one line (unitsLine). Choices that are not words (decimal's "." and ",") keep "|" to stay readable.
+      const sep = f.choices?.every((c) => /^\w+$/.test(c)) ? " " : "|";
+      const choices = f.choices && f.name !== "unit" ? `: ${f.choices.join(sep)}` : "";
       return `${f.name}${f.presence === "optional" ? "?" : ""}${choices || KIND_HINTS[f.kind] || ""}`;
     });
   return `${mark(op)}${fields.length ? `(${fields.join(", ")})` : ""}`;
@@ -248,24 +250,21 @@ const INTRO_FULL = [
     "depth, everything else is literal data",
   `- a reference, ${REFERENCES}`,
   '- a list: evaluated item by item (so ["$_.k", 1] builds a pair)',
-  "- any other JSON value (string, number, boolean, null), taken literally: texts are references only when they " +
-    'start with $ and a letter or _ ("$", "$5", "a@b.c" are literal). Use {"op": "literal", "value": ...} for data ' +
-    'that holds "op" keys or a text such as "$USD".',
-  "A bare string where a value is computed (a pipe step, a let value, a map expr, a condition) is rejected: write " +
+  '- any other JSON value, taken literally ("$", "$5", "a@b.c" are texts); data holding "op" keys goes in ' +
+    '{"op": "literal", "value": ...}.',
+  "A bare string where a value is computed (a pipe step, a let value, a map expr) is rejected: write " +
     '"$_.x" for a field or {"op": "literal", "value": "x"} for the text. A condition ' +
-    "(where, condition, conditions) must be an operation or a reference, not a constant.",
+    "(where, condition, conditions) is an operation or a reference, never a constant.",
   "",
   "## The current value",
   "",
   "- Operations marked * read the current value (their input). At the top of a program there is none: start " +
     'from a reference ("$orders": a context key or memory key), `call` (a tool) or `literal`.',
-  "- `pipe` gives its first step the pipe's own input and each next step the previous step's result.",
   "- Inside `filter`/`reject` (`where`) and `map` (`expr`), the current value is each item in turn.",
   "- Comparison operations read `field` of the current item, or the item itself " +
     "when `field` is omitted or null. Their `value` may be an expression: it is evaluated against the item of the " +
-    "innermost enclosing `map` (outside any map, against the comparison's own input). That is how you join: inside " +
-    'a map over orders, {"op": "eq", "field": "id", "value": "$_.user_id"} over ' +
-    "the users compares each user's id with the order's user_id.",
+    "innermost enclosing `map` (outside any map, against the comparison's own input); `left` computes the left " +
+    "side instead of `field`. Join two lists with `lookup`.",
   '- `let` binds `name` to `value` (or each of `bindings`, {"a": <expr>, "b": <expr>}, in order, each seeing the ' +
     'earlier ones) for its `in` expression; "$name" reads it ("$name.a.b": inside it).',
   "- `filter`, `reject`, `map`, `flat_map`, `group_by` and `loop` take `as`: the item is also bound to that name, so " +
@@ -284,8 +283,6 @@ const INTRO_FULL = [
     'money and grouped digits ("$1,234.50") need `decimal`: "." (or "," for "1.234,50 €").',
   '- Dates are ISO 8601 texts ("2024-03-15", "2024-03-15T10:30:00Z", offsets like +02:00) or epoch seconds, ' +
     "all in UTC; there is no clock. An invalid date is an error.",
-  "- `try` turns an execution error (a failing tool) into its `catch` value; `loop` repeats a call (pagination) " +
-    "at most `max` times.",
   "- Not available: regular expressions, a current date or time, randomness, recursion, loops without a bound.",
   "- gt/gte/lt/lte with null on either side are false; min, max, sum skip nulls; sort_by puts nulls last. " +
     "`avg` skips anything that is not a number.",
@@ -294,13 +291,10 @@ const INTRO_FULL = [
   "",
   "## Memory between programs",
   "",
-  "The final value of a program decides what is kept for your next program:",
-  "- not an object: it is returned to you, memory is unchanged;",
-  '- an object without "result": it is returned and each of its keys is stored in memory;',
-  '- an object with "result": the value of "result" is returned, the other keys are stored.',
-  'A later program reads a stored key with "$<key>". Store large intermediate data ' +
-    "there instead of returning it, and return only a summary. To return an object without storing it, return " +
-    '{"result": <the object>}.',
+  "A final value that is not an object is returned, memory unchanged; an object is returned and each key " +
+    'stored; with a "result" key only "result" is returned and the other keys are stored. A later program ' +
+    'reads a stored key as "$<key>": keep large data there and return a summary; {"result": <object>} returns ' +
+    "an object without storing it.",
   "",
 ];
 
@@ -346,10 +340,8 @@ const ERRORS_FULL = [
   "",
   "## Common mistakes",
   "",
-  '- {"op": "count"} alone fails (no current value): {"op": "pipe", "steps": [{"op": "load", "name": ' +
-    '"orders"}, {"op": "count"}]}.',
+  '- {"op": "count"} alone fails (no current value): {"op": "pipe", "steps": ["$orders", {"op": "count"}]}.',
   "- A list of steps where one expression is expected: wrap the steps in `pipe`.",
-  "- `get` with `path` reads object keys only; for a list index use `nth`.",
   "- `if` needs `then` and `else`.",
   "- A condition (`where`, `condition`, `conditions`) must be an operation: a constant is always true or false.",
   "- `field` names a field (a string); it is not an expression. To compute a value, use `get` or an operation in `value`.",
@@ -375,8 +367,7 @@ const EXAMPLES_FULL = [
   "Each order with its customer's name (a join), the three largest first:",
   '{"program": {"op": "pipe", "steps": ["$orders", {"op": "sort_by", "field": "total", "order": "desc"}, ' +
     '{"op": "take", "count": 3}, {"op": "map", "expr": {"id": "$_.id", "total": "$_.total", "customer": ' +
-    '{"op": "pipe", "steps": ["$users", {"op": "filter", "field": "id", "value": "$_.user_id"}, {"op": "first"}, ' +
-    '"$_.name"]}}}]}}',
+    '{"op": "lookup", "field": "user_id", "in": "$users", "key": "id", "get": "name"}}}]}}',
   "",
   "Return a count and keep the matching rows in memory as big_orders:",
   '{"program": {"op": "pipe", "steps": ["$orders", {"op": "filter", "where": {"op": "gt", "field": "total", ' +
@@ -390,16 +381,11 @@ const EXAMPLES_FULL = [
     '{"op": "sum", "field": "amount"}, "n": {"op": "count"}}}, {"op": "sort_by", "field": "total", ' +
     '"order": "desc"}]}}',
   "",
-  "Median hours to close the tickets opened in March:",
-  '{"program": {"op": "pipe", "steps": ["$tickets", {"op": "filter", "where": {"op": "starts_with", ' +
-    '"field": "opened_at", "value": "2024-03"}}, {"op": "map", "expr": {"op": "date_diff", "field": ' +
-    '"opened_at", "to": "$_.closed_at", "unit": "hour"}}, {"op": "median"}]}}',
-  "",
   "All pages of a paginated tool, then every item with a numeric-text price over 100:",
   '{"program": {"op": "pipe", "steps": [{"op": "loop", "init": {"op": "call", "tool": "list_items", "args": ' +
     '{"page": 1}}, "while": "$_.next_page", "next": {"op": "call", "tool": "list_items", "args": {"page": ' +
     '"$_.next_page"}}, "max": 50}, {"op": "flat_map", "expr": "$_.items"}, {"op": "filter", "where": ' +
-    '{"op": "pipe", "steps": [{"op": "to_number", "field": "price"}, {"op": "gt", "value": 100}]}}]}}',
+    '{"op": "gt", "left": {"op": "to_number", "field": "price"}, "value": 100}}]}}',
   "",
 ];
 
