@@ -39,7 +39,11 @@ echo "== package: Jest (wasm build)"
 # On a failure, each failing test's block first ("● file › case name", then its file:line).
 npx jest --ci >"$logs/jest.log" 2>&1 || grep -A16 "^  ● " "$logs/jest.log" | head -200 || true
 tail -8 "$logs/jest.log"
-grep -q "^Tests: .* passed" "$logs/jest.log" && ! grep -q "^Tests: .*failed" "$logs/jest.log"
+# An if, not "a && ! b": set -e ignores a failing "! b", which let failing Jest tests pass the run.
+if ! grep -q "^Tests: .* passed" "$logs/jest.log" || grep -q "^Tests: .*failed" "$logs/jest.log"; then
+  echo "jest: some tests failed (above; the whole log: $logs/jest.log)"
+  exit 1
+fi
 
 echo "== package: the tarball, installed into fresh consumer projects"
 node tests/package/run.mjs 2>&1 | tee "$logs/package.log"
