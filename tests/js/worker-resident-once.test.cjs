@@ -106,3 +106,22 @@ test("a run suspended over packed data resumes with the same data given as its o
     rt.close();
   }
 });
+
+test("data closed right after a run that uses it is submitted: the run still reads it, then it is freed", async () => {
+  // Once packed, the worker holds no text of the data: a close handled while the
+  // run is in flight must leave the context in the engine until the run ends
+  // (the engine could not load it again from text).
+  const rt = await ptcWasm.createRuntime({ worker: true });
+  try {
+    for (let i = 0; i < 5; i++) {
+      const { resident } = await rt.load(data);
+      expect(await dropped(resident)).toBe(true);
+      const running = rt.run(sumNorth, { resident });
+      resident.close();
+      expect(await running).toMatchObject({ ok: true, result: NORTH });
+    }
+    expect(await rt.residentBytesForTesting()).toBe(0);
+  } finally {
+    rt.close();
+  }
+});

@@ -23,6 +23,10 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
   const residents = new Map<number, Kept>();
   // The resident contexts each instance has loaded (which need no text to run).
   const loadedIn = new WeakMap<EngineInstance, Set<number>>();
+  // Runs in flight by the resident context they use: a context closed meanwhile
+  // leaves the engine when its last run ends, not under a run that may still
+  // read it (its text is gone once packed, so the engine could not load it again).
+  const runsUsing = new Map<number, number>();
 
   function markLoaded(instance: EngineInstance | undefined, id: number): void {
     if (!instance || instance.broken) return;
@@ -100,6 +104,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
       post({ type: "done", id, status: done.text, toolMs: 0, ...size() });
       return;
     }
+    if (spec) runsUsing.set(spec.id, (runsUsing.get(spec.id) ?? 0) + 1);
     let issued: string[] = []; // call statuses, as the engine wrote them
     try {
       done = await driveRun(
@@ -121,11 +126,16 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
       done = failedRun("engine_crashed", `The engine worker failed while running this program: ${describeThrown(e)}`);
     }
     for (const key of answers.keys()) if (key.startsWith(`${id}:`)) answers.delete(key); // calls still out
-    // Closed while this run was in flight: the run may have loaded it into the
-    // instance after the close was handled (its payload came later), so it is
-    // released again now (a no-op when it is not loaded).
-    if (spec && !residents.has(spec.id) && engine && !engine.broken) engine.releaseResident(spec);
-    else if (spec) {
+    const othersUsing = spec ? (runsUsing.get(spec.id) ?? 1) - 1 : 0;
+    if (spec) {
+      if (othersUsing) runsUsing.set(spec.id, othersUsing);
+      else runsUsing.delete(spec.id);
+    }
+    // Closed while this run was in flight: released when the last run using it
+    // ends (a no-op when it is not loaded).
+    if (spec && !residents.has(spec.id)) {
+      if (!othersUsing && engine && !engine.broken) engine.releaseResident(spec);
+    } else if (spec) {
       markLoaded(engine, spec.id);
       // Sent as text to this fresh worker before the caller had the packed copy.
       if (canPack && kept && kept.spec.text && !kept.gzip && residents.get(spec.id) === kept) void packLoaded(kept);
@@ -170,7 +180,8 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
       case "unresident": {
         const kept = residents.get(message.id);
         residents.delete(message.id);
-        if (kept && engine && !engine.broken) engine.releaseResident(kept.spec);
+        // A run still using it releases it when it ends.
+        if (kept && !runsUsing.has(message.id) && engine && !engine.broken) engine.releaseResident(kept.spec);
         return;
       }
       case "payload":
