@@ -131,4 +131,4 @@ function expectedRun(p, allOrders, { tampered = false } = {}) {
   return { result: { customer: p.customer, total, refunds, escalation }, writes };
 }
 
-module.exports = { makeWorkload, reviewProgram, decide, expectedRun };
+module.exports = { makeWorkload, reviewProgram, decide, expectedRun, prng };

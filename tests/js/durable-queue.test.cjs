@@ -45,17 +45,6 @@ const RESUMED_LEGS = [
 ];
 const LAST_LEGS = ["resume-write-committed:1"];
 
-function prng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let server;
@@ -63,7 +52,7 @@ let pool;
 let tmp;
 let env;
 const live = new Set();
-const random = prng(SEED);
+const random = workload.prng(SEED);
 const tally = { scripted: 0, external: 0, workerStarts: 0 };
 
 function node(file, extra, name, args = []) {
