@@ -55,7 +55,8 @@ grep -q "^# fail 0" "$logs/browser.log"
 
 passed=0
 for f in "$logs"/native.log "$logs"/asan.log; do
-  n=$(grep -oE "\[  PASSED  \] [0-9]+ tests?" "$f" | grep -oE "[0-9]+" || echo 0)
+  # One "[  PASSED  ]" line per test binary (ptc_json_only_tests, ptc_tests): their sum.
+  n=$(grep -oE "\[  PASSED  \] [0-9]+ tests?" "$f" | grep -oE "[0-9]+" | awk '{ s += $1 } END { print s + 0 }')
   passed=$((passed + n))
 done
 passed=$((passed + $(grep -oE "^fuzz: [0-9]+ passed" "$logs/fuzz.log" | grep -oE "[0-9]+")))
