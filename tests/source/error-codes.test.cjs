@@ -33,6 +33,8 @@ const NOT_FROM_A_CASE = {
   bad_run_id: "run or runWorkflow given a runId that cannot name a run: run-id.test.cjs",
   shadowed_memory: "a session's call whose context has a memory key: agent-memory.test.cjs",
   read_only_program: "MCP run_program given a program that writes: agent-gateway.test.cjs, agent-memory.test.cjs",
+  held_for_approval: "a second round of held calls: agent-held-rounds.test.cjs, agent-mcp-resume.test.cjs",
+  write_not_compensated: "validateWorkflow given write tools: suspend.test.cjs",
 };
 
 test("the table names the engine's codes, in the engine's order, then the package's", () => {
@@ -50,6 +52,8 @@ test("the table names the engine's codes, in the engine's order, then the packag
     "bad_run_id",
     "shadowed_memory",
     "read_only_program",
+    "held_for_approval",
+    "write_not_compensated",
   ]);
   for (const e of ERROR_CODES) {
     expect(e.code).toMatch(/^[a-z]+(_[a-z]+)*$/);
@@ -85,4 +89,22 @@ test("every error case of the corpora gives a code of the table, with one of the
           typeOfTheCode: true,
         });
       }
+});
+
+// A code the package writes into an output or error (`code: "x"`, `_meta: { code: "x" }`)
+// that the table does not name is one a host cannot look up in docs/errors.md.
+test("every code the package's sources give is in the table", () => {
+  const known = new Set(ERROR_CODES.map((e) => e.code));
+  const unnamed = [];
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+      const file = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(file);
+      else if (file.endsWith(".ts"))
+        for (const m of fs.readFileSync(path.join(root, file), "utf8").matchAll(/\bcode: "([a-z_]+)"/g))
+          if (!known.has(m[1])) unnamed.push(`${file}: ${m[1]}`);
+    }
+  };
+  walk("js/src");
+  expect(unnamed).toEqual([]);
 });

@@ -338,6 +338,20 @@ export const ERROR_CODES = [
     when: "MCP `run_program` got a program that calls a tool that writes, where the server offers such programs as `run_program_writes` (so that `run_program` is read-only for the host); nothing ran.",
     fix: "Send the same program to `run_program_writes`, whose calls that need approval are asked for one by one.",
   },
+  {
+    code: "held_for_approval",
+    types: [E],
+    source: "package",
+    when: "An agent tool (`ptcTool`, `ptcToolCaller`; MCP `resume_program` in `_meta.code`) resumed a program after a person's decisions and it stopped again at further calls held for approval (a second round). Not a failure: the output's `input` holds the held calls and a new signed state.",
+    fix: "Send `input` back unchanged as the tool's next call; the approval request for the new calls comes with it.",
+  },
+  {
+    code: "write_not_compensated",
+    types: [W],
+    source: "package",
+    when: "`validateWorkflow()` given `tools` found a write tool's call that a later step may fail after, with nothing rolling the write back (`path` is the call's step, `tool` the write tool).",
+    fix: 'Give the later step `"on-error": {"compensate": [...]}` with a call that undoes the write.',
+  },
 ] as const satisfies readonly ErrorCodeInfo[];
 
 /** The code of an error: see docs/errors.md. */
