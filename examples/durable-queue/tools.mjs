@@ -57,6 +57,14 @@ export function makeTools(pool, { worker, resumed }) {
       JSON.stringify(args),
       worker,
     ]);
+  // A write tool: its effect is a ledger row, done once per call identity.
+  const writeTool = (name, description, approval, answer) => ({
+    description,
+    effect: "write",
+    ...(approval === undefined ? {} : { approval }),
+    execute: async (args, call) =>
+      once(pool, call, name, args, answer(args), (c) => ledger(c, call, name, args), point),
+  });
   return {
     orders: {
       description: "A customer's orders: [{ id, amount }]",
@@ -69,41 +77,16 @@ export function makeTools(pool, { worker, resumed }) {
         return rows;
       },
     },
-    note: {
-      description: "Adds a note to a customer's file",
-      effect: "write",
-      execute: async (args, call) =>
-        once(pool, call, "note", args, { noted: true }, (c) => ledger(c, call, "note", args), point),
-    },
-    refund: {
-      description: "Refunds an order",
-      effect: "write",
-      approval: ({ amount }) => amount > 100,
-      execute: async (args, call) =>
-        once(
-          pool,
-          call,
-          "refund",
-          args,
-          { id: args.id, refunded: args.amount },
-          (c) => ledger(c, call, "refund", args),
-          point,
-        ),
-    },
-    escalate: {
-      description: "Escalates a customer's refunds to finance",
-      effect: "write",
-      approval: true,
-      execute: async (args, call) =>
-        once(
-          pool,
-          call,
-          "escalate",
-          args,
-          { escalated: args.customer, total: args.total },
-          (c) => ledger(c, call, "escalate", args),
-          point,
-        ),
-    },
+    note: writeTool("note", "Adds a note to a customer's file", undefined, () => ({ noted: true })),
+    refund: writeTool(
+      "refund",
+      "Refunds an order",
+      ({ amount }) => amount > 100,
+      (args) => ({ id: args.id, refunded: args.amount }),
+    ),
+    escalate: writeTool("escalate", "Escalates a customer's refunds to finance", true, (args) => ({
+      escalated: args.customer,
+      total: args.total,
+    })),
   };
 }
