@@ -665,6 +665,13 @@ async function workloadSize() {
     say("dist/ptc.wasm by part (each compressed on its own)");
     for (const part of sizes.parts) say(`${pad(`  ${part.name}`, 60)}${pad(kb(part.raw), 12)}${kb(part.gz)}`);
   } else say("(build/wasm/ptc_names.wasm is missing or from another build: npm run bench builds it, with the parts)");
+  // The module a page fetches before its first run, likewise (ptc_json_names).
+  const namedPtcJson = fileURLToPath(new URL("../build/wasm/ptc_json_names.wasm", import.meta.url));
+  if (existsSync(namedPtcJson) && codeBytes(namedPtcJson) === codeBytes(DIST + "ptc-json.wasm")) {
+    sizes.partsPtcJson = sizeParts(namedPtcJson);
+    say("dist/ptc-json.wasm by part (each compressed on its own)");
+    for (const part of sizes.partsPtcJson) say(`${pad(`  ${part.name}`, 60)}${pad(kb(part.raw), 12)}${kb(part.gz)}`);
+  }
   say(line);
   say();
   return {
