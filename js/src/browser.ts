@@ -61,7 +61,8 @@ async function fetchWasm(url: URL | string, file: WasmFile = "ptc.wasm"): Promis
   } catch (e) {
     throw new Error(`ptc-wasm: could not load ${where} (${describeThrown(e)}): ${WASM_FIX(where, file)}`, { cause: e });
   }
-  if (!response.ok) throw new Error(`ptc-wasm: could not load ${where} (HTTP ${response.status}): ${WASM_FIX(where, file)}`);
+  if (!response.ok)
+    throw new Error(`ptc-wasm: could not load ${where} (HTTP ${response.status}): ${WASM_FIX(where, file)}`);
   const bytes = await response.arrayBuffer();
   // A server that answers a missing file with a page (an SPA fallback) says 200.
   if (!isWasm(bytes))
