@@ -130,8 +130,12 @@ function measureSizes() {
   s.browserTotalGz = s.wasm.gz + s.browser.gz;
   s.wasmPtcJson = file("ptc-json.wasm");
   s.workerBrowser = file("worker.browser.mjs");
-  s.pageGz = s.browserTotalGz + s.workerBrowser.gz;
-  s.pagePtcJsonGz = s.wasmPtcJson.gz + s.browser.gz + s.workerBrowser.gz;
+  s.extrasBrowser = file("extras.browser.mjs");
+  // What a page fetches before its first PTC-JSON run (issue 38 item 3): the
+  // engine without step functions (ptc.wasm follows on first use), browser.mjs
+  // and the worker script (extras.browser.mjs follows on first use).
+  s.pageGz = s.wasmPtcJson.gz + s.browser.gz + s.workerBrowser.gz;
+  s.pageStepFunctionsGz = s.browserTotalGz + s.workerBrowser.gz;
   return s;
 }
 
@@ -638,35 +642,48 @@ async function workloadSize() {
   say("SIZE (gzip -9)");
   say(line);
   const kb = (b) => `${(b / 1000).toFixed(1)} KB`;
-  say(`${pad("file", 50)}${pad("raw", 12)}gzip`);
-  const row = (label, f) => say(`${pad(label, 50)}${pad(kb(f.raw), 12)}${kb(f.gz)}`);
+  say(`${pad("file", 60)}${pad("raw", 12)}gzip`);
+  const row = (label, f) => say(`${pad(label, 60)}${pad(kb(f.raw), 12)}${kb(f.gz)}`);
   row("dist/ptc.wasm (the engine)", sizes.wasm);
   row("dist/node.mjs (JS glue, Node)", sizes.glue);
   row("dist/extras.cjs (Node: required on first use)", sizes.extras);
-  row("dist/browser.mjs (glue and extras, browsers)", sizes.browser);
-  say(`${pad("Node: wasm + glue + extras", 62)}${kb(sizes.totalGz)}`);
-  say(`${pad("browser: wasm + browser.mjs", 62)}${kb(sizes.browserTotalGz)}`);
+  row("dist/browser.mjs (glue, browsers)", sizes.browser);
+  row("dist/extras.browser.mjs (browsers: fetched on first use)", sizes.extrasBrowser);
+  say(`${pad("Node: wasm + glue + extras", 72)}${kb(sizes.totalGz)}`);
+  say(`${pad("browser: wasm + browser.mjs", 72)}${kb(sizes.browserTotalGz)}`);
   // What a page fetches before its first run (worker mode, the default on a
-  // page): the wasm, browser.mjs and the worker script; with the engine
-  // without step functions (createRuntime({ stepFunctions: false })) too.
-  row("dist/ptc-json.wasm (stepFunctions: false)", sizes.wasmPtcJson);
+  // page): the engine without step functions, browser.mjs and the worker
+  // script; ptc.wasm once a step-function file runs (stepFunctions "lazy").
+  row("dist/ptc-json.wasm (a page's engine before step functions)", sizes.wasmPtcJson);
   row("dist/worker.browser.mjs (engine worker, browsers)", sizes.workerBrowser);
-  say(`${pad("page: ptc.wasm + browser.mjs + worker.browser.mjs", 62)}${kb(sizes.pageGz)}`);
-  say(`${pad("page, stepFunctions false: ptc-json.wasm + the same JS", 62)}${kb(sizes.pagePtcJsonGz)}`);
+  say(`${pad("page, first run: ptc-json.wasm + browser.mjs + worker.browser.mjs", 72)}${kb(sizes.pageGz)}`);
+  say(`${pad("page, stepFunctions true: ptc.wasm + the same JS", 72)}${kb(sizes.pageStepFunctionsGz)}`);
   say();
   const named = fileURLToPath(new URL("../build/wasm/ptc_names.wasm", import.meta.url));
   if (existsSync(named) && codeBytes(named) === codeBytes(DIST + "ptc.wasm")) {
     sizes.parts = sizeParts(named);
     say("dist/ptc.wasm by part (each compressed on its own)");
-    for (const part of sizes.parts) say(`${pad(`  ${part.name}`, 50)}${pad(kb(part.raw), 12)}${kb(part.gz)}`);
+    for (const part of sizes.parts) say(`${pad(`  ${part.name}`, 60)}${pad(kb(part.raw), 12)}${kb(part.gz)}`);
   } else say("(build/wasm/ptc_names.wasm is missing or from another build: npm run bench builds it, with the parts)");
+  // The module a page fetches before its first run, likewise (ptc_json_names).
+  const namedPtcJson = fileURLToPath(new URL("../build/wasm/ptc_json_names.wasm", import.meta.url));
+  if (existsSync(namedPtcJson) && codeBytes(namedPtcJson) === codeBytes(DIST + "ptc-json.wasm")) {
+    sizes.partsPtcJson = sizeParts(namedPtcJson);
+    say("dist/ptc-json.wasm by part (each compressed on its own)");
+    for (const part of sizes.partsPtcJson) say(`${pad(`  ${part.name}`, 60)}${pad(kb(part.raw), 12)}${kb(part.gz)}`);
+  }
   say(line);
   say();
   return {
     lines: [{ id: "SIZE", label: "download, gzip (wasm+JS)", unit: "bytes", cells: { "ptc-wasm": sizes.totalGz } }],
-    // KB here is 1000 bytes, the stricter reading.
+    // KB here is 1000 bytes, the stricter reading. Issue 38 item 3: what a page
+    // fetches before its first PTC-JSON run.
     targets: [
-      ["wasm + JS under 150 KB gzip", verdict(sizes.totalGz < 150_000), `${(sizes.totalGz / 1000).toFixed(1)} KB`],
+      [
+        "page's first run under 150 KB gzip",
+        verdict(sizes.pageGz < 150_000),
+        `${(sizes.pageGz / 1000).toFixed(1)} KB (Node: wasm + JS ${(sizes.totalGz / 1000).toFixed(1)} KB)`,
+      ],
     ],
     detail: sizes,
   };

@@ -14,9 +14,9 @@ if [ "$only_tokens" = 1 ]; then
   bash scripts/build.sh
   exec node bench/run.mjs "$@"
 fi
-# ptc_names: the engine with function names, from which SIZE tells what each
-# part of it costs.
-bash scripts/build.sh ptc_names
+# ptc_names, ptc_json_names: the engine modules with function names, from which
+# SIZE tells what each part of them costs.
+bash scripts/build.sh ptc_names ptc_json_names
 # Monty, a peer, installs into a cache folder rather than as a dev dependency (its
 # binaries are not on every registry mirror, which would break npm ci); where it
 # does not install, the runner skips it and prints why.

@@ -32,7 +32,7 @@ const dist = join(root, "dist");
 const out = join(dist, "playground");
 const dev = process.argv.includes("--dev");
 
-for (const file of ["browser.mjs", "ptc.wasm"]) {
+for (const file of ["browser.mjs", "ptc.wasm", "ptc-json.wasm", "extras.browser.mjs"]) {
   if (!existsSync(join(dist, file))) {
     console.error(`bundle-playground: dist/${file} is missing; build the package first (bash scripts/build.sh)`);
     process.exit(1);
@@ -97,7 +97,15 @@ await build({
   logLevel: "warning",
 });
 
-for (const file of ["browser.mjs", "ptc.wasm", ...(hasWorker ? [workerFile] : [])])
+// The page fetches ptc-json.wasm before its first run; ptc.wasm (step functions)
+// and extras.browser.mjs on first use.
+for (const file of [
+  "browser.mjs",
+  "ptc.wasm",
+  "ptc-json.wasm",
+  "extras.browser.mjs",
+  ...(hasWorker ? [workerFile] : []),
+])
   copyFileSync(join(dist, file), join(out, "ptc", file));
 
 copyFileSync(join(root, "playground/index.html"), join(out, "index.html"));

@@ -48,6 +48,15 @@ const browserSibling = {
   },
 };
 
+// browser.mjs imports the extras on first use from the file next to it, left
+// out of its bundle (a page's first run does not need them).
+const extrasChunk = {
+  name: "extras-chunk",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/extras\/extras\.js$/ }, () => ({ path: "./extras.browser.mjs", external: true }));
+  },
+};
+
 mkdirSync("dist", { recursive: true });
 await Promise.all([
   build({ ...common, entryPoints: ["js/src/node.ts"], outfile: "dist/node.mjs", format: "esm", platform: "node" }),
@@ -65,6 +74,15 @@ await Promise.all([
     ...common,
     entryPoints: ["js/src/browser.ts"],
     outfile: "dist/browser.mjs",
+    format: "esm",
+    platform: "browser",
+    plugins: [extrasChunk],
+  }),
+  // The extras of browsers, fetched by browser.mjs on first use (browser.ts).
+  build({
+    ...common,
+    entryPoints: ["js/src/extras/extras.ts"],
+    outfile: "dist/extras.browser.mjs",
     format: "esm",
     platform: "browser",
   }),

@@ -7,16 +7,18 @@
 // errors then say which file to copy and which option points at it.
 import type { Runtime, WorkerRuntime } from "./index.js";
 import { describeThrown } from "./util/describe.js";
-import * as bundledExtras from "./extras/extras.js";
 import { provideExtras } from "./run/extras-loader.js";
-import { createRuntimeOn, type Platform } from "./runtimes/platform.js";
+import { createRuntimeOn, type Platform, type WasmFile } from "./runtimes/platform.js";
 import type { CreateRuntimeOptions } from "./types/public.js";
 import type { FromWorker, WorkerPort } from "./runtimes/worker-protocol.js";
 
 export * from "./index.js";
 
-// A page fetches one script: the extras are part of it (see extras.ts).
-provideExtras(() => bundledExtras);
+// The prompts, schemas and tool-args checks (extras.ts): dist/extras.browser.mjs,
+// fetched on first use (a run whose tools declare JSON Schema parameters, or
+// runtime.preload()), not before a page's first run: scripts/bundle.mjs keeps
+// this import out of browser.mjs, and bundlers (Vite, webpack) make it a chunk.
+provideExtras(() => import("./extras/extras.js"), true);
 
 // A classic-script bundle (esbuild's default format, iife) has no import.meta.url:
 // the files are then looked for next to that script, whose URL is known only
@@ -28,8 +30,10 @@ const WASM_OPTION = 'createRuntime({ wasm: "/ptc.wasm" }) (a URL, the bytes or a
 const WORKER_OPTION = 'createRuntime({ workerUrl: "/worker.browser.mjs" })';
 const IN_PROCESS =
   "or run the engine on the page's thread, which blocks the page while a program computes: createRuntime({ worker: false })";
-const WASM_FIX = (url: string) =>
-  `serve node_modules/ptc-wasm/dist/ptc.wasm at ${url} (copy it next to your bundle), or pass where it is: ${WASM_OPTION}`;
+const WASM_FIX = (url: string, file: WasmFile) =>
+  `serve node_modules/ptc-wasm/dist/${file} at ${url} (copy it next to your bundle` +
+  (file === "ptc.wasm" ? "" : ", and ptc.wasm, which step functions load on first use") +
+  `), or pass where it is: ${WASM_OPTION}`;
 const WORKER_FIX = (url: string) =>
   `serve node_modules/ptc-wasm/dist/worker.browser.mjs at ${url} (copy it next to your bundle), ` +
   `or pass where it is: ${WORKER_OPTION}; ${IN_PROCESS}`;
@@ -49,21 +53,22 @@ const isWasm = (bytes: ArrayBuffer) => {
   return head.length === 4 && head[0] === 0 && head[1] === 0x61 && head[2] === 0x73 && head[3] === 0x6d;
 };
 
-async function fetchWasm(url: URL | string): Promise<ArrayBuffer> {
+async function fetchWasm(url: URL | string, file: WasmFile = "ptc.wasm"): Promise<ArrayBuffer> {
   const where = String(url);
   let response: Response;
   try {
     response = await fetch(url);
   } catch (e) {
-    throw new Error(`ptc-wasm: could not load ${where} (${describeThrown(e)}): ${WASM_FIX(where)}`, { cause: e });
+    throw new Error(`ptc-wasm: could not load ${where} (${describeThrown(e)}): ${WASM_FIX(where, file)}`, { cause: e });
   }
-  if (!response.ok) throw new Error(`ptc-wasm: could not load ${where} (HTTP ${response.status}): ${WASM_FIX(where)}`);
+  if (!response.ok)
+    throw new Error(`ptc-wasm: could not load ${where} (HTTP ${response.status}): ${WASM_FIX(where, file)}`);
   const bytes = await response.arrayBuffer();
   // A server that answers a missing file with a page (an SPA fallback) says 200.
   if (!isWasm(bytes))
     throw new Error(
       `ptc-wasm: ${where} is not the engine's .wasm (got ${response.headers.get("content-type") ?? "no content type"}, ` +
-        `not WebAssembly): ${WASM_FIX(where)}`,
+        `not WebAssembly): ${WASM_FIX(where, file)}`,
     );
   return bytes;
 }
@@ -120,10 +125,11 @@ const browser: Platform = {
     if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
       return source;
     if (source !== undefined) return fetchWasm(source as URL | string);
-    if (!import.meta.url) return fetchWasm(besideThisScript(file, WASM_OPTION));
+    if (!import.meta.url) return fetchWasm(besideThisScript(file, WASM_OPTION), file);
     // Spelled out, not built from `file`: bundlers follow only a literal new URL("./x", import.meta.url).
     return fetchWasm(
       file === "ptc.wasm" ? new URL("./ptc.wasm", import.meta.url) : new URL("./ptc-json.wasm", import.meta.url),
+      file,
     );
   },
   async workers({ workerUrl }) {
@@ -174,5 +180,11 @@ export function createRuntime(options: CreateRuntimeOptions & { worker: false })
 export function createRuntime(options: CreateRuntimeOptions & { worker: true }): Promise<WorkerRuntime>;
 export function createRuntime(options?: CreateRuntimeOptions): Promise<Runtime | WorkerRuntime>;
 export function createRuntime(options: CreateRuntimeOptions = {}): Promise<Runtime | WorkerRuntime> {
-  return createRuntimeOn(browser, options.worker === undefined ? { ...options, worker: workerByDefault() } : options);
+  // The step-function dialect's engine (ptc.wasm) is fetched when first used: a
+  // page fetches the PTC-JSON engine (ptc-json.wasm) before its first run.
+  return createRuntimeOn(
+    browser,
+    options.worker === undefined ? { ...options, worker: workerByDefault() } : options,
+    "lazy",
+  );
 }

@@ -19,7 +19,7 @@ and prints its URL; Ctrl-C stops it. It makes no request outside that address.
                  it is relative. A host should serve .wasm as application/wasm.`;
 
 /** The engine files the page loads from ptc/, served from (and copied out of) the package's dist/. */
-const ENGINE_FILES = ["browser.mjs", "worker.browser.mjs", "ptc.wasm"];
+const ENGINE_FILES = ["browser.mjs", "worker.browser.mjs", "ptc-json.wasm", "ptc.wasm", "extras.browser.mjs"];
 
 /**
  * The page's policy: scripts only from the page's host, WebAssembly compiled

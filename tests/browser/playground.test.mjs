@@ -589,8 +589,10 @@ describe("measurements", () => {
     // forms for the hard shapes (parse_json/csv/kv, range, date_range, lookup,
     // any, all, rank, descendants, for_each, retry: issues 35, 36), step functions
     // grew if blocks, retry, break, where and parallel, and the editor gained hover:
-    // 260 KB of wasm (the new op families build for size). Issue 38 cuts what a
-    // page fetches (< 150 KB before the first run): this budget comes down with it.
-    assert.ok(gz < 515_000, `the page transfers ${gz} B gzip`);
+    // 260 KB of wasm (the new op families build for size); 450 KB (436 KB
+    // measured) once a page fetched the engine without step functions
+    // (ptc-json.wasm, 214 KB) before its first run, ptc.wasm only for a step-function
+    // file, and the prompts and schemas only when used (issue 38 item 3).
+    assert.ok(gz < 450_000, `the page transfers ${gz} B gzip`);
   });
 });

@@ -37,7 +37,8 @@ let browser;
 before(async () => {
   if (!existsSync(join(DIST, "browser.mjs"))) throw new Error("dist/browser.mjs is missing: run `npm run build`");
   mkdirSync(SITE, { recursive: true });
-  for (const f of ["browser.mjs", "worker.browser.mjs", "ptc.wasm"]) copyFileSync(join(DIST, f), join(SITE, f));
+  for (const f of ["browser.mjs", "worker.browser.mjs", "ptc-json.wasm", "ptc.wasm", "extras.browser.mjs"])
+    copyFileSync(join(DIST, f), join(SITE, f));
   // quickjs-emscripten for the page, its wasm beside the bundle.
   const require = createRequire(import.meta.url);
   const variant = dirname(require.resolve("@jitl/quickjs-wasmfile-release-sync/package.json"));

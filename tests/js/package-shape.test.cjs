@@ -74,10 +74,12 @@ describe("the extras", () => {
     return JSON.parse(out.stdout);
   }
 
-  test("are their own file for Node, and part of the browser bundle", () => {
-    for (const f of ["node.mjs", "node.cjs"]) expect({ f, has: read(f).includes(DIALECT) }).toEqual({ f, has: false });
+  test("are their own file for Node and for browsers, which browser.mjs imports on first use", () => {
+    for (const f of ["node.mjs", "node.cjs", "browser.mjs"])
+      expect({ f, has: read(f).includes(DIALECT) }).toEqual({ f, has: false });
     expect(read("extras.cjs")).toContain(DIALECT);
-    expect(read("browser.mjs")).toContain(DIALECT);
+    expect(read("extras.browser.mjs")).toContain(DIALECT);
+    expect(read("browser.mjs")).toContain('import("./extras.browser.mjs")');
   });
 
   test("are loaded by the first prompt, schema or tool with parameters, not by a run", () => {

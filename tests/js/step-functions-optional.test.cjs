@@ -76,6 +76,6 @@ test("the default runtime, and stepFunctions: true, run step-function files", as
 
 test("stepFunctions is checked", async () => {
   await expect(ptcWasm.createRuntime({ stepFunctions: "no" })).rejects.toThrow(
-    /stepFunctions must be true or false, got no/,
+    /stepFunctions must be true, false or "lazy", got no/,
   );
 });

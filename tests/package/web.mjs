@@ -16,7 +16,7 @@ const ANSWER = { sum: 200.5, called: 42 };
 const CSP = "script-src 'self' 'wasm-unsafe-eval'";
 const ESBUILD_BARE = "npx esbuild app.js --bundle --format=esm --outdir=bare";
 const ESBUILD_IIFE =
-  "npx esbuild app.js --bundle --outfile=iife/app.js && cp node_modules/ptc-wasm/dist/{ptc.wasm,worker.browser.mjs} iife/";
+  "npx esbuild app.js --bundle --outfile=iife/app.js && cp node_modules/ptc-wasm/dist/{ptc-json.wasm,ptc.wasm,worker.browser.mjs} iife/";
 const page = (script, module = true) =>
   `<!doctype html><meta charset="utf-8"><body><script ${module ? 'type="module" ' : ""}src="${script}"></script>\n`;
 
@@ -159,7 +159,7 @@ export async function webChecks(t) {
 
       // esbuild's default format (iife, a classic script): the files next to the script.
       let iife = false;
-      await t.check("esbuild --format=iife (its default): builds, the two files copied beside it", () => {
+      await t.check("esbuild --format=iife (its default): builds, the engine files copied beside it", () => {
         t.run("bash", ["-euo", "pipefail", "-c", ESBUILD_IIFE], { cwd: dir });
         writeFileSync(join(dir, "iife/index.html"), page("app.js", false));
         iife = true;
@@ -167,7 +167,7 @@ export async function webChecks(t) {
       if (iife)
         await checkBothModes(t, browser, "esbuild iife: the page answers in Chromium", join(dir, "iife"), "index.html");
 
-      // Without the two files beside the bundle: the errors say what to do; the options point elsewhere.
+      // Without the engine files beside the bundle: the errors say what to do; the options point elsewhere.
       t.run("bash", ["-euo", "pipefail", "-c", ESBUILD_BARE], { cwd: dir });
       writeFileSync(join(dir, "bare/index.html"), page("app.js"));
       mkdirSync(join(dir, "bare/assets"));
@@ -176,10 +176,10 @@ export async function webChecks(t) {
       const server = await serve({ root: join(dir, "bare"), port: 0, requireIndex: false });
       try {
         await t.check(
-          "esbuild without ptc.wasm beside the bundle: the error names the file, the option, the URL",
+          "esbuild without ptc-json.wasm beside the bundle: the error names the file, the option, the URL",
           async () => {
             const got = await answerOf(browser, `${server.url}index.html`);
-            expectAdvice(t, got.thrown, `${server.url}ptc.wasm`, "ptc.wasm", "createRuntime({ wasm:");
+            expectAdvice(t, got.thrown, `${server.url}ptc-json.wasm`, "ptc-json.wasm", "createRuntime({ wasm:");
             return got.thrown;
           },
         );

@@ -14,6 +14,24 @@ export function isToolDescriptor(tool: unknown): tool is ToolDescriptor {
 }
 
 /**
+ * Whether a call of one of `tools` may check its args against a JSON Schema
+ * (the extras' argsProblem, which a page fetches on first use: a run loads
+ * them first). A Standard Schema checks args itself.
+ */
+export function declaresParameters(tools: unknown): boolean {
+  try {
+    if (!tools || typeof tools !== "object") return false;
+    return Object.values(tools).some((tool) => {
+      if (!isToolDescriptor(tool)) return false;
+      const schema = tool.parameters ?? tool.inputSchema;
+      return typeof schema === "object" && schema !== null && !isStandardSchema(schema);
+    });
+  } catch {
+    return false; // a getter that throws: its calls fail saying so
+  }
+}
+
+/**
  * What a descriptor declares about its calls, read once; undefined for a plain
  * function, or for a descriptor whose getters throw (its calls then fail,
  * saying the descriptor could not be read).

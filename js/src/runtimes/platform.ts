@@ -32,18 +32,27 @@ function compileOnce(source: WasmSource | undefined, file: WasmFile, platform: P
   return module;
 }
 
+/**
+ * `stepFunctions` when the caller did not say: Node loads both dialects at once;
+ * a page loads the PTC-JSON engine and the step-function dialect on first use
+ * ("lazy"), the smaller download before its first run.
+ */
 export async function createRuntimeOn(
   platform: Platform,
   options: CreateRuntimeOptions = {},
+  stepFunctionsByDefault: true | "lazy" = true,
 ): Promise<Runtime | WorkerRuntime> {
   const recycle = options.recycleEngineBytes;
   if (recycle !== undefined && !(typeof recycle === "number" && recycle >= 0))
     throw new TypeError(`ptc-wasm: recycleEngineBytes must be a number of bytes (0 or more), got ${String(recycle)}`);
   const stepFunctions = options.stepFunctions;
-  if (stepFunctions !== undefined && typeof stepFunctions !== "boolean")
-    throw new TypeError(`ptc-wasm: stepFunctions must be true or false, got ${String(stepFunctions)}`);
-  const module = await compileOnce(options.wasm, stepFunctions === false ? "ptc-json.wasm" : "ptc.wasm", platform);
+  if (stepFunctions !== undefined && typeof stepFunctions !== "boolean" && stepFunctions !== "lazy")
+    throw new TypeError(`ptc-wasm: stepFunctions must be true, false or "lazy", got ${String(stepFunctions)}`);
+  // A module given is loaded whatever stepFunctions says.
+  const mode = options.wasm !== undefined ? true : (stepFunctions ?? stepFunctionsByDefault);
+  const module = await compileOnce(options.wasm, mode === true ? "ptc.wasm" : "ptc-json.wasm", platform);
+  const steps = mode === "lazy" ? () => compileOnce(undefined, "ptc.wasm", platform) : undefined;
   return options.worker
-    ? new WorkerRuntime(module, await platform.workers(options), recycle)
-    : new Runtime(module, recycle);
+    ? new WorkerRuntime(module, await platform.workers(options), recycle, steps)
+    : new Runtime(module, recycle, steps);
 }

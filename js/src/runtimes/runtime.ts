@@ -9,8 +9,10 @@ import { compensationWarnings, effectOf, withEffects } from "../gate/effects.js"
 import { resumption, sealed } from "../gate/suspension.js";
 import { abortedResult, DEFAULT_MAX_TOOL_CALLS, failure, programText, validateOptionsJson } from "../run/options.js";
 import { checkedError, repairHint } from "./format.js";
-import { extras } from "../run/extras-loader.js";
+import { extras, extrasAtHand, loadExtras } from "../run/extras-loader.js";
 import { minimalProgramInput, schemaForm } from "../run/tool-input.js";
+import { declaresParameters } from "../run/descriptors.js";
+import { describeThrown } from "../util/describe.js";
 import { PROGRAM, STEP_FUNCTIONS, type Dialect } from "../run/dialects.js";
 import { CallerRun, type CallerOptions, type Failed } from "./caller-run.js";
 import {
@@ -52,6 +54,14 @@ import type {
   WorkflowPromptOptions,
 } from "../types/public.js";
 
+/** What runtime.preload() loads: both parts unless one is false. */
+export interface PreloadParts {
+  /** The step-function dialect's engine (createRuntime's stepFunctions "lazy", a page's default). */
+  stepFunctions?: boolean;
+  /** The prompts, schemas and tool-args checks (a page fetches them on first use). */
+  extras?: boolean;
+}
+
 /** What both runtimes (in-process and worker) offer. */
 export interface PtcRuntime {
   run(program: ProgramInput, options?: RunOptions): Promise<RunResult>;
@@ -84,6 +94,13 @@ export interface PtcRuntime {
   workflowPrompt(options?: WorkflowPromptOptions): string;
   asFunctionTool(options?: FunctionToolOptions): FunctionTool;
   describeLanguage(options?: DescribeLanguageOptions): string;
+  /**
+   * Loads now what this runtime otherwise loads on first use (on a page: the
+   * step-function dialect's engine, and the prompts and schemas), so that the
+   * synchronous methods that need them (validateWorkflow, workflowLanguage,
+   * prompt, schema, describeLanguage...) answer. Nothing to load in Node.
+   */
+  preload(parts?: PreloadParts): Promise<void>;
   /** Runs in flight (started and not finished). */
   readonly activeRuns: number;
   /** Releases the runtime's resources (the worker, in worker mode). */
@@ -132,11 +149,67 @@ const RECYCLE_IDLE_MS = 2000;
 export abstract class EngineHost {
   private operationList?: Operation[];
   private workflowTable?: WorkflowLanguage;
+  protected engine: EngineInstance;
+  // stepFunctions "lazy": wasmModule is PTC-JSON only, and step-function files
+  // run on an instance of the module with both dialects, loaded on first use.
+  protected stepsModule?: WasmModule;
+  private stepsLoading?: Promise<WasmModule>;
+  private stepsInstance?: EngineInstance;
   constructor(
     protected readonly wasmModule: WasmModule,
     protected readonly recycleEngineBytes = RECYCLE_ENGINE_BYTES,
-    protected engine = EngineInstance.create(wasmModule),
-  ) {}
+    private readonly loadStepsModule?: () => Promise<WasmModule>,
+  ) {
+    this.engine = EngineInstance.create(wasmModule);
+  }
+
+  async preload(parts: PreloadParts = {}): Promise<void> {
+    await Promise.all([
+      parts.stepFunctions !== false && this.loadStepFunctions(),
+      parts.extras !== false && loadExtras(),
+    ]);
+  }
+
+  /** Loads the step-function dialect's module when this runtime loads it on first use. */
+  private loadStepFunctions(): Promise<unknown> | undefined {
+    if (!this.loadStepsModule || this.stepsModule) return undefined;
+    this.stepsLoading ??= this.loadStepsModule().then(
+      (module) => {
+        this.stepsModule = module;
+        this.stepFunctionsLoaded(module);
+        return module;
+      },
+      (e: unknown) => {
+        this.stepsLoading = undefined; // a later run tries again
+        throw e;
+      },
+    );
+    return this.stepsLoading;
+  }
+
+  /** Told once the step-function module is loaded (worker mode hands it to its worker). */
+  protected stepFunctionsLoaded(_module: WasmModule): void {}
+
+  /**
+   * The instance that runs step functions: this runtime's own, or (stepFunctions
+   * "lazy") one of the module with both dialects once loaded; undefined before.
+   */
+  protected stepsEngine(): EngineInstance | undefined {
+    if (!this.loadStepsModule) return this.healthyEngine();
+    if (!this.stepsModule) return undefined;
+    if (!this.stepsInstance || this.stepsInstance.broken) this.stepsInstance = EngineInstance.create(this.stepsModule);
+    return this.stepsInstance;
+  }
+
+  /** stepsEngine() for a synchronous method, or why it cannot answer yet. */
+  private stepsEngineFor(what: string): EngineInstance | string {
+    return (
+      this.stepsEngine() ??
+      `This runtime loads the step-function dialect on first use (createRuntime's stepFunctions "lazy", ` +
+        `the default on a page; the module with both dialects, ptc.wasm): runWorkflow loads it; ` +
+        `await runtime.preload() before calling ${what}`
+    );
+  }
 
   /** Runs a program. Never throws for a bad program: failures come back as { ok: false, error }. */
   async run(program: ProgramInput, options: RunOptions = {}): Promise<RunResult> {
@@ -188,6 +261,19 @@ export abstract class EngineHost {
     seed?: ResumeSeed,
   ): Promise<R | Failed> {
     if (options.signal?.aborted) return abortedResult(options.signal) as Failed;
+    const steps = (dialect as unknown) === STEP_FUNCTIONS;
+    const loading = this.loadsFor(steps, options.tools);
+    if (loading) {
+      try {
+        await loading;
+      } catch (e) {
+        const what = steps
+          ? "the step-function dialect's engine (ptc.wasm)"
+          : "the tool-args checks (dist/extras.browser.mjs)";
+        const why = `This run needs ${what}, which could not be loaded (${describeThrown(e)}); run it again`;
+        return failure("execution_error", "engine_crashed", why) as Failed;
+      }
+    }
     // Only a run that must wait yields here: resident data the caller closes
     // right after starting the run is still the run's.
     const waiting = this.beforeRun();
@@ -195,6 +281,17 @@ export abstract class EngineHost {
     const resident = residentOf(options as RunOptions, this);
     if (typeof resident === "string") return failure("execution_error", "resident_closed", resident) as Failed;
     return this.execute(new CallerRun(dialect, text, options, seed, resident));
+  }
+
+  /**
+   * What a run loads before it starts, on first use: the step-function module
+   * (stepFunctions "lazy"), the tool-args checks when a tool declares a JSON
+   * Schema for its parameters and a page has not fetched them yet.
+   */
+  private loadsFor(stepFunctions: boolean, tools: unknown): Promise<unknown> | undefined {
+    const module = stepFunctions ? this.loadStepFunctions() : undefined;
+    const checks = !extrasAtHand() && declaresParameters(tools) ? loadExtras() : undefined;
+    return module && checks ? Promise.all([module, checks]) : (module ?? checks);
   }
 
   /** What a run waits for before it starts in this mode (nothing, unless the mode says). */
@@ -226,8 +323,10 @@ export abstract class EngineHost {
   /** The tools a step-function file may call (with how often) and the input fields it reads; runs nothing. */
   analyzeWorkflow(source: string, options: ValidateWorkflowOptions = {}): AnalyzeResult<WorkflowAnalysis> {
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
+    const engine = this.stepsEngineFor("analyzeWorkflow");
+    if (typeof engine === "string") return failure("execution_error", "bad_host_call", engine) as AnalyzeResult<never>;
     const result = JSON.parse(
-      this.healthyEngine().analyzeWorkflow(source, validateWorkflowOptions(options)),
+      engine.analyzeWorkflow(source, validateWorkflowOptions(options)),
     ) as AnalyzeResult<WorkflowAnalysis>;
     return withEffects(result, options.tools);
   }
@@ -245,12 +344,12 @@ export abstract class EngineHost {
 
   /** The JSON Schema (draft 2020-12) of a program, generated from the op table. */
   schema(options: SchemaOptions = {}): JsonSchema {
-    return extras().programSchema(this.operations(), options);
+    return extras("runtime.schema()").programSchema(this.operations(), options);
   }
 
   /** The system-prompt text that teaches a model PTC-JSON (and the given tools), from the op table. */
   prompt(options: PromptOptions = {}): string {
-    return extras().languagePrompt(this.operations(), options);
+    return extras("runtime.prompt()").languagePrompt(this.operations(), options);
   }
 
   /**
@@ -276,9 +375,9 @@ export abstract class EngineHost {
   /** Verifies a step-function file without running it (tools, entry and input optional). */
   validateWorkflow(source: string, options: ValidateWorkflowOptions = {}): ValidateResult {
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
-    const valid = JSON.parse(
-      this.healthyEngine().validateWorkflow(source, validateWorkflowOptions(options)),
-    ) as ValidateResult;
+    const engine = this.stepsEngineFor("validateWorkflow");
+    if (typeof engine === "string") return failure("execution_error", "bad_host_call", engine) as ValidateResult;
+    const valid = JSON.parse(engine.validateWorkflow(source, validateWorkflowOptions(options))) as ValidateResult;
     if (!valid.ok || !Object.values(options.tools ?? {}).some((tool) => effectOf(tool) === "write")) return valid;
     return compensationWarnings(valid, this.analyzeWorkflow(source, options), options.tools);
   }
@@ -292,7 +391,9 @@ export abstract class EngineHost {
   /** The engine's step table (step kinds with their keys), operators and functions of step functions. */
   workflowLanguage(): WorkflowLanguage {
     if (this.workflowTable) return this.workflowTable;
-    const table = JSON.parse(this.healthyEngine().workflowLanguage()) as WorkflowLanguage | ValidateResult;
+    const engine = this.stepsEngineFor("workflowLanguage, workflowSchema, workflowPrompt or describeLanguage");
+    if (typeof engine === "string") throw new Error(`ptc-wasm: ${engine}`);
+    const table = JSON.parse(engine.workflowLanguage()) as WorkflowLanguage | ValidateResult;
     // An engine without the dialect (createRuntime({ stepFunctions: false })) answers why instead.
     if ("ok" in table && !table.ok) throw new Error(`ptc-wasm: ${table.error.message}`);
     return (this.workflowTable = deepFreeze(table as WorkflowLanguage));
@@ -300,7 +401,7 @@ export abstract class EngineHost {
 
   /** The JSON Schema (draft 2020-12) of a step-function file {"functions": [...]}, from the step table. */
   workflowSchema(options: SchemaOptions = {}): JsonSchema {
-    return extras().workflowSchema(this.workflowLanguage(), options);
+    return extras("runtime.workflowSchema()").workflowSchema(this.workflowLanguage(), options);
   }
 
   /**
@@ -309,12 +410,12 @@ export abstract class EngineHost {
    * (what MCP's describe_language answers).
    */
   describeLanguage(options: DescribeLanguageOptions = {}): string {
-    return extras().describeLanguage(this.operations(), this.workflowLanguage(), options);
+    return extras("runtime.describeLanguage()").describeLanguage(this.operations(), this.workflowLanguage(), options);
   }
 
   /** The system-prompt text that teaches a model step functions (and the given tools), from the step table. */
   workflowPrompt(options: WorkflowPromptOptions = {}): string {
-    return extras().workflowLanguagePrompt(this.workflowLanguage(), options);
+    return extras("runtime.workflowPrompt()").workflowLanguagePrompt(this.workflowLanguage(), options);
   }
 
   /** Bytes of the engine's linear memory. */
@@ -385,7 +486,9 @@ export class Runtime extends EngineHost implements PtcRuntime {
         tool: (call) => run.tool(call),
         resident: run.resident,
       };
-      const driven = driveRun(() => this.healthyEngine(), run.entry, io, run.elapsedMs());
+      const engine =
+        run.entry.kind === "workflow" ? () => this.stepsEngine() as EngineInstance : () => this.healthyEngine();
+      const driven = driveRun(engine, run.entry, io, run.elapsedMs());
       const { text, toolMs } = driven instanceof Promise ? await driven : driven;
       return run.settle(run.resultOf(text, toolMs));
     } finally {

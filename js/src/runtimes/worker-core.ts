@@ -19,6 +19,9 @@ interface Kept {
 export function serveEngine(post: (message: FromWorker) => void): (message: ToWorker) => void {
   let module: WebAssembly.Module | undefined;
   let engine: EngineInstance | undefined;
+  // stepFunctions "lazy": step-function files run on an instance of the module with both dialects.
+  let stepsModule: WebAssembly.Module | undefined;
+  let stepsEngine: EngineInstance | undefined;
   const answers = new Map<string, (value: never) => void>();
   const residents = new Map<number, Kept>();
   // The resident contexts each instance has loaded (which need no text to run).
@@ -66,6 +69,14 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     return engine;
   }
 
+  function forKind(kind: RunKind): () => EngineInstance {
+    if (kind !== "workflow" || !stepsModule) return current;
+    return () => {
+      if (!stepsEngine || stepsEngine.broken) stepsEngine = EngineInstance.create(stepsModule as WebAssembly.Module);
+      return stepsEngine;
+    };
+  }
+
   function size(): EngineSize {
     if (!engine || engine.broken) return { memoryBytes: 0, grownBytes: 0, residentBytes: 0 };
     return engine.size(); // after every run: one call into the engine, not two
@@ -108,7 +119,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     let issued: string[] = []; // call statuses, as the engine wrote them
     try {
       done = await driveRun(
-        current,
+        forKind(kind),
         { kind, text: program, engineOptions },
         {
           payload: (loads, fields) => ask(`${id}:payload`, { type: "payload?", id, loads, fields }),
@@ -147,6 +158,10 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
     switch (message.type) {
       case "init":
         module = message.module;
+        stepsModule = message.steps;
+        return;
+      case "steps":
+        stepsModule = message.module;
         return;
       case "run":
         void run(

@@ -8,7 +8,10 @@ import type { ResidentSpec } from "../engine/resident.js";
 import type { RunKind, WasmModule } from "../types/public.js";
 
 export type ToWorker =
-  | { type: "init"; module: WasmModule }
+  // steps: the module with both dialects when `module` is PTC-JSON only
+  // (stepFunctions "lazy"), sent as "steps" when it loads after the worker started.
+  | { type: "init"; module: WasmModule; steps?: WasmModule }
+  | { type: "steps"; module: WasmModule }
   // submittedAt: when the caller submitted the run (ms since the epoch, as
   // performance.timeOrigin + performance.now()): the time it spent queued, or on
   // a worker that was replaced, counts toward its limit.

@@ -70,8 +70,14 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     wasmModule: WasmModule,
     private readonly spawn: () => WorkerPort,
     recycleEngineBytes?: number,
+    loadStepsModule?: () => Promise<WasmModule>,
   ) {
-    super(wasmModule, recycleEngineBytes);
+    super(wasmModule, recycleEngineBytes, loadStepsModule);
+  }
+
+  // The worker runs step-function files on the module with both dialects, once loaded.
+  protected stepFunctionsLoaded(module: WasmModule): void {
+    this.port?.post({ type: "steps", module });
   }
 
   // Resident contexts are kept by the worker; a fresh worker is sent them again
@@ -242,7 +248,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
       this.handle(port, message);
     });
     port.onError((error) => this.replaceWorker(port, `The engine worker failed (${describeThrown(error)})`, answered));
-    port.post({ type: "init", module: this.wasmModule });
+    port.post({ type: "init", module: this.wasmModule, steps: this.stepsModule });
     this.port = port;
     this.lastAnswerAt = now();
     return port;

@@ -327,14 +327,19 @@ export interface CreateRuntimeOptions {
    */
   recycleEngineBytes?: number;
   /**
-   * false: load the engine without the step-function dialect, dist/ptc-json.wasm
-   * (PTC-JSON only, about 43 KB gzip less than ptc.wasm: what a page fetches before
-   * its first run). Programs run the same; runWorkflow and validateWorkflow answer
-   * an execution_error (bad_host_call), and workflowLanguage, workflowSchema,
-   * workflowPrompt and describeLanguage throw, saying so. Default true (ptc.wasm,
-   * both dialects). With `wasm` given, that module is loaded either way.
+   * The step-function dialect. true: load the engine with both dialects,
+   * dist/ptc.wasm. "lazy": load the engine without it, dist/ptc-json.wasm (PTC-JSON
+   * only, about 49 KB gzip less: what a page fetches before its first run), and
+   * ptc.wasm when a step-function file first runs (runWorkflow, resume) or on
+   * runtime.preload(); until then validateWorkflow and analyzeWorkflow answer an
+   * execution_error (bad_host_call) and workflowLanguage, workflowSchema,
+   * workflowPrompt and describeLanguage throw, each saying to await
+   * runtime.preload(). false: PTC-JSON only for good; the step-function entry
+   * points answer or throw likewise, saying so. Default "lazy" on a page (the
+   * browser build), true elsewhere (Node). With `wasm` given, that module is
+   * loaded either way.
    */
-  stepFunctions?: boolean;
+  stepFunctions?: boolean | "lazy";
 }
 
 /** Options of runtime.asFunctionTool(). */
