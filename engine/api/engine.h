@@ -14,7 +14,7 @@
 #include "core/run.h"
 #include "ptc_json/program.h"
 #include "ptc_json/program_run.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
 namespace ptc {
 
@@ -69,7 +69,7 @@ class Engine {
   // The host forgets a prepared program or file (it keeps a bounded set of them).
   void release(int prepared) { prepared_.erase(prepared); }
   std::string validateWorkflow(std::string_view source, std::string_view optionsJson);
-  // Preflight analysis without running (ptc_json/analysis.h, step_functions/workflow_analysis.h):
+  // Preflight analysis without running (ptc_json/analysis.h, step_functions/analysis.h):
   // {"ok":true,"analysis":{...}}, or the error validate would give.
   std::string analyze(std::string_view programJson, std::string_view optionsJson);
   std::string analyzeWorkflow(std::string_view source, std::string_view optionsJson);

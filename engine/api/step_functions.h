@@ -13,8 +13,8 @@
 
 #include "core/run.h"
 #include "core/value.h"
-#include "step_functions/workflow.h"
-#include "step_functions/workflow_compiler.h"
+#include "step_functions/compiler.h"
+#include "step_functions/file.h"
 
 namespace ptc::stepfn {
 

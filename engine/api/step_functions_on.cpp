@@ -2,9 +2,9 @@
 // passes to engine/step_functions/.
 #include "api/step_functions.h"
 
-#include "step_functions/workflow_analysis.h"
-#include "step_functions/workflow_run.h"
-#include "step_functions/workflow_step_table.h"
+#include "step_functions/analysis.h"
+#include "step_functions/run.h"
+#include "step_functions/step_table.h"
 
 namespace ptc::stepfn {
 

@@ -1,4 +1,4 @@
-// Preflight analysis (engine/ptc_json/analysis.cpp, engine/step_functions/workflow_analysis.cpp)
+// Preflight analysis (engine/ptc_json/analysis.cpp, engine/step_functions/analysis.cpp)
 // through the engine API, as the wasm bindings call it.
 #include <gtest/gtest.h>
 

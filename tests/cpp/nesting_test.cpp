@@ -8,7 +8,7 @@
 
 #include "api/engine.h"
 #include "core/json.h"
-#include "step_functions/workflow_compiler.h"
+#include "step_functions/compiler.h"
 #include "test_support.h"
 
 namespace {

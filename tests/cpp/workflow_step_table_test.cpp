@@ -8,7 +8,7 @@
 
 #include "api/engine.h"
 #include "core/json.h"
-#include "step_functions/workflow_step_table.h"
+#include "step_functions/step_table.h"
 #include "test_support.h"
 
 namespace {

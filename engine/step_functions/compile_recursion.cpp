@@ -2,7 +2,7 @@
 // one the entry never calls. A depth-first walk of the call graph the step
 // compiler recorded; the first cycle found fails at the call that closes it.
 #include "core/error.h"
-#include "step_functions/workflow_compile.h"
+#include "step_functions/compile.h"
 
 namespace ptc::workflow {
 

@@ -1,4 +1,4 @@
-#include "step_functions/workflow_run.h"
+#include "step_functions/run.h"
 
 #include <algorithm>
 #include <memory>
@@ -7,11 +7,11 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/protocol.h"
-#include "step_functions/workflow_compiler.h"
-#include "step_functions/workflow_eval.h"
-#include "step_functions/workflow_functions.h"
-#include "step_functions/workflow_step_table.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/compiler.h"
+#include "step_functions/eval.h"
+#include "step_functions/functions.h"
+#include "step_functions/step_table.h"
+#include "step_functions/text.h"
 
 namespace ptc::workflow {
 
@@ -269,7 +269,7 @@ Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
   co_return failedStep(entry, std::move(failed));
 }
 
-// A function in one of the step's expressions failed (workflow_functions.h):
+// A function in one of the step's expressions failed (functions.h):
 // the step fails as a call does, and the failure goes on (§7).
 Flow WorkflowRun::failedStep(size_t entry, Failure failure) {
   traceError(entry, failure.message);

@@ -1,4 +1,4 @@
-#include "step_functions/workflow_analysis.h"
+#include "step_functions/analysis.h"
 
 #include <algorithm>
 #include <map>

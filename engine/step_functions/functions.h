@@ -16,7 +16,7 @@
 #include "core/error.h"
 #include "core/value.h"
 #include "ptc_json/op_table.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
 namespace ptc::workflow {
 

@@ -12,10 +12,10 @@
 #include "core/suggest.h"
 #include "ptc_json/op_table.h"
 #include "ptc_json/program.h"
-#include "step_functions/workflow_compile.h"
-#include "step_functions/workflow_functions.h"
-#include "step_functions/workflow_step_table.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/compile.h"
+#include "step_functions/functions.h"
+#include "step_functions/step_table.h"
+#include "step_functions/text.h"
 
 namespace ptc::workflow {
 

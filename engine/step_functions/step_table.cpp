@@ -1,11 +1,11 @@
-#include "step_functions/workflow_step_table.h"
+#include "step_functions/step_table.h"
 
 #include <array>
 #include <cstdint>
 
 #include "core/json.h"
 #include "ptc_json/op_table.h"
-#include "step_functions/workflow_functions.h"
+#include "step_functions/functions.h"
 
 namespace ptc::workflow {
 

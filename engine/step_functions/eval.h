@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/value.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
 namespace ptc::workflow {
 

@@ -1,8 +1,8 @@
 // The step-function compiler's entry: headers of every function first (so a
 // call may name a later function), then each body, then the call graph and
 // its nesting. The
-// concerns live in workflow_compile_*.cpp (see workflow_compile.h).
-#include "step_functions/workflow_compiler.h"
+// concerns live in workflow_compile_*.cpp (see compile.h).
+#include "step_functions/compiler.h"
 
 #include <algorithm>
 
@@ -10,8 +10,8 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/suggest.h"
-#include "step_functions/workflow_compile.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/compile.h"
+#include "step_functions/text.h"
 
 namespace ptc::workflow {
 

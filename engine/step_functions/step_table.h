@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "core/fixed_list.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
 namespace ptc::workflow {
 
@@ -75,7 +75,7 @@ struct OperatorSpec {
 std::span<const OperatorSpec> operatorTable();
 
 // The language as JSON text, for the package (prompt, schema): the step kinds
-// with their keys, the operators and the functions (workflow_functions.h).
+// with their keys, the operators and the functions (functions.h).
 std::string workflowTableJson();
 
 }  // namespace ptc::workflow

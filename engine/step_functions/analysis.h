@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
 namespace ptc::workflow {
 

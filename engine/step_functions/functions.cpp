@@ -1,4 +1,4 @@
-#include "step_functions/workflow_functions.h"
+#include "step_functions/functions.h"
 
 #include "core/error.h"
 #include "core/json.h"

@@ -13,7 +13,7 @@
 
 #include "core/fan_out.h"
 #include "core/run.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
 namespace ptc {
 class ChargedText;

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "step_functions/workflow_compile.h"
+#include "step_functions/compile.h"
 
 namespace ptc::workflow {
 

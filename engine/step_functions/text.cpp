@@ -1,4 +1,4 @@
-#include "step_functions/workflow_text.h"
+#include "step_functions/text.h"
 
 #include <cctype>
 #include <cmath>

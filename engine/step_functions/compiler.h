@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/value.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
 namespace ptc::workflow {
 

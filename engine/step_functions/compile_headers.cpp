@@ -6,8 +6,8 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/suggest.h"
-#include "step_functions/workflow_compile.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/compile.h"
+#include "step_functions/text.h"
 
 namespace ptc::workflow {
 

@@ -1,4 +1,4 @@
-#include "step_functions/workflow_types.h"
+#include "step_functions/types.h"
 
 #include <cctype>
 #include <cmath>
