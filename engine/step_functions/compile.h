@@ -19,7 +19,7 @@
 #include "step_functions/compiler.h"
 #include "step_functions/file.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 // What a function of the file looks like before its body is compiled (§2, §3).
 struct Header {
@@ -113,8 +113,8 @@ void checkNoRecursion(const FileContext& file);
 // ---- nesting (compile_nesting.cpp) ----
 // Fails where the compiled file nests more than kMaxStepNesting for loops and
 // calls of its functions along some path (counted through the functions called).
-void checkNesting(const Workflow& wf);
+void checkNesting(const File& wf);
 // The message of both checks: at `path`, the steps nest too deep.
 [[noreturn]] void tooDeep(const std::string& path);
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -17,7 +17,7 @@
 #include "step_functions/step_table.h"
 #include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -283,4 +283,4 @@ Expr compileObjectLiteral(const Value& v, const std::string& path, const BodyCon
   return fold(std::move(e));
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -9,7 +9,7 @@
 #include "step_functions/compile.h"
 #include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -168,4 +168,4 @@ int entryIndex(const FileContext& file) {
                        "", false, -1});
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

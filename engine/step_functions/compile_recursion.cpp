@@ -4,7 +4,7 @@
 #include "core/error.h"
 #include "step_functions/compile.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -52,4 +52,4 @@ void checkNoRecursion(const FileContext& file) {
   for (size_t f = 0; f < file.headers.size(); ++f) finder.visit(f);
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

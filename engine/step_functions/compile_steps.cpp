@@ -13,7 +13,7 @@
 #include "step_functions/step_table.h"
 #include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -500,4 +500,4 @@ Function compileFunction(FileContext& file, const Header& h) {
   return fn;
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

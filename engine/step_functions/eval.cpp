@@ -10,7 +10,7 @@
 #include "step_functions/run.h"
 #include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -217,4 +217,4 @@ Value evaluate(const Frame& frame, const Expr& e) {
   return Value();
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

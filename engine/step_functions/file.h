@@ -16,7 +16,7 @@ namespace ptc {
 struct Node;  // ptc_json/program.h: a function expression calls a PTC-JSON op's semantics through one
 }
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 // A $reference: $input[.seg...], $error, or $var[.seg...] (§5).
 struct Ref {
@@ -114,10 +114,10 @@ struct Function {
   bool endsWithUnboundFor = false;  // §9: its list is returned at the end of steps
 };
 
-struct Workflow {
+struct File {
   std::vector<Function> functions;
   int entry = 0;
   std::vector<std::string> tools;  // host tools the file calls
 };
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

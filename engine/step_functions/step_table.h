@@ -15,7 +15,7 @@
 #include "core/fixed_list.h"
 #include "step_functions/file.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 enum class StepKeyKind : uint8_t {
   Expr,      // a value expression (§5)
@@ -76,6 +76,6 @@ std::span<const OperatorSpec> operatorTable();
 
 // The language as JSON text, for the package (prompt, schema): the step kinds
 // with their keys, the operators and the functions (functions.h).
-std::string workflowTableJson();
+std::string stepTableJson();
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions
