@@ -8,13 +8,13 @@ import { checkRunOptions } from "./checks.js";
 import { engineOptionsJson, toRunResult } from "./options.js";
 import { payloadFor } from "./payload.js";
 import {
-  checkWorkflowOptions,
-  toWorkflowResult,
-  workflowEngineOptions,
-  workflowPayload,
+  checkStepFunctionOptions,
+  toStepFunctionResult,
+  stepFunctionEngineOptions,
+  stepFunctionPayload,
   type WorkflowOptions,
   type WorkflowResult,
-} from "./workflows.js";
+} from "./step-function-options.js";
 import { sentLoads, type ResidentContext } from "../engine/resident.js";
 import type { RunKind, RunOptions, RunResult } from "../types/public.js";
 
@@ -40,8 +40,8 @@ export const PROGRAM: Dialect<RunOptions, RunResult> = {
 
 export const STEP_FUNCTIONS: Dialect<WorkflowOptions, WorkflowResult> = {
   kind: "workflow",
-  check: checkWorkflowOptions,
-  engineOptions: workflowEngineOptions,
-  payload: (options) => workflowPayload(options),
-  toResult: toWorkflowResult,
+  check: checkStepFunctionOptions,
+  engineOptions: stepFunctionEngineOptions,
+  payload: (options) => stepFunctionPayload(options),
+  toResult: toStepFunctionResult,
 };

@@ -22,11 +22,11 @@ import {
   type ResidentSpec,
 } from "../engine/resident.js";
 import {
-  validateWorkflowOptions,
+  validateStepFunctionOptions,
   type ValidateWorkflowOptions,
   type WorkflowOptions,
   type WorkflowResult,
-} from "../run/workflows.js";
+} from "../run/step-function-options.js";
 import type {
   AnalyzeResult,
   DescribeLanguageOptions,
@@ -131,7 +131,7 @@ const RECYCLE_IDLE_MS = 2000;
  */
 export abstract class EngineHost {
   private operationList?: Operation[];
-  private workflowTable?: WorkflowLanguage;
+  private stepTable?: WorkflowLanguage;
   constructor(
     protected readonly wasmModule: WasmModule,
     protected readonly recycleEngineBytes = RECYCLE_ENGINE_BYTES,
@@ -227,7 +227,7 @@ export abstract class EngineHost {
   analyzeWorkflow(source: string, options: ValidateWorkflowOptions = {}): AnalyzeResult<WorkflowAnalysis> {
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
     const result = JSON.parse(
-      this.healthyEngine().analyzeWorkflow(source, validateWorkflowOptions(options)),
+      this.healthyEngine().analyzeWorkflow(source, validateStepFunctionOptions(options)),
     ) as AnalyzeResult<WorkflowAnalysis>;
     return withEffects(result, options.tools);
   }
@@ -277,7 +277,7 @@ export abstract class EngineHost {
   validateWorkflow(source: string, options: ValidateWorkflowOptions = {}): ValidateResult {
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
     const valid = JSON.parse(
-      this.healthyEngine().validateWorkflow(source, validateWorkflowOptions(options)),
+      this.healthyEngine().validateWorkflow(source, validateStepFunctionOptions(options)),
     ) as ValidateResult;
     if (!valid.ok || !Object.values(options.tools ?? {}).some((tool) => effectOf(tool) === "write")) return valid;
     return compensationWarnings(valid, this.analyzeWorkflow(source, options), options.tools);
@@ -291,11 +291,11 @@ export abstract class EngineHost {
 
   /** The engine's step table (step kinds with their keys), operators and functions of step functions. */
   workflowLanguage(): WorkflowLanguage {
-    if (this.workflowTable) return this.workflowTable;
+    if (this.stepTable) return this.stepTable;
     const table = JSON.parse(this.healthyEngine().workflowLanguage()) as WorkflowLanguage | ValidateResult;
     // An engine without the dialect (createRuntime({ stepFunctions: false })) answers why instead.
     if ("ok" in table && !table.ok) throw new Error(`ptc-wasm: ${table.error.message}`);
-    return (this.workflowTable = deepFreeze(table as WorkflowLanguage));
+    return (this.stepTable = deepFreeze(table as WorkflowLanguage));
   }
 
   /** The JSON Schema (draft 2020-12) of a step-function file {"functions": [...]}, from the step table. */

@@ -362,7 +362,7 @@ export interface FunctionTool {
 }
 
 // The types of runs that stop and resume (the gate: gate/journal.ts,
-// gate/suspension.ts), of traces (run/telemetry.ts, run/workflows.ts) and of the
+// gate/suspension.ts), of traces (run/telemetry.ts, run/step-function-options.ts) and of the
 // extras' options: named by the types above and by several layers, so kept here,
 // in the leaf every layer may import.
 

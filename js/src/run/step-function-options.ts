@@ -86,7 +86,7 @@ export type WorkflowResult =
     }
   | RunSuspended<"workflow">;
 
-const WORKFLOW_OPTIONS = [
+const STEP_FUNCTION_OPTIONS = [
   "entry",
   "input",
   "tools",
@@ -104,11 +104,11 @@ const WORKFLOW_OPTIONS = [
 ] as const;
 
 /** The options of runWorkflow(), checked as run()'s are (checks.ts); throws TypeError. */
-export function checkWorkflowOptions(options: WorkflowOptions): WorkflowOptions {
-  return checkedOptions(options, WORKFLOW_OPTIONS);
+export function checkStepFunctionOptions(options: WorkflowOptions): WorkflowOptions {
+  return checkedOptions(options, STEP_FUNCTION_OPTIONS);
 }
 
-export function workflowEngineOptions(options: WorkflowOptions): string {
+export function stepFunctionEngineOptions(options: WorkflowOptions): string {
   return JSON.stringify({
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     maxHeapBytes: options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES,
@@ -119,7 +119,7 @@ export function workflowEngineOptions(options: WorkflowOptions): string {
   });
 }
 
-export function validateWorkflowOptions(options: ValidateWorkflowOptions): string {
+export function validateStepFunctionOptions(options: ValidateWorkflowOptions): string {
   const engineOptions: Record<string, unknown> = {};
   if (options.entry) engineOptions.entry = options.entry;
   if (options.tools) engineOptions.tools = Array.isArray(options.tools) ? options.tools : Object.keys(options.tools);
@@ -128,7 +128,7 @@ export function validateWorkflowOptions(options: ValidateWorkflowOptions): strin
 }
 
 /** The entry's input crosses as the run's payload. */
-export function workflowPayload(options: WorkflowOptions): Payload {
+export function stepFunctionPayload(options: WorkflowOptions): Payload {
   try {
     return { context: JSON.stringify(options.input ?? {}), memory: "" };
   } catch (e) {
@@ -136,7 +136,7 @@ export function workflowPayload(options: WorkflowOptions): Payload {
   }
 }
 
-export function toWorkflowResult(status: DoneStatus, started: number, timings: Timings): WorkflowResult {
+export function toStepFunctionResult(status: DoneStatus, started: number, timings: Timings): WorkflowResult {
   const metrics = {
     durationMs: now() - started,
     memoryBytes: status.metrics.memoryBytes,
