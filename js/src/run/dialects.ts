@@ -12,9 +12,8 @@ import {
   toStepFunctionResult,
   stepFunctionEngineOptions,
   stepFunctionPayload,
-  type WorkflowOptions,
-  type WorkflowResult,
 } from "./step-function-options.js";
+import type { WorkflowOptions, WorkflowResult } from "../types/step-functions.js";
 import { sentLoads, type ResidentContext } from "../engine/resident.js";
 import type { RunKind, RunOptions, RunResult } from "../types/public.js";
 

@@ -21,12 +21,8 @@ import {
   type LoadResult,
   type ResidentSpec,
 } from "../engine/resident.js";
-import {
-  validateStepFunctionOptions,
-  type ValidateWorkflowOptions,
-  type WorkflowOptions,
-  type WorkflowResult,
-} from "../run/step-function-options.js";
+import { validateStepFunctionOptions } from "../run/step-function-options.js";
+import type { ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "../types/step-functions.js";
 import type {
   AnalyzeResult,
   DescribeLanguageOptions,
