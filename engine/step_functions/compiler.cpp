@@ -1,7 +1,7 @@
 // The step-function compiler's entry: headers of every function first (so a
 // call may name a later function), then each body, then the call graph and
 // its nesting. The
-// concerns live in workflow_compile_*.cpp (see compile.h).
+// concerns live in compile_*.cpp (see compile.h).
 #include "step_functions/compiler.h"
 
 #include <algorithm>

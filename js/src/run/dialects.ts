@@ -18,6 +18,11 @@ import { sentLoads, type ResidentContext } from "../engine/resident.js";
 import type { RunKind, RunOptions, RunResult } from "../types/public.js";
 
 export interface Dialect<O, R> {
+  /**
+   * The public RunKind its suspended states carry: "workflow" for step
+   * functions, as runWorkflow names them (signed states of earlier versions
+   * must still resume, so the value stays).
+   */
   kind: RunKind;
   /** The caller's options, checked (throws TypeError, as run() documents). */
   check(options: O): O;
