@@ -9,7 +9,7 @@ import { gzipSync } from "node:zlib";
 // A function belongs to the namespace of its own name (a sort of ptc::Values is
 // libc++'s std::sort); the first part whose prefix it has.
 const PARTS = [
-  ["step-function dialect", /^ptc::workflow::/],
+  ["step-function dialect", /^ptc::step_functions::/],
   ["PTC-JSON and the host API", /^ptc::|^ptc[A-Z]/],
   ["nlohmann/json", /^nlohmann::/],
   ["fast_float (number parsing)", /^fast_float::/],

@@ -4,7 +4,7 @@
 # ptc_tests and ptc_json_only_tests (the engine without the step-function dialect)
 # and runs them. No set-up, no wasm. Other arguments go to GoogleTest:
 #   bash scripts/test-cpp.sh --gtest_filter='*aggregation_json__sum_a_field'
-#   npm run test:cpp -- --gtest_filter='Cases/WorkflowConformance.*'
+#   npm run test:cpp -- --gtest_filter='Cases/StepFunctionConformance.*'
 # `npm run test:cpp` runs the source checks first (scripts/test-source.mjs, seconds,
 # no build); this script alone is the native suite (npm test calls it so, twice).
 set -euo pipefail

@@ -138,7 +138,7 @@ std::string Engine::prepareWorkflow(std::string_view source, std::string_view op
   try {
     const EngineOptions& opts = options(optionsJson);
     double compileMs = 0;
-    auto wf = compileWorkflow(source, opts, &compileMs);
+    auto wf = compileFile(source, opts, &compileMs);
     int id = nextPrepared_++;
     prepared_.emplace(id, Prepared{nullptr, wf, opts.limits, compileMs});
     return withLoads("{\"state\":\"prepared\",\"id\":" + std::to_string(id), {});  // the input is all it reads
@@ -155,12 +155,12 @@ std::unique_ptr<RunBase> Engine::newRun(int prepared, std::string_view rowBlocks
   }
   Prepared& entry = it->second;
   std::unique_ptr<RunBase> run;
-  if (entry.workflow) {
+  if (entry.file) {
     if (!rowBlocks.empty() || resident != 0) {
       refused = badHostCall("A step-function run takes its input only: no row blocks, no resident context");
       return nullptr;
     }
-    run = stepfn::newRun(entry.workflow, entry.limits);
+    run = stepfn::newRun(entry.file, entry.limits);
   } else {
     std::shared_ptr<const Resident> residentContext;
     if (resident != 0) {
@@ -216,26 +216,25 @@ uint64_t Engine::residentBytes() const {
   return bytes;
 }
 
-std::shared_ptr<const workflow::Workflow> Engine::compileWorkflow(std::string_view source, const EngineOptions& options,
-                                                                  double* spentMs) {
+std::shared_ptr<const step_functions::File> Engine::compileFile(std::string_view source, const EngineOptions& options,
+                                                                double* spentMs) {
   checkProgramSize(source, "step-function file", "Pass data as the entry's input");
   std::string key = cacheKey(source, options);
-  if (auto it = workflowCache_.find(key); it != workflowCache_.end()) return it->second;
-  workflow::CompileOptions co{options.entry, options.compile.toolsKnown, options.compile.tools};
+  if (auto it = fileCache_.find(key); it != fileCache_.end()) return it->second;
+  step_functions::CompileOptions co{options.entry, options.compile.toolsKnown, options.compile.tools};
   auto wf = withinTimeLimit(options.limits.timeoutMs, "step-function file", spentMs,
                             [&](const std::function<void()>& progress) {
                               auto functions = parseJsonSequence(source, "step-function file", progress);
                               return stepfn::compile(functions, co);
                             });
-  if (workflowCache_.size() >= kProgramCacheSize) workflowCache_.clear();
-  workflowCache_.emplace(std::move(key), wf);
+  if (fileCache_.size() >= kProgramCacheSize) fileCache_.clear();
+  fileCache_.emplace(std::move(key), wf);
   return wf;
 }
 
-std::shared_ptr<const workflow::Workflow> Engine::verifyWorkflow(std::string_view source,
-                                                                 std::string_view optionsJson) {
+std::shared_ptr<const step_functions::File> Engine::verifyFile(std::string_view source, std::string_view optionsJson) {
   EngineOptions options = parseEngineOptions(optionsJson);
-  auto wf = compileWorkflow(source, options);
+  auto wf = compileFile(source, options);
   if (!options.inputJson.empty()) {
     BudgetScope noBudget(nullptr);
     stepfn::checkEntryInput(*wf, parseJson(options.inputJson, "input"));
@@ -245,7 +244,7 @@ std::shared_ptr<const workflow::Workflow> Engine::verifyWorkflow(std::string_vie
 
 std::string Engine::validateWorkflow(std::string_view source, std::string_view optionsJson) {
   try {
-    verifyWorkflow(source, optionsJson);
+    verifyFile(source, optionsJson);
     return validOkJson();
   } catch (...) {
     return validErrorJson(currentError());
@@ -254,7 +253,7 @@ std::string Engine::validateWorkflow(std::string_view source, std::string_view o
 
 std::string Engine::analyzeWorkflow(std::string_view source, std::string_view optionsJson) {
   try {
-    return "{\"ok\":true,\"analysis\":" + stepfn::analyze(*verifyWorkflow(source, optionsJson)) + "}";
+    return "{\"ok\":true,\"analysis\":" + stepfn::analyze(*verifyFile(source, optionsJson)) + "}";
   } catch (...) {
     return validErrorJson(currentError());
   }

@@ -14,7 +14,7 @@
 #include "core/run.h"
 #include "ptc_json/program.h"
 #include "ptc_json/program_run.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
 namespace ptc {
 
@@ -69,7 +69,7 @@ class Engine {
   // The host forgets a prepared program or file (it keeps a bounded set of them).
   void release(int prepared) { prepared_.erase(prepared); }
   std::string validateWorkflow(std::string_view source, std::string_view optionsJson);
-  // Preflight analysis without running (ptc_json/analysis.h, step_functions/workflow_analysis.h):
+  // Preflight analysis without running (ptc_json/analysis.h, step_functions/analysis.h):
   // {"ok":true,"analysis":{...}}, or the error validate would give.
   std::string analyze(std::string_view programJson, std::string_view optionsJson);
   std::string analyzeWorkflow(std::string_view source, std::string_view optionsJson);
@@ -98,20 +98,20 @@ class Engine {
   // text was compiled before).
   std::shared_ptr<const Program> compile(std::string_view programJson, const EngineOptions& options,
                                          double* spentMs = nullptr);
-  std::shared_ptr<const workflow::Workflow> compileWorkflow(std::string_view source, const EngineOptions& options,
-                                                            double* spentMs = nullptr);
+  std::shared_ptr<const step_functions::File> compileFile(std::string_view source, const EngineOptions& options,
+                                                          double* spentMs = nullptr);
   // validateWorkflow's checks (the entry's input too, when the options carry one).
-  std::shared_ptr<const workflow::Workflow> verifyWorkflow(std::string_view source, std::string_view optionsJson);
+  std::shared_ptr<const step_functions::File> verifyFile(std::string_view source, std::string_view optionsJson);
   // A fresh run of a prepared entry, or a done status saying why there is none.
   std::unique_ptr<RunBase> newRun(int prepared, std::string_view rowBlocks, int resident, std::string& refused);
   std::string drive(int run, const std::function<std::string(RunBase&)>& step);
 
   const EngineOptions& options(std::string_view optionsJson);
 
-  // One of program and workflow is set: the dialect the entry was prepared in.
+  // One of program and file is set: the dialect the entry was prepared in.
   struct Prepared {
     std::shared_ptr<const Program> program;
-    std::shared_ptr<const workflow::Workflow> workflow;
+    std::shared_ptr<const step_functions::File> file;
     RunLimits limits;
     double compileMs = 0;  // the time preparing took, counted toward the next run's timeoutMs
   };
@@ -128,7 +128,7 @@ class Engine {
   int nextRun_ = 1;
   // Compiled programs by (options, text): agents resend the same program often.
   std::unordered_map<std::string, std::shared_ptr<const Program>> cache_;
-  std::unordered_map<std::string, std::shared_ptr<const workflow::Workflow>> workflowCache_;
+  std::unordered_map<std::string, std::shared_ptr<const step_functions::File>> fileCache_;
 };
 
 }  // namespace ptc

@@ -13,19 +13,19 @@
 
 #include "core/run.h"
 #include "core/value.h"
-#include "step_functions/workflow.h"
-#include "step_functions/workflow_compiler.h"
+#include "step_functions/compiler.h"
+#include "step_functions/file.h"
 
 namespace ptc::stepfn {
 
 // Whether this build has the dialect (false: each function below throws a
 // bad_host_call execution error saying which module has it).
 bool available();
-std::shared_ptr<const workflow::Workflow> compile(const std::vector<Value>& functions,
-                                                  const workflow::CompileOptions& options);
-void checkEntryInput(const workflow::Workflow& workflow, const Value& input);
-std::string analyze(const workflow::Workflow& workflow);
+std::shared_ptr<const step_functions::File> compile(const std::vector<Value>& functions,
+                                                    const step_functions::CompileOptions& options);
+void checkEntryInput(const step_functions::File& file, const Value& input);
+std::string analyze(const step_functions::File& file);
 std::string languageJson();
-std::unique_ptr<RunBase> newRun(std::shared_ptr<const workflow::Workflow> workflow, const RunLimits& limits);
+std::unique_ptr<RunBase> newRun(std::shared_ptr<const step_functions::File> file, const RunLimits& limits);
 
 }  // namespace ptc::stepfn

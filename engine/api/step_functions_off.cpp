@@ -17,12 +17,12 @@ namespace {
 }  // namespace
 
 bool available() { return false; }
-std::shared_ptr<const workflow::Workflow> compile(const std::vector<Value>&, const workflow::CompileOptions&) {
+std::shared_ptr<const step_functions::File> compile(const std::vector<Value>&, const step_functions::CompileOptions&) {
   absent();
 }
-void checkEntryInput(const workflow::Workflow&, const Value&) { absent(); }
-std::string analyze(const workflow::Workflow&) { absent(); }
+void checkEntryInput(const step_functions::File&, const Value&) { absent(); }
+std::string analyze(const step_functions::File&) { absent(); }
 std::string languageJson() { absent(); }
-std::unique_ptr<RunBase> newRun(std::shared_ptr<const workflow::Workflow>, const RunLimits&) { absent(); }
+std::unique_ptr<RunBase> newRun(std::shared_ptr<const step_functions::File>, const RunLimits&) { absent(); }
 
 }  // namespace ptc::stepfn

@@ -2,24 +2,24 @@
 // passes to engine/step_functions/.
 #include "api/step_functions.h"
 
-#include "step_functions/workflow_analysis.h"
-#include "step_functions/workflow_run.h"
-#include "step_functions/workflow_step_table.h"
+#include "step_functions/analysis.h"
+#include "step_functions/run.h"
+#include "step_functions/step_table.h"
 
 namespace ptc::stepfn {
 
 bool available() { return true; }
-std::shared_ptr<const workflow::Workflow> compile(const std::vector<Value>& functions,
-                                                  const workflow::CompileOptions& options) {
-  return workflow::compileWorkflow(functions, options);
+std::shared_ptr<const step_functions::File> compile(const std::vector<Value>& functions,
+                                                    const step_functions::CompileOptions& options) {
+  return step_functions::compileFile(functions, options);
 }
-void checkEntryInput(const workflow::Workflow& workflow, const Value& input) {
-  workflow::checkEntryInput(workflow, input);
+void checkEntryInput(const step_functions::File& file, const Value& input) {
+  step_functions::checkEntryInput(file, input);
 }
-std::string analyze(const workflow::Workflow& workflow) { return workflow::analyzeWorkflow(workflow); }
-std::string languageJson() { return workflow::workflowTableJson(); }
-std::unique_ptr<RunBase> newRun(std::shared_ptr<const workflow::Workflow> workflow, const RunLimits& limits) {
-  return std::make_unique<workflow::WorkflowRun>(std::move(workflow), limits);
+std::string analyze(const step_functions::File& file) { return step_functions::analyzeFile(file); }
+std::string languageJson() { return step_functions::stepTableJson(); }
+std::unique_ptr<RunBase> newRun(std::shared_ptr<const step_functions::File> file, const RunLimits& limits) {
+  return std::make_unique<step_functions::FileRun>(std::move(file), limits);
 }
 
 }  // namespace ptc::stepfn

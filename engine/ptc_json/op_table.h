@@ -216,7 +216,7 @@ struct OpSpec {
   // no current value at all.
   bool valueOverridesInput = false;
   // A value-level op that is not (yet) a $function of step functions
-  // (workflow_functions.cpp): each function costs the step-function prompt
+  // (functions.cpp): each function costs the step-function prompt
   // tokens, within its budget.
   bool notAStepFunction = false;
   // What it does (see op_table_does.h's builder): exactly one of

@@ -23,7 +23,7 @@ import type {
   SuspendedState,
   Tool,
 } from "./types/public.js";
-import type { WorkflowResult } from "./run/workflows.js";
+import type { WorkflowResult } from "./types/step-functions.js";
 
 const USAGE = `Usage: ptc-wasm <command> [options]
 

@@ -5,7 +5,7 @@ export { Runtime, type PreloadParts, type PtcRuntime } from "./runtimes/runtime.
 export { WorkerRuntime } from "./runtimes/worker-runtime.js";
 export { ResidentContext, type LoadOptions, type LoadResult } from "./engine/resident.js";
 export type * from "./types/public.js";
-export type { ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "./run/workflows.js";
+export type { ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "./types/step-functions.js";
 export { approximateTokens } from "./util/tokens.js";
 export { isToolDescriptor } from "./run/descriptors.js";
 export { defineTool } from "./types/define-tool.js";

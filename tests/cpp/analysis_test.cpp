@@ -1,4 +1,4 @@
-// Preflight analysis (engine/ptc_json/analysis.cpp, engine/step_functions/workflow_analysis.cpp)
+// Preflight analysis (engine/ptc_json/analysis.cpp, engine/step_functions/analysis.cpp)
 // through the engine API, as the wasm bindings call it.
 #include <gtest/gtest.h>
 
@@ -91,7 +91,7 @@ TEST(Analysis, AnInvalidProgramGivesTheErrorValidateGives) {
   EXPECT_EQ(engine.analyze(program, options), engine.validate(program, options));
 }
 
-TEST(WorkflowAnalysis, ForStepsCallTheirToolsPerItemOfTheirList) {
+TEST(StepFunctionAnalysis, ForStepsCallTheirToolsPerItemOfTheirList) {
   ptc::Engine engine;
   std::string source =
       R"({"function": "main", "input": {"user": "text", "orders": "list any"}, "output": "any", "steps": [
@@ -110,7 +110,7 @@ TEST(WorkflowAnalysis, ForStepsCallTheirToolsPerItemOfTheirList) {
 // What a write left standing if a later step fails: the first later call step
 // (a for's body counts right after the for) whose failure stops the function
 // without compensating: no on-error, or one that returns without compensate.
-TEST(WorkflowAnalysis, ACallNamesTheFirstLaterStepThatMayFailWithoutCompensating) {
+TEST(StepFunctionAnalysis, ACallNamesTheFirstLaterStepThatMayFailWithoutCompensating) {
   ptc::Engine engine;
   std::string source =
       R"({"function": "main", "output": "any", "steps": [
@@ -135,7 +135,7 @@ TEST(WorkflowAnalysis, ACallNamesTheFirstLaterStepThatMayFailWithoutCompensating
   EXPECT_TRUE(site("release").field("uncompensatedAfter").isNull());         // a compensation is not a step
 }
 
-TEST(WorkflowAnalysis, AnInvalidFileGivesTheErrorValidateWorkflowGives) {
+TEST(StepFunctionAnalysis, AnInvalidFileGivesTheErrorValidateWorkflowGives) {
   ptc::Engine engine;
   const char* source = R"({"function": "main", "output": "any", "steps": [{"call": "nope"}]})";
   EXPECT_EQ(engine.analyzeWorkflow(source, R"({"tools": ["t"]})"),

@@ -53,7 +53,7 @@ Outcome runWorkflow(ptc::Engine& engine, const std::string& source, const std::s
                     const std::string& options) {
   ptc::testing::FakeClock clock(std::chrono::milliseconds(1));
   Outcome out;
-  out.text = ptc::testing::startWorkflowRun(engine, source, options, input).text;
+  out.text = ptc::testing::startStepFunctionRun(engine, source, options, input).text;
   return out;
 }
 

@@ -181,9 +181,9 @@ TEST_F(RunMemory, AJoinIndexThatDoesNotFitIsNotBuilt) {
 }
 
 // Step functions build texts, lists and objects too (issue 24, item 15).
-Value workflowDone(ptc::Engine& engine, const std::string& source, const std::string& input,
-                   const std::string& options) {
-  return parsed(ptc::testing::startWorkflowRun(engine, source, options, input).text);
+Value stepFunctionDone(ptc::Engine& engine, const std::string& source, const std::string& input,
+                       const std::string& options) {
+  return parsed(ptc::testing::startStepFunctionRun(engine, source, options, input).text);
 }
 
 constexpr const char* kOneMiB = R"({"maxHeapBytes":1048576,"timeoutMs":600000})";
@@ -195,8 +195,8 @@ TEST_F(RunMemory, AnInterpolationOfOneTextManyTimesIsRefusedBeforeItIsBuilt) {
   const std::string source =
       R"({"function":"f","input":{"s":"text"},"output":"text","steps":[{"return":")" + text + R"("}]})";
   Value done;
-  int64_t growth =
-      peakGrowth([&] { done = workflowDone(engine_, source, "{\"s\":\"" + std::string(10240, 'x') + "\"}", kOneMiB); });
+  int64_t growth = peakGrowth(
+      [&] { done = stepFunctionDone(engine_, source, "{\"s\":\"" + std::string(10240, 'x') + "\"}", kOneMiB); });
   EXPECT_EQ(errorCode(done), "memory_exceeded") << ptc::toJson(done).substr(0, 300);
   EXPECT_LT(growth, 4 * kMiB) << "the engine allocated " << growth << " bytes under a 1 MiB limit";
 }
@@ -212,7 +212,7 @@ TEST_F(RunMemory, ALoopsYieldsAreChargedAsTheListGrows) {
   const std::string source = R"({"function":"f","input":{"xs":"list number"},"output":"list number",)"
                              R"("steps":[{"for":"x","in":"$input.xs","parallel":true,"do":[{"yield":"$x"}]}]})";
   Value done =
-      workflowDone(engine_, source, "{\"xs\":[" + numbers + "]}", R"({"maxHeapBytes":2097152,"timeoutMs":600000})");
+      stepFunctionDone(engine_, source, "{\"xs\":[" + numbers + "]}", R"({"maxHeapBytes":2097152,"timeoutMs":600000})");
   EXPECT_EQ(errorCode(done), "memory_exceeded") << ptc::toJson(done).substr(0, 300);
   const Array& trace = done.field("trace").items();
   ASSERT_FALSE(trace.empty()) << ptc::toJson(done).substr(0, 300);
@@ -230,7 +230,7 @@ TEST_F(RunMemory, AnInOrderLoopStopsAtTheLimitBeforeRunningEveryIteration) {
   const std::string source = R"({"function":"f","input":{"xs":"list number"},"output":"list number",)"
                              R"("steps":[{"for":"x","in":"$input.xs","do":[{"yield":"$x"}]}]})";
   Value done =
-      workflowDone(engine_, source, "{\"xs\":[" + numbers + "]}", R"({"maxHeapBytes":2097152,"timeoutMs":600000})");
+      stepFunctionDone(engine_, source, "{\"xs\":[" + numbers + "]}", R"({"maxHeapBytes":2097152,"timeoutMs":600000})");
   EXPECT_EQ(errorCode(done), "memory_exceeded") << ptc::toJson(done).substr(0, 300);
   EXPECT_LT(done.field("trace").items().size(), 80000u) << "the loop ran every iteration before the limit held";
 }
@@ -267,8 +267,8 @@ TEST_F(RunMemory, AMergeIsChargedAsItsMembersAreCollected) {
                              R"("steps":[{"return":{"$merge":["$input.a","$input.b"]}}]})";
   Value done;
   int64_t growth = peakGrowth([&] {
-    done = workflowDone(engine_, source, "{\"a\":" + keys("a") + ",\"b\":" + keys("b") + "}",
-                        R"({"maxHeapBytes":4194304,"timeoutMs":600000})");
+    done = stepFunctionDone(engine_, source, "{\"a\":" + keys("a") + ",\"b\":" + keys("b") + "}",
+                            R"({"maxHeapBytes":4194304,"timeoutMs":600000})");
   });
   EXPECT_EQ(errorCode(done), "memory_exceeded") << ptc::toJson(done).substr(0, 300);
   EXPECT_LT(growth, 8 * kMiB) << "the engine allocated " << growth << " bytes under a 4 MiB limit";

@@ -8,7 +8,7 @@
 
 #include "api/engine.h"
 #include "core/json.h"
-#include "step_functions/workflow_compiler.h"
+#include "step_functions/compiler.h"
 #include "test_support.h"
 
 namespace {
@@ -94,7 +94,7 @@ TEST(HostileDepth, StepFunctionFilesAndInputsAreCappedToo) {
   expectError(file, "parse_error", kDeepJsonMessage + " in step-function file");
 
   Value begun =
-      status(ptc::testing::startWorkflowRun(
+      status(ptc::testing::startStepFunctionRun(
                  engine, R"({"function":"f","input":{"x":"list number"},"output":"number","steps":[{"return":1}]})",
                  "{}", R"({"x":)" + hostile + "}")
                  .text);
@@ -206,11 +206,11 @@ std::string nestedLoops(int levels, const std::string& inner) {
 
 Value runWorkflow(ptc::Engine& engine, const std::string& source) {
   // Depth is measured here, not time: a generous limit for ASan on a loaded machine.
-  return status(ptc::testing::startWorkflowRun(engine, source, R"({"timeoutMs":60000})", "{}").text);
+  return status(ptc::testing::startStepFunctionRun(engine, source, R"({"timeoutMs":60000})", "{}").text);
 }
 
 TEST(HostileDepth, StepFunctionsNestAtMostTheLimitOfLoopsAndCalls) {
-  const int limit = ptc::workflow::kMaxStepNesting;
+  const int limit = ptc::step_functions::kMaxStepNesting;
   ptc::Engine engine;
   // The entry of a chain of n functions nests n - 1 calls.
   Value chain = runWorkflow(engine, chainOfFunctions(limit + 1));
@@ -262,9 +262,9 @@ TEST(HostileDepth, AStepFunctionBuildingAValueTooDeepFaultsAtTheExpression) {
   std::string steps = R"({"let":"acc","expr":1})";
   for (int i = 0; i < kLimit + 1; ++i) steps += R"(,{"let":"acc","expr":["$acc"]})";
   // (Its trace holds values nested to the limit: only the error is read.)
-  std::string done =
-      ptc::testing::startWorkflowRun(engine, R"({"function":"f","output":"nil","steps":[)" + steps + "]}", "{}", "{}")
-          .text;
+  std::string done = ptc::testing::startStepFunctionRun(
+                         engine, R"({"function":"f","output":"nil","steps":[)" + steps + "]}", "{}", "{}")
+                         .text;
   Value error = status(between(done, R"("error":)", R"(,"trace")"));
   EXPECT_EQ(error.field("type").str(), "execution_error");
   EXPECT_NE(error.field("message").str().find(kDeepValueMessage), std::string::npos) << error.field("message").str();

@@ -133,7 +133,8 @@ std::string answer(Engine& engine, int run, int id, const Value& mock, const Val
 
 }  // namespace
 
-RunStatus startWorkflowRun(Engine& engine, std::string_view source, std::string_view options, std::string_view input) {
+RunStatus startStepFunctionRun(Engine& engine, std::string_view source, std::string_view options,
+                               std::string_view input) {
   std::string prepared = engine.prepareWorkflow(source, options);
   Value status = parseJson(prepared, "status");
   if (status.field("state").str() != "prepared") return {0, prepared};

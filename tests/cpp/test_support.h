@@ -84,7 +84,8 @@ Members caseOptions(const Value& c);
 
 // Prepares a step-function file and runs it on `input` (JSON text), as the
 // package does: the run's first status, or the error that preparing gave.
-RunStatus startWorkflowRun(Engine& engine, std::string_view source, std::string_view options, std::string_view input);
+RunStatus startStepFunctionRun(Engine& engine, std::string_view source, std::string_view options,
+                               std::string_view input);
 
 // Drives a started run to its final status, answering each tool call from the
 // case's "tools" mocks and recording the calls as {"tool", "args"}.

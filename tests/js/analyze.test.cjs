@@ -1,5 +1,5 @@
 // runtime.analyze / analyzeWorkflow: what a program may do, found without
-// running it (engine/ptc_json/analysis.cpp, engine/step_functions/workflow_analysis.cpp),
+// running it (engine/ptc_json/analysis.cpp, engine/step_functions/analysis.cpp),
 // the same in-process and in worker mode.
 const { ptcWasm } = require("./helpers.cjs");
 

@@ -13,7 +13,7 @@ const root = path.join(__dirname, "..", "..");
 // The files that may read `category`, each with why.
 const READERS = {
   "engine/ptc_json/op_table_text.cpp": "the op table as JSON (runtime.operations(), docs, prompt)",
-  "engine/step_functions/workflow_step_table.cpp": "the step functions' functions as JSON (their category shown)",
+  "engine/step_functions/step_table.cpp": "the step functions' functions as JSON (their category shown)",
 };
 
 /** "file:line" for each read of a `category` member. */

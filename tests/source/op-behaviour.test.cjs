@@ -54,7 +54,7 @@ function problems(files) {
 // missed by the list. The lists kept, by file and ops, each with why it is not
 // a property of the ops' entries.
 const KEPT_LISTS = {
-  "engine/step_functions/workflow_functions.cpp: StartsWith,EndsWith":
+  "engine/step_functions/functions.cpp: StartsWith,EndsWith":
     "the text tests whose function form names a second parameter",
 };
 
@@ -114,11 +114,11 @@ test("the list check finds ops tested together or listed in an array, across lin
 // FieldSpec::excludes, Gives::KeyedKids, Control, RowRole).
 const MAX_OP_COMPARISONS = 10;
 const KEPT_COMPARISONS = {
-  "engine/step_functions/workflow_functions.cpp: StartsWith":
+  "engine/step_functions/functions.cpp: StartsWith":
     "step functions' function forms: the text tests name their second parameter (prefix, suffix) and take it " +
     "positionally (the step-function dialect's own table, not PTC-JSON's)",
-  "engine/step_functions/workflow_functions.cpp: EndsWith": "as StartsWith",
-  "engine/step_functions/workflow_functions.cpp: Round": "$round of null is null in step functions' expressions",
+  "engine/step_functions/functions.cpp: EndsWith": "as StartsWith",
+  "engine/step_functions/functions.cpp: Round": "$round of null is null in step functions' expressions",
   "engine/ptc_json/ops/arithmetic.cpp: Floor": "floor and ceil share one apply function, which picks its rounding",
 };
 

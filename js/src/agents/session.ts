@@ -23,7 +23,7 @@ import type {
   Tool,
   Warning,
 } from "../types/public.js";
-import type { WorkflowResult } from "../run/workflows.js";
+import type { WorkflowResult } from "../types/step-functions.js";
 import { abortedResult, DEFAULT_TIMEOUT_MS } from "../run/options.js";
 import { callInput, withCallWarnings } from "./session-memory.js";
 import { now } from "../run/driver.js";

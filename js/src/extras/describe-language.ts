@@ -6,7 +6,7 @@
 import { ERROR_CODES, type ErrorCodeInfo } from "../types/error-codes.js";
 import type { DescribeLanguageOptions, Operation, WorkflowLanguage } from "../types/public.js";
 import { languagePrompt, operationEntry, REFERENCES } from "./prompt.js";
-import { workflowLanguagePrompt } from "./workflow-prompt.js";
+import { workflowLanguagePrompt } from "./step-function-prompt.js";
 
 /** The dialects a topic may name, and what a model may call them. */
 const STEP_FUNCTIONS = new Set(["step-functions", "step_functions", "workflow", "workflows", "run_workflow"]);

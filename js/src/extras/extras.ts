@@ -6,6 +6,6 @@
 export { describeLanguage } from "./describe-language.js";
 export { languagePrompt } from "./prompt.js";
 export { programSchema } from "./schema.js";
-export { workflowLanguagePrompt } from "./workflow-prompt.js";
-export { workflowSchema } from "./workflow-schema.js";
+export { workflowLanguagePrompt } from "./step-function-prompt.js";
+export { workflowSchema } from "./step-function-schema.js";
 export { argsProblem } from "./tool-args.js";

@@ -394,7 +394,7 @@ export function gatedRun(
   const gate = ToolGate.create(options, seed);
   if (!gate) return undefined;
   const spentMs = (seed?.spentMs ?? 0) + now() - started;
-  return { gate, base: kind === "program" ? programBase(source, options) : workflowBase(source, options), spentMs };
+  return { gate, base: kind === "program" ? programBase(source, options) : stepFunctionBase(source, options), spentMs };
 }
 
 /** What a PTC-JSON run that may suspend keeps for its state. */
@@ -408,7 +408,7 @@ const programBase = (source: string, options: RunOptions): StateBase => ({
 });
 
 /** What a step-function run that may suspend keeps for its state. */
-const workflowBase = (
+const stepFunctionBase = (
   source: string,
   options: { entry?: string; input?: unknown; maxHeapBytes?: number; maxToolCalls?: number },
 ): StateBase => ({

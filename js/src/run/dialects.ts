@@ -8,17 +8,21 @@ import { checkRunOptions } from "./checks.js";
 import { engineOptionsJson, toRunResult } from "./options.js";
 import { payloadFor } from "./payload.js";
 import {
-  checkWorkflowOptions,
-  toWorkflowResult,
-  workflowEngineOptions,
-  workflowPayload,
-  type WorkflowOptions,
-  type WorkflowResult,
-} from "./workflows.js";
+  checkStepFunctionOptions,
+  toStepFunctionResult,
+  stepFunctionEngineOptions,
+  stepFunctionPayload,
+} from "./step-function-options.js";
+import type { WorkflowOptions, WorkflowResult } from "../types/step-functions.js";
 import { sentLoads, type ResidentContext } from "../engine/resident.js";
 import type { RunKind, RunOptions, RunResult } from "../types/public.js";
 
 export interface Dialect<O, R> {
+  /**
+   * The public RunKind its suspended states carry: "workflow" for step
+   * functions, as runWorkflow names them (signed states of earlier versions
+   * must still resume, so the value stays).
+   */
   kind: RunKind;
   /** The caller's options, checked (throws TypeError, as run() documents). */
   check(options: O): O;
@@ -40,8 +44,8 @@ export const PROGRAM: Dialect<RunOptions, RunResult> = {
 
 export const STEP_FUNCTIONS: Dialect<WorkflowOptions, WorkflowResult> = {
   kind: "workflow",
-  check: checkWorkflowOptions,
-  engineOptions: workflowEngineOptions,
-  payload: (options) => workflowPayload(options),
-  toResult: toWorkflowResult,
+  check: checkStepFunctionOptions,
+  engineOptions: stepFunctionEngineOptions,
+  payload: (options) => stepFunctionPayload(options),
+  toResult: toStepFunctionResult,
 };

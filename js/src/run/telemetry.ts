@@ -5,7 +5,7 @@
 // peer: the Node entry loads it once a tracer provider is registered; elsewhere
 // pass it to useOpenTelemetry). Without either, a run pays nothing here.
 import type { ToolCall, ToolOutcome } from "./driver.js";
-import type { PtcError, ToolCallTrace } from "../types/public.js";
+import type { PtcError, RunKind, ToolCallTrace } from "../types/public.js";
 
 // The parts of @opentelemetry/api used here, so that it stays optional.
 interface Span {
@@ -121,8 +121,11 @@ export class RunObserver {
     this.context = api.trace.setSpan(api.context.active(), this.span);
   }
 
-  /** An observer for a run, or undefined when nothing would be observed. */
-  static start(dialect: "program" | "workflow", trace: boolean, maxKeptBytes: number): RunObserver | undefined {
+  /**
+   * An observer for a run, or undefined when nothing would be observed. The
+   * span's "ptc.dialect" is the run's public RunKind ("workflow": step functions).
+   */
+  static start(dialect: RunKind, trace: boolean, maxKeptBytes: number): RunObserver | undefined {
     const api = openTelemetry();
     return trace || api ? new RunObserver(trace, maxKeptBytes, api, dialect) : undefined;
   }

@@ -23,12 +23,8 @@ import {
   type LoadResult,
   type ResidentSpec,
 } from "../engine/resident.js";
-import {
-  validateWorkflowOptions,
-  type ValidateWorkflowOptions,
-  type WorkflowOptions,
-  type WorkflowResult,
-} from "../run/workflows.js";
+import { validateStepFunctionOptions } from "../run/step-function-options.js";
+import type { ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "../types/step-functions.js";
 import type {
   AnalyzeResult,
   DescribeLanguageOptions,
@@ -148,7 +144,7 @@ const RECYCLE_IDLE_MS = 2000;
  */
 export abstract class EngineHost {
   private operationList?: Operation[];
-  private workflowTable?: WorkflowLanguage;
+  private stepTable?: WorkflowLanguage;
   protected engine: EngineInstance;
   // stepFunctions "lazy": wasmModule is PTC-JSON only, and step-function files
   // run on an instance of the module with both dialects, loaded on first use.
@@ -326,7 +322,7 @@ export abstract class EngineHost {
     const engine = this.stepsEngineFor("analyzeWorkflow");
     if (typeof engine === "string") return failure("execution_error", "bad_host_call", engine) as AnalyzeResult<never>;
     const result = JSON.parse(
-      engine.analyzeWorkflow(source, validateWorkflowOptions(options)),
+      engine.analyzeWorkflow(source, validateStepFunctionOptions(options)),
     ) as AnalyzeResult<WorkflowAnalysis>;
     return withEffects(result, options.tools);
   }
@@ -377,7 +373,7 @@ export abstract class EngineHost {
     if (typeof source !== "string") throw new TypeError("ptc-wasm: a step-function file is text");
     const engine = this.stepsEngineFor("validateWorkflow");
     if (typeof engine === "string") return failure("execution_error", "bad_host_call", engine) as ValidateResult;
-    const valid = JSON.parse(engine.validateWorkflow(source, validateWorkflowOptions(options))) as ValidateResult;
+    const valid = JSON.parse(engine.validateWorkflow(source, validateStepFunctionOptions(options))) as ValidateResult;
     if (!valid.ok || !Object.values(options.tools ?? {}).some((tool) => effectOf(tool) === "write")) return valid;
     return compensationWarnings(valid, this.analyzeWorkflow(source, options), options.tools);
   }
@@ -390,13 +386,13 @@ export abstract class EngineHost {
 
   /** The engine's step table (step kinds with their keys), operators and functions of step functions. */
   workflowLanguage(): WorkflowLanguage {
-    if (this.workflowTable) return this.workflowTable;
+    if (this.stepTable) return this.stepTable;
     const engine = this.stepsEngineFor("workflowLanguage, workflowSchema, workflowPrompt or describeLanguage");
     if (typeof engine === "string") throw new Error(`ptc-wasm: ${engine}`);
     const table = JSON.parse(engine.workflowLanguage()) as WorkflowLanguage | ValidateResult;
     // An engine without the dialect (createRuntime({ stepFunctions: false })) answers why instead.
     if ("ok" in table && !table.ok) throw new Error(`ptc-wasm: ${table.error.message}`);
-    return (this.workflowTable = deepFreeze(table as WorkflowLanguage));
+    return (this.stepTable = deepFreeze(table as WorkflowLanguage));
   }
 
   /** The JSON Schema (draft 2020-12) of a step-function file {"functions": [...]}, from the step table. */

@@ -367,11 +367,11 @@ export interface FunctionTool {
 }
 
 // The types of runs that stop and resume (the gate: gate/journal.ts,
-// gate/suspension.ts), of traces (run/telemetry.ts, run/workflows.ts) and of the
+// gate/suspension.ts), of traces (run/telemetry.ts, run/step-function-options.ts) and of the
 // extras' options: named by the types above and by several layers, so kept here,
 // in the leaf every layer may import.
 
-/** What a run runs: a PTC-JSON program or a step-functions file (a "workflow"). */
+/** What a run runs: a PTC-JSON program or a step-function file ("workflow", as runWorkflow names it). */
 export type RunKind = "program" | "workflow";
 
 /** One tool call of a run, as `trace: true` returns it (RunResult.trace). */

@@ -16,7 +16,7 @@ using ptc::Value;
 
 Value parsed(const std::string& text) { return ptc::parseJson(text, "status"); }
 
-const char* kWorkflow = R"({"function": "main", "output": "number", "steps": [{"return": 1}]})";
+const char* kStepFunctions = R"({"function": "main", "output": "number", "steps": [{"return": 1}]})";
 const char* kSum = R"({"program":{"op":"pipe","steps":[{"op":"load","name":"rows"},{"op":"sum","field":"n"}]}})";
 
 void expectNoDialect(const Value& error) {
@@ -30,17 +30,17 @@ TEST(PtcJsonOnly, HasNoStepFunctions) { EXPECT_FALSE(ptc::stepfn::available()); 
 
 TEST(PtcJsonOnly, StepFunctionEntryPointsAnswerATypedError) {
   ptc::Engine engine;
-  Value prepared = parsed(engine.prepareWorkflow(kWorkflow, "{}"));
+  Value prepared = parsed(engine.prepareWorkflow(kStepFunctions, "{}"));
   EXPECT_EQ(prepared.field("state").str(), "done");
   expectNoDialect(prepared.field("error"));
-  expectNoDialect(parsed(engine.validateWorkflow(kWorkflow, "{}")).field("error"));
-  expectNoDialect(parsed(engine.analyzeWorkflow(kWorkflow, "{}")).field("error"));
+  expectNoDialect(parsed(engine.validateWorkflow(kStepFunctions, "{}")).field("error"));
+  expectNoDialect(parsed(engine.analyzeWorkflow(kStepFunctions, "{}")).field("error"));
   expectNoDialect(parsed(engine.workflowLanguage()).field("error"));
 }
 
 TEST(PtcJsonOnly, ProgramsRunAsInTheFullBuild) {
   ptc::Engine engine;
-  engine.prepareWorkflow(kWorkflow, "{}");  // refused, and nothing left behind
+  engine.prepareWorkflow(kStepFunctions, "{}");  // refused, and nothing left behind
   Value prepared = parsed(engine.prepare(kSum, "{}"));
   ASSERT_EQ(prepared.field("state").str(), "prepared") << ptc::toJson(prepared);
   int id = static_cast<int>(prepared.field("id").asInt());

@@ -1,4 +1,4 @@
-#include "step_functions/workflow_text.h"
+#include "step_functions/text.h"
 
 #include <cctype>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include "core/digits.h"
 #include "core/json.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -85,4 +85,4 @@ std::string textForm(const Value& v) {
   }
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -1,8 +1,8 @@
-// The parts of the step-function compiler (workflow_compiler.h is its API),
-// one file per concern: function headers (workflow_compile_headers.cpp), steps
-// (workflow_compile_steps.cpp, the step table drives their keys), expressions
-// (workflow_compile_exprs.cpp), calls among functions
-// (workflow_compile_recursion.cpp) and nesting (workflow_compile_nesting.cpp). Each reports the first problem it finds
+// The parts of the step-function compiler (compiler.h is its API),
+// one file per concern: function headers (compile_headers.cpp), steps
+// (compile_steps.cpp, the step table drives their keys), expressions
+// (compile_exprs.cpp), calls among functions
+// (compile_recursion.cpp) and nesting (compile_nesting.cpp). Each reports the first problem it finds
 // with fail() (core/error.h): a validation_error at the offending JSON Pointer.
 #pragma once
 
@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "core/value.h"
-#include "step_functions/workflow.h"
-#include "step_functions/workflow_compiler.h"
+#include "step_functions/compiler.h"
+#include "step_functions/file.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 // What a function of the file looks like before its body is compiled (§2, §3).
 struct Header {
@@ -82,7 +82,7 @@ struct BodyContext {
   bool errorAvailable = false;  // inside "on-error": $error is the failure's message
 };
 
-// ---- headers (workflow_compile_headers.cpp) ----
+// ---- headers (compile_headers.cpp) ----
 // `earlier`: the headers of the functions before it, whose names it must not repeat.
 Header compileHeader(const Value& v, const std::string& path, const std::vector<Header>& earlier);
 // With the run's tools known: each of the function's deps names a function of
@@ -96,25 +96,25 @@ std::string parameterList(const std::vector<std::string>& names);
 // "try", ...), or nullptr.
 const char* notInDialect(std::string_view key);
 
-// ---- steps (workflow_compile_steps.cpp) ----
+// ---- steps (compile_steps.cpp) ----
 Function compileFunction(FileContext& file, const Header& header);
 
-// ---- expressions (workflow_compile_exprs.cpp) ----
+// ---- expressions (compile_exprs.cpp) ----
 Expr compileExpr(const Value& v, const std::string& path, const BodyContext& ctx);
 // An object whose keys are data, never operators: a call's "args".
 Expr compileObjectLiteral(const Value& v, const std::string& path, const BodyContext& ctx);
 // An operator key ("+", "and", ...) or "$merge".
 bool isOperatorKey(std::string_view key);
 
-// ---- calls among functions (workflow_compile_recursion.cpp) ----
+// ---- calls among functions (compile_recursion.cpp) ----
 // Fails at the call that closes a cycle of calls among the file's functions.
 void checkNoRecursion(const FileContext& file);
 
-// ---- nesting (workflow_compile_nesting.cpp) ----
+// ---- nesting (compile_nesting.cpp) ----
 // Fails where the compiled file nests more than kMaxStepNesting for loops and
 // calls of its functions along some path (counted through the functions called).
-void checkNesting(const Workflow& wf);
+void checkNesting(const File& wf);
 // The message of both checks: at `path`, the steps nest too deep.
 [[noreturn]] void tooDeep(const std::string& path);
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -13,13 +13,13 @@
 
 #include "core/fan_out.h"
 #include "core/run.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
 namespace ptc {
 class ChargedText;
 }
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 // A domain failure: catchable by on-error, $error is its message.
 struct Failure {
@@ -45,10 +45,10 @@ struct CallResult {
 };
 
 // One executed step. Its function's name, its path and a call's tool live in
-// the workflow, which the run keeps: an entry points at them rather than
+// the file, which the run keeps: an entry points at them rather than
 // copying them (a long name times 100,000 steps was gigabytes of copies). The
 // text of those and of its error, written out once per entry, is charged to
-// the run's budget as the entry is made (WorkflowRun::reserveTraceText).
+// the run's budget as the entry is made (FileRun::reserveTraceText).
 struct TraceEntry {
   const std::string* function = nullptr;
   const std::string* path = nullptr;
@@ -78,10 +78,10 @@ struct Frame {
   Value lastForList;                // §9: an unbound for as the last step
 };
 
-class WorkflowRun final : public RunBase {
+class FileRun final : public RunBase {
  public:
-  WorkflowRun(std::shared_ptr<const Workflow> workflow, const RunLimits& limits);
-  ~WorkflowRun() override;
+  FileRun(std::shared_ptr<const File> file, const RunLimits& limits);
+  ~FileRun() override;
 
  private:
   std::optional<Value> start(std::string_view inputJson, std::string_view unused) override;
@@ -126,10 +126,10 @@ class WorkflowRun final : public RunBase {
   void closeOpenTrace(const Error& error);
   void countStep(const std::string& path);
 
-  std::shared_ptr<const Workflow> workflow_;
+  std::shared_ptr<const File> file_;
   std::vector<TraceEntry> trace_;
   Scratch traceText_{&budget_};  // what the entries' texts hold of the budget
   uint64_t steps_ = 0;
 };
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -8,24 +8,24 @@
 
 #include "api/engine.h"
 #include "core/json.h"
-#include "step_functions/workflow_step_table.h"
+#include "step_functions/step_table.h"
 #include "test_support.h"
 
 namespace {
 
 using ptc::Value;
-using ptc::workflow::KeyPresence;
-using ptc::workflow::Step;
-using ptc::workflow::StepSpec;
+using ptc::step_functions::KeyPresence;
+using ptc::step_functions::Step;
+using ptc::step_functions::StepSpec;
 
 TEST(StepTable, HoldsOneEntryPerKindInEnumOrder) {
-  const std::span<const StepSpec> table = ptc::workflow::stepTable();
-  ASSERT_EQ(table.size(), ptc::workflow::kStepKindCount);
+  const std::span<const StepSpec> table = ptc::step_functions::stepTable();
+  ASSERT_EQ(table.size(), ptc::step_functions::kStepKindCount);
   std::set<std::string> names, kindKeys;
   for (size_t i = 0; i < table.size(); ++i) {
     const Step::Kind kind = static_cast<Step::Kind>(i);
     EXPECT_EQ(table[i].kind, kind) << "entry " << i << " ('" << table[i].name << "') is out of enum order";
-    EXPECT_EQ(&ptc::workflow::stepSpecOf(kind), &table[i]);
+    EXPECT_EQ(&ptc::step_functions::stepSpecOf(kind), &table[i]);
     EXPECT_TRUE(names.insert(table[i].name).second) << "two kinds named '" << table[i].name << "'";
     EXPECT_TRUE(kindKeys.insert(table[i].kindKey()).second) << "two kinds made by '" << table[i].kindKey() << "'";
     for (const auto& key : table[i].keys)
@@ -35,9 +35,9 @@ TEST(StepTable, HoldsOneEntryPerKindInEnumOrder) {
 }
 
 TEST(StepTable, ShapesListTheKeysInOrderWithOptionalOnesMarked) {
-  EXPECT_EQ(ptc::workflow::stepShape(ptc::workflow::stepSpecOf(Step::Kind::Call)),
+  EXPECT_EQ(ptc::step_functions::stepShape(ptc::step_functions::stepSpecOf(Step::Kind::Call)),
             "{let?, call, args?, on-error?, retry?}");
-  EXPECT_EQ(ptc::workflow::stepShape(ptc::workflow::stepSpecOf(Step::Kind::Return)), "{return}");
+  EXPECT_EQ(ptc::step_functions::stepShape(ptc::step_functions::stepSpecOf(Step::Kind::Return)), "{return}");
 }
 
 // Every kind's trace name is seen in the expected trace of some conformance case
@@ -47,7 +47,7 @@ TEST(StepTable, EveryKindIsTracedByItsNameInAConformanceCase) {
   for (const ptc::testing::Case& c : ptc::testing::loadCases(PTC_WORKFLOW_CONFORMANCE_DIR))
     for (const Value& entry : c.data.field("expect").field("trace").items())
       if (entry.field("kind").isString()) traced.insert(entry.field("kind").str());
-  for (const StepSpec& spec : ptc::workflow::stepTable())
+  for (const StepSpec& spec : ptc::step_functions::stepTable())
     EXPECT_TRUE(traced.count(spec.name)) << "no case in tests/conformance-workflows traces a '" << spec.name
                                          << "' step: add one";
 }

@@ -10,13 +10,13 @@
 #include <vector>
 
 #include "core/value.h"
-#include "step_functions/workflow_types.h"
+#include "step_functions/types.h"
 
 namespace ptc {
 struct Node;  // ptc_json/program.h: a function expression calls a PTC-JSON op's semantics through one
 }
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 // A $reference: $input[.seg...], $error, or $var[.seg...] (§5).
 struct Ref {
@@ -41,7 +41,7 @@ struct Expr {
   std::vector<Value> keys;         // Object keys
   Operator op = Operator::Add;     // Operator
   // Function: the PTC-JSON op it applies, with its constant arguments (unit,
-  // default, template) filled in and its path (workflow_functions.h).
+  // default, template) filled in and its path (functions.h).
   std::shared_ptr<const ptc::Node> function;
   std::string path;  // JSON Pointer, for faults
 };
@@ -76,7 +76,7 @@ struct Handler {
 };
 
 struct Step {
-  // One per entry of the step table (workflow_step_table.cpp), in its order.
+  // One per entry of the step table (step_table.cpp), in its order.
   // End_ is not a kind but their number: a new kind goes before it.
   enum class Kind { LetExpr, Call, Match, If, Return, For, Yield, End_ };
   Kind kind = Kind::LetExpr;
@@ -114,10 +114,10 @@ struct Function {
   bool endsWithUnboundFor = false;  // §9: its list is returned at the end of steps
 };
 
-struct Workflow {
+struct File {
   std::vector<Function> functions;
   int entry = 0;
   std::vector<std::string> tools;  // host tools the file calls
 };
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

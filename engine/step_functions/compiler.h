@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "core/value.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 // The most for loops and calls of functions of the file a path through the
 // steps may nest (each runs a level deeper on the engine's native stack).
@@ -23,9 +23,9 @@ struct CompileOptions {
 };
 
 // `functions` are the top-level JSON values of the file, in order.
-std::shared_ptr<const Workflow> compileWorkflow(const std::vector<Value>& functions, const CompileOptions& options);
+std::shared_ptr<const File> compileFile(const std::vector<Value>& functions, const CompileOptions& options);
 
 // The entry's input must have exactly its declared parameters, each conforming (§3).
-void checkEntryInput(const Workflow& workflow, const Value& input);
+void checkEntryInput(const File& file, const Value& input);
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -1,4 +1,4 @@
-#include "step_functions/workflow_run.h"
+#include "step_functions/run.h"
 
 #include <algorithm>
 #include <memory>
@@ -7,13 +7,13 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/protocol.h"
-#include "step_functions/workflow_compiler.h"
-#include "step_functions/workflow_eval.h"
-#include "step_functions/workflow_functions.h"
-#include "step_functions/workflow_step_table.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/compiler.h"
+#include "step_functions/eval.h"
+#include "step_functions/functions.h"
+#include "step_functions/step_table.h"
+#include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -47,23 +47,22 @@ bool retried(const Retry& retry, const std::string& message) {
 
 }  // namespace
 
-WorkflowRun::WorkflowRun(std::shared_ptr<const Workflow> workflow, const RunLimits& limits)
-    : RunBase(limits), workflow_(std::move(workflow)) {}
+FileRun::FileRun(std::shared_ptr<const File> file, const RunLimits& limits) : RunBase(limits), file_(std::move(file)) {}
 
-WorkflowRun::~WorkflowRun() {
+FileRun::~FileRun() {
   task_.reset();  // suspended frames point into trace_
 }
 
-std::optional<Value> WorkflowRun::start(std::string_view inputJson, std::string_view) {
+std::optional<Value> FileRun::start(std::string_view inputJson, std::string_view) {
   Value input =
       inputJson.empty() ? Value::object({}) : parseJson(inputJson, "input", [this] { core_.checkDeadline(); });
-  checkEntryInput(*workflow_, input);
+  checkEntryInput(*file_, input);
   task_.emplace(runEntry(std::move(input)));
   return std::nullopt;
 }
 
-Task<Value> WorkflowRun::runEntry(Value input) {
-  const Function& entry = workflow_->functions[static_cast<size_t>(workflow_->entry)];
+Task<Value> FileRun::runEntry(Value input) {
+  const Function& entry = file_->functions[static_cast<size_t>(file_->entry)];
   CallResult r = co_await runFunction(entry, std::move(input));
   if (r.failed) {
     // An unhandled failure of a non-result entry is an execution error naming the tool.
@@ -77,7 +76,7 @@ Task<Value> WorkflowRun::runEntry(Value input) {
   co_return r.value;
 }
 
-Task<CallResult> WorkflowRun::runFunction(const Function& fn, Value input) {
+Task<CallResult> FileRun::runFunction(const Function& fn, Value input) {
   Frame frame;
   frame.fn = &fn;
   frame.input = std::move(input);
@@ -104,7 +103,7 @@ Task<CallResult> WorkflowRun::runFunction(const Function& fn, Value input) {
   }
 }
 
-Task<Flow> WorkflowRun::runBlock(Frame& frame, const std::vector<Step>& steps) {
+Task<Flow> FileRun::runBlock(Frame& frame, const std::vector<Step>& steps) {
   for (const Step& step : steps) {
     Flow flow = co_await runStep(frame, step);
     if (flow.kind != Flow::Kind::Next) co_return flow;
@@ -112,7 +111,7 @@ Task<Flow> WorkflowRun::runBlock(Frame& frame, const std::vector<Step>& steps) {
   co_return Flow{};
 }
 
-void WorkflowRun::countStep(const std::string& path) {
+void FileRun::countStep(const std::string& path) {
   core_.checkDeadline();
   if (++steps_ > kStepLimit)
     throw PtcError(ErrorType::Execution, ErrorCode::StepLimit,
@@ -121,7 +120,7 @@ void WorkflowRun::countStep(const std::string& path) {
 
 // A timeout or an abort says so; a fault fails the entry, except a call whose
 // handler was running its compensations, which stays compensated.
-const char* WorkflowRun::interruptedOutcome(const TraceEntry& t, const Error& error) const {
+const char* FileRun::interruptedOutcome(const TraceEntry& t, const Error& error) const {
   if (error.type == ErrorType::Timeout) return "timeout";
   if (cancelled_ == CancelReason::Abort) return "abort";
   return std::string_view(t.outcome) == "compensated" ? "compensated" : "failure";
@@ -130,18 +129,18 @@ const char* WorkflowRun::interruptedOutcome(const TraceEntry& t, const Error& er
 // The run error's message, uncharged: a fault ends the run (charging could
 // only end it again), and only the steps still open take it, a few per level
 // of nesting.
-void WorkflowRun::faultTrace(size_t entry, const Error& error) {
+void FileRun::faultTrace(size_t entry, const Error& error) {
   TraceEntry& t = trace_[entry];
   if (t.ended) return;
   if (t.error.empty()) t.error = error.message;
   endTrace(entry, interruptedOutcome(t, error));
 }
 
-void WorkflowRun::closeOpenTrace(const Error& error) {
+void FileRun::closeOpenTrace(const Error& error) {
   for (size_t i = 0; i < trace_.size(); ++i) faultTrace(i, error);
 }
 
-void WorkflowRun::reserveTraceText(size_t bytes) {
+void FileRun::reserveTraceText(size_t bytes) {
   if (!budget_.fits(bytes))
     throw PtcError(ErrorType::MemoryExceeded, ErrorCode::MemoryExceeded,
                    "Memory limit of " + std::to_string(budget_.limit()) + " bytes exceeded by the run's trace after " +
@@ -155,8 +154,8 @@ void WorkflowRun::reserveTraceText(size_t bytes) {
 // An entry is charged the text it will be written as, but for its values
 // (charged as values, and as text when written) and its fixed part (keys,
 // numbers, kind, outcome: bounded by the step limit). The names are shared.
-size_t WorkflowRun::beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind,
-                               const std::string* tool) {
+size_t FileRun::beginTrace(const Frame& frame, const std::string& path, size_t index, const char* kind,
+                           const std::string* tool) {
   reserveTraceText(jsonStringSize(frame.fn->name) + jsonStringSize(path) + (tool ? jsonStringSize(*tool) : 0));
   TraceEntry t;
   t.function = &frame.fn->name;
@@ -169,7 +168,7 @@ size_t WorkflowRun::beginTrace(const Frame& frame, const std::string& path, size
   return trace_.size() - 1;
 }
 
-void WorkflowRun::traceError(size_t entry, std::string message) {
+void FileRun::traceError(size_t entry, std::string message) {
   TraceEntry& t = trace_[entry];
   const size_t bytes = jsonStringSize(message);
   reserveTraceText(bytes);
@@ -178,14 +177,14 @@ void WorkflowRun::traceError(size_t entry, std::string message) {
   t.error = std::move(message);
 }
 
-void WorkflowRun::endTrace(size_t entry, const char* outcome) {
+void FileRun::endTrace(size_t entry, const char* outcome) {
   TraceEntry& t = trace_[entry];
   t.outcome = outcome;
   t.ended = true;
   t.durationMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t.started).count();
 }
 
-Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
+Task<Flow> FileRun::runStep(Frame& frame, const Step& step) {
   countStep(step.path);
   size_t entry = beginTrace(frame, step.path, step.index, stepSpecOf(step.kind).name,
                             step.kind == Step::Kind::Call ? &step.call.target : nullptr);
@@ -269,9 +268,9 @@ Task<Flow> WorkflowRun::runStep(Frame& frame, const Step& step) {
   co_return failedStep(entry, std::move(failed));
 }
 
-// A function in one of the step's expressions failed (workflow_functions.h):
+// A function in one of the step's expressions failed (functions.h):
 // the step fails as a call does, and the failure goes on (§7).
-Flow WorkflowRun::failedStep(size_t entry, Failure failure) {
+Flow FileRun::failedStep(size_t entry, Failure failure) {
   traceError(entry, failure.message);
   endTrace(entry, "failure");
   Flow flow;
@@ -280,7 +279,7 @@ Flow WorkflowRun::failedStep(size_t entry, Failure failure) {
   return flow;
 }
 
-Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry) {
+Task<Flow> FileRun::runCallStep(Frame& frame, const Step& step, size_t entry) {
   CallResult r;
   bool argsFailed = false;  // then the failure keeps the path of the function that failed
   try {
@@ -337,7 +336,7 @@ Task<Flow> WorkflowRun::runCallStep(Frame& frame, const Step& step, size_t entry
   co_return flow;
 }
 
-Task<CallResult> WorkflowRun::runTries(Frame& frame, const Step& step, size_t entry, const Value& args) {
+Task<CallResult> FileRun::runTries(Frame& frame, const Step& step, size_t entry, const Value& args) {
   const Retry* retry = step.retry.get();
   for (int tries = 1;; ++tries) {
     if (tries > 1) countStep(step.path);  // each try again is a step, against the step limit
@@ -347,7 +346,7 @@ Task<CallResult> WorkflowRun::runTries(Frame& frame, const Step& step, size_t en
   }
 }
 
-Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& calls) {
+Task<bool> FileRun::runCompensations(Frame& frame, const std::vector<Call>& calls) {
   for (size_t i = 0; i < calls.size(); ++i) {
     const Call& c = calls[i];
     countStep(c.path);
@@ -379,11 +378,11 @@ Task<bool> WorkflowRun::runCompensations(Frame& frame, const std::vector<Call>& 
   co_return true;
 }
 
-Task<CallResult> WorkflowRun::runCall(Frame& frame, const Call& call, const Value& args) {
+Task<CallResult> FileRun::runCall(Frame& frame, const Call& call, const Value& args) {
   (void)frame;
   CallResult out;
   if (call.function >= 0) {
-    const Function& callee = workflow_->functions[static_cast<size_t>(call.function)];
+    const Function& callee = file_->functions[static_cast<size_t>(call.function)];
     for (const auto& [name, type] : callee.params)
       if (!conforms(args.field(name), type))
         fault(ErrorCode::TypeMismatch, call.path,
@@ -419,7 +418,7 @@ Task<CallResult> WorkflowRun::runCall(Frame& frame, const Call& call, const Valu
 // does not: its names' and error's text was charged as the entry was made
 // (beginTrace), the rest is bounded by the step limit. Writing checks the
 // deadline in force at every entry, as at every value.
-void WorkflowRun::appendTrace(std::string& out, bool withValues, ChargedText* charged) const {
+void FileRun::appendTrace(std::string& out, bool withValues, ChargedText* charged) const {
   out += "[";
   for (size_t i = 0; i < trace_.size(); ++i) {
     tickDeadline();
@@ -460,7 +459,7 @@ void WorkflowRun::appendTrace(std::string& out, bool withValues, ChargedText* ch
 
 // The result and the trace hold values by reference, written out in full:
 // the text counts toward maxHeapBytes and writing it toward timeoutMs.
-std::string WorkflowRun::doneOk(const Value& result) {
+std::string FileRun::doneOk(const Value& result) {
   std::string out = "{\"state\":\"done\",\"ok\":true,\"result\":";
   {
     ChargedText charged(out, "the result and trace");
@@ -480,7 +479,7 @@ std::string WorkflowRun::doneOk(const Value& result) {
 // error's message says. The rest of the trace was charged as it grew (its
 // names and errors) or is bounded by the step limit, so it fits in
 // maxHeapBytes and that much again.
-std::string WorkflowRun::doneError(const Error& error) {
+std::string FileRun::doneError(const Error& error) {
   closeOpenTrace(error);
   DeadlineScope clock(&core_);  // (a cancel comes without one)
   auto head = [](const Error& e) {
@@ -508,4 +507,4 @@ std::string WorkflowRun::doneError(const Error& error) {
   return out + ",\"metrics\":" + metricsJson() + "}";
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -2,9 +2,9 @@
 // one the entry never calls. A depth-first walk of the call graph the step
 // compiler recorded; the first cycle found fails at the call that closes it.
 #include "core/error.h"
-#include "step_functions/workflow_compile.h"
+#include "step_functions/compile.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -52,4 +52,4 @@ void checkNoRecursion(const FileContext& file) {
   for (size_t f = 0; f < file.headers.size(); ++f) finder.visit(f);
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -8,7 +8,7 @@
 
 #include "core/value.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 struct Type {
   enum class Kind { Number, Text, Bool, Nil, List, Result, Named };
@@ -40,4 +40,4 @@ bool isServerToolName(std::string_view s);
 // The type as written ("list customer").
 std::string typeText(const Type& t);
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

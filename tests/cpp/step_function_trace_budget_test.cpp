@@ -35,7 +35,7 @@ class TraceBudget : public ::testing::TestWithParam<size_t> {};
 TEST_P(TraceBudget, ALongFunctionNameRepeatedByEveryStepEndsTheRunAsMemoryExceeded) {
   ptc::Engine engine;
   const std::string options = R"({"timeoutMs":600000,"maxHeapBytes":)" + std::to_string(kLimit) + "}";
-  const std::string text = ptc::testing::startWorkflowRun(engine, nestedLoops(GetParam()), options, "{}").text;
+  const std::string text = ptc::testing::startStepFunctionRun(engine, nestedLoops(GetParam()), options, "{}").text;
   EXPECT_LT(text.size(), 2 * kLimit) << "the trace the host gets stays within the run's limit";
   Value done = status(text);
   const Value& error = done.field("error");
@@ -63,7 +63,7 @@ TEST(TraceBudgetErrors, AToolFailureMessageKeptByEveryStepCountsTowardTheLimit) 
   ptc::Engine engine;
   const std::string options =
       R"({"timeoutMs":600000,"maxConcurrency":1,"tools":["t"],"maxHeapBytes":)" + std::to_string(kLimit) + "}";
-  ptc::RunStatus begun = ptc::testing::startWorkflowRun(engine, file, options, "{}");
+  ptc::RunStatus begun = ptc::testing::startStepFunctionRun(engine, file, options, "{}");
   std::string text = begun.text;
   const std::string message(200 * 1024, 'x');
   const int run = begun.run;

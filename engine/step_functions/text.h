@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "core/value.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 // A string split into literal pieces and the references between them
 // (texts.size() == refs.size() + 1). "$$" is a literal "$"; a "$" not followed
@@ -24,4 +24,4 @@ Interpolation scanReferences(std::string_view s);
 // without fraction or exponent; true/false; null; lists and objects as compact JSON.
 std::string textForm(const Value& v);
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -13,9 +13,9 @@
 #include <string_view>
 
 #include "core/fixed_list.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 enum class StepKeyKind : uint8_t {
   Expr,      // a value expression (§5)
@@ -75,7 +75,7 @@ struct OperatorSpec {
 std::span<const OperatorSpec> operatorTable();
 
 // The language as JSON text, for the package (prompt, schema): the step kinds
-// with their keys, the operators and the functions (workflow_functions.h).
-std::string workflowTableJson();
+// with their keys, the operators and the functions (functions.h).
+std::string stepTableJson();
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -30,9 +30,9 @@ std::string optionsFor(const Value& c) {
   return ptc::toJson(Value::object(std::move(members)));
 }
 
-class WorkflowConformance : public ::testing::TestWithParam<Case> {};
+class StepFunctionConformance : public ::testing::TestWithParam<Case> {};
 
-TEST_P(WorkflowConformance, Case) {
+TEST_P(StepFunctionConformance, Case) {
   ptc::testing::CaseTrace trace(GetParam());
   const Value& c = GetParam().data;
   ptc::Engine engine;
@@ -43,7 +43,7 @@ TEST_P(WorkflowConformance, Case) {
     status = ptc::parseJson(engine.validateWorkflow(source, optionsFor(c)), "status");
   } else {
     Value input = c.find("input") ? c.field("input") : Value::object({});
-    ptc::RunStatus begun = ptc::testing::startWorkflowRun(engine, source, optionsFor(c), ptc::toJson(input));
+    ptc::RunStatus begun = ptc::testing::startStepFunctionRun(engine, source, optionsFor(c), ptc::toJson(input));
     status = ptc::parseJson(begun.text, "status");
     if (status.field("state").str() == "call") {
       int run = begun.run;
@@ -59,7 +59,7 @@ std::vector<Case> allCases() {
   return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, WorkflowConformance, ::testing::ValuesIn(allCases()),
+INSTANTIATE_TEST_SUITE_P(Cases, StepFunctionConformance, ::testing::ValuesIn(allCases()),
                          [](const ::testing::TestParamInfo<Case>& info) { return info.param.testName; });
 
 }  // namespace

@@ -12,12 +12,12 @@
 #include "core/suggest.h"
 #include "ptc_json/op_table.h"
 #include "ptc_json/program.h"
-#include "step_functions/workflow_compile.h"
-#include "step_functions/workflow_functions.h"
-#include "step_functions/workflow_step_table.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/compile.h"
+#include "step_functions/functions.h"
+#include "step_functions/step_table.h"
+#include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -283,4 +283,4 @@ Expr compileObjectLiteral(const Value& v, const std::string& path, const BodyCon
   return fold(std::move(e));
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

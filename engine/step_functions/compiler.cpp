@@ -1,8 +1,8 @@
 // The step-function compiler's entry: headers of every function first (so a
 // call may name a later function), then each body, then the call graph and
 // its nesting. The
-// concerns live in workflow_compile_*.cpp (see workflow_compile.h).
-#include "step_functions/workflow_compiler.h"
+// concerns live in compile_*.cpp (see compile.h).
+#include "step_functions/compiler.h"
 
 #include <algorithm>
 
@@ -10,12 +10,12 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/suggest.h"
-#include "step_functions/workflow_compile.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/compile.h"
+#include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
-std::shared_ptr<const Workflow> compileWorkflow(const std::vector<Value>& functions, const CompileOptions& options) {
+std::shared_ptr<const File> compileFile(const std::vector<Value>& functions, const CompileOptions& options) {
   BudgetScope noBudget(nullptr);  // compiled constants belong to no run
   if (functions.empty())
     throw PtcError(Error{ErrorType::Validation, ErrorCode::NoFunction,
@@ -25,7 +25,7 @@ std::shared_ptr<const Workflow> compileWorkflow(const std::vector<Value>& functi
   for (size_t i = 0; i < functions.size(); ++i)
     file.headers.push_back(compileHeader(functions[i], "/" + std::to_string(i), file.headers));
   file.calls.resize(file.headers.size());
-  auto wf = std::make_shared<Workflow>();
+  auto wf = std::make_shared<File>();
   wf->entry = entryIndex(file);
   for (const Header& h : file.headers) wf->functions.push_back(compileFunction(file, h));
   checkNoRecursion(file);
@@ -34,8 +34,8 @@ std::shared_ptr<const Workflow> compileWorkflow(const std::vector<Value>& functi
   return wf;
 }
 
-void checkEntryInput(const Workflow& workflow, const Value& input) {
-  const Function& fn = workflow.functions[static_cast<size_t>(workflow.entry)];
+void checkEntryInput(const File& file, const Value& input) {
+  const Function& fn = file.functions[static_cast<size_t>(file.entry)];
   std::string path = fn.path + "/input";
   if (!input.isObject())
     throw PtcError(ErrorType::Validation, ErrorCode::BadInput,
@@ -62,4 +62,4 @@ void checkEntryInput(const Workflow& workflow, const Value& input) {
                      path);
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

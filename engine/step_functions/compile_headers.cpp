@@ -6,10 +6,10 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/suggest.h"
-#include "step_functions/workflow_compile.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/compile.h"
+#include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -168,4 +168,4 @@ int entryIndex(const FileContext& file) {
                        "", false, -1});
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "core/value.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 struct Frame;
 
@@ -15,4 +15,4 @@ bool truthValue(const Value& v, const std::string& path, const char* where);
 // A double result as a Value: integral values below 2^53 become integers.
 Value numberValue(double d, const std::string& path);
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -1,13 +1,13 @@
-#include "step_functions/workflow_step_table.h"
+#include "step_functions/step_table.h"
 
 #include <array>
 #include <cstdint>
 
 #include "core/json.h"
 #include "ptc_json/op_table.h"
-#include "step_functions/workflow_functions.h"
+#include "step_functions/functions.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -229,7 +229,7 @@ void appendFunctions(std::string& out) {
 
 }  // namespace
 
-std::string workflowTableJson() {
+std::string stepTableJson() {
   std::string out = "{";
   appendSteps(out);
   appendOperators(out);
@@ -244,4 +244,4 @@ std::string stepShape(const StepSpec& spec) {
   return out + "}";
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

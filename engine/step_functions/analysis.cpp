@@ -1,4 +1,4 @@
-#include "step_functions/workflow_analysis.h"
+#include "step_functions/analysis.h"
 
 #include <algorithm>
 #include <map>
@@ -7,7 +7,7 @@
 
 #include "core/json.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -154,10 +154,10 @@ class Analysis {
 
 }  // namespace
 
-std::string analyzeWorkflow(const Workflow& wf) {
+std::string analyzeFile(const File& wf) {
   Analysis a;
   for (const Function& fn : wf.functions) a.function(fn);
   return a.json();
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

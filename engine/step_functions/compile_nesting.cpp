@@ -5,15 +5,15 @@
 #include <algorithm>
 
 #include "core/error.h"
-#include "step_functions/workflow_compile.h"
+#include "step_functions/compile.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
 class NestingCheck {
  public:
-  explicit NestingCheck(const Workflow& wf) : wf_(wf), nesting_(wf.functions.size(), -1) {}
+  explicit NestingCheck(const File& wf) : wf_(wf), nesting_(wf.functions.size(), -1) {}
 
   // Levels below a function's steps; `above` levels lead to it (at `path`).
   // Memoized: the call graph has no cycle (checkNoRecursion).
@@ -46,7 +46,7 @@ class NestingCheck {
     return deepest;
   }
 
-  const Workflow& wf_;
+  const File& wf_;
   std::vector<int> nesting_;  // per function: levels below its steps, or -1 until known
 };
 
@@ -60,9 +60,9 @@ void tooDeep(const std::string& path) {
           "through the functions called); flatten the loops or shorten the chain of calls");
 }
 
-void checkNesting(const Workflow& wf) {
+void checkNesting(const File& wf) {
   NestingCheck check(wf);
   for (size_t f = 0; f < wf.functions.size(); ++f) check.functionNesting(static_cast<int>(f), 0, wf.functions[f].path);
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

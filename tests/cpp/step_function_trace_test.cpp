@@ -28,16 +28,16 @@ const char* kCallThenReturn =
 
 // The handle of a run that waits on its first call.
 int waitingOnACall(ptc::Engine& engine, const std::string& source, const std::string& options) {
-  ptc::RunStatus first = ptc::testing::startWorkflowRun(engine, source, options, "{}");
+  ptc::RunStatus first = ptc::testing::startStepFunctionRun(engine, source, options, "{}");
   EXPECT_EQ(status(first.text).field("state").str(), "call") << first.text;
   return first.run;
 }
 
 Value finishedRun(ptc::Engine& engine, const std::string& source, const std::string& options) {
-  return status(ptc::testing::startWorkflowRun(engine, source, options, "{}").text);
+  return status(ptc::testing::startStepFunctionRun(engine, source, options, "{}").text);
 }
 
-TEST(WorkflowTrace, ACallAnsweredAfterTheDeadlineEndsAsTimeout) {
+TEST(StepFunctionTrace, ACallAnsweredAfterTheDeadlineEndsAsTimeout) {
   ptc::testing::FakeClock clock;  // time passes only where the test says
   ptc::Engine engine;
   int run = waitingOnACall(engine, kCallThenReturn, R"({"timeoutMs":300,"tools":["slow"]})");
@@ -48,7 +48,7 @@ TEST(WorkflowTrace, ACallAnsweredAfterTheDeadlineEndsAsTimeout) {
   EXPECT_EQ(done.field("trace").items()[0].find("value"), nullptr);
 }
 
-TEST(WorkflowTrace, TheDeadlinePassingBetweenStepsEndsTheOpenStepsAsTimeout) {
+TEST(StepFunctionTrace, TheDeadlinePassingBetweenStepsEndsTheOpenStepsAsTimeout) {
   // Two loops over 200 items each: 80,000 steps. The fake clock moves a
   // millisecond at each check of the deadline, so the limit is an amount of
   // work: a fifth of what the whole run does, whatever the machine's speed.
@@ -82,7 +82,7 @@ TEST(WorkflowTrace, TheDeadlinePassingBetweenStepsEndsTheOpenStepsAsTimeout) {
   EXPECT_TRUE(timedOut == both || timedOut == outer) << ::testing::PrintToString(timedOut);
 }
 
-TEST(WorkflowTrace, AHostFaultIsAFailureOfTheCallNamingTheTool) {
+TEST(StepFunctionTrace, AHostFaultIsAFailureOfTheCallNamingTheTool) {
   ptc::Engine engine;
   int run = waitingOnACall(engine, kCallThenReturn, R"({"tools":["slow"]})");
   Value done = status(engine.cancel(run, "fault", "a BigInt"));
@@ -92,7 +92,7 @@ TEST(WorkflowTrace, AHostFaultIsAFailureOfTheCallNamingTheTool) {
   EXPECT_EQ(engine.liveRuns(), 0u);
 }
 
-TEST(WorkflowTrace, DataTheEngineCannotReadIsAFailureOfTheCall) {
+TEST(StepFunctionTrace, DataTheEngineCannotReadIsAFailureOfTheCall) {
   ptc::Engine engine;
   int run = waitingOnACall(engine, kCallThenReturn, R"({"tools":["slow"]})");
   Value done = status(engine.resume(run, "[1,"));

@@ -9,11 +9,11 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/suggest.h"
-#include "step_functions/workflow_compile.h"
-#include "step_functions/workflow_step_table.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/compile.h"
+#include "step_functions/step_table.h"
+#include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -500,4 +500,4 @@ Function compileFunction(FileContext& file, const Header& h) {
   return fn;
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

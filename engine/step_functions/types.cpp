@@ -1,4 +1,4 @@
-#include "step_functions/workflow_types.h"
+#include "step_functions/types.h"
 
 #include <cctype>
 #include <cmath>
@@ -7,7 +7,7 @@
 
 #include "core/deadline.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -130,4 +130,4 @@ std::string typeText(const Type& t) {
   return out;
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

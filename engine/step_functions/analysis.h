@@ -6,13 +6,13 @@
 
 #include <string>
 
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 // {"tools":[{"name","calls":[{"path","function","count","bounded","caught"?,"uncompensatedAfter"?}]}],
 // a call's count being per call of the function it is written in;
 //  "input":[first field of each $input reference], "depth","nodes"}
-std::string analyzeWorkflow(const Workflow& wf);
+std::string analyzeFile(const File& wf);
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

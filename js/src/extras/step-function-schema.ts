@@ -1,6 +1,6 @@
 // The JSON Schema (draft 2020-12) of a step-function file as a model sends it,
 // {"functions": [<function>, ...]}, generated from the engine's step table,
-// operators and functions (engine/step_functions/workflow_step_table.cpp). A file the
+// operators and functions (engine/step_functions/step_table.cpp). A file the
 // engine accepts validates against it; what a schema cannot say (references
 // bound, types, calls resolved, did-you-mean) is left to the engine's verification.
 import { SCHEMA_DIALECT } from "./schema.js";

@@ -1,4 +1,4 @@
-#include "step_functions/workflow_eval.h"
+#include "step_functions/eval.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -6,11 +6,11 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
-#include "step_functions/workflow_functions.h"
-#include "step_functions/workflow_run.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/functions.h"
+#include "step_functions/run.h"
+#include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -217,4 +217,4 @@ Value evaluate(const Frame& frame, const Expr& e) {
   return Value();
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

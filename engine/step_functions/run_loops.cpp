@@ -7,12 +7,12 @@
 #include "core/error.h"
 #include "core/json.h"
 #include "core/json_pointer.h"
-#include "step_functions/workflow_eval.h"
-#include "step_functions/workflow_functions.h"
-#include "step_functions/workflow_run.h"
-#include "step_functions/workflow_text.h"
+#include "step_functions/eval.h"
+#include "step_functions/functions.h"
+#include "step_functions/run.h"
+#include "step_functions/text.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -35,7 +35,7 @@ bool runsConcurrently(const Step& step) {
 
 }  // namespace
 
-Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry) {
+Task<Flow> FileRun::runForStep(Frame& frame, const Step& step, size_t entry) {
   Value list;
   try {
     list = evaluate(frame, step.expr);
@@ -87,7 +87,7 @@ Task<Flow> WorkflowRun::runForStep(Frame& frame, const Step& step, size_t entry)
   co_return Flow{};
 }
 
-Array WorkflowRun::itemsWhere(Frame& frame, const Step& step, const Array& items) {
+Array FileRun::itemsWhere(Frame& frame, const Step& step, const Array& items) {
   if (!step.hasWhere) return items;
   Array kept;
   for (const Value& item : items) {
@@ -102,7 +102,7 @@ Array WorkflowRun::itemsWhere(Frame& frame, const Step& step, const Array& items
 
 // One iteration of a concurrent loop: a frame of its own (bindings, the list
 // its yields go to), so that iterations do not push on one another's stacks.
-struct WorkflowRun::Iteration {
+struct FileRun::Iteration {
   Frame frame;
   ListBuilder yielded;
   Flow flow;
@@ -110,7 +110,7 @@ struct WorkflowRun::Iteration {
   std::optional<Task<bool>> task;
 };
 
-Task<bool> WorkflowRun::runIteration(Iteration& it, const Step& step, Branches& fan, size_t index) {
+Task<bool> FileRun::runIteration(Iteration& it, const Step& step, Branches& fan, size_t index) {
   try {
     Flow flow = co_await runBlock(it.frame, step.body);
     it.flow = std::move(flow);
@@ -128,8 +128,8 @@ Task<bool> WorkflowRun::runIteration(Iteration& it, const Step& step, Branches& 
 // join the list in item order. A failure of the first failing iteration in
 // item order is the loop's, as in a sequential run: once one fails no later
 // one starts, and those already started run to their end. A fault ends the run.
-Task<Flow> WorkflowRun::runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
-                                                  ListBuilder& collected) {
+Task<Flow> FileRun::runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
+                                              ListBuilder& collected) {
   Branches fan;
   std::vector<std::unique_ptr<Iteration>> its(items.size());
   auto start = [&](size_t i) {
@@ -155,4 +155,4 @@ Task<Flow> WorkflowRun::runIterationsConcurrently(Frame& frame, const Step& step
   co_return Flow{};
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

@@ -16,9 +16,9 @@
 #include "core/error.h"
 #include "core/value.h"
 #include "ptc_json/op_table.h"
-#include "step_functions/workflow.h"
+#include "step_functions/file.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 // One argument of a function, in the order the list gives them.
 struct FunctionParam {
@@ -61,4 +61,4 @@ struct FunctionFailure : std::runtime_error {
 // Applies e (Kind::Function) to its evaluated arguments (e.items' values, in order).
 Value applyFunction(const Expr& e, const Value* args, size_t nargs);
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions

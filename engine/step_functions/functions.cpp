@@ -1,4 +1,4 @@
-#include "step_functions/workflow_functions.h"
+#include "step_functions/functions.h"
 
 #include "core/error.h"
 #include "core/json.h"
@@ -6,7 +6,7 @@
 #include "ptc_json/ops/ops.h"
 #include "ptc_json/program.h"
 
-namespace ptc::workflow {
+namespace ptc::step_functions {
 
 namespace {
 
@@ -53,7 +53,7 @@ std::vector<FunctionSpec> buildTable() {
 }
 
 // A PTC-JSON example's operand as a step-function value: a field read becomes a reference.
-Value asWorkflowValue(const Value& v) {
+Value asStepFunctionValue(const Value& v) {
   if (v.isObject() && v.find("op")) {
     const Value* field = v.find("field");
     const Value* name = v.find("name");
@@ -123,7 +123,7 @@ std::string functionExample(const FunctionSpec& f) {
       continue;
     }
     if (!given) break;  // trailing optional arguments are left out
-    args.push_back(asWorkflowValue(*given));
+    args.push_back(asStepFunctionValue(*given));
   }
   return toJson(Value::object({{Value::string(f.key), Value::array(std::move(args))}}));
 }
@@ -142,4 +142,4 @@ Value applyFunction(const Expr& e, const Value* args, size_t nargs) {
   }
 }
 
-}  // namespace ptc::workflow
+}  // namespace ptc::step_functions
