@@ -70,8 +70,10 @@ class Analysis {
     if (s.onError) {
       for (const Call& c : s.onError->compensate) call(c, false);
       expr(s.onError->returnValue);
+      steps(s.onError->then, depth + 1);  // runs once, where the call failed
     }
     expr(s.where);
+    for (const auto& st : s.state) expr(st.second);
     if (s.kind == Step::Kind::If) {  // a block runs once, where the if is
       steps(s.body, depth + 1);
       steps(s.elseBody, depth + 1);
@@ -94,14 +96,16 @@ class Analysis {
   // on-error, or one that returns without compensating (continue and break go on by design).
   static bool failsUncompensated(const Step& s) {
     if (s.kind != Step::Kind::Call) return false;
-    return !s.onError || (s.onError->compensate.empty() && !s.onError->continueLoop && !s.onError->breakLoop);
+    return !s.onError || (s.onError->compensate.empty() && s.onError->then.empty() && !s.onError->continueLoop &&
+                          !s.onError->breakLoop);
   }
 
   // For each call step of the function, the first later step (in the order
   // steps run: a for's body right after the for) that may fail uncompensated.
   void markUncompensated() {
-    for (const StepSite& site : stepSites_)
-      for (size_t later = site.flowIndex + 1; later < flow_.size(); ++later)
+    for (const StepSite& site : stepSites_)  // a call whose "compensate" is registered is undone by a later failure
+      for (size_t later = flow_[site.flowIndex]->compensate.empty() ? site.flowIndex + 1 : flow_.size();
+           later < flow_.size(); ++later)
         if (failsUncompensated(*flow_[later])) {
           tools_[site.tool][site.index].uncompensatedAfter = flow_[later]->path;
           break;

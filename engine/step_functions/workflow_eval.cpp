@@ -68,7 +68,7 @@ Value arithmetic(const Frame& frame, const Expr& e) {
     for (const Value& v : operands) {
       if (!v.isString())
         fault(ErrorCode::TypeMismatch, e.path,
-              "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v) + " among texts");
+              "Operator '+' adds numbers or joins texts or lists, not a mix: got " + describeValue(v) + " among texts");
       length += v.str().size();
     }
     // The joined text is a copy of texts that may be one shared text many
@@ -79,11 +79,26 @@ Value arithmetic(const Frame& frame, const Expr& e) {
     for (const Value& v : operands) out += v.str();
     return Value::string(std::move(out));
   }
+  if (e.op == Operator::Add && operands[0].isArray()) {  // lists join too (issue 36: ["$s"] + done prepends)
+    size_t length = 0;
+    for (const Value& v : operands) {
+      if (!v.isArray())
+        fault(ErrorCode::TypeMismatch, e.path,
+              "Operator '+' adds numbers or joins texts or lists, not a mix: got " + describeValue(v) +
+                  " among lists (wrap a single value in a list: [\"$x\"])");
+      length += v.items().size();
+    }
+    if (Budget* budget = Budget::current()) budget->require(length * sizeof(Value));
+    Array out;
+    out.reserve(length);
+    for (const Value& v : operands) out.insert(out.end(), v.items().begin(), v.items().end());
+    return Value::array(std::move(out));
+  }
   if (e.op == Operator::Add)
     for (const Value& v : operands)
       if (!v.isNumber())
         fault(ErrorCode::TypeMismatch, e.path,
-              "Operator '+' adds numbers or joins texts, not a mix: got " + describeValue(v));
+              "Operator '+' adds numbers or joins texts or lists, not a mix: got " + describeValue(v));
   double acc = number(operands[0], e.op, e.path);
   if (e.op == Operator::Sub && operands.size() == 1) return numberValue(-acc, e.path);
   for (size_t i = 1; i < operands.size(); ++i) {
