@@ -62,7 +62,7 @@ const FAILURES_FULL = [
     'if it failed) for the later compensations and the return. "then": [steps] runs after them with $error ' +
     '(branch on it with an if, yield, call); with "then" and no return/continue/break the failure is handled and ' +
     'the steps after the call run (its let is null). A call step\'s "undo": {"call", "args"} runs, newest first, ' +
-    "when its function fails later (an uncaught failure, or a result function's {\"error\"}); its args are " +
+    'when its function fails later (an uncaught failure, or a result function\'s {"error"}); its args are ' +
     'evaluated when the call succeeds. Uncaught, a failure propagates: a "result" ' +
     'function returns {"error": message}, others pass it to their caller\'s call step. A fault (wrong types, ' +
     "division by zero, no matching case, a return of the wrong type) ends the run. Not in the language: while, " +
