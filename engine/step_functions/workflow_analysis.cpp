@@ -25,6 +25,7 @@ class Analysis {
  public:
   void function(const Function& fn) {
     function_ = fn.name;
+    resultFunction_ = fn.output.isResult();
     flow_.clear();
     stepSites_.clear();
     steps(fn.steps, 1);
@@ -103,13 +104,22 @@ class Analysis {
   // For each call step of the function, the first later step (in the order
   // steps run: a for's body right after the for) that may fail uncompensated.
   void markUncompensated() {
-    for (const StepSite& site : stepSites_)  // a call whose "compensate" is registered is undone by a later failure
-      for (size_t later = flow_[site.flowIndex]->compensate.empty() ? site.flowIndex + 1 : flow_.size();
-           later < flow_.size(); ++later)
-        if (failsUncompensated(*flow_[later])) {
+    for (const StepSite& site : stepSites_) {
+      const bool undone = !flow_[site.flowIndex]->compensate.empty();  // its "undo" runs if the function fails
+      for (size_t later = site.flowIndex + 1; later < flow_.size(); ++later)
+        if (undone ? returnsUndoing(*flow_[later]) : failsUncompensated(*flow_[later])) {
           tools_[site.tool][site.index].uncompensatedAfter = flow_[later]->path;
           break;
         }
+    }
+  }
+
+  // A call with an "undo" is undone when the function fails; a later on-error
+  // that returns (not {"error"} of a result function) without compensating ends
+  // it normally, undoing nothing.
+  bool returnsUndoing(const Step& s) const {
+    return s.kind == Step::Kind::Call && s.onError && s.onError->hasReturn && s.onError->compensate.empty() &&
+           !resultFunction_;
   }
 
   void ref(const Ref& r) {
@@ -147,6 +157,7 @@ class Analysis {
   };
 
   std::string function_;
+  bool resultFunction_ = false;
   std::vector<const Step*> flow_;    // the current function's steps in the order they run
   std::vector<StepSite> stepSites_;  // its call steps of host tools
   std::map<std::string, std::vector<CallSite>> tools_;
