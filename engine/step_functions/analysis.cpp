@@ -25,6 +25,7 @@ class Analysis {
  public:
   void function(const Function& fn) {
     function_ = fn.name;
+    resultFunction_ = fn.output.isResult();
     flow_.clear();
     stepSites_.clear();
     steps(fn.steps, 1);
@@ -70,8 +71,10 @@ class Analysis {
     if (s.onError) {
       for (const Call& c : s.onError->compensate) call(c, false);
       expr(s.onError->returnValue);
+      steps(s.onError->then, depth + 1);  // runs once, where the call failed
     }
     expr(s.where);
+    for (const auto& st : s.state) expr(st.second);
     if (s.kind == Step::Kind::If) {  // a block runs once, where the if is
       steps(s.body, depth + 1);
       steps(s.elseBody, depth + 1);
@@ -94,18 +97,29 @@ class Analysis {
   // on-error, or one that returns without compensating (continue and break go on by design).
   static bool failsUncompensated(const Step& s) {
     if (s.kind != Step::Kind::Call) return false;
-    return !s.onError || (s.onError->compensate.empty() && !s.onError->continueLoop && !s.onError->breakLoop);
+    return !s.onError || (s.onError->compensate.empty() && s.onError->then.empty() && !s.onError->continueLoop &&
+                          !s.onError->breakLoop);
   }
 
   // For each call step of the function, the first later step (in the order
   // steps run: a for's body right after the for) that may fail uncompensated.
   void markUncompensated() {
-    for (const StepSite& site : stepSites_)
+    for (const StepSite& site : stepSites_) {
+      const bool undone = !flow_[site.flowIndex]->compensate.empty();  // its "undo" runs if the function fails
       for (size_t later = site.flowIndex + 1; later < flow_.size(); ++later)
-        if (failsUncompensated(*flow_[later])) {
+        if (undone ? returnsUndoing(*flow_[later]) : failsUncompensated(*flow_[later])) {
           tools_[site.tool][site.index].uncompensatedAfter = flow_[later]->path;
           break;
         }
+    }
+  }
+
+  // A call with an "undo" is undone when the function fails; a later on-error
+  // that returns (not {"error"} of a result function) without compensating ends
+  // it normally, undoing nothing.
+  bool returnsUndoing(const Step& s) const {
+    return s.kind == Step::Kind::Call && s.onError && s.onError->hasReturn && s.onError->compensate.empty() &&
+           !resultFunction_;
   }
 
   void ref(const Ref& r) {
@@ -143,6 +157,7 @@ class Analysis {
   };
 
   std::string function_;
+  bool resultFunction_ = false;
   std::vector<const Step*> flow_;    // the current function's steps in the order they run
   std::vector<StepSite> stepSites_;  // its call steps of host tools
   std::map<std::string, std::vector<CallSite>> tools_;

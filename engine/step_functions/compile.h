@@ -80,6 +80,8 @@ struct BodyContext {
   Scope& scope;                 // the names bound before this point; steps add to it
   int loopDepth = 0;            // enclosing for loops: "yield" and "continue" need one
   bool errorAvailable = false;  // inside "on-error": $error is the failure's message
+  // The "state" names of the enclosing for loops, which a yield's "to" may name.
+  std::vector<std::string> loopState = {};
 };
 
 // ---- headers (compile_headers.cpp) ----

@@ -96,6 +96,9 @@ const char* notInDialect(std::string_view key) {
   if (key == "break")
     return "'break' is a key of an 'if' step, {\"if\": condition, \"break\": true}, or of on-error, "
            "{\"break\": true}: it ends the innermost for loop";
+  if (key == "compensate")
+    return "'compensate' belongs in \"on-error\" (calls when this step fails) or in an 'if' with \"return\"; to "
+           "undo a call step if the function fails later, give it \"undo\": {\"call\": ..., \"args\": {...}}";
   if (key == "try") return "'try' is not part of the dialect: put \"on-error\" on the call step";
   if (key == "continue")
     return "'continue' is only allowed inside \"on-error\" of a call in a loop body: {\"on-error\": {\"continue\": true}}";

@@ -34,8 +34,13 @@ class NestingCheck {
         deepest = std::max(deepest, 1 + functionNesting(c.function, above + 1, c.path));
       };
       if (s.kind == Step::Kind::Call) call(s.call);
-      if (s.onError)
+      if (s.onError) {
         for (const Call& c : s.onError->compensate) call(c);
+        if (!s.onError->then.empty()) {  // the handler's steps are a level, as an if's blocks are
+          if (above + 1 > kMaxStepNesting) tooDeep(s.path);
+          deepest = std::max(deepest, 1 + blockNesting(s.onError->then, above + 1));
+        }
+      }
       for (const Call& c : s.compensate) call(c);
       if (s.kind == Step::Kind::For || s.kind == Step::Kind::If) {  // an if's blocks are levels too
         if (above + 1 > kMaxStepNesting) tooDeep(s.path);

@@ -174,20 +174,30 @@ std::vector<Call> compensations(const Value& v, const std::string& path, BodyCon
   return out;
 }
 
-// on-error (§7): compensations, then return or continue; $error is available.
+// on-error (§7): compensations, then the "then" steps, then return, continue
+// or break; $error is available throughout.
 std::unique_ptr<Handler> onError(const Value& v, const std::string& path, const BodyContext& ctx) {
   if (!v.isObject())
     fail(ErrorCode::WrongKind, path,
-         "\"on-error\" must be an object with \"return\", \"compensate\" and/or \"continue\"");
-  checkKeys(v, path, {"compensate", "return", "continue", "break"}, "on-error");
+         "\"on-error\" must be an object with \"compensate\", \"then\", and/or one of \"return\", "
+         "\"continue\", \"break\"");
+  checkKeys(v, path, {"compensate", "then", "return", "continue", "break"}, "on-error");
   if (v.members().empty())
     fail(ErrorCode::MissingField, path,
-         "\"on-error\" needs at least one of \"return\", \"compensate\", \"continue\", \"break\"");
+         "\"on-error\" needs at least one of \"return\", \"compensate\", \"then\", \"continue\", \"break\"");
   Scope scope = ctx.scope;  // the compensations' lets, for the handler's return
-  BodyContext handler{ctx.file, ctx.function, scope, ctx.loopDepth, true};
+  BodyContext handler{ctx.file, ctx.function, scope, ctx.loopDepth, true, ctx.loopState};
   auto h = std::make_unique<Handler>();
   if (const Value* comp = v.find("compensate"))
     h->compensate = compensations(*comp, childPath(path, "compensate"), handler);
+  if (const Value* then = v.find("then")) {
+    std::string tp = childPath(path, "then");
+    if (!then->isArray() || then->items().empty())
+      fail(ErrorCode::WrongKind, tp, "\"then\" in on-error must be a non-empty list of steps, run with $error");
+    Scope thenScope = scope;  // its lets end with the handler
+    BodyContext inner{ctx.file, ctx.function, thenScope, ctx.loopDepth, true, ctx.loopState};
+    h->then = block(*then, tp, inner);
+  }
   const Value* ret = v.find("return");
   const char* exits[] = {"return", "continue", "break"};
   for (size_t a = 0; a < 3; ++a)
@@ -298,6 +308,20 @@ void callStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx
   }
   if (const Value* handler = v.find("on-error")) s.onError = onError(*handler, childPath(path, "on-error"), ctx);
   if (const Value* let = v.find("let")) s.let = bindName(*let, childPath(path, "let"));
+  if (const Value* undo = v.find("undo")) {
+    // Registered when the call succeeds (its args evaluated then, seeing the
+    // step's let and the loop's item); run newest first if the function fails later.
+    const std::string up = childPath(path, "undo");
+    if (!undo->isObject() || !undo->find("call"))
+      fail(ErrorCode::WrongKind, up,
+           "\"undo\" is one call that undoes this step if the function fails later: {\"call\": \"name\", "
+           "\"args\": {...}} (a function of the file for more)");
+    checkKeys(*undo, up, {"call", "args"}, "an undo call");
+    Scope scope = ctx.scope;
+    if (!s.let.empty()) scope.bind(s.let);
+    BodyContext registered{ctx.file, ctx.function, scope, ctx.loopDepth, ctx.errorAvailable, ctx.loopState};
+    s.compensate.push_back(call(*undo, up, registered));
+  }
 }
 
 void matchStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx) {
@@ -314,7 +338,7 @@ void matchStep(const Value& v, const std::string& path, Step& s, BodyContext& ct
 std::vector<Step> branch(const Value& v, const std::string& path, const char* key, BodyContext& ctx, Scope& scope) {
   if (!v.isArray() || v.items().empty())
     fail(ErrorCode::WrongKind, path, "\"" + std::string(key) + "\" must be a non-empty list of steps");
-  BodyContext inner{ctx.file, ctx.function, scope, ctx.loopDepth, ctx.errorAvailable};
+  BodyContext inner{ctx.file, ctx.function, scope, ctx.loopDepth, ctx.errorAvailable, ctx.loopState};
   return block(v, path, inner);
 }
 
@@ -360,7 +384,7 @@ void ifStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx) 
   if (ret) {
     s.hasReturn = true;
     Scope scope = ctx.scope;  // the compensations' lets, for the return
-    BodyContext early{ctx.file, ctx.function, scope, ctx.loopDepth, ctx.errorAvailable};
+    BodyContext early{ctx.file, ctx.function, scope, ctx.loopDepth, ctx.errorAvailable, ctx.loopState};
     if (const Value* comp = v.find("compensate"))
       s.compensate = compensations(*comp, childPath(path, "compensate"), early);
     s.ifReturn = returnValue(*ret, childPath(path, "return"), early);
@@ -392,7 +416,9 @@ bool leavesIteration(const std::vector<Step>& body, bool nestedLoop) {
       case Step::Kind::If:
         return s.hasReturn || (s.breaks && !nestedLoop) || leavesIteration(s.body, nestedLoop) ||
                leavesIteration(s.elseBody, nestedLoop);
-      case Step::Kind::Call: return s.onError && (s.onError->hasReturn || (s.onError->breakLoop && !nestedLoop));
+      case Step::Kind::Call:
+        return s.onError && (s.onError->hasReturn || (s.onError->breakLoop && !nestedLoop) ||
+                             leavesIteration(s.onError->then, nestedLoop));
       case Step::Kind::For: return leavesIteration(s.body, true);
       default: return false;
     }
@@ -412,6 +438,10 @@ void parallelKey(const Value& v, const std::string& path, Step& s) {
          "\"parallel\" is true, false, or how many items may run at once (a whole number from 1 to 1000), got " +
              shortJson(v));
   }
+  if (s.order == Step::Order::Parallel && !s.state.empty())
+    fail(ErrorCode::NotAllowedHere, path,
+         "A parallel loop's items cannot carry \"state\" from one item to the next: drop \"parallel\" to run "
+         "them in order, or drop \"state\"");
   if (s.order == Step::Order::Parallel && !s.independent)
     fail(ErrorCode::NotAllowedHere, path,
          "A parallel loop's items cannot end the loop or the function: its body has a return, an 'if' with "
@@ -424,9 +454,28 @@ void forStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx)
   const Value& body = *v.find("do");
   if (!body.isArray() || body.items().empty())
     fail(ErrorCode::WrongKind, childPath(path, "do"), "\"do\" must be a non-empty list of steps");
+  std::vector<std::string> loopState = ctx.loopState;
+  if (const Value* state = v.find("state")) {
+    std::string sp = childPath(path, "state");
+    if (!state->isObject() || state->members().empty())
+      fail(ErrorCode::WrongKind, sp,
+           "\"state\" must be a non-empty object of names to their first values, e.g. {\"total\": 0, \"seen\": []}");
+    for (const Member& m : state->members()) {
+      const std::string mp = childPath(sp, m.key.str());
+      const std::string name = bindName(m.key, mp);
+      if (name == s.var)
+        fail(ErrorCode::ConflictingFields, mp,
+             "'" + name + "' is both the loop's variable and a state name: give one of them another name");
+      s.state.emplace_back(name, compileExpr(m.value, mp, ctx));
+      loopState.push_back(name);
+    }
+    for (const auto& st : s.state) ctx.scope.bind(st.first);  // visible in the body and after the loop
+  }
   Scope inner = ctx.scope;
   inner.bind(s.var);
-  BodyContext loop{ctx.file, ctx.function, inner, ctx.loopDepth + 1};
+  // A parallel loop's items run on copies of the frame: a yield "to" an outer state would be lost.
+  if (v.find("parallel")) loopState = {};
+  BodyContext loop{ctx.file, ctx.function, inner, ctx.loopDepth + 1, false, loopState};
   if (const Value* where = v.find("where")) {
     s.hasWhere = true;
     s.where = compileExpr(*where, childPath(path, "where"), loop);
@@ -446,6 +495,16 @@ void yieldStep(const Value& v, const std::string& path, Step& s, BodyContext& ct
   if (ctx.loopDepth == 0)
     fail(ErrorCode::NotAllowedHere, path, "'yield' is only allowed in the \"do\" body of a for loop");
   s.expr = compileExpr(*v.find("yield"), childPath(path, "yield"), ctx);
+  if (const Value* to = v.find("to")) {
+    const std::string tp = childPath(path, "to");
+    if (!to->isString() || std::find(ctx.loopState.begin(), ctx.loopState.end(), to->str()) == ctx.loopState.end())
+      fail(ErrorCode::UnknownVariable, tp,
+           "\"to\" names a list in the \"state\" of an enclosing for loop (\"state\": {\"name\": []}), got " +
+               shortJson(*to) + "." + (to->isString() ? didYouMean(to->str(), ctx.loopState) : std::string()) +
+               (ctx.loopState.empty() ? " No enclosing loop has a \"state\"."
+                                      : " State names here: " + listNames(ctx.loopState) + "."));
+    s.yieldTo = to->str();
+  }
 }
 
 Step step(const Value& v, const std::string& path, size_t index, BodyContext& ctx) {

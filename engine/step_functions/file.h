@@ -66,9 +66,14 @@ struct Retry {
   std::string let;  // bound to the number of tries made; "" if none
 };
 
-// on-error (§7): compensations in written order, then return or continue.
+struct Step;
+
+// on-error (§7): compensations in written order, then the "then" steps (with
+// $error), then return, continue or break; with "then" and none of those the
+// failure is handled and the steps after the call run (its let is null).
 struct Handler {
   std::vector<Call> compensate;
+  std::vector<Step> then;
   bool hasReturn = false;
   Expr returnValue;
   bool continueLoop = false;
@@ -91,12 +96,16 @@ struct Step {
   bool hasReturn = false;                           // If: an early exit
   bool breaks = false;                              // If: "break": true ends the innermost loop
   Expr ifReturn;                                    // If with return
-  std::vector<Call> compensate;                     // If with return, optional
+  std::vector<Call> compensate;                     // If with return; Call: its "undo", registered when it succeeds
   std::string var;                                  // For
   std::vector<Step> body;                           // For "do"; If "then"
   std::vector<Step> elseBody;                       // If "else"
   bool hasWhere = false;                            // For: items whose condition is false are skipped
   Expr where;                                       // For
+  // For "state": names bound before the loop, whose rebinding in the body
+  // carries to the next pass and after the loop; Yield "to": the state list it adds to.
+  std::vector<std::pair<std::string, Expr>> state;
+  std::string yieldTo;
   enum class Order { Unsaid, InOrder, Parallel };
   Order order = Order::Unsaid;  // For: "parallel" false / true or a number / absent
   size_t maxParallel = 0;       // For with "parallel": n: at most n at once (0: the run's maxConcurrency)

@@ -39,6 +39,21 @@ std::optional<std::string> matchKey(const Value& v) {
   return std::nullopt;
 }
 
+// A yield "to" a for's state list: the list's innermost binding grows by one.
+void appendToState(Frame& frame, const Step& step, Value v) {
+  for (auto it = frame.vars.rbegin(); it != frame.vars.rend(); ++it) {
+    if (*it->first != step.yieldTo) continue;
+    if (!it->second.isArray())
+      fault(ErrorCode::TypeMismatch, step.path + "/to",
+            "'yield' with \"to\" adds to a list, but state '" + step.yieldTo + "' holds " + shortJson(it->second) +
+                ": start it as [] in the for's \"state\"");
+    Array items = it->second.items();
+    items.push_back(std::move(v));
+    it->second = Value::array(std::move(items));
+    return;
+  }
+}
+
 bool retried(const Retry& retry, const std::string& message) {
   if (retry.on.empty()) return true;
   return std::any_of(retry.on.begin(), retry.on.end(),
@@ -81,6 +96,7 @@ Task<CallResult> FileRun::runFunction(const Function& fn, Value input) {
   frame.fn = &fn;
   frame.input = std::move(input);
   Flow flow = co_await runBlock(frame, fn.steps);
+  if (!frame.undo.empty() && fails(fn, flow)) co_await runRegistered(frame);
   CallResult out;
   switch (flow.kind) {
     case Flow::Kind::Fail:
@@ -250,7 +266,8 @@ Task<Flow> FileRun::runStep(Frame& frame, const Step& step) {
       case Step::Kind::Yield: {
         Value v = evaluate(frame, step.expr);
         trace_[entry].value = v;
-        frame.loops.back()->push_back(std::move(v));
+        if (step.yieldTo.empty()) frame.loops.back()->push_back(std::move(v));
+        else appendToState(frame, step, std::move(v));
         break;
       }
       case Step::Kind::End_: break;  // not a kind: the compiler never makes one
@@ -297,6 +314,11 @@ Task<Flow> FileRun::runCallStep(Frame& frame, const Step& step, size_t entry) {
     trace_[entry].value = r.value;
     trace_[entry].hasValue = true;
     if (!step.let.empty()) bindVar(frame, step.let, std::move(r.value));
+    try {
+      registerCompensations(frame, step);
+    } catch (const FunctionFailure& f) {  // a function in a compensation's args failed: the step's failure
+      co_return failedStep(entry, Failure{f.message, "", f.path, f.code});
+    }
     endTrace(entry, "value");
     co_return flow;
   }
@@ -310,19 +332,35 @@ Task<Flow> FileRun::runCallStep(Frame& frame, const Step& step, size_t entry) {
     co_return flow;
   }
   // on-error: $error is the failure's message; compensations run in written
-  // order; then return, continue, or let the failure propagate (§7).
+  // order, then the "then" steps; then return, continue, or let the failure
+  // propagate (§7). A handler inside "then" has its own $error, and gives
+  // this one back when it ends.
+  const std::optional<Value> outerError = frame.error;
   frame.error = Value::string(r.failure.message);
   if (!handler->compensate.empty()) trace_[entry].outcome = "compensated";
   co_await runCompensations(frame, handler->compensate);
+  if (!handler->then.empty()) {
+    Flow inner = co_await runBlock(frame, handler->then);
+    if (inner.kind != Flow::Kind::Next) {
+      frame.error = outerError;
+      endTrace(entry, inner.kind == Flow::Kind::Fail ? "failure"
+                      : handler->compensate.empty()  ? "failure"
+                                                     : "compensated");
+      co_return inner;
+    }
+  }
   if (handler->hasReturn) {
     try {
       flow.kind = Flow::Kind::Return;
       flow.value = evaluate(frame, handler->returnValue);
       checkReturned(*frame.fn, flow.value, step.path + "/on-error/return");
     } catch (const FunctionFailure& f) {
-      frame.error.reset();
+      frame.error = outerError;
       co_return failedStep(entry, Failure{f.message, "", f.path, f.code});
     }
+  } else if (!handler->then.empty() && !handler->continueLoop && !handler->breakLoop) {
+    // Handled by its "then": the steps after the call run, its let holding null.
+    if (!step.let.empty()) bindVar(frame, step.let, Value());
   } else if (handler->continueLoop) {
     flow.kind = Flow::Kind::Continue;
   } else if (handler->breakLoop) {
@@ -331,7 +369,7 @@ Task<Flow> FileRun::runCallStep(Frame& frame, const Step& step, size_t entry) {
     flow.kind = Flow::Kind::Fail;
     flow.failure = std::move(r.failure);
   }
-  frame.error.reset();
+  frame.error = outerError;
   endTrace(entry, handler->compensate.empty() ? "failure" : "compensated");
   co_return flow;
 }

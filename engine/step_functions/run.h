@@ -68,6 +68,13 @@ struct TraceEntry {
   size_t errorCharged = 0;  // bytes of the budget the error's text holds
 };
 
+// A call step's "compensate", registered when the call succeeded: its args
+// were evaluated then; it runs if the function fails later.
+struct Registered {
+  const Call* call = nullptr;
+  Value args;
+};
+
 // One function activation: its input, its bindings and its loops.
 struct Frame {
   const Function* fn = nullptr;
@@ -76,6 +83,7 @@ struct Frame {
   std::vector<ListBuilder*> loops;  // lists being yielded to (charged as they grow), innermost last
   std::optional<Value> error;       // $error inside a handler
   Value lastForList;                // §9: an unbound for as the last step
+  std::vector<Registered> undo;     // registered compensations, oldest first
 };
 
 class FileRun final : public RunBase {
@@ -108,6 +116,12 @@ class FileRun final : public RunBase {
   // A for step's items, without those its "where" rejects.
   Array itemsWhere(Frame& frame, const Step& step, const Array& items);
   Task<bool> runCompensations(Frame& frame, const std::vector<Call>& calls);
+  // A successful call step's "compensate": registered with its args evaluated now.
+  void registerCompensations(Frame& frame, const Step& step);
+  // When a function fails: its registered compensations, newest first (run_compensate.cpp).
+  Task<bool> runRegistered(Frame& frame);
+  // Whether a function's outcome is a failure that runs its registered compensations.
+  static bool fails(const Function& fn, const Flow& flow);
   Flow failedStep(size_t entry, Failure failure);
 
   // A new entry; `tool` names a call's target. Charges the entry's text.

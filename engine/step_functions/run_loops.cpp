@@ -33,6 +33,17 @@ bool runsConcurrently(const Step& step) {
   return false;
 }
 
+// At the end of an item, a state name's latest binding in the item is its
+// value from then on: for the next item and after the loop.
+void carryState(Frame& frame, const Step& step, size_t first, size_t mark) {
+  for (size_t k = 0; k < step.state.size(); ++k)
+    for (size_t j = frame.vars.size(); j-- > mark;)
+      if (*frame.vars[j].first == step.state[k].first) {
+        frame.vars[first + k].second = frame.vars[j].second;
+        break;
+      }
+}
+
 }  // namespace
 
 Task<Flow> FileRun::runForStep(Frame& frame, const Step& step, size_t entry) {
@@ -46,8 +57,15 @@ Task<Flow> FileRun::runForStep(Frame& frame, const Step& step, size_t entry) {
     throw PtcError(ErrorType::Execution, ErrorCode::TypeMismatch,
                    "'for' loops over a list, got " + std::string(typeName(list)) + " " + shortJson(list),
                    step.path + "/in");
+  // "state": bound before the first item, carried from item to item, still bound after the loop.
+  const size_t firstState = frame.vars.size();
+  try {
+    for (const auto& [name, init] : step.state) bindVar(frame, name, evaluate(frame, init));
+  } catch (const FunctionFailure& f) {
+    co_return failedStep(entry, Failure{f.message, "", f.path, f.code});
+  }
   ListBuilder collected;  // charged as it grows: nested loops yield far more items than they loop over
-  if (list.items().size() > 1 && core_.maxConcurrency > 1 && runsConcurrently(step)) {
+  if (list.items().size() > 1 && core_.maxConcurrency > 1 && runsConcurrently(step) && step.state.empty()) {
     Array items;
     try {
       items = itemsWhere(frame, step, list.items());
@@ -69,6 +87,7 @@ Task<Flow> FileRun::runForStep(Frame& frame, const Step& step, size_t entry) {
         flow = Flow{Flow::Kind::Fail, Value(), Failure{f.message, "", f.path, f.code}};
       }
       if (kept && flow.kind == Flow::Kind::Next) flow = co_await runBlock(frame, step.body);
+      carryState(frame, step, firstState, mark);
       frame.vars.resize(mark);  // the iteration's bindings end with it
       if (flow.kind == Flow::Kind::Continue || flow.kind == Flow::Kind::Next) continue;
       if (flow.kind == Flow::Kind::Break) break;  // the list keeps what was yielded
@@ -131,6 +150,7 @@ Task<bool> FileRun::runIteration(Iteration& it, const Step& step, Branches& fan,
 Task<Flow> FileRun::runIterationsConcurrently(Frame& frame, const Step& step, size_t entry, const Array& items,
                                               ListBuilder& collected) {
   Branches fan;
+  const size_t registeredBefore = frame.undo.size();  // each item's frame starts with a copy of these
   std::vector<std::unique_ptr<Iteration>> its(items.size());
   auto start = [&](size_t i) {
     auto& it = its[i] = std::make_unique<Iteration>();
@@ -151,6 +171,9 @@ Task<Flow> FileRun::runIterationsConcurrently(Frame& frame, const Step& step, si
     }
     const Array& yielded = its[i]->yielded.items();
     collected.append(yielded.begin(), yielded.end());
+    // Compensations its calls registered, in item order (as if the items had run in order).
+    std::vector<Registered>& undo = its[i]->frame.undo;
+    frame.undo.insert(frame.undo.end(), undo.begin() + static_cast<std::ptrdiff_t>(registeredBefore), undo.end());
   }
   co_return Flow{};
 }

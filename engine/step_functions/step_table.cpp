@@ -29,9 +29,11 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"call", K::Target, P::Kind},
         {"args", K::Args, P::Optional},
         {"on-error", K::Handler, P::Optional},
-        {"retry", K::Retry, P::Optional}},
-       "Calls a tool or a function of the file; \"let\" binds the result, \"on-error\" catches a failure (§7), "
-       "\"retry\": {\"tries\": 3, \"on\"?: [texts]} retries."},
+        {"retry", K::Retry, P::Optional},
+        {"undo", K::Undo, P::Optional}},
+       "Calls a tool or your function, \"let\" binding the result; \"on-error\" catches a failure (§7), "
+       "\"retry\": {\"tries\": 3, \"on\"?: [texts]}, \"undo\": {call} runs if the function fails later, newest "
+       "first."},
       {Step::Kind::Match,
        "match",
        "a match step",
@@ -50,7 +52,7 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"return", K::Returned, P::Optional},
         {"compensate", K::Calls, P::Optional},
         {"break", K::Flag, P::Optional}},
-       "When true: runs \"then\" (else \"else\"; names bound in both stay), or returns after \"compensate\", "
+       "When true: runs \"then\" (else \"else\"; names bound in both stay), returns (after \"compensate\"), "
        "or \"break\": true ends the loop."},
       {Step::Kind::Return,
        "return",
@@ -65,10 +67,15 @@ constexpr std::array<StepSpec, kStepKindCount> buildTable() {
         {"where", K::Expr, P::Optional},
         {"do", K::Steps, P::Required, "A for step needs \"do\": the steps of each iteration"},
         {"let", K::Name, P::Optional},
-        {"parallel", K::Parallel, P::Optional}},
-       "Runs \"do\" per item (\"where\": only where true); yields make its list, bound by \"let\" (or, "
-       "last, returned)."},
-      {Step::Kind::Yield, "yield", "a yield step", {{"yield", K::Expr, P::Kind}}, "Adds a value to its for's list."},
+        {"parallel", K::Parallel, P::Optional},
+        {"state", K::State, P::Optional}},
+       "Runs \"do\" per item (\"where\": if true; \"state\": {\"n\": 0}: lets of n carry to later items and "
+       "after); yields make its list, bound by \"let\"."},
+      {Step::Kind::Yield,
+       "yield",
+       "a yield step",
+       {{"yield", K::Expr, P::Kind}, {"to", K::Name, P::Optional}},
+       "Adds a value to its for's list, or \"to\" a state list."},
   }};
 }
 
@@ -144,6 +151,8 @@ const char* keyKindName(StepKeyKind kind) {
     case K::Flag: return "flag";
     case K::Parallel: return "parallel";
     case K::Retry: return "retry";
+    case K::State: return "state";
+    case K::Undo: return "undo";
   }
   return "expr";
 }

@@ -30,6 +30,8 @@ enum class StepKeyKind : uint8_t {
   Flag,      // true
   Parallel,  // true, false, or how many iterations may run at once
   Retry,     // {"tries": n, "on"?: [texts], "let"?: name}
+  State,     // an object of names to their first values (a for's "state")
+  Undo,      // a call {"call", "args"?} that undoes a call step's effect (its "undo")
 };
 
 enum class KeyPresence : uint8_t {
@@ -45,7 +47,7 @@ struct StepKey {
   const char* whenMissing = nullptr;  // Required keys: the message when the step lacks it
 };
 
-inline constexpr size_t kMaxStepKeys = 6;
+inline constexpr size_t kMaxStepKeys = 7;
 
 struct StepSpec {
   Step::Kind kind = Step::Kind::End_;

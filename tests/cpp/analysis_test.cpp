@@ -135,6 +135,28 @@ TEST(StepFunctionAnalysis, ACallNamesTheFirstLaterStepThatMayFailWithoutCompensa
   EXPECT_TRUE(site("release").field("uncompensatedAfter").isNull());         // a compensation is not a step
 }
 
+// A call with an "undo" is undone by a later failure that stops the function;
+// only a later on-error that returns without compensating leaves it standing.
+TEST(StepFunctionAnalysis, ACallWithAnUndoIsLeftStandingOnlyByALaterReturnThatUndoesNothing) {
+  ptc::Engine engine;
+  std::string source =
+      R"({"function": "main", "output": "any", "steps": [
+      {"let": "r", "call": "reserve", "undo": {"call": "release", "args": {"id": "$r"}}},
+      {"call": "charge"},
+      {"call": "ship", "on-error": {"return": 0}},
+      {"return": 2}]})";
+  Value status = ptc::parseJson(engine.analyzeWorkflow(source, "{}"), "status");
+  ASSERT_TRUE(status.field("ok").asBool()) << ptc::toJson(status);
+  auto site = [&](const char* tool) {
+    for (const Value& t : status.field("analysis").field("tools").items())
+      if (t.field("name").str() == tool) return t.field("calls").items()[0];
+    ADD_FAILURE() << tool;
+    return Value();
+  };
+  EXPECT_EQ(site("reserve").field("uncompensatedAfter").str(), "/0/steps/2");  // charge's failure runs the undo
+  EXPECT_EQ(site("charge").field("uncompensatedAfter").str(), "/0/steps/2");
+}
+
 TEST(StepFunctionAnalysis, AnInvalidFileGivesTheErrorValidateWorkflowGives) {
   ptc::Engine engine;
   const char* source = R"({"function": "main", "output": "any", "steps": [{"call": "nope"}]})";

@@ -36,7 +36,7 @@ TEST(StepTable, HoldsOneEntryPerKindInEnumOrder) {
 
 TEST(StepTable, ShapesListTheKeysInOrderWithOptionalOnesMarked) {
   EXPECT_EQ(ptc::step_functions::stepShape(ptc::step_functions::stepSpecOf(Step::Kind::Call)),
-            "{let?, call, args?, on-error?, retry?}");
+            "{let?, call, args?, on-error?, retry?, undo?}");
   EXPECT_EQ(ptc::step_functions::stepShape(ptc::step_functions::stepSpecOf(Step::Kind::Return)), "{return}");
 }
 
@@ -63,9 +63,9 @@ std::string messageOf(const Value& status) { return status.field("error").field(
 TEST(StepTableVerification, AStepWithNoKindListsEveryShapeOfTheTable) {
   Value s = verified(R"([{"args":{}}])");
   EXPECT_EQ(messageOf(s),
-            "Unknown step shape: a step is one of {let, expr}, {let?, call, args?, on-error?, retry?}, {let, match, "
-            "cases}, {if, then?, else?, return?, compensate?, break?}, {return}, {for, in, where?, do, let?, "
-            "parallel?} or {yield}");
+            "Unknown step shape: a step is one of {let, expr}, {let?, call, args?, on-error?, retry?, undo?}, {let, "
+            "match, cases}, {if, then?, else?, return?, compensate?, break?}, {return}, {for, in, where?, do, let?, "
+            "parallel?, state?} or {yield, to?}");
   EXPECT_EQ(s.field("error").field("path").str(), "/0/steps/0");
 }
 
@@ -79,9 +79,9 @@ TEST(StepTableVerification, ReturnWithIfIsOneIfStepAndIsNamedLastAmongTwoKinds) 
 
 TEST(StepTableVerification, UnknownAndMissingKeysComeFromTheKindsEntry) {
   Value unknown = verified(R"([{"let":"x","call":"t","retyr":3},{"return":1}])");
-  EXPECT_EQ(
-      messageOf(unknown),
-      "Unknown key 'retyr' in a call step. Did you mean 'retry'? Its keys are: let, call, args, on-error, retry.");
+  EXPECT_EQ(messageOf(unknown),
+            "Unknown key 'retyr' in a call step. Did you mean 'retry'? Its keys are: let, call, args, on-error, retry, "
+            "undo.");
   EXPECT_EQ(unknown.field("error").field("path").str(), "/0/steps/0/retyr");
   EXPECT_EQ(messageOf(verified(R"([{"for":"x","do":[{"yield":1}]}])")),
             "A for step needs \"in\": the list to loop over");

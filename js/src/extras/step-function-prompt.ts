@@ -29,8 +29,7 @@ const INTRO_COMPACT = [
   "# Step functions",
   "",
   'Send {"functions": [{"function": "name", "input"?: {"param": "type"}, "output": "type", "steps": [...]}, ' +
-    '...], "input": {...}}: the last function (or "entry": name) runs, verified first; its result comes ' +
-    'back. Types: number, text, bool, nil, "list T", "result T E" (return {"ok": v} or {"error": e}), other ' +
+    '...], "input": {...}}: the last function runs; its result comes back. Types: number, text, bool, nil, "list T", "result T E" (return {"ok": v} or {"error": e}), other ' +
     "words (not null).",
 ];
 
@@ -48,8 +47,8 @@ const VALUES_FULL = [
 ];
 
 const VALUES_COMPACT = [
-  'Values: JSON; "$input.p", "$x.field.0" (missing: null), "$error" (in on-error); ' +
-    '"Hi $name" interpolates; {"$merge": [a, b]} merges objects.',
+  'Values: JSON; "$input.p", "$x.field.0" (missing: null), "$error"; "Hi $name" interpolates; ' +
+    '{"$merge": [a, b]} merges objects.',
 ];
 
 const FAILURES_FULL = [
@@ -60,7 +59,11 @@ const FAILURES_FULL = [
     'of that call (or of a function in its args): {"compensate": [calls], "return": value} or {"continue": true} ' +
     '(in a loop: skip the item) or {"break": true} (end the loop). Compensations run in written order, one at ' +
     'a time, even when one fails; one may call a function of the file, and its "let" binds its result (null ' +
-    'if it failed) for the later compensations and the return. Uncaught, a failure propagates: a "result" ' +
+    'if it failed) for the later compensations and the return. "then": [steps] runs after them with $error ' +
+    '(branch on it with an if, yield, call); with "then" and no return/continue/break the failure is handled and ' +
+    'the steps after the call run (its let is null). A call step\'s "undo": {"call", "args"} runs, newest first, ' +
+    'when its function fails later (an uncaught failure, or a result function\'s {"error"}); its args are ' +
+    'evaluated when the call succeeds. Uncaught, a failure propagates: a "result" ' +
     'function returns {"error": message}, others pass it to their caller\'s call step. A fault (wrong types, ' +
     "division by zero, no matching case, a return of the wrong type) ends the run. Not in the language: while, " +
     "try, calls inside expressions (bind the result with a call step first).",
@@ -73,8 +76,9 @@ const FAILURES_FULL = [
 
 const FAILURES_COMPACT = [
   'Failures (a throw, an {"error"} result) go to the call\'s on-error: {"compensate"?: [calls of tools or ' +
-    'your functions, in order; "let" binds each, null if failed], "return": v} or {"continue"/"break": true} in ' +
-    'a loop; else a "result" function returns {"error": msg}, others pass it up. Faults end the run.',
+    'your functions, in order; "let" binds each, null if failed], "then"?: [steps], "return": v} or ' +
+    '{"continue"/"break": true} in a loop; else a "result" function returns {"error": msg}, others pass it up. ' +
+    "Faults end the run.",
 ];
 
 const ERRORS_FULL = [
@@ -87,15 +91,15 @@ const ERRORS_FULL = [
     "MemoryExceeded: it ran too long or held too much. Fix the node at the pointer and send the whole file again.",
 ];
 
-const ERRORS_COMPACT = ["Errors: each names a JSON Pointer (ValidationError: nothing ran); fix that node and resend."];
+const ERRORS_COMPACT = ["Errors: each names a JSON Pointer (ValidationError: nothing ran)."];
 
 // Complete files: each one runs (tests/js/agent-workflow.test.cjs).
 const EXAMPLE_COMPACT = [
   "Example:",
-  '{"functions": [{"function": "hours", "input": {"ids": "list text"}, "output": "list number", "steps": [' +
+  '{"functions": [{"function": "closed", "input": {"ids": "list text"}, "output": "list text", "steps": [' +
     '{"for": "id", "in": "$input.ids", "do": [' +
     '{"let": "t", "call": "get_ticket", "args": {"id": "$id"}, "on-error": {"continue": true}}, ' +
-    '{"yield": {"$date_diff": ["$t.opened_at", "$t.closed_at", "hour"]}}]}]}]}',
+    '{"yield": "$t.closed_at"}]}]}]}',
 ];
 
 const EXAMPLES_FULL = [
@@ -128,7 +132,7 @@ const EXAMPLES_FULL = [
 ];
 
 function stepsSection(language: WorkflowLanguage, compact: boolean): string[] {
-  const lines = compact ? ['Steps ("?": optional):'] : ["## Steps", ""];
+  const lines = compact ? ["Steps:"] : ["## Steps", ""];
   if (!compact) lines.push('Each step is an object with these keys ("?": optional):', "");
   // Compact: the shape names the kind (its kind key); no section references.
   for (const kind of language.steps)
@@ -137,7 +141,7 @@ function stepsSection(language: WorkflowLanguage, compact: boolean): string[] {
         ? `- ${kind.shape}: ${kind.description.replace(/ \(§\d+\)/g, "")}`
         : `- ${kind.name} ${kind.shape}: ${kind.description}`,
     );
-  if (compact) lines.push('A for runs its items in order; "parallel": true or N runs them concurrently.');
+  if (compact) lines.push('A for runs its items in order; "parallel": true or N: concurrently.');
   else
     lines.push(
       "",
@@ -156,8 +160,7 @@ function stepsSection(language: WorkflowLanguage, compact: boolean): string[] {
 function operatorsSection(language: WorkflowLanguage, compact: boolean): string[] {
   if (compact)
     return [
-      `Operators {"+": [a, b]}, {"not": c}: ${language.operators.map((o) => o.key).join(" ")}; conditions are bool ` +
-        "or null.",
+      `Operators {"+": [a, b]}, {"not": c}: ${language.operators.map((o) => o.key).join(" ")}; conditions bool or null.`,
     ];
   const lines = [
     '## Operators\n\nAn object with one key, the operator, whose value is the list of operands: {"+": ["$a", 1]}, ' +
@@ -209,7 +212,7 @@ function compactFunctions(language: WorkflowLanguage): string[] {
   return [
     'Functions {"$name": [value, args]}, null in null out: ' +
       language.functions.map(signature).join(", ") +
-      `. Texts: ${choices}. Dates: UTC; $date_diff may be fractional; $date_add/$date_trunc keep the input's kind.`,
+      `. Texts: ${choices}. Dates: UTC, $date_diff fractional, $date_add/$date_trunc keep the input's kind.`,
   ];
 }
 

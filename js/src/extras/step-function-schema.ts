@@ -54,6 +54,15 @@ function keySchema(key: WorkflowStepKey, toolNames: string[] | undefined): JsonS
       };
     case "retry":
       return ref("retry");
+    case "state":
+      return {
+        type: "object",
+        minProperties: 1,
+        additionalProperties: ref("expression"),
+        description: "names and their first values; a let of one in the body carries to the next item and after",
+      };
+    case "undo":
+      return ref("undo");
     default:
       throw new Error(`ptc-wasm: the step table has a key kind the schema does not know: '${key.kind}' (${key.name})`);
   }
@@ -151,11 +160,24 @@ export function workflowSchema(language: WorkflowLanguage, options: SchemaOption
       required: ["call"],
       additionalProperties: false,
     },
+    undo: {
+      description: "A call that undoes this step's call if the function fails later (newest first).",
+      type: "object",
+      properties: {
+        call: keySchema({ name: "call", kind: "target", presence: "kind" }, toolNames),
+        args: ref("args"),
+      },
+      required: ["call"],
+      additionalProperties: false,
+    },
     on_error: {
-      description: "Handles a failure of the call: compensations in order, then return, continue or break.",
+      description:
+        "Handles a failure of the call: compensations in order, then the steps of 'then' (with $error), then " +
+        "return, continue or break (with 'then' and none of them, the steps after the call run).",
       type: "object",
       properties: {
         compensate: { type: "array", items: ref("compensation") },
+        then: { type: "array", minItems: 1, items: ref("step") },
         return: ref("expression"),
         continue: { const: true },
         break: { const: true },

@@ -52,7 +52,8 @@ export function compensationWarnings(
           message:
             `The write tool '${entry.name}' called at ${call.path} is not compensated: the call at ` +
             `${call.uncompensatedAfter} may fail after it without rolling anything back. Give that step ` +
-            `"on-error": {"compensate": [...]} with a call that undoes '${entry.name}'`,
+            `"on-error": {"compensate": [...]} with a call that undoes '${entry.name}', or give the call of ` +
+            `'${entry.name}' "undo": {"call": ..., "args": {...}} (it runs if the function fails later)`,
         });
   }
   warnings.sort((a, b) => comparePointers(a.path, b.path));
