@@ -149,7 +149,8 @@ class Check {
       case Control::Try:
       case Control::Loop:
       case Control::ForEach:
-      case Control::Retry: break;
+      case Control::Retry:
+      case Control::Return: break;
       case Control::Lookup:
       case Control::Quantify: break;
     }
