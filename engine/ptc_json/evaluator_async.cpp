@@ -113,7 +113,8 @@ Task<Value> Evaluator::callAsync(const Node& n, Value in) {
   ToolAwaiter call{st_.core, ToolRequest{n.name.str(), objectFromFields(n, args.data(), args.size()), n.path}};
   ToolAnswer answer = co_await call;
   if (answer.failed) throwExecution(ErrorCode::ToolFailed, n, toolFailedMessage(n.name.str(), answer.message));
-  co_return answer.value;
+  // `get`: one field of the result (null when it has none), tallied for the warnings as get's reads are.
+  co_return n.field.isNone() ? answer.value : fieldOf(n, answer.value);
 }
 
 // The cases of evalSync, for a subtree that calls a tool.

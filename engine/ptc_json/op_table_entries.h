@@ -369,8 +369,9 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       does({.control = Control::Call, .runs = Runs::Once},
            {Op::Call, "call", "tools", false,
        {field("tool", K::Name, P::Required, "name of a registered tool"),
-        field("args", K::ExprFields, P::Optional, "arguments object; values with an op are evaluated")},
-       "Calls a tool with an arguments object; returns its result.",
+        field("args", K::ExprFields, P::Optional, "arguments object; values with an op are evaluated"),
+        field("get", K::ItemField, P::Optional, "the field of the result to give instead of the result (as lookup's)")},
+       "Calls a tool with `args`; gives its result, or the result's `get` field.",
        R"({"op": "call", "tool": "get_expenses", "args": {"year": 2024}})"}),
       // combine
       does({.apply = applyObject, .sees = Sees::Input, .gives = Gives::KeyedKids},

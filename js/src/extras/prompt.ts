@@ -96,8 +96,8 @@ function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
   const lines = [compact ? 'Tools ({"op": "call", "tool": name, "args": {...}}):' : "## Available tools", ""];
   if (!compact)
     lines.push(
-      'Call a tool with {"op": "call", "tool": "<name>", "args": {...}}. `args` is an implicit object evaluated ' +
-        "against the current value, so a call inside `map` can pass a field of each item. Args must match the tool's parameters, or the call fails before the tool runs. Inside `map` " +
+      "A call's `args` is an implicit object evaluated against the current value, so a call inside `map` can pass " +
+        "a field of each item. Args must match the tool's parameters, or the call fails before the tool runs. Inside `map` " +
         "the items' calls run concurrently (results in item order), inside `for_each` one after another. A tool's " +
         "result is data like any other; a failed call ends the program unless `try` catches it.",
       "",
