@@ -32,6 +32,7 @@ int fieldOfKid(const Node& n, size_t i) {
 
 constexpr FieldRef kTryExpr = fieldRef(Op::Try, "expr");
 constexpr FieldRef kLoopInit = fieldRef(Op::Loop, "init");
+constexpr FieldRef kReturnValue = fieldRef(Op::Return, "value");
 
 class Analysis {
  public:
@@ -42,6 +43,7 @@ class Analysis {
     if (control == Control::Call) tools_[n.name.str()].push_back(CallSite{n.path, repeats_, caught_ > 0});
     if ((control == Control::Var && !bound(n.name.str())) || (control == Control::Load && n.memoryFirst))
       memoryReads_.insert(n.name.str());
+    if (control == Control::Return) returns_.push_back(n.kid(kReturnValue));  // a final value too
     if (control == Control::Pipe) return pipe(n, input, depth);
     for (size_t i = 0; i < n.kids.size(); ++i) kid(n, i, input, depth);
   }
@@ -69,6 +71,7 @@ class Analysis {
     std::set<std::string> writes;
     bool unknown = false;
     finalWrites(*program.root, writes, unknown);
+    for (const Node* value : returns_) finalWrites(*value, writes, unknown);
     out += "],\"memory\":{\"reads\":" + stringList(memoryReads_) + ",\"writes\":" + stringList(writes) +
            ",\"writesUnknown\":" + (unknown ? "true" : "false") + "},\"depth\":" + std::to_string(depth_) +
            ",\"nodes\":" + std::to_string(nodes_) + "}";
@@ -177,6 +180,7 @@ class Analysis {
   std::set<std::string> memoryReads_;
   std::vector<std::string> names_;    // let/as/catch bindings in scope, innermost last
   std::vector<std::string> repeats_;  // the enclosing per-item ops and loops
+  std::vector<const Node*> returns_;  // the values of the program's returns: final values besides the root's
   int caught_ = 0;
   int depth_ = 0;
   int nodes_ = 0;

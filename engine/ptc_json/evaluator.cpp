@@ -324,7 +324,7 @@ Value Evaluator::retry(const Node& n, const Value& in) {
     try {
       return evalSync(*n.kid(field::retryExpr), in);
     } catch (const PtcError& e) {
-      if (!catchable(e)) throw;
+      if (!catchable(st_, e)) throw;
       if (tries >= n.count) throwRetryGaveUp(n, e.error, tries, true);
       if (const Node* when = n.kid(field::retryWhen)) {
         const Value seen = errorValue(e.error);
@@ -420,7 +420,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Control::FromEntries: return locatedAt(n.path, [&] { return fromEntries(n, expectList(n, in)); });
     case Control::Try: try { return evalSync(*n.kid(field::tryExpr), in);
       } catch (const PtcError& e) {
-        if (!catchable(e)) throw;
+        if (!catchable(st_, e)) throw;
         return caught(n, in, e.error);
       }
     case Control::Loop: return loop(n, in);
@@ -442,6 +442,7 @@ Value Evaluator::evalSync(const Node& n, const Value& in) {
     case Control::Reduce: return reduce(n, in);
     case Control::ForEach: return forEach(n, in);
     case Control::Retry: return retry(n, in);
+    case Control::Return: throwReturn(st_, n, evalSync(*n.kid(field::returnValue), in));
     case Control::And:
       for (const auto& c : n.kids)
         if (!evalSync(*c, in).truthy()) return Value::boolean(false);

@@ -32,6 +32,10 @@ struct RunState {
   JoinIndexes joins;                                     // planned filters' indexes (planner.h)
   ColumnCache* columns = nullptr;                        // of the resident context's lists, when the run has one
   ColumnarLists* columnar = nullptr;                     // context keys that crossed as columns, when any did
+  // A `return` ran: the program's result. It unwinds as an execution error no
+  // try or retry catches (evaluator_scope.h: catchable); the run ends with
+  // this value (ProgramRun::doneError). The first return wins.
+  std::optional<Value> returned;
 };
 
 struct FanOut;

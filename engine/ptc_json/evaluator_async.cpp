@@ -68,7 +68,7 @@ Task<std::optional<Value>> Evaluator::tryOnce(const Node& expr, Value in, Error&
   try {
     co_return co_await evalAsync(expr, in);
   } catch (const PtcError& e) {
-    if (!catchable(e)) throw;
+    if (!catchable(st_, e)) throw;
     failed = e.error;
   }
   co_return std::nullopt;
@@ -112,8 +112,9 @@ Task<Value> Evaluator::callAsync(const Node& n, Value in) {
   // inside co_await twice.
   ToolAwaiter call{st_.core, ToolRequest{n.name.str(), objectFromFields(n, args.data(), args.size()), n.path}};
   ToolAnswer answer = co_await call;
-  if (answer.failed) throwExecution(ErrorCode::ToolFailed, n, "Tool '" + n.name.str() + "' failed: " + answer.message);
-  co_return answer.value;
+  if (answer.failed) throwExecution(ErrorCode::ToolFailed, n, toolFailedMessage(n.name.str(), answer.message));
+  // `get`: one field of the result (null when it has none), tallied for the warnings as get's reads are.
+  co_return n.field.isNone() ? answer.value : fieldOf(n, answer.value);
 }
 
 // The cases of evalSync, for a subtree that calls a tool.
@@ -196,7 +197,7 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
       try {
         co_return co_await evalAsync(*n.kid(field::tryExpr), in);
       } catch (const PtcError& e) {  // no co_await inside a handler: catch after it
-        if (!catchable(e)) throw;
+        if (!catchable(st_, e)) throw;
         failed = e.error;
       }
       co_return co_await caughtAsync(n, in, std::move(*failed));
@@ -204,6 +205,7 @@ Task<Value> Evaluator::evalAsync(const Node& n, Value in) {
     case Control::Loop: co_return co_await loopAsync(n, in);
     case Control::ForEach: co_return co_await forEachAsync(n, in);
     case Control::Retry: co_return co_await retryAsync(n, in);
+    case Control::Return: throwReturn(st_, n, co_await evalAsync(*n.kid(field::returnValue), in));
     case Control::Lookup: {
       std::vector<Value> args = co_await operandsAsync(n, in);
       co_return lookup(n, in, args.data(), args.size());

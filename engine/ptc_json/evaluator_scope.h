@@ -4,6 +4,8 @@
 #pragma once
 
 #include <array>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
@@ -63,6 +65,7 @@ inline constexpr FieldRef eachExpr = fieldRef(Op::ForEach, "expr");
 inline constexpr FieldRef eachUntil = fieldRef(Op::ForEach, "until");
 inline constexpr FieldRef retryExpr = fieldRef(Op::Retry, "expr");
 inline constexpr FieldRef retryWhen = fieldRef(Op::Retry, "when");
+inline constexpr FieldRef returnValue = fieldRef(Op::Return, "value");
 inline constexpr FieldRef quantWhere = fieldRef(Op::Any, "where");
 static_assert(fieldRef(Op::All, "where").index == quantWhere.index);
 }  // namespace field
@@ -141,25 +144,57 @@ class Operands {
   std::vector<Value> big_;
 };
 
-// What try's catch sees as {"op": "var", "name": "error"}.
-inline Value errorValue(const Error& e) {
-  return Value::object(Members{Member{Value::string("type"), Value::string(errorTypeName(e.type))},
-                               Member{Value::string("code"), Value::string(errorCodeName(e.code))},
-                               Member{Value::string("message"), Value::string(e.message)},
-                               Member{Value::string("path"), e.hasPath ? Value::string(e.path) : Value()}});
+// A failed tool call's message: what try's catch sees as $error.message, from
+// which errorValue reads its `tool` and `detail` back.
+inline constexpr std::string_view kToolFailedStart = "Tool '";
+inline constexpr std::string_view kToolFailedMid = "' failed: ";
+inline constexpr std::string_view kRetryNote = " (retry: failed ";
+inline std::string toolFailedMessage(const std::string& tool, const std::string& message) {
+  return std::string(kToolFailedStart) + tool + std::string(kToolFailedMid) + message;
 }
 
-// Only execution errors are caught: limits (timeout, memory) end the run.
-inline bool catchable(const PtcError& e) { return e.error.type == ErrorType::Execution; }
+// What try's catch sees as {"op": "var", "name": "error"}: {type, code,
+// message, path}, and for a tool's failure its `tool` and `detail`, the
+// tool's own message (without "Tool 'x' failed: " and retry's note), which
+// is what an answer quotes.
+inline Value errorValue(const Error& e) {
+  Members members{Member{Value::string("type"), Value::string(errorTypeName(e.type))},
+                  Member{Value::string("code"), Value::string(errorCodeName(e.code))},
+                  Member{Value::string("message"), Value::string(e.message)},
+                  Member{Value::string("path"), e.hasPath ? Value::string(e.path) : Value()}};
+  const std::string_view m = e.message;
+  const size_t mid = m.find(kToolFailedMid);
+  if (e.code == ErrorCode::ToolFailed && m.substr(0, kToolFailedStart.size()) == kToolFailedStart &&
+      mid != std::string_view::npos) {
+    std::string_view detail = m.substr(mid + kToolFailedMid.size());
+    if (const size_t note = detail.rfind(kRetryNote); note != std::string_view::npos) detail = detail.substr(0, note);
+    members.push_back(Member{Value::string("tool"), Value::string(std::string(m.substr(
+                                                        kToolFailedStart.size(), mid - kToolFailedStart.size())))});
+    members.push_back(Member{Value::string("detail"), Value::string(std::string(detail))});
+  }
+  return Value::object(std::move(members));
+}
+
+// Only execution errors are caught: limits (timeout, memory) end the run, and
+// so does a `return` (RunState::returned), which unwinds as one.
+inline bool catchable(const RunState& st, const PtcError& e) {
+  return e.error.type == ErrorType::Execution && !st.returned;
+}
 
 // The error a retry gives up with: its last try's (type, code and path, so a
 // try around it catches it as that), its message naming the tries. Thrown by
 // a function: the resumable evaluator throws only from calls.
 [[noreturn]] inline void throwRetryGaveUp(const Node& n, Error e, int64_t tries, bool exhausted) {
   const std::string of = std::to_string(tries) + " of " + std::to_string(n.count);
-  e.message +=
-      exhausted ? " (retry: failed " + of + " tries)" : " (retry: failed try " + of + "; its `when` did not try again)";
+  e.message += std::string(kRetryNote) + (exhausted ? of + " tries)" : "try " + of + "; its `when` did not try again)");
   throw PtcError(std::move(e));
+}
+
+// return: the run's result is `value` (the first return's, should concurrent
+// items return), and evaluation unwinds to the top (RunState::returned).
+[[noreturn]] inline void throwReturn(RunState& st, const Node& n, Value value) {
+  if (!st.returned) st.returned = std::move(value);
+  throw PtcError(ErrorType::Execution, ErrorCode::Internal, "internal: a return ended the program", n.path);
 }
 
 }  // namespace ptc::evaluation

@@ -127,6 +127,11 @@ enum class Op : uint8_t {
   All,
   Rank,
   Descendants,
+  // workflow exits and undo lists (issue 36, round 2): return ends the program
+  // with a value (a failure ladder reads like Python's early returns); reverse
+  // lists what was done newest first, for rollbacks
+  Return,
+  Reverse,
   // Not an operation: their number. A new operation goes before it.
   End_,
 };

@@ -108,6 +108,7 @@ enum class Control : uint8_t {
   Call,
   ForEach,  // for_each: items one after another, stopping early (issue 36)
   Retry,    // retry: an expression tried again on failure (issue 36)
+  Return,   // return: ends the program with its value; no try catches it (evaluator_scope.h: throwReturn)
 };
 
 // A name a control op binds while some of its fields are evaluated: its

@@ -129,6 +129,7 @@ constexpr OpSpec combine(Op op, const char* name, const char* fieldName, const c
 // clang-format on
 }  // namespace op_entry
 }  // namespace ptc
+#include "ptc_json/op_table_entries_flow.h"    // return and reverse (issue 36), needs the builders above
 #include "ptc_json/op_table_entries_lookup.h"  // lookup, any, all, rank, descendants (issue 35), needs the builders above
 #include "ptc_json/op_table_entries_text.h"    // text to data and sequences (issue 35), needs the builders above
 #include "ptc_json/op_table_entries_workflow.h"  // for_each and retry (issue 36), needs the builders above
@@ -368,8 +369,9 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       does({.control = Control::Call, .runs = Runs::Once},
            {Op::Call, "call", "tools", false,
        {field("tool", K::Name, P::Required, "name of a registered tool"),
-        field("args", K::ExprFields, P::Optional, "arguments object; values with an op are evaluated")},
-       "Calls a tool with an arguments object; returns its result.",
+        field("args", K::ExprFields, P::Optional, "arguments object; values with an op are evaluated"),
+        field("get", K::ItemField, P::Optional, "the field of the result to give instead of the result (as lookup's)")},
+       "Calls a tool with `args`; gives its result, or the result's `get` field.",
        R"({"op": "call", "tool": "get_expenses", "args": {"year": 2024}})"}),
       // combine
       does({.apply = applyObject, .sees = Sees::Input, .gives = Gives::KeyedKids},
@@ -532,8 +534,9 @@ constexpr std::array<Entry, kOpCount> buildTable() {
            {Op::Try, "try", "control", false,
        {withRole(Role::Step, field("expr", K::Expr, P::Required, "the expression to attempt")),
         field("catch", K::Expr, P::Optional,
-              "the value when expr fails (default null); sees {\"op\": \"var\", \"name\": \"error\"} = {type, message, path}")},
-       "`expr`, or `catch` if it fails with an execution error (e.g. a tool failure).",
+              "the value when expr fails (default null); sees \"$error\" = {type, code, message, path}, and for a "
+              "failed tool its `tool` and `detail` (the tool's own message)")},
+       "`expr`, or `catch` if it fails (e.g. a tool: \"$error.detail\" is its message).",
        R"({"op": "try", "expr": {"op": "call", "tool": "get_expenses", "args": {"year": 2024}}, "catch": []})"}),
       does({.control = Control::Loop, .runs = Runs::Once, .neverAnObject = true,
             .scopes = {{.binds = Binds::As, .seenBy = "next while"}}},
@@ -543,8 +546,8 @@ constexpr std::array<Entry, kOpCount> buildTable() {
         predicate("while", K::Expr, "go on while this is truthy; the latest result is the current value"),
         field("max", K::Iterations, P::Required, "at most this many results, 1 to 1000"),
         asName()},
-       "Repeats `next` while `while` holds (at most `max` results); returns every result (e.g. pages), the "
-       "one `while` rejected last.",
+       "Repeats `next` while `while` holds (at most `max` results); gives every result (pages), the one `while` "
+       "rejected last.",
        R"({"op": "loop", "init": {"op": "call", "tool": "get_expenses", "args": {"page": 1}}, "while": {"op": "get", "field": "next_page"}, "next": {"op": "call", "tool": "get_expenses", "args": {"page": {"op": "get", "field": "next_page"}}}, "max": 20})"}),
       // text to data and sequences (issue 35, area "text"): op_table_entries_text.h
       parseJsonEntry(), parseCsvEntry(), parseKvEntry(), rangeEntry(), dateRangeEntry(),
@@ -552,6 +555,8 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       forEachEntry(), retryEntry(),
       // lookups, quantifiers, ranks and trees (issue 35): op_table_entries_lookup.h
       lookupEntry(), anyEntry(), allEntry(), rankEntry(), descendantsEntry(),
+      // workflow exits and undo lists (issue 36, round 2): op_table_entries_flow.h
+      returnEntry(), reverseEntry(),
   }};
 }
 // clang-format on

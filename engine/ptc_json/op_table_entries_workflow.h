@@ -15,8 +15,8 @@ constexpr Entry forEachEntry() {
   return does({.control = Control::ForEach, .runs = Runs::PerItem, .setsMapItem = true, .sees = Sees::EachItem,
             .gives = Gives::EachResult, .scopes = {{.binds = Binds::As, .seenBy = "expr"}}},
            listOp(Op::ForEach, "for_each", "control",
-             "Runs `expr` for each item in order, one item after another (tool calls too, unlike map's); stops after "
-             "the first result for which `until` is truthy. Gives the results.",
+             "`expr` per item, one after another (map runs calls concurrently); stops after the first result for "
+             "which `until` is truthy. Gives the results.",
              R"({"op": "for_each", "as": "year", "expr": {"op": "call", "tool": "get_expenses", "args": {"year": "$year"}}, "until": {"op": "eq", "field": "complete", "value": false}})",
              {withRole(Role::Step, field("expr", K::Expr, P::Required, "evaluated with each item as the current value")),
               withRole(Role::Predicate, field("until", K::Expr, P::Optional,
@@ -34,8 +34,7 @@ constexpr Entry retryEntry() {
         withRole(Role::Predicate, field("when", K::Expr, P::Optional,
                                         "try again only when this is truthy; the error {type, code, message, path} is "
                                         "its current value and var error (default: any execution error)"))},
-       "`expr`, tried again while it fails with an execution error (a tool failure), at most `max` tries; when "
-       "every try fails, the last error, naming the tries.",
+       "`expr`, tried again while it fails (e.g. a tool), at most `max` tries; then its last error.",
        R"({"op": "retry", "expr": {"op": "call", "tool": "get_expenses", "args": {"year": 2024}}, "max": 3, "when": {"op": "contains", "field": "message", "value": "timeout"}})"});
 }
 // clang-format on

@@ -95,7 +95,10 @@ void ProgramRun::finalWarnings() { fieldReadWarnings(*program_, core_.warnings);
 
 // A tool failure that ends the run says how the program could have gone on
 // (what a try's catch sees keeps the tool's own message).
+// A `return` unwinds as an execution error (RunState::returned): the run ends
+// with its value, as if the program had given it.
 std::string ProgramRun::doneError(const Error& error) {
+  if (state_.returned && error.type == ErrorType::Execution) return doneOk(*state_.returned);
   if (error.code != ErrorCode::ToolFailed) return doneErrorJson(error, metricsJson());
   Error told = error;
   told.message +=

@@ -149,7 +149,8 @@ class Check {
       case Control::Try:
       case Control::Loop:
       case Control::ForEach:
-      case Control::Retry: break;
+      case Control::Retry:
+      case Control::Return: break;
       case Control::Lookup:
       case Control::Quantify: break;
     }
@@ -241,7 +242,8 @@ class Check {
     kidsSee(in, n);
     auto it = returns_.find(n.name.str());
     if (it == returns_.end() || !it->second.isObject()) return {};
-    return Shape{&it->second, false, "the result of tool '" + n.name.str() + "'"};
+    Shape result{&it->second, false, "the result of tool '" + n.name.str() + "'"};
+    return n.field.isNone() ? result : readField(n, n.path, result, n.field.str());  // `get`: one field of it
   }
 
   Shape let(const Node& n, const Shape& in) {

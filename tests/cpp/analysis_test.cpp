@@ -46,6 +46,16 @@ TEST(Analysis, VarsNoLetBindsAreMemoryReadsAndTheFinalObjectsKeysAreWrites) {
       R"({"tools":[],"context":[],"memory":{"reads":["count"],"writes":["count"],"writesUnknown":false},"depth":4,"nodes":7})");
 }
 
+// A return's value is a final value too (issue 36): its keys are writes,
+// though the program's last op (count) never gives an object.
+TEST(Analysis, AReturnsValueIsAFinalValueItsKeysAreWrites) {
+  EXPECT_EQ(
+      analysisOf(R"({"program": {"op": "pipe", "steps": [[1, 2], {"op": "map", "expr": {"op": "if",
+      "condition": {"op": "gt", "field": null, "value": 1}, "then": {"op": "return", "value": {"big": "$_"}},
+      "else": "$_"}}, {"op": "count"}]}})"),
+      R"({"tools":[],"context":[],"memory":{"reads":[],"writes":["big"],"writesUnknown":false},"depth":6,"nodes":11})");
+}
+
 TEST(Analysis, NestedRepeatsAreJoinedOutermostFirst) {
   std::string a = analysisOf(R"({"program": {"op": "pipe", "steps": [{"op": "load", "name": "teams"},
       {"op": "map", "expr": {"op": "pipe", "steps": [{"op": "get", "field": "members"},

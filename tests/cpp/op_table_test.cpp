@@ -3,6 +3,7 @@
 // exercised by at least one conformance case that runs to a result.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -102,12 +103,22 @@ ptc::Value finalOp(const ptc::Value& op) {
   return op;
 }
 
+// Whether v holds a return op anywhere: its value, not the last op's, may be the program's.
+bool hasReturn(const ptc::Value& v) {
+  if (v.isObject() && v.field("op").isString() && v.field("op").str() == "return") return true;
+  if (v.isArray()) return std::any_of(v.items().begin(), v.items().end(), hasReturn);
+  if (v.isObject())
+    return std::any_of(v.members().begin(), v.members().end(), [](const ptc::Member& m) { return hasReturn(m.value); });
+  return false;
+}
+
 // neverAnObject lets analyze() say a program writes no memory: no case whose
-// value is such an op's may give an object.
+// value is such an op's may give an object (analysis counts a return's value apart).
 TEST(OpBehaviour, NeverAnObjectHoldsForEveryCaseThatRunsToAResult) {
   std::set<std::string> checked;
   for (const ptc::testing::Case& c : ptc::testing::loadCases(PTC_CONFORMANCE_DIR)) {
     if (c.data.field("validateOnly").truthy() || !c.data.field("expect").find("result")) continue;
+    if (hasReturn(c.data.field("program"))) continue;
     const ptc::Value last = finalOp(c.data.field("program").field("program"));
     if (!isOperation(last) || !last.field("op").isString()) continue;
     const ptc::OpSpec* spec = ptc::findOp(last.field("op").str());

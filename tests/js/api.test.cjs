@@ -281,7 +281,7 @@ describe("operations", () => {
     // name and value, or bindings: the engine checks the two forms (a validation error otherwise).
     expect(presence("let")).toEqual({ name: "optional", value: "optional", bindings: "optional", in: "required" });
     expect(presence("get")).toEqual({ field: "one_of", path: "one_of", default: "optional" });
-    expect(presence("call")).toEqual({ tool: "required", args: "optional" });
+    expect(presence("call")).toEqual({ tool: "required", args: "optional", get: "optional" });
     expect(presence("sort_by")).toEqual({ field: "optional", order: "optional", by: "optional" });
     expect(presence("count")).toEqual({});
   });

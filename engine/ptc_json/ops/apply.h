@@ -24,6 +24,7 @@ Value applyCount(const Node& n, const Value& in, const Value* args, size_t nargs
 Value applyChunk(const Node& n, const Value& in, const Value* args, size_t nargs);
 Value applyFilterIn(const Node& n, const Value& in, const Value* args, size_t nargs);
 Value applyRejectIn(const Node& n, const Value& in, const Value* args, size_t nargs);
+Value applyReverse(const Node& n, const Value& in, const Value* args, size_t nargs);
 // ranks.cpp (issue 35: ranks and trees)
 Value applyRank(const Node& n, const Value& in, const Value* args, size_t nargs);
 Value applyDescendants(const Node& n, const Value& in, const Value* args, size_t nargs);

@@ -189,6 +189,17 @@ Value applyDrop(const Node& n, const Value& in, const Value* args, size_t nargs)
 
 Value applyDistinct(const Node& n, const Value& in, const Value*, size_t) { return distinct(expectList(n, in)); }
 
+// Shares the items (no copy of them), charged as a new list of their references.
+Value applyReverse(const Node& n, const Value& in, const Value*, size_t) {
+  const Array& items = expectList(n, in);
+  return locatedAt(n.path, [&] {
+    ListBuilder out;
+    out.reserve(items.size());
+    for (auto it = items.rbegin(); it != items.rend(); ++it) out.push_back(*it);
+    return out.build();
+  });
+}
+
 Value applyCount(const Node& n, const Value& in, const Value*, size_t) {
   return Value::integer(static_cast<int64_t>(expectList(n, in).size()));
 }

@@ -96,11 +96,10 @@ function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
   const lines = [compact ? 'Tools ({"op": "call", "tool": name, "args": {...}}):' : "## Available tools", ""];
   if (!compact)
     lines.push(
-      'Call a tool with {"op": "call", "tool": "<name>", "args": {...}}. `args` is an implicit object: values ' +
-        "that are operations are evaluated against the current value, so a call inside `map` can pass a field of " +
-        "each item. Args must match the tool's parameters, or the call fails before the tool runs. A call inside " +
-        "`map` runs once per item, the items' calls concurrently (results in item order); `for_each` runs them one " +
-        "after another. A tool's result is data like any other: filter, map and aggregate it in the same program.",
+      "A call's `args` is an implicit object evaluated against the current value, so a call inside `map` can pass " +
+        "a field of each item. Args must match the tool's parameters, or the call fails before the tool runs. Inside `map` " +
+        "the items' calls run concurrently (results in item order), inside `for_each` one after another. A tool's " +
+        "result is data like any other; a failed call ends the program unless `try` catches it.",
       "",
     );
   if (!tools.length) lines.push("No tools are available: `call` cannot be used.");
@@ -301,7 +300,7 @@ const INTRO_FULL = [
 const INTRO_COMPACT = [
   "# PTC-JSON",
   "",
-  "One program replaces many tool calls; only its final value comes back, so return just what you need.",
+  "One program replaces many tool calls; only its final value comes back: keep it small.",
   "",
   '- A program is {"program": <expr>}; an operation is {"op": name, ...its fields (no others)}. <expr>: an ' +
     'operation, a reference, an implicit object (no "op") or a list (evaluated at any depth), other JSON literal. ' +
@@ -310,8 +309,7 @@ const INTRO_COMPACT = [
     'else context key ("$name.a": inside it). Write other texts starting with $ and a letter as {"op": ' +
     '"literal", "value": "$USD"}.',
   '- No current value at the top: start a pipe with "$name", call or literal; each step gets the previous ' +
-    "result. In where/expr the current value is each item; as: name also binds it (filter, reject, map, " +
-    "flat_map, group_by, from_entries, loop).",
+    "result. In where/expr the current value is each item; as: name also binds it (ops over items, loop).",
   "- Comparisons read `field` of the current item (none: the item); an expression `value` sees the innermost " +
     "map's item (outside a map: that item), also in a filter nested in that map: that joins lists.",
   "- Only null and false are falsy; missing fields give null; gt/lt with null are false; sum/min/max skip nulls; " +
@@ -319,7 +317,8 @@ const INTRO_COMPACT = [
     "Dates: ISO texts or epoch seconds, UTC. No regex, clock or randomness.",
   "- date_diff is fractional when not whole (1.5 hours). to_number passes numbers through. date_add/date_trunc " +
     "return the input's kind: UTC text (2024-03-01 when whole days) or epoch seconds. loop returns every result, " +
-    "the one its while rejected last. group_by and from_entries may not call tools. try catches a failing tool.",
+    "the one its while rejected last. group_by, from_entries and scan may not call tools; map calls them " +
+    'concurrently; catch sees "$error.detail" (a tool\'s message).',
   "- Memory: a final object's keys are stored for later programs; with a result key only result is returned.",
   "",
 ];
@@ -353,7 +352,7 @@ const ERRORS_FULL = [
 
 const ERRORS_COMPACT = [
   'Errors: "<Type> at <JSON Pointer>: <message>", Type ParseError, ValidationError (nothing ran), ' +
-    "ExecutionError, Timeout or MemoryExceeded: fix that node as the message says, resend the whole program.",
+    "ExecutionError, Timeout or MemoryExceeded: fix that node, resend the whole program.",
   "",
 ];
 
