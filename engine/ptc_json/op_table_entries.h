@@ -63,10 +63,12 @@ constexpr FieldSpec asName() {
 // filter/reject: a condition, or the short form `field` + `value` for the
 // condition {"op": "eq", "field": ..., "value": ...} (the compiler builds it).
 constexpr OpFields filterFields() {
-  return {withRole(Role::Predicate,
-                   field("where", K::Expr, P::OneOf, "condition evaluated with each item as the current value")),
-          field("field", K::FieldName, P::Optional, "with value: the field to compare (omit: the item)"),
-          field("value", K::Expr, P::OneOf, "instead of where: the items (their field) equal to this"), asName()};
+  return {
+      withRole(Role::Predicate,
+               field("where", K::Expr, P::OneOf,
+                     "condition evaluated with each item as the current value; {\"tier\": \"gold\"}: fields equal")),
+      field("field", K::FieldName, P::Optional, "with value: the field to compare (omit: the item)"),
+      field("value", K::Expr, P::OneOf, "instead of where: the items (their field) equal to this"), asName()};
 }
 
 constexpr OpSpec seesMapItem(OpSpec spec) {
@@ -169,7 +171,7 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       // collections
       does({.control = Control::Pipe, .runs = Runs::Once, .gives = Gives::LastKid},
            {Op::Pipe, "pipe", "collections", false, {withRole(Role::Step, field("steps", K::ExprList, P::Required, "operations in order"))},
-       "Chains operations: each step gets the previous result. Empty: null.",
+       "Chains operations: each step gets the previous result. Empty: null. Short form: {\"pipe\": [steps]}.",
        R"({"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "count"}]})"}),
       does({.control = Control::Filter, .runs = Runs::PerItem, .shortForm = ShortForm::Condition,
             .rows = RowRole::Filter, .scopes = {{.binds = Binds::As, .seenBy = "where"}}},
