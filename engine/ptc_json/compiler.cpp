@@ -494,6 +494,7 @@ class Compiler {
         if (!v.isString() || (v.str() != "asc" && v.str() != "desc"))
           wrongKind(spec, f, path, "\"asc\" or \"desc\"", v);
         node.descending = v.str() == "desc";
+        node.ordered = true;
         return;
     }
   }

@@ -411,13 +411,14 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       does({.control = Control::GroupBy, .runs = Runs::PerItem, .neverAnObject = true, .refusesCalls = true,
             .rows = RowRole::Group, .scopes = {{.binds = Binds::As, .seenBy = "key"}}},
            listOp(Op::GroupBy, "group_by", "reshape",
-             "Groups a list by a field or `key` into [{key, items}] (first-seen order); with `aggs`, [{key, <name>: "
-             "<agg over the group>}].",
+             "Groups a list by a field or `key` into [{key, items}] (first-seen order; `order`: sorted by key); with "
+             "`aggs`, [{key, <name>: <agg over the group>}].",
              R"({"op": "group_by", "field": "region", "aggs": {"total": {"op": "sum", "field": "amount"}, "n": {"op": "count"}}})",
              {field("field", K::FieldName, P::OneOf, "field of each item to group by"),
               withRole(Role::Step, field("key", K::Expr, P::OneOf, "expression giving each item's key (the item is the current value)")),
               withRole(Role::Step, field("aggs", K::ExprFields, P::Optional,
                                          "named aggregates, each evaluated with the group's items as the current value")),
+              field("order", K::Order, P::Optional, "\"asc\" or \"desc\": the groups sorted by key (as sort_by)"),
               asName()})),
       does({.apply = applyToEntries, .neverAnObject = true},
            listOp(Op::ToEntries, "to_entries", "reshape", "An object's members as a list of {key, value}, in order.",

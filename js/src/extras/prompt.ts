@@ -315,7 +315,7 @@ const INTRO_COMPACT = [
     "In where/expr the current value is each item; as: name also binds it (filter, reject, map, " +
     "flat_map, group_by, from_entries, loop).",
   "- Comparisons read `field` of the current item (none: the item); an expression `value` sees the innermost " +
-    "map's item (outside a map: that item), also in a filter nested in that map: that joins lists.",
+    "map's item (outside a map: that item), also in a filter nested in it: a join.",
   "- Only null and false are falsy; missing fields give null; gt/lt with null are false; sum/min/max skip nulls; " +
     "number vs text is an error (to_number). Texts (ISO dates too) compare by code points: min/max work on texts. " +
     "Dates: ISO texts or epoch seconds, UTC. No regex, clock or randomness.",
