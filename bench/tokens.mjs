@@ -117,6 +117,14 @@ export function reportTokens({ definitions, prompts, corpus, workflows }, say, l
       verdict,
       `${ratio.toFixed(2)}x (target <= ${TOKEN_TARGETS.corpusRatio}x)`,
     ]);
+    const worst = corpus.rows.reduce((a, b) => (b.ratio > a.ratio ? b : a));
+    const worstVerdict = pass(worst.ratio, TOKEN_TARGETS.corpusWorstRatio);
+    say(`${worstVerdict}  ${"worst question".padEnd(36)}${worst.id.padStart(12)}  ${worst.ratio.toFixed(2)}x`);
+    targets.push([
+      "corpus worst question / Python",
+      worstVerdict,
+      `${worst.ratio.toFixed(2)}x ${worst.id} (target <= ${TOKEN_TARGETS.corpusWorstRatio}x)`,
+    ]);
   }
   if (workflows) reportWorkflows(workflows, say, targets);
   say(line);

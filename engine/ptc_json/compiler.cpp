@@ -8,6 +8,7 @@
 #include "core/json.h"
 #include "core/json_pointer.h"
 #include "core/suggest.h"
+#include "ptc_json/compiler_support.h"
 #include "ptc_json/op_table.h"
 #include "ptc_json/planner.h"
 #include "ptc_json/program.h"
@@ -19,7 +20,12 @@ namespace ptc {
 
 namespace {
 
-bool isOperation(const Value& v) { return v.isObject() && v.find("op") != nullptr; }
+// {"pipe": [steps]}: the short form of {"op": "pipe", "steps": [steps]}
+// (docs/semantics.md). An object with a "pipe" key and no "op" is one; the
+// compiler refuses it unless "pipe" is its only key and holds a list.
+bool isPipeForm(const Value& v) { return v.isObject() && v.find("pipe") != nullptr && v.find("op") == nullptr; }
+
+bool isOperation(const Value& v) { return v.isObject() && (v.find("op") != nullptr || isPipeForm(v)); }
 
 // Whether an operation (or a reference string, reference.h) appears anywhere
 // in v: JSON without one is literal data.
@@ -29,34 +35,6 @@ bool hasOperation(const Value& v) {
   if (v.isObject())
     return std::any_of(v.members().begin(), v.members().end(), [](const Member& m) { return hasOperation(m.value); });
   return false;
-}
-
-std::string bareStringMessage(const OpSpec& spec, const FieldSpec& f, const Value& v) {
-  std::string text = shortJson(v, 40);
-  return "'" + std::string(f.name) + "' of '" + spec.name + "' is the bare text " + text +
-         ", which is not read from the data. For a field of the current value write {\"op\": \"get\", \"field\": " +
-         text + "}; for the text itself write {\"op\": \"literal\", \"value\": " + text +
-         "}. The field's short form is " + shortJson(Value::string("$_." + v.str()), 44);
-}
-
-std::string constantConditionMessage(const OpSpec& spec, const FieldSpec& f, const Value& v) {
-  const char* outcome = v.truthy() ? "always true" : "always false";
-  return "'" + std::string(f.name) + "' of '" + spec.name + "' is the constant " + shortJson(v, 40) + ", so it is " +
-         outcome +
-         ". Write a condition that reads the data, e.g. {\"op\": \"eq\", \"field\": \"status\", "
-         "\"value\": \"active\"} or {\"op\": \"get\", \"field\": \"active\"}";
-}
-
-std::vector<std::string> opNames() {
-  std::vector<std::string> names;
-  for (const OpSpec& s : opTable()) names.push_back(s.name);
-  return names;
-}
-
-std::vector<std::string> fieldNames(const OpSpec& spec) {
-  std::vector<std::string> names;
-  for (const FieldSpec& f : spec.fields) names.push_back(f.name);
-  return names;
 }
 
 class Compiler {
@@ -85,6 +63,7 @@ class Compiler {
   // (literal data, which adds no depth); or an object or list holding
   // operations at some depth, evaluated member by member, item by item.
   std::unique_ptr<Node> expression(const Value& v, const std::string& path, int depth) {
+    if (isPipeForm(v)) return pipeForm(v, path, depth);
     if (isOperation(v)) return operation(v, path, depth);
     if (std::optional<Reference> ref = parseReference(v, path)) return reference(*ref, path, depth);
     if (!hasOperation(v)) return literal(v, path);
@@ -129,42 +108,13 @@ class Compiler {
   }
 
   // One key as `field` (the form whose misses are warned of by name), several
-  // as `path`; the current value itself (no keys) as path [].
+  // (or "*", every item) as `path`; the current value itself (no keys) as path [].
   static void putPath(ObjectBuilder& read, const std::vector<std::string>& keys, bool emptyIsPath) {
-    if (keys.size() == 1) return read.put(Value::string("field"), Value::string(keys[0]));
+    if (keys.size() == 1 && keys[0] != "*") return read.put(Value::string("field"), Value::string(keys[0]));
     if (keys.empty() && !emptyIsPath) return;
     ListBuilder list;
     for (const std::string& key : keys) list.push_back(Value::string(key));
     read.put(Value::string("path"), list.build());
-  }
-
-  // The names an op's declared scopes (OpSpec::scopes) bind for its field
-  // `field`: what "$name" there reads as a var. A let's bindings see the
-  // earlier ones as they compile (objectFields).
-  static std::vector<std::string> namesBound(const OpSpec& spec, size_t field, const Value& v) {
-    std::vector<std::string> names;
-    for (const ScopeSpec& s : spec.scopes) {
-      if (!s.seenByField(field)) continue;
-      switch (s.binds) {
-        case Binds::As:
-          if (const Value* as = v.find("as"); as && as->isString()) names.push_back(as->str());
-          break;
-        case Binds::Literal: names.push_back(s.name); break;
-        case Binds::Bindings:
-          if (const Value* name = v.find("name"); name && name->isString()) names.push_back(name->str());
-          if (const Value* bindings = v.find("bindings"); bindings && bindings->isObject())
-            for (const Member& m : bindings->members()) names.push_back(m.key.str());
-          break;
-      }
-    }
-    return names;
-  }
-
-  // Whether `field` of the op is a let's `bindings`, each of which sees the earlier ones.
-  static bool sequentialBindings(const OpSpec& spec, const FieldSpec& f) {
-    return std::any_of(spec.scopes.begin(), spec.scopes.end(), [&](const ScopeSpec& s) {
-      return s.binds == Binds::Bindings && std::string_view(f.name) == "bindings";
-    });
   }
 
   // The names bound around the expression being compiled, innermost last.
@@ -219,7 +169,14 @@ class Compiler {
     return node;
   }
 
-  std::unique_ptr<Node> operation(const Value& v, const std::string& path, int depth) {
+  // A short form's field written under another key (pipe's steps under
+  // "pipe") or as the node itself (an equality map's value): errors point there.
+  struct FieldAt {
+    const char* field;
+    std::string path;
+  };
+
+  std::unique_ptr<Node> operation(const Value& v, const std::string& path, int depth, const FieldAt* at = nullptr) {
     checkDepth(path, depth);
     const Value& opName = *v.find("op");
     if (!opName.isString())
@@ -247,7 +204,8 @@ class Compiler {
         continue;
       }
       Scope scope(bound_, namesBound(*spec, static_cast<size_t>(&f - spec->fields.data()), v));
-      compileField(*node, *spec, f, *value, childPath(path, f.name), depth);
+      const bool moved = at && std::string_view(f.name) == at->field;
+      compileField(*node, *spec, f, *value, moved ? at->path : childPath(path, f.name), depth);
     }
     if (spec->shortForm == ShortForm::Condition && v.find("field") && !v.find("value"))
       fail(ErrorCode::MissingField, path,
@@ -284,6 +242,57 @@ class Compiler {
                "then " +
                spec->name + " the results");
     return node;
+  }
+
+  std::unique_ptr<Node> pipeForm(const Value& v, const std::string& path, int depth) {
+    const Value& steps = v.field("pipe");
+    if (v.members().size() != 1 || !steps.isArray())
+      fail(v.members().size() != 1 ? ErrorCode::UnknownField : ErrorCode::WrongKind, path,
+           "An object with a \"pipe\" key is a pipe: {\"pipe\": [step, ...]}, the key alone holding a list of "
+           "steps, got " +
+               shortJson(v, 60) +
+               ". For data with a \"pipe\" key write {\"op\": \"literal\", \"value\": ...} or "
+               "{\"op\": \"object\", \"fields\": ...}");
+    ObjectBuilder pipe;
+    pipe.put(Value::string("op"), Value::string("pipe"));
+    pipe.put(Value::string("steps"), steps);
+    const FieldAt at{"steps", childPath(path, "pipe")};
+    return operation(pipe.build(), path, depth, &at);
+  }
+
+  // A condition: an operation, a reference, or an equality map
+  // {"tier": "gold", "region": "EU"}: each key a field of the current item
+  // equal to its value (a text, number, boolean, null or reference, as eq's
+  // `value`), all of them (and). Any other object is a constant.
+  std::unique_ptr<Node> condition(const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path,
+                                  int depth) {
+    if (f.role != Role::Predicate || !isEqualityMap(v)) {
+      checkRole(spec, f, v, path);
+      return expression(v, path, depth);
+    }
+    std::vector<std::unique_ptr<Node>> equalities;  // one eq a key; several: their and
+    for (const Member& m : v.members()) {
+      ObjectBuilder eq;
+      eq.put(Value::string("op"), Value::string("eq"));
+      eq.put(Value::string("field"), m.key);
+      eq.put(Value::string("value"), m.value);
+      const FieldAt at{"value", childPath(path, m.key.str())};
+      equalities.push_back(operation(eq.build(), at.path, depth + 1, &at));
+    }
+    if (equalities.size() == 1) return std::move(equalities.back());
+    ObjectBuilder and_;
+    and_.put(Value::string("op"), Value::string("and"));
+    and_.put(Value::string("conditions"), ListBuilder().build());
+    auto all = operation(and_.build(), path, depth);
+    for (auto& e : equalities) all->kids.push_back(std::move(e));
+    finish(*all);
+    return all;
+  }
+
+  static bool isEqualityMap(const Value& v) {
+    if (!v.isObject() || isOperation(v) || v.members().empty()) return false;
+    return std::none_of(v.members().begin(), v.members().end(),
+                        [](const Member& m) { return m.value.isObject() || m.value.isArray(); });
   }
 
   // The short forms: filter/reject {"field", "value"} is the condition
@@ -332,27 +341,6 @@ class Compiler {
       node.sortKeys.emplace_back(node.field.isNull() ? Value::none() : node.field, node.descending);
   }
 
-  // Whether any of the space-separated field names is given.
-  static bool anyGiven(const Value& v, std::string_view names) {
-    while (!names.empty()) {
-      const size_t space = names.find(' ');
-      if (v.find(names.substr(0, space))) return true;
-      names = space == std::string_view::npos ? std::string_view() : names.substr(space + 1);
-    }
-    return false;
-  }
-
-  static bool bindsBindings(const OpSpec& spec) {
-    return std::any_of(spec.scopes.begin(), spec.scopes.end(),
-                       [](const ScopeSpec& s) { return s.binds == Binds::Bindings; });
-  }
-
-  static const FieldSpec* fieldOfKind(const OpSpec& spec, FieldKind kind) {
-    for (const FieldSpec& f : spec.fields)
-      if (f.kind == kind) return &f;
-    return nullptr;
-  }
-
   void sortKeys(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {
     if (!v.isArray() || v.items().empty()) wrongKind(spec, f, path, "a non-empty list of sort keys", v);
     for (size_t i = 0; i < v.items().size(); ++i) {
@@ -382,20 +370,6 @@ class Compiler {
       fail(ErrorCode::UnknownField, childPath(path, key),
            "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint + " Shape: " + opShape(spec));
     }
-  }
-
-  void checkOneOf(const OpSpec& spec, const Value& v, const std::string& path) {
-    std::vector<std::string> group, present;
-    for (const FieldSpec& f : spec.fields) {
-      if (f.presence != Presence::OneOf) continue;
-      group.push_back(f.name);
-      if (v.find(f.name)) present.push_back(f.name);
-    }
-    if (group.empty() || present.size() == 1) return;
-    std::string names = "'" + group[0] + "' or '" + group[1] + "'";
-    fail(present.empty() ? ErrorCode::MissingField : ErrorCode::ConflictingFields, path,
-         "Operation '" + std::string(spec.name) + "' requires exactly one of " + names +
-             (present.empty() ? ", got neither" : ", got both") + ". Shape: " + opShape(spec));
   }
 
   void checkTool(const Node& node, const std::string& path) {
@@ -433,17 +407,14 @@ class Compiler {
                     int depth) {
     switch (f.kind) {
       case FieldKind::Expr:
-        checkRole(spec, f, v, path);
         markSlot(node, spec, f);
-        node.kids.push_back(expression(v, path, depth + 1));
+        node.kids.push_back(condition(spec, f, v, path, depth + 1));
         return;
       case FieldKind::ExprList:
         if (!v.isArray()) wrongKind(spec, f, path, "a list of expressions", v);
         markSlot(node, spec, f);
-        for (size_t i = 0; i < v.items().size(); ++i) {
-          checkRole(spec, f, v.items()[i], childPath(path, i));
-          node.kids.push_back(expression(v.items()[i], childPath(path, i), depth + 1));
-        }
+        for (size_t i = 0; i < v.items().size(); ++i)
+          node.kids.push_back(condition(spec, f, v.items()[i], childPath(path, i), depth + 1));
         return;
       case FieldKind::ExprFields:
         if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);
@@ -523,6 +494,7 @@ class Compiler {
         if (!v.isString() || (v.str() != "asc" && v.str() != "desc"))
           wrongKind(spec, f, path, "\"asc\" or \"desc\"", v);
         node.descending = v.str() == "desc";
+        node.ordered = true;
         return;
     }
   }
@@ -571,29 +543,6 @@ class Compiler {
 std::shared_ptr<const Program> compileProgram(const Value& program, const CompileOptions& options) {
   BudgetScope noBudget(nullptr);  // compiled literals belong to no run
   return Compiler(options).compile(program);
-}
-
-const Value& programOfEnvelope(const Value& document) {
-  if (!document.isObject())
-    throw PtcError(
-        ErrorType::Parse, ErrorCode::NotAnObject,
-        "Expected a JSON object of the form {\"program\": {\"op\": ...}}, got " + std::string(typeName(document)));
-  const Value* program = document.find("program");
-  if (!program) {
-    std::vector<std::string> names;
-    for (const Member& m : document.members()) names.push_back(m.key.str());
-    std::string keys = listNames(names);
-    throw PtcError(ErrorType::Parse, ErrorCode::MissingProgram,
-                   "Expected a JSON object of the form {\"program\": {\"op\": ...}}: the key "
-                   "'program' is missing" +
-                       (keys.empty() ? std::string() : " (found: " + keys + ")"));
-  }
-  if (!program->isObject() && !looksLikeReference(*program))  // {"program": "$orders"} reads a name
-    throw PtcError(ErrorType::Parse, ErrorCode::NotAnObject,
-                   "The value of 'program' must be an operation object such as {\"op\": "
-                   "\"pipe\", \"steps\": [...]}, got " +
-                       std::string(typeName(*program)));
-  return *program;
 }
 
 }  // namespace ptc

@@ -102,7 +102,7 @@ std::optional<Value> foldedGroups(const Node& n, Groups& groups, const GroupFold
     if (!folds.results(i, aggs.data())) return std::nullopt;
     out.push_back(groupObject(n, groups.all()[i].key, aggs.data(), aggs.size()));
   }
-  return out.build();
+  return orderedGroups(n, out.build());
 }
 
 // group_by's result with the aggs folded item by item; nullopt when one meets
@@ -200,7 +200,7 @@ Value Evaluator::groupBy(const Node& n, const Value& list) {
     tick();
     groups.add(keyOf(item), item);
   }
-  if (n.keys.empty()) return groups.toList();
+  if (n.keys.empty()) return orderedGroups(n, groups.toList());
   // Every group's list is made (and charged to the budget) before any aggregate runs.
   std::vector<Value> lists;
   lists.reserve(groups.size());
@@ -213,7 +213,7 @@ Value Evaluator::groupBy(const Node& n, const Value& list) {
     for (size_t j = 0; j < aggExprs.size(); ++j) aggs[j] = evalSync(*aggExprs[j], lists[i]);
     out.push_back(groupObject(n, groups.all()[i].key, aggs.data(), aggs.size()));
   }
-  return out.build();
+  return orderedGroups(n, out.build());
 }
 
 // key/value expressions read each item; without them its "key"/"value"

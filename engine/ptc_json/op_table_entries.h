@@ -63,10 +63,12 @@ constexpr FieldSpec asName() {
 // filter/reject: a condition, or the short form `field` + `value` for the
 // condition {"op": "eq", "field": ..., "value": ...} (the compiler builds it).
 constexpr OpFields filterFields() {
-  return {withRole(Role::Predicate,
-                   field("where", K::Expr, P::OneOf, "condition evaluated with each item as the current value")),
-          field("field", K::FieldName, P::Optional, "with value: the field to compare (omit: the item)"),
-          field("value", K::Expr, P::OneOf, "instead of where: the items (their field) equal to this"), asName()};
+  return {
+      withRole(Role::Predicate,
+               field("where", K::Expr, P::OneOf,
+                     "condition evaluated with each item as the current value; {\"tier\": \"gold\"}: fields equal")),
+      field("field", K::FieldName, P::Optional, "with value: the field to compare (omit: the item)"),
+      field("value", K::Expr, P::OneOf, "instead of where: the items (their field) equal to this"), asName()};
 }
 
 constexpr OpSpec seesMapItem(OpSpec spec) {
@@ -170,7 +172,7 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       // collections
       does({.control = Control::Pipe, .runs = Runs::Once, .gives = Gives::LastKid},
            {Op::Pipe, "pipe", "collections", false, {withRole(Role::Step, field("steps", K::ExprList, P::Required, "operations in order"))},
-       "Chains operations: each step gets the previous result. Empty: null.",
+       "Chains operations: each step gets the previous result. Empty: null. Short form: {\"pipe\": [steps]}.",
        R"({"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "count"}]})"}),
       does({.control = Control::Filter, .runs = Runs::PerItem, .shortForm = ShortForm::Condition,
             .rows = RowRole::Filter, .scopes = {{.binds = Binds::As, .seenBy = "where"}}},
@@ -411,13 +413,14 @@ constexpr std::array<Entry, kOpCount> buildTable() {
       does({.control = Control::GroupBy, .runs = Runs::PerItem, .neverAnObject = true, .refusesCalls = true,
             .rows = RowRole::Group, .scopes = {{.binds = Binds::As, .seenBy = "key"}}},
            listOp(Op::GroupBy, "group_by", "reshape",
-             "Groups a list by a field or `key` into [{key, items}] (first-seen order); with `aggs`, [{key, <name>: "
-             "<agg over the group>}].",
+             "Groups a list by a field or `key` into [{key, items}] (first-seen order; `order`: sorted by key); with "
+             "`aggs`, [{key, <name>: <agg over the group>}].",
              R"({"op": "group_by", "field": "region", "aggs": {"total": {"op": "sum", "field": "amount"}, "n": {"op": "count"}}})",
              {field("field", K::FieldName, P::OneOf, "field of each item to group by"),
               withRole(Role::Step, field("key", K::Expr, P::OneOf, "expression giving each item's key (the item is the current value)")),
               withRole(Role::Step, field("aggs", K::ExprFields, P::Optional,
                                          "named aggregates, each evaluated with the group's items as the current value")),
+              field("order", K::Order, P::Optional, "\"asc\" or \"desc\": the groups sorted by key (as sort_by)"),
               asName()})),
       does({.apply = applyToEntries, .neverAnObject = true},
            listOp(Op::ToEntries, "to_entries", "reshape", "An object's members as a list of {key, value}, in order.",

@@ -31,6 +31,7 @@ struct Node {
   Value data;                               // literal value, get default
   bool hasDefault = false;
   bool descending = false;
+  bool ordered = false;     // `order` given (group_by: its groups sorted by key)
   bool usesPath = false;    // get with path (else with field)
   bool valueGiven = false;  // a value-level op with a `value` expression: kids[0]
   // load compiled from "$name" (reference.h): memory first, then the context;

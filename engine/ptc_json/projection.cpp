@@ -57,7 +57,7 @@ bool fieldRead(const Node& n, Fields& fields) {
     fields.insert(n.field.str());
     return true;
   }
-  if (n.keys.size() != 1) return false;
+  if (n.keys.size() != 1 || n.keys[0].str() == "*") return false;  // "*": the whole list
   fields.insert(n.keys[0].str());
   return true;
 }
@@ -133,7 +133,7 @@ Flow addKeys(const Node& n, Fields& fields) {
 // through fields of its variable (var with a field, or a path of one key).
 bool asReads(const Node& n, const std::string& name, Fields& fields) {
   if (controlOf(n) == Control::Var && n.name.str() == name) {
-    if (n.usesPath ? n.keys.size() != 1 : n.field.isNone()) return false;
+    if (n.usesPath ? n.keys.size() != 1 || n.keys[0].str() == "*" : n.field.isNone()) return false;
     fields.insert(n.usesPath ? n.keys[0].str() : n.field.str());
   }
   return std::all_of(n.kids.begin(), n.kids.end(), [&](const auto& k) { return asReads(*k, name, fields); });

@@ -269,8 +269,12 @@ class Check {
   // get or var: its field, or its path key by key.
   Shape reads(const Node& n, Shape s) {
     if (!n.usesPath) return readField(n, n.path, s, n.field.str());
-    for (const Value& key : n.keys) s = readField(n, n.path, s, key.str());
-    return s;
+    bool each = false;  // after "*" the keys are read of every item, and the result is a list of them
+    for (const Value& key : n.keys) {
+      if (key.str() == "*") each = true, s = itemsShape(s);
+      else s = readField(n, n.path, s, key.str());
+    }
+    return each ? Shape() : s;
   }
 
   // filter/reject/map/flat_map: their expression (the field their `as` scope

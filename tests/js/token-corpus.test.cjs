@@ -2,8 +2,10 @@
 // program runs through the built package and its Python twin through python3,
 // on the same data and tools; their answers must agree. The tokens they cost
 // are the TOKENS bench's (bench/tokens-corpus.mjs).
+const { encode } = require("gpt-tokenizer/encoding/o200k_base");
 const { ptcWasm } = require("./helpers.cjs");
 const corpus = require("../token-corpus/corpus.cjs");
+const TARGETS = require("../../bench/token-targets.json");
 
 let ptc;
 const data = corpus.generate();
@@ -38,4 +40,11 @@ test("the data holds the traps the questions mention", async () => {
   expect(data.customers.some((c) => !data.carts.some((k) => k.customer_id === c.id))).toBe(true);
   expect(data.expenses.some((e) => e.amount.includes(","))).toBe(true);
   expect(data.audit.length).toBeGreaterThan(40); // several cursor pages
+});
+
+// Issue 35: no question costs more than corpusWorstRatio x its Python twin's
+// tokens (o200k_base, the twins as written; the TOKENS bench prints every ratio).
+test(`no question's PTC-JSON twin is over ${TARGETS.corpusWorstRatio}x its Python twin's tokens`, () => {
+  const over = corpus.tokenRows((text) => encode(text).length).filter((r) => r.ratio > TARGETS.corpusWorstRatio);
+  expect(over).toEqual([]);
 });

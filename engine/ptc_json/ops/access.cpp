@@ -17,7 +17,8 @@ void warnFieldOfList(const Node& n, const std::string& field) {
        quoted(n) + " reads field '" + field +
            "' of a list, which has no fields, so it is null. For that field of every item write {\"op\": \"map\", "
            "\"expr\": {\"op\": \"get\", \"field\": \"" +
-           field + "\"}}; for the first item's, put {\"op\": \"first\"} before it");
+           field + "\"}} (in a reference, \"*\" reads every item: \"$_.*." + field +
+           "\"); for the first item's, put {\"op\": \"first\"} before it");
 }
 
 // A key that is a whole number ("0", "12", "-1") read of a list is a
@@ -37,6 +38,8 @@ std::optional<const Value*> listItem(const Value& list, const std::string& key) 
   return &list.items()[static_cast<size_t>(at)];
 }
 
+Value walk(const Node& n, const Value& in, size_t from);
+
 Value get(const Node& n, const Value& in) {
   Value result;
   if (!n.usesPath) {
@@ -49,29 +52,55 @@ Value get(const Node& n, const Value& in) {
     }
     result = fieldOf(n, in);
   } else {
-    result = in;
-    for (const Value& key : n.keys) {
-      if (result.isArray()) {
-        if (std::optional<const Value*> item = listItem(result, key.str())) {
-          result = *item ? **item : Value();
-          if (result.isNull()) break;
-          continue;
-        }
-        warnFieldOfList(n, key.str());
-      }
-      const Value* next = result.isObject() ? result.find(key.str()) : nullptr;
-      if (result.isObject()) {
-        if (!next) noteRead(n, false, result);
-        else if (&key == &n.keys.back()) noteRead(n, true, result);
-      }
-      result = next ? *next : Value();
-      if (result.isNull()) {
-        if (next) noteRead(n, true, result);  // a null on the way is there, not misspelt
-        break;
-      }
-    }
+    result = walk(n, in, 0);
   }
   if (result.isNull() && n.hasDefault) return n.data;
+  return result;
+}
+
+// The key "*" of a path reads every item of a list: the rest of the path is
+// read of each ("$orders.*.id": the ids). Null stays null; anything else is an
+// error naming what the path met.
+Value eachItem(const Node& n, const Value& list, size_t next) {
+  if (list.isNull()) return list;
+  if (!list.isArray())
+    throwExecution(ErrorCode::TypeMismatch, n,
+                   quoted(n) + " reads \"*\" (every item of a list) of " + std::string(typeName(list)) +
+                       (list.isObject() ? ": for an object's values use {\"op\": \"to_entries\"}" : ""));
+  Array out;
+  out.reserve(list.items().size());
+  for (const Value& item : list.items()) {
+    tickDeadline();
+    out.push_back(walk(n, item, next));
+  }
+  return Value::array(std::move(out));
+}
+
+// get's path from key `from` on: object keys, list positions, "*".
+Value walk(const Node& n, const Value& in, size_t from) {
+  Value result = in;
+  for (size_t k = from; k < n.keys.size(); ++k) {
+    const Value& key = n.keys[k];
+    if (key.str() == "*") return eachItem(n, result, k + 1);
+    if (result.isArray()) {
+      if (std::optional<const Value*> item = listItem(result, key.str())) {
+        result = *item ? **item : Value();
+        if (result.isNull()) break;
+        continue;
+      }
+      warnFieldOfList(n, key.str());
+    }
+    const Value* next = result.isObject() ? result.find(key.str()) : nullptr;
+    if (result.isObject()) {
+      if (!next) noteRead(n, false, result);
+      else if (k + 1 == n.keys.size()) noteRead(n, true, result);
+    }
+    result = next ? *next : Value();
+    if (result.isNull()) {
+      if (next) noteRead(n, true, result);  // a null on the way is there, not misspelt
+      break;
+    }
+  }
   return result;
 }
 

@@ -163,6 +163,22 @@ Value applySelect(const Node& n, const Value& in, const Value*, size_t) { return
 
 Value applySortBy(const Node& n, const Value& in, const Value*, size_t) { return sortBy(n, expectList(n, in)); }
 
+Value orderedGroups(const Node& n, Value groups) {
+  if (!n.ordered) return groups;
+  const Array& items = groups.items();
+  Scratch scratch;
+  scratch.charge(items.size() * sizeof(size_t));
+  std::vector<size_t> order(items.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), tickingLess([&](size_t a, size_t b) {
+                     return compareSortKey(n, items[a].field("key"), items[b].field("key"), n.descending) < 0;
+                   }));
+  ListBuilder out;
+  out.reserve(items.size());
+  for (size_t i : order) out.push_back(items[i]);
+  return out.build();
+}
+
 Value applyFirst(const Node& n, const Value& in, const Value*, size_t) {
   const Array& items = expectList(n, in);
   return items.empty() ? Value() : items.front();

@@ -26,6 +26,9 @@ Value applyOp(const Node& n, const Value& in, const Value* args, size_t nargs);
 [[noreturn]] void throwNoInput(const Node& n);
 const Array& expectList(const Node& n, const Value& in);
 Value objectFromFields(const Node& n, const Value* args, size_t nargs);
+// group_by's groups, sorted by their key when its `order` is given (as sort_by:
+// stable, nulls last, a number and a text do not order); else as they are.
+Value orderedGroups(const Node& n, Value groups);
 
 // Helpers the op families (ops/*.cpp) share.
 std::string quoted(const Node& n);  // 'name' of the op

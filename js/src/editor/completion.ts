@@ -148,6 +148,7 @@ export function ptcCompletionSource(sources: CompletionSources) {
         },
       });
       if (!present.has("op")) options.push(keyOption("op", "operation", "The operation of this node", 2));
+      if (!op && !present.size) options.push(keyOption("pipe", "steps", '{"pipe": [steps]}: a pipe', 1));
       for (const f of fields) {
         if (present.has(f.name)) continue;
         const need = f.presence === "required" ? "required" : f.presence === "one_of" ? "one of" : "optional";

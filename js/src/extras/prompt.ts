@@ -227,7 +227,8 @@ function operationsSection(ops: Operation[], compact: boolean): string[] {
 export const REFERENCES =
   'a text that reads a value: "$_" is the current value and "$_.a.b" a field (or path) of it; "$name" is the ' +
   "let or `as` binding of that name, else the memory key, else the context key (an error when none holds it), " +
-  'and "$name.a.b" a field or path inside it. So "$_.amount" is {"op": "get", "field": "amount"} and "$orders" ' +
+  'and "$name.a.b" a field or path inside it ("$v.0": a list position; "$orders.*.id": the id of every item). ' +
+  'So "$_.amount" is {"op": "get", "field": "amount"} and "$orders" ' +
   "is the context's orders. Only a text starting with $ and a letter or _ is one; write such a text meant " +
   'literally as {"op": "literal", "value": "$USD"}';
 
@@ -244,7 +245,7 @@ const INTRO_FULL = [
   'A program is JSON: {"program": <expression>}. An operation is an object with an "op" key and that ' +
     "operation's fields (no others). Fields shown as <expr> (and the items of [<expr>, ...]) are expression " +
     "positions; they accept:",
-  '- an operation: {"op": ...}',
+  '- an operation: {"op": ...}; {"pipe": [step, ...]} is short for {"op": "pipe", "steps": [...]}',
   '- an implicit object: an object without "op" builds that object; operations in it are evaluated at any ' +
     "depth, everything else is literal data",
   `- a reference, ${REFERENCES}`,
@@ -253,7 +254,8 @@ const INTRO_FULL = [
     '{"op": "literal", "value": ...}.',
   "A bare string where a value is computed (a pipe step, a let value, a map expr) is rejected: write " +
     '"$_.x" for a field or {"op": "literal", "value": "x"} for the text. A condition ' +
-    "(where, condition, conditions) is an operation or a reference, never a constant.",
+    "(where, condition, conditions) is an operation, a reference or an equality map " +
+    '{"status": "open", "n": 1} (fields equal to texts, numbers, booleans, null or references), never a constant.',
   "",
   "## The current value",
   "",
@@ -303,15 +305,15 @@ const INTRO_COMPACT = [
   "One program replaces many tool calls; only its final value comes back: keep it small.",
   "",
   '- A program is {"program": <expr>}; an operation is {"op": name, ...its fields (no others)}. <expr>: an ' +
-    'operation, a reference, an implicit object (no "op") or a list (evaluated at any depth), other JSON literal. ' +
-    "A condition is an operation or reference, never a constant.",
-  '- References: "$_" is the current value, "$_.a.b" a path in it; "$name" a let or as binding, else memory key, ' +
-    'else context key ("$name.a": inside it). Write other texts starting with $ and a letter as {"op": ' +
-    '"literal", "value": "$USD"}.',
-  '- No current value at the top: start a pipe with "$name", call or literal; each step gets the previous ' +
-    "result. In where/expr the current value is each item; as: name also binds it (ops over items, loop).",
+    'operation, reference, implicit object (no "op") or list (evaluated at any depth), other JSON literal. ' +
+    'Conditions: an operation, reference or equality map {"tier": "gold", "n": 1} (all equal).',
+  '- References: "$_" the current value, "$_.a.b" a path in it; "$name" a let or as binding, else memory key, ' +
+    'else context key; "$name.a" inside it, "$v.0" a position, "$v.*.a" a of every item. Literal "$USD": ' +
+    '{"op": "literal", "value": "$USD"}.',
+  '- {"pipe": [steps]}: each step gets the previous result; the first has none: "$name", call or literal. ' +
+    "In where/expr the current value is each item; as: name also binds it (ops over items, loop).",
   "- Comparisons read `field` of the current item (none: the item); an expression `value` sees the innermost " +
-    "map's item (outside a map: that item), also in a filter nested in that map: that joins lists.",
+    "map's item (outside a map: that item), also in a filter nested in it: a join.",
   "- Only null and false are falsy; missing fields give null; gt/lt with null are false; sum/min/max skip nulls; " +
     "number vs text is an error (to_number). Texts (ISO dates too) compare by code points: min/max work on texts. " +
     "Dates: ISO texts or epoch seconds, UTC. No regex, clock or randomness.",
@@ -339,10 +341,9 @@ const ERRORS_FULL = [
   "",
   "## Common mistakes",
   "",
-  '- {"op": "count"} alone fails (no current value): {"op": "pipe", "steps": ["$orders", {"op": "count"}]}.',
+  '- {"op": "count"} alone fails (no current value): {"pipe": ["$orders", {"op": "count"}]}.',
   "- A list of steps where one expression is expected: wrap the steps in `pipe`.",
   "- `if` needs `then` and `else`.",
-  "- A condition (`where`, `condition`, `conditions`) must be an operation: a constant is always true or false.",
   "- `field` names a field (a string); it is not an expression. To compute a value, use `get` or an operation in `value`.",
   "- `sum`, `avg`, `min`, `max` return a number (or value); `min_by`/`max_by` return the whole item.",
   '- "result" is reserved at the top of the final object; name stored keys something else.',
@@ -360,39 +361,38 @@ const EXAMPLES_FULL = [
   "## Examples",
   "",
   "Total of the travel expenses:",
-  '{"program": {"op": "pipe", "steps": ["$expenses", {"op": "filter", "field": "category", "value": "travel"}, ' +
-    '{"op": "sum", "field": "amount"}]}}',
+  '{"program":{"pipe":["$expenses",{"op":"filter","where":{"category":"travel"}},' + '{"op":"sum","field":"amount"}]}}',
   "",
   "Each order with its customer's name (a join), the three largest first:",
-  '{"program": {"op": "pipe", "steps": ["$orders", {"op": "sort_by", "field": "total", "order": "desc"}, ' +
-    '{"op": "take", "count": 3}, {"op": "map", "expr": {"id": "$_.id", "total": "$_.total", "customer": ' +
-    '{"op": "lookup", "field": "user_id", "in": "$users", "key": "id", "get": "name"}}}]}}',
+  '{"program":{"pipe":["$orders",{"op":"sort_by","field":"total","order":"desc"},' +
+    '{"op":"take","count":3},{"op":"map","expr":{"id":"$_.id","total":"$_.total","customer":' +
+    '{"op":"lookup","field":"user_id","in":"$users","key":"id","get":"name"}}}]}}',
   "",
   "Return a count and keep the matching rows in memory as big_orders:",
-  '{"program": {"op": "pipe", "steps": ["$orders", {"op": "filter", "where": {"op": "gt", "field": "total", ' +
-    '"value": 100}}, {"result": {"op": "count"}, "big_orders": "$_"}]}}',
+  '{"program":{"pipe":["$orders",{"op":"filter","where":{"op":"gt","field":"total",' +
+    '"value":100}},{"result":{"op":"count"},"big_orders":"$_"}]}}',
   "",
   "A later program uses it:",
-  '{"program": {"op": "pipe", "steps": ["$big_orders", {"op": "avg", "field": "total"}]}}',
+  '{"program":{"pipe":["$big_orders",{"op":"avg","field":"total"}]}}',
   "",
   "Total and count per region, largest first (replaces a filter per key):",
-  '{"program": {"op": "pipe", "steps": ["$sales", {"op": "group_by", "field": "region", "aggs": {"total": ' +
-    '{"op": "sum", "field": "amount"}, "n": {"op": "count"}}}, {"op": "sort_by", "field": "total", ' +
-    '"order": "desc"}]}}',
+  '{"program":{"pipe":["$sales",{"op":"group_by","field":"region","aggs":{"total":' +
+    '{"op":"sum","field":"amount"},"n":{"op":"count"}}},{"op":"sort_by","field":"total",' +
+    '"order":"desc"}]}}',
   "",
   "All pages of a paginated tool, then every item with a numeric-text price over 100:",
-  '{"program": {"op": "pipe", "steps": [{"op": "loop", "init": {"op": "call", "tool": "list_items", "args": ' +
-    '{"page": 1}}, "while": "$_.next_page", "next": {"op": "call", "tool": "list_items", "args": {"page": ' +
-    '"$_.next_page"}}, "max": 50}, {"op": "flat_map", "expr": "$_.items"}, {"op": "filter", "where": ' +
-    '{"op": "gt", "left": {"op": "to_number", "field": "price"}, "value": 100}}]}}',
+  '{"program":{"pipe":[{"op":"loop","init":{"op":"call","tool":"list_items","args":' +
+    '{"page":1}},"while":"$_.next_page","next":{"op":"call","tool":"list_items","args":{"page":' +
+    '"$_.next_page"}},"max":50},{"op":"flat_map","expr":"$_.items"},{"op":"filter","where":' +
+    '{"op":"gt","left":{"op":"to_number","field":"price"},"value":100}}]}}',
   "",
 ];
 
 // A paginated tool, the shape models most often get wrong (the full prompt has
 // more examples; per-group totals are in the notes: group_by with aggs).
 const EXAMPLE_COMPACT = [
-  'All pages: {"program": {"op": "loop", "init": {"op": "call", "tool": "list", "args": {"page": 1}}, ' +
-    '"while": "$_.next", "next": {"op": "call", "tool": "list", "args": {"page": "$_.next"}}, "max": 20}}',
+  'All pages: {"program":{"op":"loop","init":{"op":"call","tool":"list","args":{"page":1}},' +
+    '"while":"$_.next","next":{"op":"call","tool":"list","args":{"page":"$_.next"}},"max":20}}',
 ];
 
 // What the op names alone leave open, for the ops models most often misread

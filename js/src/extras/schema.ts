@@ -24,6 +24,8 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
     anyOf: [
       { ...ref("operation"), not: { required: ["op"], properties: { op: { const: "filter_in" } } } },
       ref("reference"),
+      ref("pipe_form"),
+      ref("equality_map"),
     ],
   };
   const item =
@@ -155,6 +157,8 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
   // with if/then, so that a validator checks each node against one definition
   // only: validation stays linear in the program's size, whatever the validator.
   const isOperation = { type: "object", required: ["op"] };
+  const isPipeForm = { type: "object", required: ["pipe"] };
+  const notOperation = { not: { anyOf: [{ required: ["op"] }, { required: ["pipe"] }] } };
   const defs: JsonObject = {
     program: {
       description:
@@ -162,7 +166,12 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
         'are operations are evaluated), or a reference ("$orders").',
       if: { type: "string" },
       then: ref("reference"),
-      else: { type: "object", if: isOperation, then: ref("operation"), else: ref("implicit_object") },
+      else: {
+        type: "object",
+        if: isOperation,
+        then: ref("operation"),
+        else: { if: isPipeForm, then: ref("pipe_form"), else: ref("implicit_object") },
+      },
     },
     reference: {
       description:
@@ -179,24 +188,44 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
       if: isOperation,
       then: ref("operation"),
       else: {
-        anyOf: [
-          ref("implicit_object"),
-          { type: "array", items: ref("expression") },
-          { type: ["null", "boolean", "number", "string"] },
-        ],
+        if: isPipeForm,
+        then: ref("pipe_form"),
+        else: {
+          anyOf: [
+            ref("implicit_object"),
+            { type: "array", items: ref("expression") },
+            { type: ["null", "boolean", "number", "string"] },
+          ],
+        },
       },
+    },
+    pipe_form: {
+      description: '{"pipe": [step, ...]}: short for {"op": "pipe", "steps": [...]}; "pipe" is its only key.',
+      type: "object",
+      properties: { pipe: { type: "array", items: { ...ref("expression"), not: BARE_TEXT } } },
+      required: ["pipe"],
+      additionalProperties: false,
+    },
+    equality_map: {
+      description:
+        'A condition {"tier": "gold", "region": "EU"}: every key, a field of the current item, equals its value ' +
+        "(a text, number, boolean, null or reference).",
+      type: "object",
+      minProperties: 1,
+      ...notOperation,
+      additionalProperties: { type: ["null", "boolean", "number", "string"] },
     },
     implicit_object: {
       description: 'An object without "op": builds that object; each value is an expression.',
       type: "object",
-      not: { required: ["op"] },
+      ...notOperation,
       additionalProperties: ref("expression"),
     },
     fields: {
       description:
         "An object of fields (not an operation): each value is an expression (operations evaluated at any depth).",
       type: "object",
-      not: { required: ["op"] },
+      ...notOperation,
       additionalProperties: ref("expression"),
     },
     operation: {
