@@ -88,7 +88,8 @@ std::string ProgramRun::doneOk(const Value& result) {
   ObjectBuilder memory;
   for (const Member& m : state_.memory.members()) memory.put(m.key, m.value);
   for (const Member& d : delta) memory.put(d.key, d.value);
-  return doneOkJson(returned, Value::object(std::move(delta)), memory.build(), [this] { return metricsJson(); });
+  return doneOkJson(returned, Value::object(std::move(delta)), memory.build(),
+                    [this](std::string& out) { appendMetrics(out); });
 }
 
 void ProgramRun::finalWarnings() { fieldReadWarnings(*program_, core_.warnings); }
