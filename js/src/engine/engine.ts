@@ -13,6 +13,12 @@ const decoder = new TextDecoder();
 // A status text longer than this is released in the engine once read.
 const KEEP_STATUS_BYTES = 64 * 1024;
 
+// Inputs up to this size are written into one buffer the instance keeps in
+// wasm memory, rather than one allocated and freed for each call: a warm run
+// is then a single call into wasm (malloc and free were two more, a tenth of
+// a tiny run's boundary). Bigger inputs get a buffer of their own, freed after.
+const KEEP_INPUT_BYTES = 64 * 1024;
+
 // Writes an ASCII text a byte per character at `at`; -1 (with some bytes
 // written) when it is not ASCII. Short texts are copied in a loop, which beats
 // the call and the view encodeInto needs; long ones go through encodeInto.
@@ -83,6 +89,10 @@ export class EngineInstance {
 
   // The memory the instance started with: what it grew by is what recycling gives back.
   private readonly startBytes: number;
+
+  // The kept input buffer (see KEEP_INPUT_BYTES): where, and its size (0: none yet).
+  private inputAt = 0;
+  private inputBytes = 0;
 
   private constructor(private readonly m: EmbindModule) {
     this.statusAt = m._ptcStatusSlot() >>> 2;
@@ -290,15 +300,15 @@ export class EngineInstance {
   ): T {
     const units = first.length + second.length;
     const tailLen = tail?.length ?? 0;
-    let ptr = this.malloc(units + tailLen);
+    let ptr = this.buffer(units + tailLen);
     const heap = this.m.HEAPU8; // read after malloc: growth replaces the view
     let firstLen = putAscii(first, heap, ptr);
     let secondLen = firstLen < 0 ? -1 : putAscii(second, heap, ptr + firstLen);
     if (secondLen < 0) {
-      this.m._free(ptr);
+      this.release(ptr);
       const firstBytes = encoder.encode(first);
       const secondBytes = encoder.encode(second);
-      ptr = this.malloc(firstBytes.length + secondBytes.length + tailLen);
+      ptr = this.buffer(firstBytes.length + secondBytes.length + tailLen);
       this.m.HEAPU8.set(firstBytes, ptr);
       this.m.HEAPU8.set(secondBytes, ptr + firstBytes.length);
       [firstLen, secondLen] = [firstBytes.length, secondBytes.length];
@@ -307,8 +317,28 @@ export class EngineInstance {
     try {
       return use(ptr, firstLen, secondLen);
     } finally {
-      this.m._free(ptr);
+      this.release(ptr);
     }
+  }
+
+  // A buffer of `bytes` in wasm memory for one call's input: the kept one when
+  // it is small enough (no call into wasm once it exists), else its own. The
+  // engine reads its input during the call and keeps no view of it, and no
+  // call re-enters the instance, so one buffer serves every call.
+  private buffer(bytes: number): number {
+    if (bytes > KEEP_INPUT_BYTES) return this.malloc(bytes);
+    if (bytes > this.inputBytes) {
+      if (this.inputAt) this.m._free(this.inputAt);
+      this.inputAt = this.inputBytes = 0; // (malloc may throw)
+      const size = Math.max(1024, 2 ** Math.ceil(Math.log2(bytes)));
+      this.inputAt = this.malloc(size);
+      this.inputBytes = size;
+    }
+    return this.inputAt;
+  }
+
+  private release(ptr: number): void {
+    if (ptr !== this.inputAt) this.m._free(ptr);
   }
 
   private malloc(bytes: number): number {

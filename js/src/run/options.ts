@@ -122,7 +122,8 @@ export function toRunResult(status: DoneStatus, started: number, timings: Timing
     durationMs: now() - started,
     memoryBytes: status.metrics.memoryBytes,
     toolCalls: status.metrics.toolCalls,
-    ...timings,
+    toolMs: timings.toolMs,
+    payloadMs: timings.payloadMs,
   };
   const warnings = status.warnings ? { warnings: status.warnings } : {};
   if (!status.ok) return { ok: false, error: status.error, metrics, ...warnings };
