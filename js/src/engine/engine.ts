@@ -93,6 +93,9 @@ export class EngineInstance {
   // The kept input buffer (see KEEP_INPUT_BYTES): where, and its size (0: none yet).
   private inputAt = 0;
   private inputBytes = 0;
+  // Byte lengths of the two texts the last write() wrote.
+  private firstLen = 0;
+  private secondLen = 0;
 
   private constructor(private readonly m: EmbindModule) {
     this.statusAt = m._ptcStatusSlot() >>> 2;
@@ -159,17 +162,20 @@ export class EngineInstance {
     rows?: Uint8Array,
     resident = 0,
   ): RunStatus {
-    return this.guard(() =>
-      this.withBytes(
-        context,
-        memory,
-        (ptr, contextLen, memoryLen) => {
-          this.m._ptcRunPrepared(prepared.id, ptr, contextLen, memoryLen, spentMs, rows?.length ?? 0, resident);
-          return this.lastStatus();
-        },
-        rows,
-      ),
-    );
+    // guard() and withBytes() spelled out: no closures made for every run.
+    if (this.broken) throw new EngineBrokenError(undefined, true);
+    try {
+      const ptr = this.write(context, memory, rows);
+      try {
+        this.m._ptcRunPrepared(prepared.id, ptr, this.firstLen, this.secondLen, spentMs, rows?.length ?? 0, resident);
+        return this.lastStatus();
+      } finally {
+        this.release(ptr);
+      }
+    } catch (e) {
+      this.broken = true;
+      throw new EngineBrokenError(e, false);
+    }
   }
 
   // The status the last ptcRunPrepared left in wasm memory: its text (UTF-8) and the run's handle beside it.
@@ -298,6 +304,17 @@ export class EngineInstance {
     use: (ptr: number, firstLen: number, secondLen: number) => T,
     tail?: Uint8Array,
   ): T {
+    const ptr = this.write(first, second, tail);
+    try {
+      return use(ptr, this.firstLen, this.secondLen);
+    } finally {
+      this.release(ptr);
+    }
+  }
+
+  // withBytes' writing: the buffer (release it after use) holding the texts
+  // and tail, their lengths in firstLen and secondLen.
+  private write(first: string, second: string, tail?: Uint8Array): number {
     const units = first.length + second.length;
     const tailLen = tail?.length ?? 0;
     let ptr = this.buffer(units + tailLen);
@@ -314,11 +331,9 @@ export class EngineInstance {
       [firstLen, secondLen] = [firstBytes.length, secondBytes.length];
     }
     if (tail) this.m.HEAPU8.set(tail, ptr + firstLen + secondLen);
-    try {
-      return use(ptr, firstLen, secondLen);
-    } finally {
-      this.release(ptr);
-    }
+    this.firstLen = firstLen;
+    this.secondLen = secondLen;
+    return ptr;
   }
 
   // A buffer of `bytes` in wasm memory for one call's input: the kept one when

@@ -100,6 +100,11 @@ export class RowBlockWriter {
     this.at = 0;
   }
 
+  /** Whether no block was written since reset(). */
+  empty(): boolean {
+    return this.at === 0;
+  }
+
   /** The blocks written since reset(), valid until the next reset. */
   bytes(): Uint8Array {
     return this.buffer.subarray(0, this.at);

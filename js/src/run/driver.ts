@@ -271,8 +271,9 @@ export function driveRun(
   retried = false,
 ): Driven | Promise<Driven> {
   let toolCalls = 0;
-  // The caller's io, counting the tool calls it makes.
-  const counted: RunIo = {
+  // The caller's io, counting the tool calls it makes: made for a run that
+  // calls tools (starting a run reads only its payload and resident context).
+  const counted = (): RunIo => ({
     payload: io.payload,
     calls: io.calls,
     tool(call) {
@@ -281,15 +282,15 @@ export function driveRun(
     },
     waiting: io.waiting,
     resident: io.resident,
-  };
+  });
   try {
     const instance = engine();
-    const first = firstStatus(instance, entry, counted, started);
+    const first = firstStatus(instance, entry, io, started);
     const driven =
       first instanceof Promise
-        ? first.then((f) => ("run" in f ? answerCalls(instance, f.run, f.status, counted) : f))
+        ? first.then((f) => ("run" in f ? answerCalls(instance, f.run, f.status, counted()) : f))
         : "run" in first
-          ? answerCalls(instance, first.run, first.status, counted)
+          ? answerCalls(instance, first.run, first.status, counted())
           : first;
     if (!(driven instanceof Promise)) return driven;
     return driven.catch((e: unknown) => broken(e, toolCalls, retried) ?? driveRun(engine, entry, io, started, true));

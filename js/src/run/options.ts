@@ -125,14 +125,15 @@ export function toRunResult(status: DoneStatus, started: number, timings: Timing
     toolMs: timings.toolMs,
     payloadMs: timings.payloadMs,
   };
-  const warnings = status.warnings ? { warnings: status.warnings } : {};
-  if (!status.ok) return { ok: false, error: status.error, metrics, ...warnings };
-  return {
-    ok: true,
-    result: status.result,
-    memoryDelta: status.memoryDelta ?? {},
-    memory: status.memory ?? {},
-    metrics,
-    ...warnings,
-  };
+  const result: RunResult = status.ok
+    ? {
+        ok: true,
+        result: status.result,
+        memoryDelta: status.memoryDelta ?? {},
+        memory: status.memory ?? {},
+        metrics,
+      }
+    : { ok: false, error: status.error, metrics };
+  if (status.warnings) result.warnings = status.warnings;
+  return result;
 }
