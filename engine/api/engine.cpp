@@ -188,14 +188,12 @@ RunStatus Engine::runPrepared(int prepared, std::string_view contextJson, std::s
   std::string refused;
   std::unique_ptr<RunBase> fresh = newRun(prepared, rowBlocks, resident, refused);
   if (!fresh) return {0, std::move(refused)};
+  fresh->alreadySpent(spentMs);
+  std::string status = fresh->begin(contextJson, memoryJson);
+  // Only a run that waits on tools gets a handle (and a place among the runs).
+  if (fresh->finished()) return {0, std::move(status)};
   int run = nextRun_++;
-  auto [entry, _] = runs_.emplace(run, std::move(fresh));
-  entry->second->alreadySpent(spentMs);
-  std::string status = entry->second->begin(contextJson, memoryJson);
-  if (entry->second->finished()) {
-    runs_.erase(entry);
-    return {0, std::move(status)};
-  }
+  runs_.emplace(run, std::move(fresh));
   return {run, std::move(status)};
 }
 

@@ -21,11 +21,15 @@ struct Clock {
 
 struct Deadline {
   std::chrono::steady_clock::time_point deadline;
+  std::chrono::steady_clock::time_point started;  // when start() read the clock
   int64_t timeoutMs = 1000;
   uint32_t ticks = 0;
 
   // Throws PtcError(timeout) once the deadline has passed.
   void checkDeadline() const;
+  // The same as of the moment the clock started, without reading it: whether
+  // the time the host already spent (alreadySpent) used up the limit.
+  void checkDeadlineAtStart() const;
   // Every 1024 calls, checks the deadline: cheap enough for the hot path.
   void tick() {
     if ((++ticks & 1023) == 0) checkDeadline();
@@ -33,7 +37,8 @@ struct Deadline {
   // Starts the clock: timeoutMs from now.
   void start(int64_t ms) {
     timeoutMs = ms;
-    deadline = Clock::now() + std::chrono::milliseconds(ms);
+    started = Clock::now();
+    deadline = started + std::chrono::milliseconds(ms);
   }
 
   // The deadline of the work being done, or none (nothing to check).

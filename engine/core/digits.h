@@ -21,4 +21,16 @@ std::string digitsOf(Unsigned v, size_t width = 1) {
   return out;
 }
 
+// The decimal digits of v, written at the end of `out`.
+template <class Unsigned>
+void appendDigits(std::string& out, Unsigned v) {
+  char buf[48];
+  size_t n = sizeof buf;
+  do {
+    buf[--n] = static_cast<char>('0' + static_cast<unsigned>(v % 10));
+    v /= 10;
+  } while (v != 0);
+  out.append(buf + n, sizeof buf - n);
+}
+
 }  // namespace ptc

@@ -75,16 +75,23 @@ std::string callStatusJson(const std::vector<int>& ids, const std::vector<const 
 }
 
 std::string doneOkJson(const Value& result, const Value& delta, const Value& memory,
-                       const std::function<std::string()>& metrics) {
-  std::string out = "{\"state\":\"done\",\"ok\":true,\"result\":";
+                       const std::function<void(std::string&)>& appendMetrics) {
+  // Written into one string, room made once for a small status: building it
+  // from temporaries cost a fifth of a tiny run in the engine.
+  constexpr std::string_view kHead = "{\"state\":\"done\",\"ok\":true,\"result\":";
+  std::string out;
+  out.reserve(128);
+  out.append(kHead);
   ChargedText charged(out, "the result and memory");
   appendJson(out, result);
-  out += ",\"memoryDelta\":";
+  out.append(",\"memoryDelta\":");
   appendJson(out, delta);
-  out += ",\"memory\":";
+  out.append(",\"memory\":");
   appendJson(out, memory);
   charged.settle();
-  out += ",\"metrics\":" + metrics() + "}";
+  out.append(",\"metrics\":");
+  appendMetrics(out);
+  out.push_back('}');
   return out;
 }
 

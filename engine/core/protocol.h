@@ -25,9 +25,9 @@ std::string withLoads(std::string out, const std::vector<std::string>& loads);
 // {"state":"call","calls":[{"id":..,"tool":..,"path":..,"args":..}, ...]}: the
 // calls issued since the last status (none while the run waits on earlier ones).
 std::string callStatusJson(const std::vector<int>& ids, const std::vector<const ToolRequest*>& calls);
-// `metrics` is asked for once the values are written, so its peak includes them.
+// `appendMetrics` writes the metrics once the values are written, so their peak includes them.
 std::string doneOkJson(const Value& result, const Value& delta, const Value& memory,
-                       const std::function<std::string()>& metrics);
+                       const std::function<void(std::string&)>& appendMetrics);
 std::string doneErrorJson(const Error& e, const std::string& metrics);
 // "ValidationError at /program/steps/1: Unknown operation 'filer'. Did you mean 'filter'?"
 std::string formatErrorLine(const Error& e);

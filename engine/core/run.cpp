@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/digits.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/protocol.h"
@@ -80,7 +81,10 @@ std::string RunBase::guarded(F&& step) {
 
 std::string RunBase::begin(std::string_view payloadJson, std::string_view memoryJson) {
   return guarded([&] {
-    core_.checkDeadline();  // the host may have spent the time turning its data into JSON
+    // The host may have spent the time turning its data into JSON: the clock
+    // started a moment ago, so the deadline moved before it is that time, and
+    // no second read of the clock (a call out of wasm) is needed to tell.
+    core_.checkDeadlineAtStart();
     std::optional<Value> done = start(payloadJson, memoryJson);
     return done ? finishOk(*done) : status();
   });
@@ -199,8 +203,17 @@ std::string RunBase::withWarnings(std::string status) const {
 }
 
 std::string RunBase::metricsJson() const {
-  return "{\"memoryBytes\":" + std::to_string(budget_.peak()) + ",\"toolCalls\":" + std::to_string(core_.toolCalls) +
-         "}";
+  std::string out;
+  appendMetrics(out);
+  return out;
+}
+
+void RunBase::appendMetrics(std::string& out) const {
+  out.append("{\"memoryBytes\":");
+  appendDigits(out, budget_.peak());
+  out.append(",\"toolCalls\":");
+  appendDigits(out, static_cast<uint64_t>(std::max(0, core_.toolCalls)));
+  out.push_back('}');
 }
 
 }  // namespace ptc

@@ -137,6 +137,7 @@ class RunBase {
   // Adds the warnings only the run's end can decide (before doneOk/doneError).
   virtual void finalWarnings() {}
   std::string metricsJson() const;
+  void appendMetrics(std::string& out) const;  // metricsJson(), written at the end of `out`
 
   Budget budget_;  // first member: every value of the run is charged to it, so it goes last
   RunCore core_;

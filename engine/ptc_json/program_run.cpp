@@ -81,6 +81,10 @@ std::string ProgramRun::doneOk(const Value& result) {
     if (r) returned = *r;
     if (r && singleTurn_ && !delta.empty()) warnStored(delta);
   }
+  // Nothing stored (most runs): the memory is the one the run read, and an
+  // empty one doubles as the empty delta, so nothing is built.
+  if (delta.empty() && state_.memory.members().empty())
+    return doneOkJson(returned, state_.memory, state_.memory, [this](std::string& out) { appendMetrics(out); });
   // Stored values are members of the result object, so they nest at most
   // kMaxNesting - 1 levels: the memory object holding them (what the next
   // program reads) nests no deeper than the parser accepts. A program that
@@ -88,7 +92,8 @@ std::string ProgramRun::doneOk(const Value& result) {
   ObjectBuilder memory;
   for (const Member& m : state_.memory.members()) memory.put(m.key, m.value);
   for (const Member& d : delta) memory.put(d.key, d.value);
-  return doneOkJson(returned, Value::object(std::move(delta)), memory.build(), [this] { return metricsJson(); });
+  return doneOkJson(returned, Value::object(std::move(delta)), memory.build(),
+                    [this](std::string& out) { appendMetrics(out); });
 }
 
 void ProgramRun::finalWarnings() { fieldReadWarnings(*program_, core_.warnings); }

@@ -4,6 +4,9 @@
 
 #include "api/engine.h"
 #include "core/json.h"
+#include "core/row_block.h"
+#include "row_block_writer.h"
+#include "test_support.h"
 
 namespace {
 
@@ -155,4 +158,37 @@ TEST(ToolAnswers, AnAnswerThatIsNoJsonValueFailsThatCallOnly) {
     EXPECT_EQ(ptc::toJson(other.field("result")), "2") << ptc::toJson(other);
   }
   EXPECT_EQ(engine.liveRuns(), 0u);
+}
+
+// What a warm tiny run pays (issue 38, item 1), counted rather than timed: in
+// wasm every reading of the clock is a call out to JavaScript. A run that
+// ends at once reads it once, to start its deadline; the time the host spent
+// before it (spentMs) is checked against that reading, and a column of fewer
+// than 1024 cells is folded without a reading of its own.
+TEST(TinyRuns, ReadTheClockOnce) {
+  ptc::Engine engine;
+  const int id = prepareOk(engine, kSumTravel);
+  ptc::testing::RowBlockWriter rows;
+  rows.block("rows", {"amount", "category"}, {{{ptc::RowTag::Number, 5}, {ptc::RowTag::String, 0}}}, {"travel"});
+  ptc::testing::FakeClock clock;
+  ptc::RunStatus done = engine.runPrepared(id, "{}", "{}", 0, rows.out);
+  EXPECT_EQ(ptc::toJson(status(done.text).field("result")), "5") << done.text;
+  EXPECT_EQ(clock.readings(), 1);
+  // From JSON rather than a row block, the same.
+  const int64_t before = clock.readings();
+  done = engine.runPrepared(id, R"({"rows":[{"category":"travel","amount":2}]})", "{}");
+  EXPECT_EQ(ptc::toJson(status(done.text).field("result")), "2") << done.text;
+  EXPECT_EQ(clock.readings() - before, 1);
+}
+
+// The host's time spent before the run (spentMs) is still charged, without a
+// second reading: past the time limit, the run is a timeout before it starts.
+TEST(TinyRuns, TimeTheHostSpentStillCounts) {
+  ptc::Engine engine;
+  const int id = prepareOk(engine, kSumTravel, R"({"timeoutMs":50})");
+  ptc::testing::FakeClock clock;
+  Value late = status(engine.runPrepared(id, R"({"rows":[]})", "{}", 50).text);
+  EXPECT_EQ(late.field("error").field("type").str(), "timeout") << ptc::toJson(late);
+  Value inTime = status(engine.runPrepared(id, R"({"rows":[]})", "{}", 49).text);
+  EXPECT_EQ(ptc::toJson(inTime.field("result")), "0") << ptc::toJson(inTime);
 }

@@ -13,6 +13,12 @@ const decoder = new TextDecoder();
 // A status text longer than this is released in the engine once read.
 const KEEP_STATUS_BYTES = 64 * 1024;
 
+// Inputs up to this size are written into one buffer the instance keeps in
+// wasm memory, rather than one allocated and freed for each call: a warm run
+// is then a single call into wasm (malloc and free were two more, a tenth of
+// a tiny run's boundary). Bigger inputs get a buffer of their own, freed after.
+const KEEP_INPUT_BYTES = 64 * 1024;
+
 // Writes an ASCII text a byte per character at `at`; -1 (with some bytes
 // written) when it is not ASCII. Short texts are copied in a loop, which beats
 // the call and the view encodeInto needs; long ones go through encodeInto.
@@ -84,6 +90,13 @@ export class EngineInstance {
   // The memory the instance started with: what it grew by is what recycling gives back.
   private readonly startBytes: number;
 
+  // The kept input buffer (see KEEP_INPUT_BYTES): where, and its size (0: none yet).
+  private inputAt = 0;
+  private inputBytes = 0;
+  // Byte lengths of the two texts the last write() wrote.
+  private firstLen = 0;
+  private secondLen = 0;
+
   private constructor(private readonly m: EmbindModule) {
     this.statusAt = m._ptcStatusSlot() >>> 2;
     this.startBytes = m.HEAPU8.length;
@@ -149,17 +162,20 @@ export class EngineInstance {
     rows?: Uint8Array,
     resident = 0,
   ): RunStatus {
-    return this.guard(() =>
-      this.withBytes(
-        context,
-        memory,
-        (ptr, contextLen, memoryLen) => {
-          this.m._ptcRunPrepared(prepared.id, ptr, contextLen, memoryLen, spentMs, rows?.length ?? 0, resident);
-          return this.lastStatus();
-        },
-        rows,
-      ),
-    );
+    // guard() and withBytes() spelled out: no closures made for every run.
+    if (this.broken) throw new EngineBrokenError(undefined, true);
+    try {
+      const ptr = this.write(context, memory, rows);
+      try {
+        this.m._ptcRunPrepared(prepared.id, ptr, this.firstLen, this.secondLen, spentMs, rows?.length ?? 0, resident);
+        return this.lastStatus();
+      } finally {
+        this.release(ptr);
+      }
+    } catch (e) {
+      this.broken = true;
+      throw new EngineBrokenError(e, false);
+    }
   }
 
   // The status the last ptcRunPrepared left in wasm memory: its text (UTF-8) and the run's handle beside it.
@@ -288,27 +304,56 @@ export class EngineInstance {
     use: (ptr: number, firstLen: number, secondLen: number) => T,
     tail?: Uint8Array,
   ): T {
+    const ptr = this.write(first, second, tail);
+    try {
+      return use(ptr, this.firstLen, this.secondLen);
+    } finally {
+      this.release(ptr);
+    }
+  }
+
+  // withBytes' writing: the buffer (release it after use) holding the texts
+  // and tail, their lengths in firstLen and secondLen.
+  private write(first: string, second: string, tail?: Uint8Array): number {
     const units = first.length + second.length;
     const tailLen = tail?.length ?? 0;
-    let ptr = this.malloc(units + tailLen);
+    let ptr = this.buffer(units + tailLen);
     const heap = this.m.HEAPU8; // read after malloc: growth replaces the view
     let firstLen = putAscii(first, heap, ptr);
     let secondLen = firstLen < 0 ? -1 : putAscii(second, heap, ptr + firstLen);
     if (secondLen < 0) {
-      this.m._free(ptr);
+      this.release(ptr);
       const firstBytes = encoder.encode(first);
       const secondBytes = encoder.encode(second);
-      ptr = this.malloc(firstBytes.length + secondBytes.length + tailLen);
+      ptr = this.buffer(firstBytes.length + secondBytes.length + tailLen);
       this.m.HEAPU8.set(firstBytes, ptr);
       this.m.HEAPU8.set(secondBytes, ptr + firstBytes.length);
       [firstLen, secondLen] = [firstBytes.length, secondBytes.length];
     }
     if (tail) this.m.HEAPU8.set(tail, ptr + firstLen + secondLen);
-    try {
-      return use(ptr, firstLen, secondLen);
-    } finally {
-      this.m._free(ptr);
+    this.firstLen = firstLen;
+    this.secondLen = secondLen;
+    return ptr;
+  }
+
+  // A buffer of `bytes` in wasm memory for one call's input: the kept one when
+  // it is small enough (no call into wasm once it exists), else its own. The
+  // engine reads its input during the call and keeps no view of it, and no
+  // call re-enters the instance, so one buffer serves every call.
+  private buffer(bytes: number): number {
+    if (bytes > KEEP_INPUT_BYTES) return this.malloc(bytes);
+    if (bytes > this.inputBytes) {
+      if (this.inputAt) this.m._free(this.inputAt);
+      this.inputAt = this.inputBytes = 0; // (malloc may throw)
+      const size = Math.max(1024, 2 ** Math.ceil(Math.log2(bytes)));
+      this.inputAt = this.malloc(size);
+      this.inputBytes = size;
     }
+    return this.inputAt;
+  }
+
+  private release(ptr: number): void {
+    if (ptr !== this.inputAt) this.m._free(ptr);
   }
 
   private malloc(bytes: number): number {

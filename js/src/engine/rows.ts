@@ -19,6 +19,10 @@ const enum Tag {
 // Strings are numbered once (a repeated one is sent once) up to this many per
 // list; later new ones are sent again each time they occur.
 const MAX_NUMBERED_STRINGS = 65536;
+// Strings (and their UTF-16 units) the numbering keeps from list to list; past
+// either, it forgets them once the list is written.
+const MAX_KEPT_STRINGS = 4096;
+const MAX_KEPT_CHARS = 64 * 1024;
 
 // The buffer starts small and is kept from payload to payload: allocating (and
 // zeroing, and later collecting) tens of megabytes for each run of a program on
@@ -55,17 +59,29 @@ const isBoxed = (item: object) =>
 export class RowBlockWriter {
   private buffer = new Uint8Array(INITIAL_BUFFER_BYTES);
   private view = new DataView(this.buffer.buffer);
+  // The buffer as f64s (its length stays a multiple of 8): made once per buffer,
+  // not per list (two views per list were a third of a 10-row list's time).
+  private f64 = new Float64Array(this.buffer.buffer);
   private at = 0;
   private smallPayloads = 0; // in a row, since the buffer was last used a quarter full
-  // The strings of the list being written, in the order of their numbers.
+  // The strings of the list being written, in the order of their numbers: the
+  // first stringCount entries (the array is reused, not truncated: setting an
+  // array's length is a call into the runtime).
   private strings: string[] = [];
+  private stringCount = 0;
+  // A string's number in this list is its entry here less listBase (an entry
+  // below listBase is an earlier list's): the map is not cleared for each
+  // list, which made it grow its table again each time (a fifth of a 10-row
+  // list's time), but only once it holds many strings.
   private numbered = new Map<string, number>();
+  private listBase = 0;
+  private keptChars = 0; // of the strings numbered since they were last forgotten
   private recentStrings: (string | undefined)[] = new Array<string | undefined>(RECENT_STRINGS).fill(undefined);
-  private recentNumbers = new Uint32Array(RECENT_STRINGS);
-  // The cells of the list being written: f64 (a number, or a string's number)
-  // and a tag per cell, column after column.
-  private cells = new Float64Array(0);
-  private tags = new Uint8Array(0);
+  private recentNumbers = new Float64Array(RECENT_STRINGS); // entries as in `numbered`
+  // The cells of the list being written, column after column: f64s (a number,
+  // or a string's number) from f64[cellsAt], then a tag byte each from buffer[tagsAt].
+  private cellsAt = 0;
+  private tagsAt = 0;
   // Where each read field was among the last row's own enumerable keys
   // (Object.keys), -1 when it was not: a row whose keys hold every read field
   // at those places needs no other check.
@@ -82,6 +98,11 @@ export class RowBlockWriter {
       this.smallPayloads = 0;
     }
     this.at = 0;
+  }
+
+  /** Whether no block was written since reset(). */
+  empty(): boolean {
+    return this.at === 0;
   }
 
   /** The blocks written since reset(), valid until the next reset. */
@@ -101,42 +122,58 @@ export class RowBlockWriter {
     // Cells start 8-aligned in the buffer, as a Float64Array needs: zero bytes before them.
     const padding = (8 - (this.at % 8)) % 8;
     this.ensure(padding);
-    this.buffer.fill(0, this.at, this.at + padding);
-    this.at += padding;
+    for (let i = 0; i < padding; i++) this.buffer[this.at++] = 0;
     const cellCount = count * fields.length;
     this.ensure(9 * cellCount);
-    this.cells = new Float64Array(this.buffer.buffer, this.at, cellCount);
-    this.tags = new Uint8Array(this.buffer.buffer, this.at + 8 * cellCount, cellCount);
-    this.strings.length = 0;
-    this.numbered.clear();
-    this.recentStrings.fill(undefined);
-    this.fieldPlaces = fields.map(() => -1);
-    this.own = fields.map(() => false);
-    this.allOwn = fields.map(() => true);
-    this.keyListChanges = 0;
-    for (let i = 0; i < count; i++) {
-      if (!this.row(list[i], fields, i, count)) {
-        this.at = start;
-        return false;
-      }
+    this.cellsAt = this.at / 8;
+    this.tagsAt = this.at + 8 * cellCount;
+    this.stringCount = 0;
+    this.listBase += MAX_NUMBERED_STRINGS;
+    if (this.listBase >= Number.MAX_SAFE_INTEGER - MAX_NUMBERED_STRINGS) this.forgetStrings();
+    if (this.fieldPlaces.length !== fields.length) {
+      this.fieldPlaces = fields.map(() => -1);
+      this.own = fields.map(() => false);
+      this.allOwn = fields.map(() => true);
+    } else {
+      for (let f = 0; f < fields.length; f++) this.fieldPlaces[f] = -1;
     }
+    this.keyListChanges = 0;
+    let i = 0;
+    while (i < count && this.row(list[i], fields, i, count)) i++;
     // A field no item has crosses in the JSON: the engine's warning of its
     // reads then names the fields the items do have (core/warnings.h).
-    if (count > 0 && this.someFieldAbsent(fields.length, count)) {
+    if (i < count || (count > 0 && this.someFieldAbsent(fields.length, count))) {
       this.at = start;
+      this.keepFewStrings();
       return false;
     }
     this.at += 9 * cellCount;
-    this.u32(this.strings.length);
-    for (const s of this.strings) this.text(s);
+    const strings = this.strings;
+    this.u32(this.stringCount);
+    for (let s = 0; s < this.stringCount; s++) this.text(strings[s]!);
+    this.keepFewStrings();
     return true;
+  }
+
+  // The numbered strings stay for the next list while they are few and short.
+  private keepFewStrings(): void {
+    if (this.keptChars > MAX_KEPT_CHARS || this.strings.length > MAX_KEPT_STRINGS) this.forgetStrings();
+  }
+
+  private forgetStrings(): void {
+    this.strings = [];
+    this.numbered.clear();
+    this.recentStrings.fill(undefined);
+    this.listBase = 0;
+    this.keptChars = 0;
   }
 
   // Whether some column holds only Absent cells.
   private someFieldAbsent(fieldCount: number, count: number): boolean {
-    for (let f = 0, cell = 0; f < fieldCount; f++) {
+    const tags = this.buffer;
+    for (let f = 0, cell = this.tagsAt; f < fieldCount; f++) {
       const end = cell + count;
-      while (cell < end && this.tags[cell] === Tag.Absent) cell++;
+      while (cell < end && tags[cell] === Tag.Absent) cell++;
       if (cell === end) return true;
       cell = end;
     }
@@ -162,7 +199,7 @@ export class RowBlockWriter {
       const key = fields[f] as string;
       if (!(own ? own[f] : isEnumerable.call(row, key))) {
         if (key in row) return false; // inherited, or not enumerable: JSON.stringify would skip it
-        this.tags[cell] = Tag.Absent;
+        this.buffer[this.tagsAt + cell] = Tag.Absent;
       } else if (!this.cell(cell, row[key])) {
         return false;
       }
@@ -191,30 +228,31 @@ export class RowBlockWriter {
   // What JSON.stringify writes for a field's value: undefined, functions and
   // symbols leave the key out.
   private cell(cell: number, value: unknown): boolean {
+    const tag = this.tagsAt + cell;
     switch (typeof value) {
       case "number":
         if (Number.isFinite(value)) {
-          this.tags[cell] = Tag.Number;
-          this.cells[cell] = value;
+          this.buffer[tag] = Tag.Number;
+          this.f64[this.cellsAt + cell] = value;
         } else {
-          this.tags[cell] = Tag.Null; // as JSON.stringify writes NaN and Infinity
+          this.buffer[tag] = Tag.Null; // as JSON.stringify writes NaN and Infinity
         }
         return true;
       case "string":
-        this.tags[cell] = Tag.String;
-        this.cells[cell] = this.stringNumber(value);
+        this.buffer[tag] = Tag.String;
+        this.f64[this.cellsAt + cell] = this.stringNumber(value);
         return true;
       case "boolean":
-        this.tags[cell] = value ? Tag.True : Tag.False;
+        this.buffer[tag] = value ? Tag.True : Tag.False;
         return true;
       case "undefined":
       case "function":
       case "symbol":
-        this.tags[cell] = Tag.Absent;
+        this.buffer[tag] = Tag.Absent;
         return true;
       case "object":
         if (value !== null) return false; // would need the nested object's JSON
-        this.tags[cell] = Tag.Null;
+        this.buffer[tag] = Tag.Null;
         return true;
       default:
         return false; // a BigInt: JSON.stringify throws, so the JSON path reports it
@@ -223,16 +261,22 @@ export class RowBlockWriter {
 
   private stringNumber(value: string): number {
     const slot = recentSlot(value);
-    if (this.recentStrings[slot] === value) return this.recentNumbers[slot]!;
-    let n = this.numbered.get(value);
-    if (n === undefined) {
-      n = this.strings.length;
-      this.strings.push(value);
+    const base = this.listBase;
+    if (this.recentStrings[slot] === value && this.recentNumbers[slot]! >= base)
+      return this.recentNumbers[slot]! - base;
+    const entry = this.numbered.get(value);
+    let n: number;
+    if (entry !== undefined && entry >= base) {
+      n = entry - base;
+    } else {
+      n = this.stringCount++;
+      this.strings[n] = value;
+      this.keptChars += value.length;
       if (n >= MAX_NUMBERED_STRINGS) return n;
-      this.numbered.set(value, n);
+      this.numbered.set(value, base + n);
     }
     this.recentStrings[slot] = value;
-    this.recentNumbers[slot] = n;
+    this.recentNumbers[slot] = base + n;
     return n;
   }
 
@@ -273,5 +317,6 @@ export class RowBlockWriter {
   private setBuffer(buffer: Uint8Array<ArrayBuffer>): void {
     this.buffer = buffer;
     this.view = new DataView(buffer.buffer);
+    this.f64 = new Float64Array(buffer.buffer);
   }
 }

@@ -133,9 +133,10 @@ export class ToolGate {
 
   /** A gate for a run, or undefined when the run needs none (then it pays nothing). */
   static create(options: GateOptions, seed?: ResumeSeed): ToolGate | undefined {
-    const tools = options.tools ?? {};
     const replay = options.replay !== undefined;
-    if (!seed && !replay && !options.suspend && !options.journal && !needsGate(tools)) return undefined;
+    if (!seed && !replay && !options.suspend && !options.journal && !(options.tools && needsGate(options.tools)))
+      return undefined;
+    const tools = options.tools ?? {};
     const answers = seed?.journal ?? options.replay ?? [];
     const maxKept = options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES;
     const runId = seed?.runId ?? options.runId ?? newRunId();

@@ -389,8 +389,8 @@ export function gatedRun(
   source: string,
   options: RunOptions & { entry?: string; input?: unknown },
   seed?: ResumeSeed,
+  started = now(),
 ): Gated | undefined {
-  const started = now();
   const gate = ToolGate.create(options, seed);
   if (!gate) return undefined;
   const spentMs = (seed?.spentMs ?? 0) + now() - started;

@@ -56,19 +56,22 @@ export function toolResultText(value: unknown): string {
  * listeners on one signal.
  */
 export class RunEnd {
-  private readonly listeners = new Set<() => void>();
+  // Made with the first listener: most runs call no tool, and end without one.
+  private listeners?: Set<() => void>;
   /** Set once the run ended: a call that was waiting its turn (a write) must not start then. */
   ended = false;
   on(listener: () => void): void {
-    this.listeners.add(listener);
+    (this.listeners ??= new Set()).add(listener);
   }
   off(listener: () => void): void {
-    this.listeners.delete(listener);
+    this.listeners?.delete(listener);
   }
   end(): void {
     this.ended = true;
-    for (const listener of [...this.listeners]) listener();
-    this.listeners.clear();
+    const listeners = this.listeners;
+    if (!listeners?.size) return;
+    for (const listener of [...listeners]) listener();
+    listeners.clear();
   }
 }
 

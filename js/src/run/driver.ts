@@ -155,23 +155,44 @@ export const isSuspended = (text: string) => text.startsWith(SUSPENDED);
 // whole status took longer than the rest of the JS side of the status.
 const OK_HEAD = '{"state":"done","ok":true,"result":';
 const OK_TAIL = ',"memoryDelta":{},"memory":{},"metrics":{"memoryBytes":';
-const OK_METRICS = /^(\d+),"toolCalls":(\d+)\}\}$/;
+const TOOL_CALLS = ',"toolCalls":';
+
+// The whole number of decimal digits in text from `at` to the first other
+// character, and where that is: [value, end]; end === at when there is none.
+function digitsAt(text: string, at: number): [number, number] {
+  let value = 0;
+  let end = at;
+  for (let c = text.charCodeAt(end); c >= 48 && c <= 57; c = text.charCodeAt(++end)) value = value * 10 + c - 48;
+  return [value, end];
+}
 
 /** The done status in a Driven's text. */
 export function doneStatus(text: string): DoneStatus {
   if (text.startsWith(OK_HEAD)) {
     // The last occurrence is the status's own: the result comes before it.
     const tail = text.lastIndexOf(OK_TAIL);
-    const metrics = tail > OK_HEAD.length ? OK_METRICS.exec(text.slice(tail + OK_TAIL.length)) : null;
-    if (metrics)
-      return {
-        state: "done",
-        ok: true,
-        result: JSON.parse(text.slice(OK_HEAD.length, tail)) as JsonValue,
-        memoryDelta: {},
-        memory: {},
-        metrics: { memoryBytes: Number(metrics[1]), toolCalls: Number(metrics[2]) },
-      };
+    if (tail > OK_HEAD.length) {
+      // ...{"memoryBytes":N,"toolCalls":N}} to the end, read without a regular expression.
+      const at = tail + OK_TAIL.length;
+      const [memoryBytes, bytesEnd] = digitsAt(text, at);
+      const callsAt = bytesEnd + TOOL_CALLS.length;
+      const [toolCalls, callsEnd] = digitsAt(text, callsAt);
+      if (
+        bytesEnd > at &&
+        text.startsWith(TOOL_CALLS, bytesEnd) &&
+        callsEnd > callsAt &&
+        callsEnd === text.length - 2 &&
+        text.endsWith("}}")
+      )
+        return {
+          state: "done",
+          ok: true,
+          result: JSON.parse(text.slice(OK_HEAD.length, tail)) as JsonValue,
+          memoryDelta: {},
+          memory: {},
+          metrics: { memoryBytes, toolCalls },
+        };
+    }
   }
   return JSON.parse(text) as DoneStatus;
 }
@@ -193,10 +214,10 @@ export function failedRun(code: PtcError["code"], message: string): Driven {
 // (compiled, its loads known), then each run is one crossing of the
 // boundary: data in, status out. With a synchronous payload (in-process)
 // nothing here waits on a promise.
-function firstStatus(engine: EngineInstance, entry: RunEntry, io: RunIo, spentMs: number): First | Promise<First> {
+function firstStatus(engine: EngineInstance, entry: RunEntry, io: RunIo, started: number): First | Promise<First> {
   const prepared = engine.prepare(entry.kind, entry.text, entry.engineOptions);
   if (typeof prepared === "string") return finished(prepared);
-  const started = now() - spentMs; // turning the data into JSON counts toward the time limit
+  // Everything since the run started (turning the data into JSON) counts toward the time limit.
   const payload = io.payload(prepared.loads, prepared.fields);
   if (payload instanceof Promise) {
     // While the payload was on its way, other runs may have made the instance
@@ -240,19 +261,19 @@ function runPrepared(
  *   over, once, on a fresh instance;
  * - it failed while this run waited on a tool: an execution_error saying the
  *   run's progress is lost.
- * spentMs: time already spent on this run, which counts toward its limit.
+ * started: when the run started (now()): the time spent on it since counts toward its limit.
  */
 export function driveRun(
   engine: EngineSource,
   entry: RunEntry,
   io: RunIo,
-  spentMs = 0,
+  started: number,
   retried = false,
 ): Driven | Promise<Driven> {
-  const started = now() - spentMs;
   let toolCalls = 0;
-  // The caller's io, counting the tool calls it makes.
-  const counted: RunIo = {
+  // The caller's io, counting the tool calls it makes: made for a run that
+  // calls tools (starting a run reads only its payload and resident context).
+  const counted = (): RunIo => ({
     payload: io.payload,
     calls: io.calls,
     tool(call) {
@@ -261,22 +282,20 @@ export function driveRun(
     },
     waiting: io.waiting,
     resident: io.resident,
-  };
+  });
   try {
     const instance = engine();
-    const first = firstStatus(instance, entry, counted, spentMs);
+    const first = firstStatus(instance, entry, io, started);
     const driven =
       first instanceof Promise
-        ? first.then((f) => ("run" in f ? answerCalls(instance, f.run, f.status, counted) : f))
+        ? first.then((f) => ("run" in f ? answerCalls(instance, f.run, f.status, counted()) : f))
         : "run" in first
-          ? answerCalls(instance, first.run, first.status, counted)
+          ? answerCalls(instance, first.run, first.status, counted())
           : first;
     if (!(driven instanceof Promise)) return driven;
-    return driven.catch(
-      (e: unknown) => broken(e, toolCalls, retried) ?? driveRun(engine, entry, io, now() - started, true),
-    );
+    return driven.catch((e: unknown) => broken(e, toolCalls, retried) ?? driveRun(engine, entry, io, started, true));
   } catch (e) {
-    return broken(e, toolCalls, retried) ?? driveRun(engine, entry, io, now() - started, true);
+    return broken(e, toolCalls, retried) ?? driveRun(engine, entry, io, started, true);
   }
 }
 

@@ -122,16 +122,18 @@ export function toRunResult(status: DoneStatus, started: number, timings: Timing
     durationMs: now() - started,
     memoryBytes: status.metrics.memoryBytes,
     toolCalls: status.metrics.toolCalls,
-    ...timings,
+    toolMs: timings.toolMs,
+    payloadMs: timings.payloadMs,
   };
-  const warnings = status.warnings ? { warnings: status.warnings } : {};
-  if (!status.ok) return { ok: false, error: status.error, metrics, ...warnings };
-  return {
-    ok: true,
-    result: status.result,
-    memoryDelta: status.memoryDelta ?? {},
-    memory: status.memory ?? {},
-    metrics,
-    ...warnings,
-  };
+  const result: RunResult = status.ok
+    ? {
+        ok: true,
+        result: status.result,
+        memoryDelta: status.memoryDelta ?? {},
+        memory: status.memory ?? {},
+        metrics,
+      }
+    : { ok: false, error: status.error, metrics };
+  if (status.warnings) result.warnings = status.warnings;
+  return result;
 }

@@ -47,7 +47,9 @@ function memberJson(key: string, value: unknown): string | undefined {
 // have cross too, as nulls (the program cannot load them, its loads are
 // fixed): the engine's warning names them as it would with the whole context.
 function otherKeys(context: Record<string, unknown>, loads: string[]): string {
-  if (loads.every((key) => isEnumerable.call(context, key))) return "";
+  let all = true;
+  for (let i = 0; all && i < loads.length; i++) all = isEnumerable.call(context, loads[i]!);
+  if (all) return "";
   return Object.keys(context)
     .filter((key) => !loads.includes(key))
     .map((key) => JSON.stringify(key) + ":null")
@@ -78,12 +80,10 @@ export function payloadFor(options: RunOptions, loads: string[], fields?: Projec
     if (others) text += (text.length > 1 ? "," : "") + others;
     readingMemory = true;
     const memory = options.memory ? JSON.stringify(options.memory) : "{}";
-    const rows = rowBlocks.bytes();
-    return {
-      context: text + "}",
-      memory,
-      ...(rows.length ? { rows } : {}), // a view of a reused buffer: valid until the next payload
-    };
+    // rows: a view of a reused buffer, valid until the next payload.
+    return rowBlocks.empty()
+      ? { context: text + "}", memory }
+      : { context: text + "}", memory, rows: rowBlocks.bytes() };
   } catch (e) {
     const what = readingMemory
       ? "The memory"

@@ -59,8 +59,9 @@ export class CallerRun<O extends CallerOptions = CallerOptions, R extends object
     private readonly residentContext?: ResidentContext,
   ) {
     this.entry = { kind: dialect.kind, text, engineOptions: dialect.engineOptions(options) };
-    this.gated = gatedRun(dialect.kind, text, options as RunOptions, seed);
-    this.started = now() - (this.gated?.spentMs ?? 0);
+    const at = now();
+    this.gated = gatedRun(dialect.kind, text, options as RunOptions, seed, at);
+    this.started = this.gated ? now() - this.gated.spentMs : at;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.deadline = this.started + this.timeoutMs;
     const maxKept = options.maxHeapBytes ?? DEFAULT_MAX_HEAP_BYTES;
@@ -76,11 +77,6 @@ export class CallerRun<O extends CallerOptions = CallerOptions, R extends object
 
   get signal(): AbortSignal | undefined {
     return this.options.signal;
-  }
-
-  /** Time since the run started: what the engine deducts from its limit. */
-  elapsedMs(): number {
-    return now() - this.started;
   }
 
   /**

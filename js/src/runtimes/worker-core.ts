@@ -131,7 +131,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
           },
           resident: spec,
         },
-        spentMs,
+        performance.now() - spentMs,
       );
     } catch (e) {
       done = failedRun("engine_crashed", `The engine worker failed while running this program: ${describeThrown(e)}`);
