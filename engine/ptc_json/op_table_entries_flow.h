@@ -21,7 +21,7 @@ constexpr Entry returnEntry() {
 
 constexpr Entry reverseEntry() {
   return does({.apply = applyReverse, .sees = Sees::Input, .gives = Gives::SameItems},
-           listOp(Op::Reverse, "reverse", "collections",
+           valueOp(Op::Reverse, "reverse", "collections",
              "A list's items, last first.",
              R"({"op": "reverse"})"));
 }

@@ -158,7 +158,9 @@ class Check {
     if (spec.rows == RowRole::Compare) return comparison(n, in);
     if (spec.valueOverridesInput) {  // a value-level op: its field is one of the current value
       if (!n.valueGiven && !n.field.isNone()) readField(n, n.path, in, n.field.str());
-      return kidsSee(in, n);
+      kidsSee(in, n);
+      // Read as itself (no field, no value): its value is made of its input as its entry says (reverse).
+      return !n.valueGiven && n.field.isNone() ? given(spec.gives, in, {}) : Shape{};
     }
     switch (spec.sees) {  // op_table.h: what its expressions see of its input
       case Sees::EachItem: return perItem(n, spec, in);

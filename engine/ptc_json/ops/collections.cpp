@@ -206,8 +206,9 @@ Value applyDrop(const Node& n, const Value& in, const Value* args, size_t nargs)
 Value applyDistinct(const Node& n, const Value& in, const Value*, size_t) { return distinct(expectList(n, in)); }
 
 // Shares the items (no copy of them), charged as a new list of their references.
-Value applyReverse(const Node& n, const Value& in, const Value*, size_t) {
-  const Array& items = expectList(n, in);
+Value applyReverse(const Node& n, const Value& in, const Value* args, size_t) {
+  const Value list = valueInput(n, in, args);  // a value-level op: its input, `field` or `value`
+  const Array& items = expectList(n, list);
   return locatedAt(n.path, [&] {
     ListBuilder out;
     out.reserve(items.size());
