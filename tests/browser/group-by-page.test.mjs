@@ -7,8 +7,12 @@
 // timed assertion: the figures are for the report (`node bench/browser.mjs`).
 //   node --test tests/browser/group-by-page.test.mjs
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { test } from "node:test";
-import { ENGINES, measureBrowser, sameGroups } from "../../bench/browser.mjs";
+import { chromium } from "playwright-core";
+import { serve } from "../../scripts/serve.mjs";
+import { blankPage, ENGINES, makeSite, measureBrowser, sameGroups } from "../../bench/browser.mjs";
+import { CHROMIUM_ARGS, ROOT } from "./helpers.mjs";
 
 test("group-by on a page: ptc-wasm (worker and in-process), quickjs-emscripten and plain JS agree; the table is printed", async () => {
   const printed = [];
@@ -35,3 +39,38 @@ test("group-by on a page: ptc-wasm (worker and in-process), quickjs-emscripten a
   assert.match(table, /engine start on a fresh page/);
 });
 
+// Engine start in a worker: the page starts the worker while it fetches and
+// compiles the .wasm, so the worker's script loads meanwhile (it used to start
+// at the first run, after the .wasm). Asserted as structure: a worker exists
+// once createRuntime() has resolved, before any run.
+test("createRuntime() on a page starts its engine worker before the first run", async () => {
+  const site = join(ROOT, "test-artifacts", "group-by-page");
+  await makeSite(site);
+  const server = await serve({ root: site, port: 0, requireIndex: false });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const { page } = await blankPage(browser, server);
+    const started = page.waitForEvent("worker", { timeout: 30_000 }).then(
+      (w) => w.url(),
+      () => "no worker",
+    );
+    const kind = await page.evaluate(async () => {
+      const { createRuntime } = await import("/browser.mjs");
+      globalThis.rt = await createRuntime();
+      return globalThis.rt.constructor.name;
+    });
+    assert.equal(kind, "WorkerRuntime");
+    assert.match(await started, /worker\.browser\.mjs$/);
+    // And it answers.
+    const answer = await page.evaluate(
+      async () => (await globalThis.rt.run('{"program":{"op":"literal","value":7}}')).result,
+    );
+    assert.equal(answer, 7);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

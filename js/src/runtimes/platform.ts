@@ -14,6 +14,11 @@ export interface Platform {
   loadWasm(source: WasmSource | undefined, file: WasmFile): Promise<BufferSource | WebAssembly.Module>;
   /** What starts an engine worker; loaded when a worker runtime is first created. */
   workers(options: CreateRuntimeOptions): Promise<() => WorkerPort>;
+  /**
+   * A worker runtime's first worker is started while the engine's .wasm is
+   * fetched and compiled, not after: its script loads meanwhile (a page).
+   */
+  startsWorkerEarly?: boolean;
 }
 
 const compiled = new Map<unknown, Promise<WebAssembly.Module>>();
@@ -50,9 +55,19 @@ export async function createRuntimeOn(
     throw new TypeError(`ptc-wasm: stepFunctions must be true, false or "lazy", got ${String(stepFunctions)}`);
   // A module given is loaded whatever stepFunctions says.
   const mode = options.wasm !== undefined ? true : (stepFunctions ?? stepFunctionsByDefault);
-  const module = await compileOnce(options.wasm, mode === true ? "ptc.wasm" : "ptc-json.wasm", platform);
+  const compiling = compileOnce(options.wasm, mode === true ? "ptc.wasm" : "ptc-json.wasm", platform);
   const steps = mode === "lazy" ? () => compileOnce(undefined, "ptc.wasm", platform) : undefined;
-  return options.worker
-    ? new WorkerRuntime(module, await platform.workers(options), recycle, steps)
-    : new Runtime(module, recycle, steps);
+  if (!options.worker) return new Runtime(await compiling, recycle, steps);
+  // On a page, the worker's script loads while the .wasm does (engine start
+  // in a worker: the two were one after the other).
+  const spawn = platform.startsWorkerEarly ? await platform.workers(options) : undefined;
+  const early = spawn?.();
+  let module: WebAssembly.Module;
+  try {
+    module = await compiling;
+  } catch (e) {
+    early?.terminate();
+    throw e;
+  }
+  return new WorkerRuntime(module, spawn ?? (await platform.workers(options)), recycle, steps, early);
 }
