@@ -61,7 +61,7 @@ export async function createRuntimeOn(
   // On a page, the worker's script loads while the .wasm does (engine start
   // in a worker: the two were one after the other).
   const spawn = platform.startsWorkerEarly ? await platform.workers(options) : undefined;
-  const early = spawn?.();
+  const early = startEarly(spawn);
   let module: WebAssembly.Module;
   try {
     module = await compiling;
@@ -70,4 +70,17 @@ export async function createRuntimeOn(
     throw e;
   }
   return new WorkerRuntime(module, spawn ?? (await platform.workers(options)), recycle, steps, early);
+}
+
+/**
+ * The first worker, started early; undefined when starting it throws (a page
+ * whose Worker refuses, a CSP): the first run then starts one and says why,
+ * as without an early start.
+ */
+function startEarly(spawn: (() => WorkerPort) | undefined): WorkerPort | undefined {
+  try {
+    return spawn?.();
+  } catch {
+    return undefined;
+  }
 }
