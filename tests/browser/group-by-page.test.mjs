@@ -7,6 +7,7 @@
 // timed assertion: the figures are for the report (`node bench/browser.mjs`).
 //   node --test tests/browser/group-by-page.test.mjs
 import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { chromium } from "playwright-core";
@@ -69,6 +70,35 @@ test("createRuntime() on a page starts its engine worker before the first run", 
       async () => (await globalThis.rt.run('{"program":{"op":"literal","value":7}}')).result,
     );
     assert.equal(answer, 7);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});
+
+// The early start must not lose what a worker that fails says: a page whose
+// worker script is missing gets runs that say which file to serve, as before.
+test("a worker script that does not load, started early, still fails the first run saying what to serve", async () => {
+  const site = join(ROOT, "test-artifacts", "group-by-page-no-worker");
+  await makeSite(site);
+  rmSync(join(site, "worker.browser.mjs"));
+  const server = await serve({ root: site, port: 0, requireIndex: false });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  try {
+    const { page } = await blankPage(browser, server);
+    const r = await page.evaluate(async () => {
+      const { createRuntime } = await import("/browser.mjs");
+      const rt = await createRuntime();
+      // Let the failed script's error arrive before anyone runs.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      return rt.run('{"program":{"op":"literal","value":1}}', { timeoutMs: 5000 });
+    });
+    assert.equal(r.ok, false, JSON.stringify(r));
+    assert.match(r.error.message, /worker\.browser\.mjs/);
+    assert.match(r.error.message, /did not load or start/);
   } finally {
     await browser.close();
     await server.close();

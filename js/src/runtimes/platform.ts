@@ -75,12 +75,29 @@ export async function createRuntimeOn(
 /**
  * The first worker, started early; undefined when starting it throws (a page
  * whose Worker refuses, a CSP): the first run then starts one and says why,
- * as without an early start.
+ * as without an early start. Its errors until the runtime listens (a script
+ * that did not load, while the .wasm still compiled) are held, not lost.
  */
 function startEarly(spawn: (() => WorkerPort) | undefined): WorkerPort | undefined {
+  let port: WorkerPort | undefined;
   try {
-    return spawn?.();
+    port = spawn?.();
   } catch {
     return undefined;
   }
+  if (!port) return undefined;
+  const started = port;
+  const held: unknown[] = [];
+  let listener: ((error: unknown) => void) | undefined;
+  started.onError((error) => (listener ? listener(error) : held.push(error)));
+  return {
+    post: (message) => started.post(message),
+    onMessage: (l) => started.onMessage(l),
+    onError: (l) => {
+      listener = l;
+      // Later: the runtime takes the port as its worker once it has listened.
+      if (held.length) queueMicrotask(() => held.splice(0).forEach(l));
+    },
+    terminate: () => started.terminate(),
+  };
 }
