@@ -37,3 +37,7 @@ case " $* " in *" --only"*) exit 0 ;; esac
 echo
 echo "ASYNC TOOLS"
 node bench/async.mjs
+# Group-by and engine start on a page, in headless Chromium (bench/browser.mjs).
+echo
+echo "BROWSER"
+node bench/browser.mjs

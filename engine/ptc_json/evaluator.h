@@ -69,8 +69,13 @@ class Evaluator {
   std::optional<Value> foldedColumns(const Node& pipe, size_t& i, ColumnarList& list);
   // Either of the above at step i of a pipe (evaluator.cpp).
   std::optional<Value> foldedSteps(const Node& pipe, size_t& i, const Value& current);
-  // group_by a field with folded aggregates of fields, read from cells.
-  std::optional<Value> groupByCells(const Node& n, size_t size, const ColumnSource& list);
+  // A filter marked kPlanGroup and the group_by after it, over a resident
+  // list's columns: the kept positions, then groupByCells over them (planner.cpp).
+  std::optional<Value> groupedFilter(const Node& n, const Node& group, const Value& in);
+  // group_by a field with folded aggregates of fields, read from cells: of
+  // the items at `positions` (size of them), or of the first `size` items.
+  std::optional<Value> groupByCells(const Node& n, size_t size, const ColumnSource& list,
+                                    const uint32_t* positions = nullptr);
   Value loadContext(const Node& n);
   [[noreturn]] void unknownReference(const Node& n, NearestNames& contextKeys) const;
   void offerBindings(NearestNames& names, bool andContext) const;

@@ -74,6 +74,7 @@ void planFilter(Node& filter, const Node* before, const Node* after) {
   const Folds fold = after ? specOf(after->op).folds : Folds::None;
   const bool foldable = fold == Folds::Count || (fold == Folds::Sum && !after->field.isNone());
   if (foldable && proves(cmp) && !cmp.field.isNone()) filter.plan |= kPlanFold;
+  if (after && controlOf(*after) == Control::GroupBy && proves(cmp) && !cmp.field.isNone()) filter.plan |= kPlanGroup;
 }
 
 }  // namespace
@@ -315,6 +316,38 @@ std::optional<Value> Evaluator::foldedFilter(const Node& n, const Node& agg, con
     total.add(*v);
   }
   return foldResult(summing, count, total);
+}
+
+// group_by (groupByCells) of the items of a resident list that the filter n
+// keeps: its equality on a field against the hoisted value, read from the
+// field's column, gives their positions, and group_by reads its columns there.
+// nullopt where the list has no columns (not resident, an item no object, no
+// room) or group_by does not fold by columns: the steps then run as written.
+// Over 50,000 resident rows of 14 fields, 2 in 3 kept (bench/browser.mjs):
+// 30-40 ms -> ~1 ms natively; the rows were visited one by one (a cache miss each).
+std::optional<Value> Evaluator::groupedFilter(const Node& n, const Node& group, const Value& in) {
+  if (!st_.columns || !in.isArray() || in.items().empty() || !foldsHere(n, !st_.mapItems.empty())) return std::nullopt;
+  const Array& items = in.items();
+  const Node& cmp = whereOf(n);
+  const std::optional<CellColumn> keys = st_.columns->cells(in, cmp.field);
+  if (!keys) return std::nullopt;
+  tick();
+  const Value rhs = evalSync(valueOf(cmp), operandInput(cmp, items[0]));
+  CellFilter filter(*keys, rhs, equalityOf(cmp) == Equality::Equal);
+  Scratch scratch;
+  scratch.charge(items.size() * sizeof(uint32_t));
+  std::vector<uint32_t> kept(items.size());
+  size_t count = 0;
+  constexpr size_t kBlock = 1024;
+  for (size_t start = 0; start < items.size(); start += kBlock) {
+    st_.core.checkDeadline();
+    const size_t end = std::min(items.size(), start + kBlock);
+    for (size_t i = start; i < end; ++i) {
+      kept[count] = static_cast<uint32_t>(i);
+      count += filter.keeps(i);  // no branch on the answer (foldCells)
+    }
+  }
+  return groupByCells(group, count, CachedColumns(*st_.columns, in), kept.data());
 }
 
 // After a load of a list that crossed as columns: a folded filter (as

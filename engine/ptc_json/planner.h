@@ -18,6 +18,11 @@
 //     are counted or summed as they are found, and no list of them is built
 //     (on anything but plain objects and numbers the plain filter runs, so
 //     errors are its errors);
+//   - group: the next pipe step is `group_by` a field with aggregates that
+//     fold (count, sum/avg/min/max of a field), and the filtered list is a
+//     resident one: the positions of the matches are found in the field's
+//     column and group_by reads its columns at those positions, so no row is
+//     visited and no list of the matches is built (anything else: as written);
 //   - index: the filtered list is a loaded context value or a variable, which
 //     stays the same list across the iterations around the filter: the second
 //     time the filter sees the same list it builds a hash index of the field's
@@ -43,6 +48,7 @@ enum PlanBits : uint8_t {
   kPlanIndex = 4,         // the list comes from a load or a var step: it may be indexed
   kPlanValueReadsIn = 8,  // `value` reads its input: hoist only inside a map (it then sees the map's item)
   kPlanFold = 16,         // the next pipe step is count, or sum of a field: fold the matches, build no list
+  kPlanGroup = 32,        // the next pipe step is group_by: over a resident list's columns, group the matches' cells
 };
 
 // Marks the filters of a compiled program (Node::plan).

@@ -121,6 +121,7 @@ function workerScriptUrl(workerUrl: URL | string | undefined): string {
 }
 
 const browser: Platform = {
+  startsWorkerEarly: true,
   async loadWasm(source, file) {
     if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
       return source;

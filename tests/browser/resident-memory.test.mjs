@@ -9,16 +9,14 @@
 // the figures are what the report quotes.
 //   node --test tests/browser/resident-memory.test.mjs
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { build } from "esbuild";
 import { chromium } from "playwright-core";
 import { serve } from "../../scripts/serve.mjs";
+import { makeSite } from "../../bench/browser.mjs";
 import { CHROMIUM_ARGS, ROOT } from "./helpers.mjs";
 
-const DIST = join(ROOT, "dist");
 const SITE = join(ROOT, "test-artifacts", "resident-memory");
 const ROWS = 50_000;
 // Growth over the JSON's size that fails the test. Measured on this machine
@@ -35,28 +33,7 @@ const RATIO_BOUND = 5.5;
 let server;
 let browser;
 before(async () => {
-  if (!existsSync(join(DIST, "browser.mjs"))) throw new Error("dist/browser.mjs is missing: run `npm run build`");
-  mkdirSync(SITE, { recursive: true });
-  for (const f of ["browser.mjs", "worker.browser.mjs", "ptc-json.wasm", "ptc.wasm", "extras.browser.mjs"])
-    copyFileSync(join(DIST, f), join(SITE, f));
-  // quickjs-emscripten for the page, its wasm beside the bundle.
-  const require = createRequire(import.meta.url);
-  const variant = dirname(require.resolve("@jitl/quickjs-wasmfile-release-sync/package.json"));
-  await build({
-    stdin: {
-      contents:
-        'import { newQuickJSWASMModuleFromVariant } from "quickjs-emscripten-core";\n' +
-        'import variant from "@jitl/quickjs-wasmfile-release-sync";\n' +
-        "export const quickjs = () => newQuickJSWASMModuleFromVariant(variant);\n",
-      resolveDir: ROOT,
-    },
-    bundle: true,
-    format: "esm",
-    platform: "browser",
-    outfile: join(SITE, "quickjs.mjs"),
-    logLevel: "error",
-  });
-  copyFileSync(join(variant, "dist", "emscripten-module.wasm"), join(SITE, "emscripten-module.wasm"));
+  await makeSite(SITE); // the browser build and quickjs-emscripten for a page (bench/browser.mjs)
   server = await serve({ root: SITE, port: 0, requireIndex: false });
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

@@ -138,6 +138,11 @@ TEST(ResidentColumns, HoldEveryKindOfValueAsTheRowsDo) {
       programs.push_back(R"({"program":{"op":"pipe","steps":[)" + load + "," + filter +
                          R"(,{"op":"sum","field":"v"}]}})");
       programs.push_back(R"({"program":{"op":"pipe","steps":[)" + load + "," + filter + R"(]}})");
+      // The matches grouped from the columns (kPlanGroup), as over the rows they are.
+      programs.push_back(
+          R"({"program":{"op":"pipe","steps":[)" + load + "," + filter +
+          R"(,{"op":"group_by","field":"k","aggs":{"n":{"op":"count"},"s":{"op":"sum","field":"v"},)"
+          R"("a":{"op":"avg","field":"v"},"lo":{"op":"min","field":"v"},"hi":{"op":"max","field":"v"}}}]}})");
     }
   programs.push_back(
       R"({"program":{"op":"pipe","steps":[)" + load +
@@ -165,6 +170,41 @@ TEST(ResidentColumns, AResidentWithNoRoomForThemStillAnswers) {
   int program = prepared(engine, kSumTravel);
   Value done = status(engine.runPrepared(program, "{}", "{}", 0, {}, data).text);
   EXPECT_EQ(done.field("result").asDouble(), 7) << ptc::toJson(done);
+}
+
+// A filter on a field, then group_by a field with folded aggregates, over a
+// resident list (issue 38 item 4: the browser's group-by): the kept positions
+// come from the filter field's column and group_by reads its columns there, so
+// no row is visited and no list of the matches is built. Before, that list
+// (a Value per match) was built and each match's object read, a cache miss a
+// row: 30-40 ms over 50,000 rows of 14 fields, ~0.4 ms since.
+TEST(ResidentColumns, AFilterThenGroupByReadsTheColumnsAndBuildsNoListOfTheMatches) {
+  constexpr int kCount = 30000;
+  std::string rows = R"({"rows":[)";
+  for (int i = 0; i < kCount; ++i)
+    rows += std::string(i ? "," : "") + R"({"id":)" + std::to_string(i) + R"(,"status":")" +
+            (i % 3 == 2 ? "refunded" : "paid") + R"(","category":"c)" + std::to_string(i % 5) + R"(","total":)" +
+            std::to_string(i) + ".5" + R"(,"quantity":)" + std::to_string(i % 7) + "}";
+  rows += "]}";
+  const std::string program =
+      R"({"program":{"op":"pipe","steps":[{"op":"load","name":"rows"},)"
+      R"({"op":"filter","where":{"op":"neq","field":"status","value":"refunded"}},)"
+      R"({"op":"group_by","field":"category","aggs":{"total":{"op":"sum","field":"total"},"count":{"op":"count"},)"
+      R"("avg_qty":{"op":"avg","field":"quantity"}}}]}})";
+  ptc::Engine engine;
+  int data = loaded(engine, rows, uint64_t{64} << 20, 10000);
+  int run = static_cast<int>(status(engine.prepare(program, R"({"maxHeapBytes":67108864})")).field("id").asInt());
+  status(engine.runPrepared(run, "{}", "{}", 0, {}, data).text);  // builds the columns (charged to the resident)
+  Value resident = status(engine.runPrepared(run, "{}", "{}", 0, {}, data).text);
+  Value plain = status(engine.runPrepared(run, rows, "{}", 0, {}, 0).text);
+  ASSERT_TRUE(resident.field("ok").asBool()) << ptc::toJson(resident);
+  EXPECT_EQ(ptc::toJson(resident.field("result")), ptc::toJson(plain.field("result")));
+  EXPECT_EQ(resident.field("result").items().size(), 5u);
+  // The list of the 20,000 matches alone takes a Value each; the positions of
+  // the kept items take 4 bytes an item of the list.
+  const int64_t matchesList = int64_t{20000} * static_cast<int64_t>(sizeof(Value));
+  EXPECT_LT(resident.field("metrics").field("memoryBytes").asInt(), matchesList)
+      << ptc::toJson(resident.field("metrics"));
 }
 
 TEST(ResidentColumns, AListWithAnItemThatIsNoObjectGivesTheFiltersError) {

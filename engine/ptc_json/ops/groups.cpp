@@ -76,7 +76,7 @@ bool GroupFolds::add(size_t group, const Value& item) {
 }
 
 bool GroupFolds::addCells(const uint32_t* groups, size_t count, size_t groupCount, const CellColumn* columns,
-                          size_t from) {
+                          const uint32_t* at) {
   const size_t aggs = n_.keys.size();
   cover(groupCount * aggs);
   for (size_t j = 0; j < aggs; ++j) {
@@ -89,7 +89,8 @@ bool GroupFolds::addCells(const uint32_t* groups, size_t count, size_t groupCoun
       continue;
     }
     const bool numbers = how == Folds::Sum || how == Folds::Avg;
-    for (size_t k = 0, i = from; k < count; ++k, ++i) {
+    for (size_t k = 0; k < count; ++k) {
+      const size_t i = at[k];
       Fold& f = folds[groups[k] * aggs];
       if (numbers && column.tag(i) == RowTag::Number) {
         f.sum.add(cellNumber(column.cells[i]));

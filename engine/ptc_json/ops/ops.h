@@ -177,7 +177,8 @@ class GroupFolds {
   // j's field (count's is not read). Agg after agg over the block, and a
   // number cell goes into a sum or an average without becoming a Value: the
   // per-item work of group_by over cells.
-  bool addCells(const uint32_t* groups, size_t count, size_t groupCount, const CellColumn* columns, size_t from);
+  // Item k of the block is at position at[k] of the columns.
+  bool addCells(const uint32_t* groups, size_t count, size_t groupCount, const CellColumn* columns, const uint32_t* at);
   bool results(size_t group, Value* out) const;
 
  private:

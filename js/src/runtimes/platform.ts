@@ -14,6 +14,11 @@ export interface Platform {
   loadWasm(source: WasmSource | undefined, file: WasmFile): Promise<BufferSource | WebAssembly.Module>;
   /** What starts an engine worker; loaded when a worker runtime is first created. */
   workers(options: CreateRuntimeOptions): Promise<() => WorkerPort>;
+  /**
+   * A worker runtime's first worker is started while the engine's .wasm is
+   * fetched and compiled, not after: its script loads meanwhile (a page).
+   */
+  startsWorkerEarly?: boolean;
 }
 
 const compiled = new Map<unknown, Promise<WebAssembly.Module>>();
@@ -50,9 +55,49 @@ export async function createRuntimeOn(
     throw new TypeError(`ptc-wasm: stepFunctions must be true, false or "lazy", got ${String(stepFunctions)}`);
   // A module given is loaded whatever stepFunctions says.
   const mode = options.wasm !== undefined ? true : (stepFunctions ?? stepFunctionsByDefault);
-  const module = await compileOnce(options.wasm, mode === true ? "ptc.wasm" : "ptc-json.wasm", platform);
+  const compiling = compileOnce(options.wasm, mode === true ? "ptc.wasm" : "ptc-json.wasm", platform);
   const steps = mode === "lazy" ? () => compileOnce(undefined, "ptc.wasm", platform) : undefined;
-  return options.worker
-    ? new WorkerRuntime(module, await platform.workers(options), recycle, steps)
-    : new Runtime(module, recycle, steps);
+  if (!options.worker) return new Runtime(await compiling, recycle, steps);
+  // On a page, the worker's script loads while the .wasm does (engine start
+  // in a worker: the two were one after the other).
+  const spawn = platform.startsWorkerEarly ? await platform.workers(options) : undefined;
+  const early = startEarly(spawn);
+  let module: WebAssembly.Module;
+  try {
+    module = await compiling;
+  } catch (e) {
+    early?.terminate();
+    throw e;
+  }
+  return new WorkerRuntime(module, spawn ?? (await platform.workers(options)), recycle, steps, early);
+}
+
+/**
+ * The first worker, started early; undefined when starting it throws (a page
+ * whose Worker refuses, a CSP): the first run then starts one and says why,
+ * as without an early start. Its errors until the runtime listens (a script
+ * that did not load, while the .wasm still compiled) are held, not lost.
+ */
+function startEarly(spawn: (() => WorkerPort) | undefined): WorkerPort | undefined {
+  let port: WorkerPort | undefined;
+  try {
+    port = spawn?.();
+  } catch {
+    return undefined;
+  }
+  if (!port) return undefined;
+  const started = port;
+  const held: unknown[] = [];
+  let listener: ((error: unknown) => void) | undefined;
+  started.onError((error) => (listener ? listener(error) : held.push(error)));
+  return {
+    post: (message) => started.post(message),
+    onMessage: (l) => started.onMessage(l),
+    onError: (l) => {
+      listener = l;
+      // Later: the runtime takes the port as its worker once it has listened.
+      if (held.length) queueMicrotask(() => held.splice(0).forEach(l));
+    },
+    terminate: () => started.terminate(),
+  };
 }

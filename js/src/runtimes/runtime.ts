@@ -145,7 +145,16 @@ const RECYCLE_IDLE_MS = 2000;
 export abstract class EngineHost {
   private operationList?: Operation[];
   private stepTable?: WorkflowLanguage;
-  protected engine: EngineInstance;
+  // The local instance (validate, analyze, operations...; an in-process
+  // runtime's runs): made on first use, so a worker runtime, whose runs never
+  // use it, does not instantiate the engine on the page before its first run.
+  private local?: EngineInstance;
+  protected get engine(): EngineInstance {
+    return (this.local ??= EngineInstance.create(this.wasmModule));
+  }
+  protected set engine(instance: EngineInstance) {
+    this.local = instance;
+  }
   // stepFunctions "lazy": wasmModule is PTC-JSON only, and step-function files
   // run on an instance of the module with both dialects, loaded on first use.
   protected stepsModule?: WasmModule;
@@ -155,9 +164,7 @@ export abstract class EngineHost {
     protected readonly wasmModule: WasmModule,
     protected readonly recycleEngineBytes = RECYCLE_ENGINE_BYTES,
     private readonly loadStepsModule?: () => Promise<WasmModule>,
-  ) {
-    this.engine = EngineInstance.create(wasmModule);
-  }
+  ) {}
 
   async preload(parts: PreloadParts = {}): Promise<void> {
     await Promise.all([
@@ -467,6 +474,12 @@ export class Runtime extends EngineHost implements PtcRuntime {
   private readonly engineSource = () => this.healthyEngine();
   private readonly stepsEngineSource = () => this.stepsEngine() as EngineInstance;
   private recycleTimer?: ReturnType<typeof setTimeout>;
+
+  /** @internal use createRuntime() */
+  constructor(wasmModule: WasmModule, recycleEngineBytes?: number, loadStepsModule?: () => Promise<WasmModule>) {
+    super(wasmModule, recycleEngineBytes, loadStepsModule);
+    this.healthyEngine(); // its runs use it: instantiated now, so createRuntime() says when that fails
+  }
 
   private grown(): boolean {
     return this.engine.grewPast(this.recycleEngineBytes);

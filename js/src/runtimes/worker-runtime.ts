@@ -71,8 +71,11 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     private readonly spawn: () => WorkerPort,
     recycleEngineBytes?: number,
     loadStepsModule?: () => Promise<WasmModule>,
+    started?: WorkerPort,
   ) {
     super(wasmModule, recycleEngineBytes, loadStepsModule);
+    // A worker started while the module loaded: its engine starts now, before the first run.
+    if (started) this.workerPort(started);
   }
 
   // The worker runs step-function files on the module with both dialects, once loaded.
@@ -236,9 +239,9 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     if (run.pending !== undefined) run.sentAt = now();
   }
 
-  private workerPort(): WorkerPort {
+  private workerPort(started?: WorkerPort): WorkerPort {
     if (this.port) return this.port;
-    const port = this.spawn();
+    const port = started ?? this.spawn();
     this.workersStarted++;
     // A worker that never answered did not start (its script is missing, say):
     // a fresh one would not either, so its runs are not started again.
