@@ -310,7 +310,7 @@ const INTRO_COMPACT = [
   '- References: "$_" the current value, "$_.a.b" a path in it; "$name" a let or as binding, else memory key, ' +
     'else context key; "$name.a" inside it, "$v.0" a position, "$v.*.a" a of every item. Literal "$USD": ' +
     '{"op": "literal", "value": "$USD"}.',
-  '- {"pipe": [steps]}: each step gets the previous result; the first has none: "$name", call or literal. ' +
+  '- {"pipe": [steps]}: each step gets the previous result; the first: "$name", call or literal. ' +
     "In where/expr the current value is each item; as: name also binds it (ops over items, loop).",
   "- Comparisons read `field` of the current item (none: the item); an expression `value` sees the innermost " +
     "map's item (outside a map: that item), also in a filter nested in it: a join.",

@@ -91,7 +91,7 @@ const ERRORS_FULL = [
     "MemoryExceeded: it ran too long or held too much. Fix the node at the pointer and send the whole file again.",
 ];
 
-const ERRORS_COMPACT = ["Errors: each names a JSON Pointer (ValidationError: nothing ran)."];
+const ERRORS_COMPACT = ["Errors name a JSON Pointer (ValidationError: nothing ran)."];
 
 // Complete files: each one runs (tests/js/agent-workflow.test.cjs).
 const EXAMPLE_COMPACT = [
