@@ -3,6 +3,8 @@
 // (js/src/types/error-codes.ts). `node scripts/gen-docs.mjs --check` fails if a
 // committed file differs (a Jest test runs that check).
 import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { createRuntime, ERROR_CODES } from "ptc-wasm";
 
 export async function operationsMarkdown() {
@@ -65,7 +67,8 @@ export function errorsMarkdown() {
   return lines.join("\n");
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a script (not imported): a relative argv[1] too, which the URL compare missed.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const outputs = [
     ["operations.md", await operationsMarkdown()],
     ["errors.md", errorsMarkdown()],

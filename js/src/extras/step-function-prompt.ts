@@ -29,7 +29,7 @@ const INTRO_COMPACT = [
   "# Step functions",
   "",
   'Send {"functions": [{"function": "name", "input"?: {"param": "type"}, "output": "type", "steps": [...]}, ' +
-    '...], "input": {...}}: the last function runs; its result comes back. Types: number, text, bool, nil, "list T", "result T E" (return {"ok": v} or {"error": e}), other ' +
+    '...], "input": {...}}: the last function gives the result. Types: number, text, bool, nil, "list T", "result T E" (return {"ok": v} or {"error": e}), other ' +
     "words (not null).",
 ];
 
@@ -91,7 +91,7 @@ const ERRORS_FULL = [
     "MemoryExceeded: it ran too long or held too much. Fix the node at the pointer and send the whole file again.",
 ];
 
-const ERRORS_COMPACT = ["Errors name a JSON Pointer (ValidationError: nothing ran)."];
+const ERRORS_COMPACT = ["Errors: each names a JSON Pointer (ValidationError: nothing ran)."];
 
 // Complete files: each one runs (tests/js/agent-workflow.test.cjs).
 const EXAMPLE_COMPACT = [
