@@ -290,6 +290,25 @@ Value parseJson(std::string_view text, std::string_view what, const std::functio
   return parseJsonReference(text, what, progress);
 }
 
+size_t StringSource::read(char* buffer, size_t capacity) {
+  const size_t n = std::min({capacity, piece_, text_.size() - at_});
+  std::memcpy(buffer, text_.data() + at_, n);
+  at_ += n;
+  return n;
+}
+
+Value parseJson(TextSource& source, std::string_view what, const std::function<void()>& progress, size_t pieceBytes) {
+  {
+    Value fast;
+    if (parseJsonFast(source, pieceBytes, fast, progress)) return fast;
+  }  // what the fast path built is let go before the text is read whole
+  std::string whole;
+  source.rewind();
+  std::vector<char> piece(pieceBytes);
+  for (size_t n; (n = source.read(piece.data(), piece.size())) > 0;) whole.append(piece.data(), n);
+  return parseJson(std::string_view(whole), what, progress);
+}
+
 Value parseJsonReference(std::string_view text, std::string_view what, const std::function<void()>& progress) {
   ValueBuilder builder(progress);
   bool ok = json::sax_parse(text.begin(), text.end(), &builder, nlohmann::detail::input_format_t::json, true);
