@@ -160,7 +160,17 @@ class FastParser {
       if (after == After::Bad) return false;
     }
     --depth_;
-    out = Value::object(members_.data() + base, members_.size() - base);
+    const size_t n = members_.size() - base;
+    if (source_ && n >= Value::kIndexFrom) {
+      // A resident context's rows share their key index (value.h): the last
+      // wide object at this depth is the one whose keys they most likely have.
+      if (lastWide_.size() <= static_cast<size_t>(depth_)) lastWide_.resize(static_cast<size_t>(depth_) + 1);
+      Value& like = lastWide_[static_cast<size_t>(depth_)];
+      out = Value::object(members_.data() + base, n, &like);
+      like = out;
+    } else {
+      out = Value::object(members_.data() + base, n);
+    }
     members_.resize(base);
     return true;
   }
@@ -440,6 +450,7 @@ class FastParser {
   uint64_t read_ = 0;  // bytes of the text read so far
   size_t lastPiece_ = 0;
   Array table_;                                 // the parse's short strings (shared)
+  Array lastWide_;  // the last wide object parsed at each depth (a text read in pieces)
   static constexpr size_t kTableSlots = 32768;  // a power of two
   uint32_t values_ = 0;
   int depth_ = 0;
