@@ -450,7 +450,7 @@ class FastParser {
   uint64_t read_ = 0;  // bytes of the text read so far
   size_t lastPiece_ = 0;
   Array table_;                                 // the parse's short strings (shared)
-  Array lastWide_;  // the last wide object parsed at each depth (a text read in pieces)
+  Array lastWide_;                              // the last wide object parsed at each depth (a text read in pieces)
   static constexpr size_t kTableSlots = 32768;  // a power of two
   uint32_t values_ = 0;
   int depth_ = 0;
