@@ -399,30 +399,38 @@ class FastParser {
   // resident's, which then counts every block its values hold); the table
   // itself is the parse's bookkeeping, as the window is.
   Value shared(uint32_t hash, std::string_view text) {
-    if (table_.empty()) table_.resize(1024);
-    size_t at = hash & (table_.size() - 1) & ~size_t{1};
-    Value& first = table_[at];
-    Value& second = table_[at + 1];
-    if (first.isString() && first.str() == text) return first;
-    if (second.isString() && second.str() == text) {
-      first.swap(second);
-      return first;
+    if (table_.empty()) {
+      table_.resize(1024);
+      hashes_.assign(1024, 0);
     }
-    second = std::move(first);
-    first = Value::string(std::string(text));
-    return first;
+    // The slots' hashes sit apart, side by side: a miss reads one word, not
+    // two strings' blocks scattered over the heap (the table outgrows caches).
+    const size_t at = hash & (table_.size() - 1) & ~size_t{1};
+    if (hashes_[at] == hash && table_[at].isString() && table_[at].str() == text) return table_[at];
+    if (hashes_[at + 1] == hash && table_[at + 1].isString() && table_[at + 1].str() == text) {
+      table_[at].swap(table_[at + 1]);
+      std::swap(hashes_[at], hashes_[at + 1]);
+      return table_[at];
+    }
+    table_[at + 1] = std::move(table_[at]);
+    hashes_[at + 1] = hashes_[at];
+    table_[at] = Value::string(std::string(text));
+    hashes_[at] = hash;
+    return table_[at];
   }
   // More slots as more of the text is read: a few per kilobyte.
   void growTable() {
     if (table_.empty() || table_.size() >= kTableSlots || read_ < table_.size() * 64) return;
     Array old = std::move(table_);
+    std::vector<uint32_t> oldHashes = std::move(hashes_);
     table_ = Array(old.size() * 2);
-    for (Value& v : old) {
-      if (!v.isString()) continue;
-      uint32_t hash = 2166136261u;
-      for (unsigned char c : v.str()) hash = (hash ^ c) * 16777619u;
-      size_t at = hash & (table_.size() - 1) & ~size_t{1};
-      (table_[at].isString() ? table_[at + 1] : table_[at]) = std::move(v);
+    hashes_.assign(table_.size(), 0);
+    for (size_t i = 0; i < old.size(); ++i) {
+      if (!old[i].isString()) continue;
+      size_t at = oldHashes[i] & (table_.size() - 1) & ~size_t{1};
+      if (table_[at].isString()) ++at;
+      table_[at] = std::move(old[i]);
+      hashes_[at] = oldHashes[i];
     }
   }
 
@@ -450,6 +458,7 @@ class FastParser {
   uint64_t read_ = 0;  // bytes of the text read so far
   size_t lastPiece_ = 0;
   Array table_;                                 // the parse's short strings (shared)
+  std::vector<uint32_t> hashes_;                // the hash of each slot's string
   Array lastWide_;                              // the last wide object parsed at each depth (a text read in pieces)
   static constexpr size_t kTableSlots = 32768;  // a power of two
   uint32_t values_ = 0;

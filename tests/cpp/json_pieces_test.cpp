@@ -12,6 +12,7 @@
 #include "api/engine.h"
 #include "core/error.h"
 #include "core/json.h"
+#include "core/json_fast.h"
 #include "core/resident.h"
 
 namespace {
@@ -52,8 +53,14 @@ const std::vector<std::string> kTexts = {
 TEST(JsonPieces, EveryCutReadsAsTheWholeText) {
   for (const std::string& text : kTexts) {
     const std::string expected = whole(text);
-    for (size_t piece = 1; piece <= 24; ++piece)
+    for (size_t piece = 1; piece <= 24; ++piece) {
       EXPECT_EQ(inPieces(text, piece), expected) << "pieces of " << piece << " bytes: " << text;
+      // Read by the fast path itself, not by the fallback that reads the text again whole.
+      StringSource source(text, piece);
+      Value out;
+      EXPECT_EQ(ptc::parseJsonFast(source, piece, out, {}), text.rfind("\xEF\xBB\xBF", 0) != 0)
+          << "pieces of " << piece << " bytes: " << text;
+    }
     EXPECT_EQ(inPieces(text, 4096), expected) << text;
   }
 }
@@ -134,6 +141,9 @@ TEST(JsonPieces, ReadsAPieceAtATime) {
   auto resident = ptc::loadResident(source, 1 << 28, 60000, 64 * 1024);
   EXPECT_EQ(resident->context.field("rows").items().size(), 20000u);
   EXPECT_EQ(source.largest, 64u * 1024);
+  CountingSource again(text);  // by the fast path, not the fallback that reads it whole
+  Value out;
+  EXPECT_TRUE(ptc::parseJsonFast(again, 64 * 1024, out, {}));
 }
 
 }  // namespace
