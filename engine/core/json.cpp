@@ -128,8 +128,9 @@ class ValueBuilder : public nlohmann::json_sax<json> {
 // nlohmann reports "[json.exception.parse_error.101] parse error at line 1,
 // column 7: syntax error while parsing value - unexpected '}'; expected ...".
 // Keep the part after the last " - " (or after "parse error"), which is the reason.
+// The last " - " before the bytes quoted after "last read:", which may hold one.
 std::string reasonOf(const std::string& what) {
-  size_t dash = what.rfind(" - ");
+  size_t dash = what.rfind(" - ", what.find("; last read: "));
   if (dash != std::string::npos) return what.substr(dash + 3);
   size_t colon = what.find(": ");
   return colon == std::string::npos ? what : what.substr(colon + 2);
