@@ -26,6 +26,8 @@ const TS_TYPE = {
   size_t: "number",
   uintptr_t: "number",
   uint32_t: "number",
+  // wasm/bindings.cpp's JS function that writes a text's next piece into wasm memory.
+  TextReader: "(buffer: number, capacity: number, restart: boolean) => number",
 };
 
 // What Emscripten itself exports when the link flags ask (-sEXPORTED_FUNCTIONS

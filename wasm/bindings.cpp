@@ -4,10 +4,12 @@
 // marshalling for megabytes. No language logic lives here.
 #include <emscripten/bind.h>
 #include <emscripten/emscripten.h>
+#include <emscripten/val.h>
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "api/engine.h"
 
@@ -34,9 +36,30 @@ std::string prepare(uintptr_t ptr, size_t len, std::string options) {
 // the run's handle beside its text (0: the run is done).
 ptc::RunStatus lastStatus;
 uint32_t statusSlot[3];
+// A resident context's text crosses a piece at a time: `read(buffer, capacity,
+// restart)` is a JS function that writes the next UTF-8 bytes of the text into
+// wasm memory at `buffer` (at most `capacity`; from the first byte again when
+// `restart`) and returns how many, 0 at the end. The engine then never holds
+// the whole text, whose copy would stay in the wasm memory's high-water mark.
+using TextReader = emscripten::val;
+class JsTextSource final : public ptc::TextSource {
+ public:
+  explicit JsTextSource(TextReader read) : read_(std::move(read)) {}
+  size_t read(char* buffer, size_t capacity) override {
+    const bool restart = restart_;
+    restart_ = false;
+    return read_(reinterpret_cast<uintptr_t>(buffer), capacity, restart).as<size_t>();
+  }
+  void rewind() override { restart_ = true; }
+
+ private:
+  TextReader read_;
+  bool restart_ = false;
+};
 // Limits arrive as doubles: JS numbers, exact up to 2^53.
-std::string loadResident(uintptr_t ptr, size_t len, double maxBytes, double timeoutMs) {
-  return engine().loadResident(bytes(ptr, len), static_cast<uint64_t>(maxBytes), static_cast<int64_t>(timeoutMs));
+std::string loadResident(TextReader read, double maxBytes, double timeoutMs) {
+  JsTextSource source(std::move(read));
+  return engine().loadResident(source, static_cast<uint64_t>(maxBytes), static_cast<int64_t>(timeoutMs));
 }
 void releaseResident(int id) { engine().releaseResident(id); }
 double residentBytes() { return static_cast<double>(engine().residentBytes()); }

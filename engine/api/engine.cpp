@@ -199,13 +199,24 @@ RunStatus Engine::runPrepared(int prepared, std::string_view contextJson, std::s
 
 std::string Engine::loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs) {
   try {
-    auto resident = ptc::loadResident(contextJson, maxBytes, timeoutMs);
-    int id = nextResident_++;
-    residents_.emplace(id, resident);
-    return residentJson(id, *resident);
+    return kept(ptc::loadResident(contextJson, maxBytes, timeoutMs));
   } catch (...) {
     return doneErrorJson(currentError(), kNoMetrics);
   }
+}
+
+std::string Engine::loadResident(TextSource& source, uint64_t maxBytes, int64_t timeoutMs) {
+  try {
+    return kept(ptc::loadResident(source, maxBytes, timeoutMs));
+  } catch (...) {
+    return doneErrorJson(currentError(), kNoMetrics);
+  }
+}
+
+std::string Engine::kept(std::shared_ptr<const Resident> resident) {
+  int id = nextResident_++;
+  residents_.emplace(id, resident);
+  return residentJson(id, *resident);
 }
 
 uint64_t Engine::residentBytes() const {

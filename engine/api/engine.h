@@ -63,6 +63,9 @@ class Engine {
   // the error (memory_exceeded past maxBytes). Runs still reading it when it
   // is released keep it until they end.
   std::string loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs);
+  // The same with the text read from `source` a piece at a time (the wasm
+  // binding's: the text never crosses into the engine whole).
+  std::string loadResident(TextSource& source, uint64_t maxBytes, int64_t timeoutMs);
   void releaseResident(int id) { residents_.erase(id); }
   // Bytes of the resident contexts loaded and not released.
   uint64_t residentBytes() const;
@@ -105,6 +108,8 @@ class Engine {
   // A fresh run of a prepared entry, or a done status saying why there is none.
   std::unique_ptr<RunBase> newRun(int prepared, std::string_view rowBlocks, int resident, std::string& refused);
   std::string drive(int run, const std::function<std::string(RunBase&)>& step);
+  // A loaded resident context kept under a new id: its status text.
+  std::string kept(std::shared_ptr<const Resident> resident);
 
   const EngineOptions& options(std::string_view optionsJson);
 

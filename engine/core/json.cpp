@@ -128,8 +128,9 @@ class ValueBuilder : public nlohmann::json_sax<json> {
 // nlohmann reports "[json.exception.parse_error.101] parse error at line 1,
 // column 7: syntax error while parsing value - unexpected '}'; expected ...".
 // Keep the part after the last " - " (or after "parse error"), which is the reason.
+// The last " - " before the bytes quoted after "last read:", which may hold one.
 std::string reasonOf(const std::string& what) {
-  size_t dash = what.rfind(" - ");
+  size_t dash = what.rfind(" - ", what.find("; last read: "));
   if (dash != std::string::npos) return what.substr(dash + 3);
   size_t colon = what.find(": ");
   return colon == std::string::npos ? what : what.substr(colon + 2);
@@ -288,6 +289,25 @@ Value parseJson(std::string_view text, std::string_view what, const std::functio
   // Declined: nlohmann parses it (the rare text the fast path does not take on)
   // or words the error with its position.
   return parseJsonReference(text, what, progress);
+}
+
+size_t StringSource::read(char* buffer, size_t capacity) {
+  const size_t n = std::min({capacity, piece_, text_.size() - at_});
+  std::memcpy(buffer, text_.data() + at_, n);
+  at_ += n;
+  return n;
+}
+
+Value parseJson(TextSource& source, std::string_view what, const std::function<void()>& progress, size_t pieceBytes) {
+  {
+    Value fast;
+    if (parseJsonFast(source, pieceBytes, fast, progress)) return fast;
+  }  // what the fast path built is let go before the text is read whole
+  std::string whole;
+  source.rewind();
+  std::vector<char> piece(pieceBytes);
+  for (size_t n; (n = source.read(piece.data(), piece.size())) > 0;) whole.append(piece.data(), n);
+  return parseJson(std::string_view(whole), what, progress);
 }
 
 Value parseJsonReference(std::string_view text, std::string_view what, const std::function<void()>& progress) {

@@ -3,6 +3,7 @@
 // their key strings. This is the only translation unit that includes nlohmann.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,41 @@ Value parseJson(std::string_view text, std::string_view what, const std::functio
 // The same through nlohmann/json alone (parseJson tries a fast path first and
 // falls back to this); the differential test holds the two together.
 Value parseJsonReference(std::string_view text, std::string_view what, const std::function<void()>& progress = {});
+
+// A JSON text read in pieces, so that a big one (a resident context) never
+// needs to be in the engine's memory whole: what crosses into it is a piece at
+// a time, and memory's high-water mark is the values plus one piece.
+class TextSource {
+ public:
+  virtual ~TextSource() = default;
+  // Writes the next bytes of the text into `buffer`, at most `capacity`, and
+  // says how many; 0 once the text has ended.
+  virtual size_t read(char* buffer, size_t capacity) = 0;
+  // The next read starts again from the text's first byte.
+  virtual void rewind() = 0;
+};
+
+// A text in memory as a TextSource (tests, and the whole-text entry points).
+class StringSource final : public TextSource {
+ public:
+  explicit StringSource(std::string_view text, size_t piece = SIZE_MAX) : text_(text), piece_(piece) {}
+  size_t read(char* buffer, size_t capacity) override;
+  void rewind() override { at_ = 0; }
+
+ private:
+  std::string_view text_;
+  size_t piece_;  // the most one read gives (tests cut the text into small pieces)
+  size_t at_ = 0;
+};
+
+constexpr size_t kTextPieceBytes = size_t{1} << 20;  // what a TextSource is read by
+
+// parseJson of the text `source` gives, read a piece of `pieceBytes` at a time.
+// Errors are those parseJson gives for the whole text, positions included: on
+// a text the fast path declines (an error, or the rare one it does not take
+// on), the text is read again whole and parsed as parseJson does.
+Value parseJson(TextSource& source, std::string_view what, const std::function<void()>& progress = {},
+                size_t pieceBytes = kTextPieceBytes);
 
 // Parses JSON values written one after another, separated by optional
 // whitespace (the step-function file format). Positions in errors are offsets

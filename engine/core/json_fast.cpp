@@ -2,12 +2,14 @@
 
 #include <fast_float/fast_float.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/json.h"
 
@@ -48,6 +50,10 @@ class FastParser {
  public:
   FastParser(std::string_view text, const std::function<void()>& progress)
       : p_(text.data()), end_(text.data() + text.size()), progress_(progress) {}
+  // Reads the text from `source` a piece of at most `chunkBytes` at a time
+  // into a window that holds the piece and the unfinished token before it.
+  FastParser(TextSource& source, size_t chunkBytes, const std::function<void()>& progress)
+      : p_(nullptr), end_(nullptr), progress_(progress), source_(&source), chunk_(std::max<size_t>(chunkBytes, 16)) {}
 
   bool parse(Value& out) {
     if (!value(out)) return false;
@@ -57,7 +63,39 @@ class FastParser {
 
  private:
   void skipSpace() {
-    while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    for (;;) {
+      while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+      if (p_ < end_ || !refill(p_)) return;
+    }
+  }
+
+  // The text read in pieces (source_): the bytes from `keep` on move to the
+  // front of the window and the next piece follows them; `keep` and p_ point
+  // into the window again (other pointers into it are stale). False at the end
+  // of the text (or when it is not read in pieces): nothing more came.
+  bool refill(const char*& keep) {
+    if (!source_ || done_) return false;
+    const size_t kept = static_cast<size_t>(end_ - keep);
+    const size_t at = static_cast<size_t>(p_ - keep);
+    if (kept > 0 && keep != window_.data()) std::memmove(window_.data(), keep, kept);
+    // Pieces start small and double up to chunk_: a small text costs a small window.
+    const size_t piece = std::min(chunk_, std::max<size_t>(size_t{64} << 10, 2 * lastPiece_));
+    lastPiece_ = piece;
+    if (window_.size() < kept + piece) window_.resize(kept + piece);
+    const size_t n = source_->read(window_.data() + kept, piece);
+    if (n == 0) done_ = true;
+    read_ += n;
+    growTable();
+    keep = window_.data();
+    p_ = keep + at;
+    end_ = keep + kept + n;
+    return n > 0;
+  }
+  // At least `n` bytes from p_ on in the window, or all that is left of the text.
+  bool ensure(size_t n) {
+    while (static_cast<size_t>(end_ - p_) < n)
+      if (!refill(p_)) return false;
+    return true;
   }
 
   bool value(Value& out) {
@@ -77,7 +115,7 @@ class FastParser {
 
   bool literal(const char* word, Value v, Value& out) {
     size_t n = std::strlen(word);
-    if (static_cast<size_t>(end_ - p_) < n || std::memcmp(p_, word, n) != 0) return false;
+    if (!ensure(n) || static_cast<size_t>(end_ - p_) < n || std::memcmp(p_, word, n) != 0) return false;
     p_ += n;
     out = std::move(v);
     return true;
@@ -122,7 +160,17 @@ class FastParser {
       if (after == After::Bad) return false;
     }
     --depth_;
-    out = Value::object(members_.data() + base, members_.size() - base);
+    const size_t n = members_.size() - base;
+    if (source_ && n >= Value::kIndexFrom) {
+      // A resident context's rows share their key index (value.h): the last
+      // wide object at this depth is the one whose keys they most likely have.
+      if (lastWide_.size() <= static_cast<size_t>(depth_)) lastWide_.resize(static_cast<size_t>(depth_) + 1);
+      Value& like = lastWide_[static_cast<size_t>(depth_)];
+      out = Value::object(members_.data() + base, n, &like);
+      like = out;
+    } else {
+      out = Value::object(members_.data() + base, n);
+    }
     members_.resize(base);
     return true;
   }
@@ -179,8 +227,11 @@ class FastParser {
   // small direct-mapped cache that outlives the parse, so rows share one string
   // and a rerun over similar data builds none. (Values never change once
   // built, so sharing is invisible.) Cached strings belong to no run's budget:
-  // at most kShortSlots of them, each under kShortString bytes.
+  // at most kShortSlots of them, each under kShortString bytes. A text read in
+  // pieces (a resident context) shares its strings through a table of its own
+  // instead, charged (shared() below).
   bool shortOrString(Value& out) {
+    ensure(kShortString + 2);  // the quotes and a short string between them, when the text has them
     const char* start = p_ + 1;
     const char* limit = end_ - start > kShortString ? start + kShortString : end_;
     const char* q = start;
@@ -192,13 +243,17 @@ class FastParser {
     }
     if (q < end_ && *q == '"') {
       std::string_view text(start, static_cast<size_t>(q - start));
+      p_ = q + 1;
+      if (source_) {
+        out = shared(hash, text);
+        return true;
+      }
       Value& slot = shortStrings()[hash & (kShortSlots - 1)];
       if (!slot.isString() || slot.str() != text) {
         BudgetScope shared(nullptr);
         slot = Value::string(std::string(text));
       }
       out = slot;
-      p_ = q + 1;
       return true;
     }
     std::string s;
@@ -210,7 +265,13 @@ class FastParser {
   bool string(std::string& out) {
     ++p_;  // the opening quote
     const char* run = p_;
-    while (p_ < end_) {
+    for (;;) {
+      if (p_ >= end_) {  // the string goes on in the next piece of the text, if any
+        out.append(run, static_cast<size_t>(p_ - run));
+        if (!refill(p_)) return false;  // unterminated
+        run = p_;
+        continue;
+      }
       unsigned char c = static_cast<unsigned char>(*p_);
       if (c == '"') {
         out.append(run, static_cast<size_t>(p_ - run));
@@ -228,14 +289,19 @@ class FastParser {
         ++p_;
         continue;
       }
+      if (end_ - p_ < 4 && source_) {  // a sequence cut by the end of a piece
+        out.append(run, static_cast<size_t>(p_ - run));
+        ensure(4);
+        run = p_;
+      }
       size_t n = utf8Sequence(reinterpret_cast<const unsigned char*>(p_), reinterpret_cast<const unsigned char*>(end_));
       if (n == 0) return false;
       p_ += n;
     }
-    return false;  // unterminated
   }
 
   bool escape(std::string& out) {
+    ensure(12);  // the longest escape: a surrogate pair, \uD83D\uDE00
     if (end_ - p_ < 2) return false;
     char c = p_[1];
     p_ += 2;
@@ -286,6 +352,7 @@ class FastParser {
   // The JSON number grammar; integers that fit int64 stay integers, others
   // become the nearest double (as the nlohmann path does).
   bool number(Value& out) {
+    if (source_) wholeToken();
     const char* start = p_;
     if (p_ < end_ && *p_ == '-') ++p_;
     if (p_ >= end_) return false;
@@ -324,9 +391,76 @@ class FastParser {
     return true;
   }
 
+  // A text read in pieces is a resident context, kept for many runs: its short
+  // strings (keys, categories, names that repeat across rows) are shared
+  // through a table of this parse, two slots per hash, the one used last
+  // first, which grows with the text read (kTableSlots at most) and goes with
+  // the parse. A string made here is charged to the budget in force (the
+  // resident's, which then counts every block its values hold); the table
+  // itself is the parse's bookkeeping, as the window is.
+  Value shared(uint32_t hash, std::string_view text) {
+    if (table_.empty()) {
+      table_.resize(1024);
+      hashes_.assign(1024, 0);
+    }
+    // The slots' hashes sit apart, side by side: a miss reads one word, not
+    // two strings' blocks scattered over the heap (the table outgrows caches).
+    const size_t at = hash & (table_.size() - 1) & ~size_t{1};
+    if (hashes_[at] == hash && table_[at].isString() && table_[at].str() == text) return table_[at];
+    if (hashes_[at + 1] == hash && table_[at + 1].isString() && table_[at + 1].str() == text) {
+      table_[at].swap(table_[at + 1]);
+      std::swap(hashes_[at], hashes_[at + 1]);
+      return table_[at];
+    }
+    table_[at + 1] = std::move(table_[at]);
+    hashes_[at + 1] = hashes_[at];
+    table_[at] = Value::string(std::string(text));
+    hashes_[at] = hash;
+    return table_[at];
+  }
+  // More slots as more of the text is read: a few per kilobyte.
+  void growTable() {
+    if (table_.empty() || table_.size() >= kTableSlots || read_ < table_.size() * 64) return;
+    Array old = std::move(table_);
+    std::vector<uint32_t> oldHashes = std::move(hashes_);
+    table_ = Array(old.size() * 2);
+    hashes_.assign(table_.size(), 0);
+    for (size_t i = 0; i < old.size(); ++i) {
+      if (!old[i].isString()) continue;
+      size_t at = oldHashes[i] & (table_.size() - 1) & ~size_t{1};
+      if (table_[at].isString()) ++at;
+      table_[at] = std::move(old[i]);
+      hashes_[at] = oldHashes[i];
+    }
+  }
+
+  // A number cut by the end of a piece: the window gets all of it (and the
+  // byte after it), so the grammar below reads it as from one text.
+  void wholeToken() {
+    auto part = [](char c) { return isDigit(c) || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
+    const char* q = p_;
+    for (;;) {
+      while (q < end_ && part(*q)) ++q;
+      if (q < end_) return;
+      const size_t scanned = static_cast<size_t>(q - p_);
+      if (!refill(p_)) return;
+      q = p_ + scanned;
+    }
+  }
+
   const char* p_;
   const char* end_;
   const std::function<void()>& progress_;
+  TextSource* source_ = nullptr;
+  size_t chunk_ = 0;
+  bool done_ = false;
+  std::vector<char> window_;
+  uint64_t read_ = 0;  // bytes of the text read so far
+  size_t lastPiece_ = 0;
+  Array table_;                                 // the parse's short strings (shared)
+  std::vector<uint32_t> hashes_;                // the hash of each slot's string
+  Array lastWide_;                              // the last wide object parsed at each depth (a text read in pieces)
+  static constexpr size_t kTableSlots = 32768;  // a power of two
   uint32_t values_ = 0;
   int depth_ = 0;
   std::vector<Member> members_;  // members of the objects being parsed
@@ -358,6 +492,10 @@ size_t utf8Sequence(const unsigned char* p, const unsigned char* end) {
 
 bool parseJsonFast(std::string_view text, Value& out, const std::function<void()>& progress) {
   return FastParser(text, progress).parse(out);
+}
+
+bool parseJsonFast(TextSource& source, size_t chunkBytes, Value& out, const std::function<void()>& progress) {
+  return FastParser(source, chunkBytes, progress).parse(out);
 }
 
 bool readDecimal(std::string_view text, double& out) {

@@ -14,9 +14,15 @@
 
 namespace ptc {
 
+class TextSource;  // json.h
+
 // Parses `text` into `out`; false when it declines (then `out` is unspecified).
 // `progress` is called every 4096 values; PtcErrors (memory, time) propagate.
 bool parseJsonFast(std::string_view text, Value& out, const std::function<void()>& progress);
+// The same reading the text from `source` in pieces of at most `chunkBytes`
+// (a value may be cut anywhere: inside a string, a number, an escape, a UTF-8
+// sequence). What it holds of the text is one piece and the token it cuts.
+bool parseJsonFast(TextSource& source, size_t chunkBytes, Value& out, const std::function<void()>& progress);
 
 // The double a decimal text ([-]digits[.digits][e[+-]digits], also ".5" and
 // "5.") holds, exactly rounded as JSON numbers are read; false when the text is

@@ -1,19 +1,25 @@
 #include "core/resident.h"
 
+#include <functional>
+
 #include "core/deadline.h"
 #include "core/error.h"
 #include "core/json.h"
 
 namespace ptc {
 
-std::shared_ptr<const Resident> loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs) {
+namespace {
+
+// `parse` reads the text into values (charged to the resident's budget, under its deadline).
+template <class Parse>
+std::shared_ptr<const Resident> load(uint64_t maxBytes, int64_t timeoutMs, Parse&& parse) {
   auto resident = std::make_shared<Resident>(maxBytes);
   Deadline clock;
   clock.start(timeoutMs);
   DeadlineScope deadline(&clock);
   BudgetScope budget(&resident->budget);
   try {
-    Value context = parseJson(contextJson, "resident context", [&clock] { clock.checkDeadline(); });
+    Value context = parse([&clock] { clock.checkDeadline(); });
     if (!context.isObject())
       throw PtcError(ErrorType::Parse, ErrorCode::NotAnObject,
                      std::string("The resident context must be a JSON object, got ") + typeName(context));
@@ -35,6 +41,20 @@ std::shared_ptr<const Resident> loadResident(std::string_view contextJson, uint6
     throw;
   }
   return resident;
+}
+
+}  // namespace
+
+std::shared_ptr<const Resident> loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs) {
+  StringSource source(contextJson);  // read as the wasm binding's text is, so both load the same values
+  return loadResident(source, maxBytes, timeoutMs);
+}
+
+std::shared_ptr<const Resident> loadResident(TextSource& source, uint64_t maxBytes, int64_t timeoutMs,
+                                             size_t pieceBytes) {
+  return load(maxBytes, timeoutMs, [&](const std::function<void()>& progress) {
+    return parseJson(source, "resident context", progress, pieceBytes);
+  });
 }
 
 std::string residentJson(int id, const Resident& resident) {

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "core/columns.h"
+#include "core/json.h"
 #include "core/value.h"
 
 namespace ptc {
@@ -28,6 +29,11 @@ struct Resident {
 // `timeoutMs`. Throws PtcError: parse_error, memory_exceeded (saying the
 // resident limit was reached) or timeout.
 std::shared_ptr<const Resident> loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs);
+// The same reading the text from `source` a piece at a time (json.h's
+// TextSource): the engine never holds the whole text, only the values and a
+// piece. Limits and errors (their byte offsets too) are those of the whole text.
+std::shared_ptr<const Resident> loadResident(TextSource& source, uint64_t maxBytes, int64_t timeoutMs,
+                                             size_t pieceBytes = kTextPieceBytes);
 
 // {"state":"resident","id":N,"bytes":B,"keys":[...]}
 std::string residentJson(int id, const Resident& resident);

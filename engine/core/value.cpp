@@ -23,24 +23,38 @@ using detail::ArrayBlock;
 using detail::ObjectBlock;
 using detail::StringBlock;
 
+using detail::KeyIndex;
+
 uint64_t objectBytes(size_t n) {
-  return sizeof(ObjectBlock) + n * sizeof(Member) + (n >= Value::kIndexFrom ? n * sizeof(uint32_t) : 0);
+  return sizeof(ObjectBlock) + n * sizeof(Member) + (n >= Value::kIndexFrom ? sizeof(KeyIndex*) : 0);
 }
+uint64_t keyIndexBytes(size_t n) { return sizeof(KeyIndex) + n * sizeof(uint32_t); }
 
 // Sorts the positions of a wide object's members by key (then position, so
-// that with a repeated key the first one is found, as a scan would).
+// that with a repeated key the first one is found, as a scan would). Objects
+// sharing the index have the same keys in the same order: the same order.
 const uint32_t* keyIndexOf(ObjectBlock* block) {
-  uint32_t* index = block->index();
-  if (!block->indexed) {
+  KeyIndex* shared = block->index();
+  uint32_t* index = shared->order();
+  if (!shared->filled) {
     Member* members = block->members();
     for (uint32_t i = 0; i < block->count; ++i) index[i] = i;
     std::sort(index, index + block->count, tickingLess([members](uint32_t x, uint32_t y) {
                 int c = members[x].key.str().compare(members[y].key.str());
                 return c != 0 ? c < 0 : x < y;
               }));
-    block->indexed = true;
+    shared->filled = true;
   }
   return index;
+}
+
+// The key index of `like` when it is a wide object with the same key blocks in the same order.
+KeyIndex* sharedIndex(const Member* first, size_t n, const Value* like) {
+  if (!like || !like->isObject() || like->members().size() != n) return nullptr;
+  MemberSpan theirs = like->members();
+  for (size_t i = 0; i < n; ++i)
+    if (!first[i].key.sameHeap(theirs[i].key)) return nullptr;
+  return static_cast<ObjectBlock*>(const_cast<void*>(like->identity()))->index();
 }
 
 // Charges the current budget before allocating, so a refused charge leaks nothing.
@@ -56,21 +70,40 @@ Block* allocate(uint64_t bytes, Payload&& payload) {
   return block;
 }
 
-ObjectBlock* allocateObject(Member* first, size_t n) {
-  uint64_t bytes = objectBytes(n);
+void releaseIndex(KeyIndex* index) {
+  if (--index->refs != 0) return;
+  if (index->budget) index->budget->release(index->bytes);
+  index->~KeyIndex();
+  ::operator delete(index);
+}
+
+ObjectBlock* allocateObject(Member* first, size_t n, const Value* like) {
+  const uint64_t bytes = objectBytes(n);
+  KeyIndex* index = n >= Value::kIndexFrom ? sharedIndex(first, n, like) : nullptr;
+  const uint64_t indexBytes = n >= Value::kIndexFrom && !index ? keyIndexBytes(n) : 0;
   Budget* budget = Budget::current();
-  if (budget) budget->charge(bytes);
+  if (budget) budget->charge(bytes + indexBytes);  // each block gives its part back when it goes
+  if (index) {
+    ++index->refs;
+  } else if (indexBytes) {
+    index = new (::operator new(static_cast<size_t>(indexBytes))) KeyIndex();
+    index->bytes = static_cast<uint32_t>(std::min<uint64_t>(indexBytes, UINT32_MAX));
+    index->budget = budget;
+    index->count = static_cast<uint32_t>(n);
+  }
   auto* block = new (::operator new(static_cast<size_t>(bytes))) ObjectBlock();
   block->bytes = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
   block->budget = budget;
   block->count = static_cast<uint32_t>(n);
   Member* members = block->members();
   for (size_t i = 0; i < n; ++i) new (&members[i]) Member(std::move(first[i]));
+  if (index) block->index() = index;
   return block;
 }
 
 void freeObject(ObjectBlock* block) {
   Member* members = block->members();
+  if (block->wide()) releaseIndex(block->index());
   for (uint32_t i = 0; i < block->count; ++i) members[i].~Member();
   block->~ObjectBlock();
   ::operator delete(block);
@@ -128,10 +161,10 @@ Value Value::array(Array items) {
 
 Value Value::object(Members members) { return object(members.data(), members.size()); }
 
-Value Value::object(Member* first, size_t n) {
+Value Value::object(Member* first, size_t n, const Value* like) {
   Value v;
   v.tag_.height = containerHeight(first, first + n, [](const Member& m) { return m.value.height(); });
-  v.u_.h = allocateObject(first, n);
+  v.u_.h = allocateObject(first, n, like);
   v.tag_.kind = Kind::Object;
   return v;
 }

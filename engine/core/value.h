@@ -105,7 +105,9 @@ class Value {
   static Value object(Members members);  // keys must be distinct strings
   // Moves n members from `first` into a new object (one allocation holds the
   // object and its members): for builders that collect members on a stack.
-  static Value object(Member* first, size_t n);
+  // A wide object whose keys are those of `like` (the same string blocks in the
+  // same order, as parsed rows have) shares its key index rather than holding one.
+  static Value object(Member* first, size_t n, const Value* like = nullptr);
 
   Value(const Value& o) : tag_(o.tag_), u_(o.u_) { retain(); }
   Value(Value&& o) noexcept : tag_(o.tag_), u_(o.u_) { o.tag_ = Tag{Kind::Null, 0}; }
@@ -164,8 +166,8 @@ class Value {
   Value field(std::string_view key) const;
 
   // The positions of an object's members in key order, for objects of at
-  // least kIndexFrom members (built on first use, kept in the object's own
-  // block); nullptr for smaller objects and other values.
+  // least kIndexFrom members (built on first use, in a block of its own that
+  // objects with the same keys share); nullptr for smaller objects and other values.
   const uint32_t* keyIndex() const;
   static constexpr size_t kIndexFrom = 9;
   // What tells a list, object or string from others as long as it lives (its
@@ -240,15 +242,21 @@ struct StringBlock final : HeapBlock {
 struct ArrayBlock final : HeapBlock {
   Array items;
 };
+// The key index of wide objects: the members' positions in key order, filled
+// on first use; shared by the objects whose keys are the same string blocks in
+// the same order (rows of a list), so 50,000 rows of 14 fields hold one.
+struct KeyIndex final : HeapBlock {
+  uint32_t count = 0;
+  bool filled = false;
+  uint32_t* order() { return reinterpret_cast<uint32_t*>(this + 1); }
+};
 // Its members follow it in the same allocation, and for a wide object (at
-// least Value::kIndexFrom members) then its key index: the members' positions
-// in key order, filled on first use.
+// least Value::kIndexFrom members) then a pointer to its key index.
 struct alignas(Member) ObjectBlock final : HeapBlock {
   uint32_t count = 0;
-  bool indexed = false;  // the key index has been filled
   Member* members() { return reinterpret_cast<Member*>(reinterpret_cast<char*>(this) + sizeof(ObjectBlock)); }
   bool wide() const { return count >= Value::kIndexFrom; }
-  uint32_t* index() { return reinterpret_cast<uint32_t*>(members() + count); }
+  KeyIndex*& index() { return *reinterpret_cast<KeyIndex**>(members() + count); }
 };
 extern const std::string kEmptyString;
 extern const Array kEmptyArray;

@@ -261,3 +261,15 @@ TEST(JsonFastPath, ParseJsonFallsBackAndKeepsErrorPositions) {
 }
 
 }  // namespace
+
+// The reason nlohmann gives comes after its last " - ", but the bytes it quotes
+// ("last read: '...'") may hold one: the reason is still the reason (a fuzz
+// finding: tests/fuzz/regressions/json/).
+TEST(JsonErrors, AReasonIsFoundWhenTheQuotedBytesHoldADash) {
+  try {
+    ptc::parseJsonReference(R"("a - b\ud800x")", "context");
+    FAIL() << "a lone surrogate escape is refused by nlohmann/json";
+  } catch (const ptc::PtcError& e) {
+    EXPECT_NE(e.error.message.find("surrogate"), std::string::npos) << e.error.message;
+  }
+}

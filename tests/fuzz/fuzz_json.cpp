@@ -2,11 +2,15 @@
 // (core/json_fast.*) must accept only what nlohmann/json (the reference)
 // accepts, and read the same value; a value read must write (toJson) as text
 // that reads back as the same value. The one deliberate difference: a lone
-// surrogate escape, which the fast path reads as U+FFFD.
+// surrogate escape, which the fast path reads as U+FFFD. Read a piece at a
+// time (a TextSource), the fast path must decide and read as from the whole text.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
+#include <string>
+
+#include "core/json.h"
 #include "core/json_fast.h"
 #include "fuzz_support.h"
 
@@ -62,6 +66,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (fastOk && !identical(fast, ref))
     finding("the parsers read different values",
             std::string(text) + "\nfast: " + ptc::toJson(fast) + "\nref:  " + ptc::toJson(ref));
+  // Read a piece at a time (a resident context's load), cut where the input's
+  // first byte says: the fast path decides and reads as from the whole text.
+  const size_t piece = size > 0 ? data[0] % 17 + 1 : 1;
+  ptc::StringSource source(text, piece);
+  Value pieces;
+  const bool piecesOk = ptc::parseJsonFast(source, piece, pieces, {});
+  if (piecesOk != fastOk)
+    finding("read in pieces the fast path decided otherwise",
+            std::to_string(piece) + "-byte pieces\n" + std::string(text));
+  if (piecesOk && fastOk && !identical(pieces, fast))
+    finding("read in pieces the fast path read another value",
+            std::to_string(piece) + "-byte pieces\n" + std::string(text) + "\nwhole:  " + ptc::toJson(fast) +
+                "\npieces: " + ptc::toJson(pieces));
   if (!refOk) return 0;
   const std::string written = ptc::toJson(ref);
   Value again;

@@ -75,6 +75,8 @@ function cppSignatures() {
     double: "number",
     size_t: "number",
     uintptr_t: "number",
+    // A JS function (emscripten::val) that writes a text's next piece into wasm memory (loadResident).
+    TextReader: "(buffer: number, capacity: number, restart: boolean) => number",
   };
   const bound = [...text.matchAll(/emscripten::function\("(\w+)", &(\w+)\)/g)];
   const signatures = new Map();

@@ -6,7 +6,11 @@ export interface EmbindModule {
   validate(ptr: number, len: number, options: string): string;
   prepare(ptr: number, len: number, options: string): string;
   release(prepared: number): void;
-  loadResident(ptr: number, len: number, maxBytes: number, timeoutMs: number): string;
+  loadResident(
+    read: (buffer: number, capacity: number, restart: boolean) => number,
+    maxBytes: number,
+    timeoutMs: number,
+  ): string;
   releaseResident(id: number): void;
   residentBytes(): number;
   prepareWorkflow(ptr: number, len: number, options: string): string;

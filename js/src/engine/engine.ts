@@ -36,6 +36,25 @@ function putAscii(text: string, heap: Uint8Array, at: number): number {
   return n;
 }
 
+// The reader of a resident context's text (wasm/bindings.cpp's TextReader):
+// the engine asks for the text a piece at a time, each written as UTF-8 into
+// its buffer, so the whole text is never in wasm memory, whose high-water mark
+// stays (it never shrinks). A surrogate pair is never cut: a piece ends before
+// its first half.
+function textReader(m: EmbindModule, text: string) {
+  let at = 0;
+  return (buffer: number, capacity: number, restart: boolean): number => {
+    if (restart) at = 0;
+    if (at >= text.length) return 0;
+    let end = Math.min(text.length, at + capacity);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && end - at > 1 && last >= 0xd800 && last <= 0xdbff) end--;
+    const done = encoder.encodeInto(text.slice(at, end), m.HEAPU8.subarray(buffer, buffer + capacity));
+    at += done.read;
+    return done.written;
+  };
+}
+
 // Embind's UTF-8 encoder (Emscripten 3.1.6) takes any surrogate for the first
 // half of a pair and swallows the next unit with it: "a\uD800b" arrived as
 // "a\u{10062}". A lone surrogate becomes U+FFFD instead, as TextEncoder writes
@@ -194,9 +213,7 @@ export class EngineInstance {
    * with the error.
    */
   loadResident(spec: ResidentSpec): string {
-    const text = this.guard(() =>
-      this.withBytes(spec.text, "", (ptr, len) => this.m.loadResident(ptr, len, spec.maxBytes, spec.timeoutMs)),
-    );
+    const text = this.guard(() => this.m.loadResident(textReader(this.m, spec.text), spec.maxBytes, spec.timeoutMs));
     const status = JSON.parse(text) as { state: string; id: number };
     if (status.state === "resident") this.residents.set(spec.id, status.id);
     return text;
