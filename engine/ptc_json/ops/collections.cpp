@@ -208,7 +208,7 @@ Value applyDistinct(const Node& n, const Value& in, const Value*, size_t) { retu
 // Shares the items (no copy of them), charged as a new list of their references.
 Value applyReverse(const Node& n, const Value& in, const Value* args, size_t) {
   const Value list = valueInput(n, in, args);  // a value-level op: its input, `field` or `value`
-  if (list.isNull()) return list;                // null stays null, as for every value-level op
+  if (list.isNull()) return list;              // null stays null, as for every value-level op
   const Array& items = expectList(n, list);
   return locatedAt(n.path, [&] {
     ListBuilder out;
