@@ -67,7 +67,7 @@ export async function blankPage(browser, server) {
   return { page, context };
 }
 
-/** The rows of an order export (14 fields), the same as tests/browser/resident-memory.test.mjs makes. */
+/** The rows of an order export (14 fields); pages get this very function through withMakeRows. */
 export function makeRows(n) {
   const pick = (list, i) => list[i % list.length];
   return Array.from({ length: n }, (_, i) => ({
@@ -86,6 +86,11 @@ export function makeRows(n) {
     notes: i % 10 === 0 ? "gift wrap, deliver after 5pm" : "",
     channel: pick(["web", "store", "phone"], i),
   }));
+}
+
+/** Gives a page `globalThis.makeRows` (the function above: a page cannot import this file). */
+export async function withMakeRows(page) {
+  await page.evaluate(`globalThis.makeRows = ${makeRows.toString()}`);
 }
 
 // The question: per category, over the orders not refunded, the total, the
@@ -127,26 +132,10 @@ export const ENGINES = ["ptc worker", "ptc in-process", "quickjs", "plain JS"];
  * order rotating. Returns the answers and the times (ms) per engine.
  */
 async function groupByOnPage(page, { rounds, warmup }) {
+  await withMakeRows(page);
   return page.evaluate(
     async ({ n, program, groupJs, rounds, warmup, engines }) => {
-      // makeRows, as above (a page cannot import this file).
-      const pick = (list, i) => list[i % list.length];
-      const rows = Array.from({ length: n }, (_, i) => ({
-        id: i,
-        order_id: `ORD-${String(i).padStart(8, "0")}`,
-        customer: `customer-${i % 1000}`,
-        email: `user${i % 1000}@example.com`,
-        region: pick(["north", "south", "east", "west"], i),
-        product: `Product ${i % 250}`,
-        category: pick(["books", "games", "tools", "garden", "food"], i),
-        quantity: (i % 7) + 1,
-        unit_price: Math.round((i % 100) * 317) / 100,
-        total: Math.round(((i % 7) + 1) * (i % 100) * 317) / 100,
-        created_at: new Date(Date.UTC(2024, 0, 1) + i * 60000).toISOString(),
-        status: pick(["paid", "shipped", "refunded"], i),
-        notes: i % 10 === 0 ? "gift wrap, deliver after 5pm" : "",
-        channel: pick(["web", "store", "phone"], i),
-      }));
+      const rows = globalThis.makeRows(n); // installed by withMakeRows
       const { createRuntime } = await import("/browser.mjs");
       const { quickjs } = await import("/quickjs.mjs");
       const text = JSON.stringify({ program }); // a model writes text; made once, outside the clock

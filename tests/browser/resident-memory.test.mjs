@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
 import { serve } from "../../scripts/serve.mjs";
-import { makeSite } from "../../bench/browser.mjs";
+import { makeSite, withMakeRows } from "../../bench/browser.mjs";
 import { CHROMIUM_ARGS, ROOT } from "./helpers.mjs";
 
 const SITE = join(ROOT, "test-artifacts", "resident-memory");
@@ -86,24 +86,9 @@ async function pageWithRows() {
     route.fulfill({ contentType: "text/html", body: "<!doctype html><meta charset=utf-8><title>rows</title>" }),
   );
   await page.goto(`${server.url}blank.html`);
+  await withMakeRows(page);
   const jsonBytes = await page.evaluate((n) => {
-    const pick = (list, i) => list[i % list.length];
-    globalThis.rows = Array.from({ length: n }, (_, i) => ({
-      id: i,
-      order_id: `ORD-${String(i).padStart(8, "0")}`,
-      customer: `customer-${i % 1000}`,
-      email: `user${i % 1000}@example.com`,
-      region: pick(["north", "south", "east", "west"], i),
-      product: `Product ${i % 250}`,
-      category: pick(["books", "games", "tools", "garden", "food"], i),
-      quantity: (i % 7) + 1,
-      unit_price: Math.round((i % 100) * 317) / 100,
-      total: Math.round(((i % 7) + 1) * (i % 100) * 317) / 100,
-      created_at: new Date(Date.UTC(2024, 0, 1) + i * 60000).toISOString(),
-      status: pick(["paid", "shipped", "refunded"], i),
-      notes: i % 10 === 0 ? "gift wrap, deliver after 5pm" : "",
-      channel: pick(["web", "store", "phone"], i),
-    }));
+    globalThis.rows = globalThis.makeRows(n);
     return new TextEncoder().encode(JSON.stringify({ rows: globalThis.rows })).length;
   }, ROWS);
   return { page, context, jsonBytes };
