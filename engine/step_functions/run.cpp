@@ -184,6 +184,17 @@ size_t FileRun::beginTrace(const Frame& frame, const std::string& path, size_t i
   return trace_.size() - 1;
 }
 
+void FileRun::endCompensationTrace(size_t entry, const CallResult& r) {
+  if (r.failed) {
+    traceError(entry, r.failure.message);
+    endTrace(entry, "failure");
+    return;
+  }
+  trace_[entry].value = r.value;
+  trace_[entry].hasValue = true;
+  endTrace(entry, "value");
+}
+
 void FileRun::traceError(size_t entry, std::string message) {
   TraceEntry& t = trace_[entry];
   const size_t bytes = jsonStringSize(message);
@@ -402,14 +413,7 @@ Task<bool> FileRun::runCompensations(Frame& frame, const std::vector<Call>& call
       faultTrace(entry, e.error);
       throw;
     }
-    if (r.failed) {
-      traceError(entry, r.failure.message);  // recorded, then ignored: the rest still run
-      endTrace(entry, "failure");
-    } else {
-      trace_[entry].value = r.value;
-      trace_[entry].hasValue = true;
-      endTrace(entry, "value");
-    }
+    endCompensationTrace(entry, r);  // a failure is recorded, then ignored: the rest still run
     // Its "let" holds its result, or null when it failed, for the rest of the handler.
     if (!c.let.empty()) bindVar(frame, c.let, r.failed ? Value() : std::move(r.value));
   }

@@ -132,6 +132,8 @@ class FileRun final : public RunBase {
   // Charges `bytes` of the trace's text, or ends the run with memory_exceeded.
   void reserveTraceText(size_t bytes);
   void endTrace(size_t entry, const char* outcome);
+  // A compensation's entry: its value, or its failure, recorded and then ignored.
+  void endCompensationTrace(size_t entry, const CallResult& r);
   // A fault ends the run: the entries it interrupts end with interruptedOutcome.
   void faultTrace(size_t entry, const Error& error);
   const char* interruptedOutcome(const TraceEntry& t, const Error& error) const;

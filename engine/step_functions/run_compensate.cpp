@@ -39,14 +39,7 @@ Task<bool> FileRun::runRegistered(Frame& frame) {
       faultTrace(entry, e.error);
       throw;
     }
-    if (r.failed) {
-      traceError(entry, r.failure.message);  // recorded, then ignored: the rest still run
-      endTrace(entry, "failure");
-    } else {
-      trace_[entry].value = r.value;
-      trace_[entry].hasValue = true;
-      endTrace(entry, "value");
-    }
+    endCompensationTrace(entry, r);  // a failure is recorded, then ignored: the rest still run
   }
   co_return true;
 }
