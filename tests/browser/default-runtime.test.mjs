@@ -9,30 +9,19 @@
 // before the run's timeout.
 //   node --test tests/browser/default-runtime.test.mjs
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
-import { serve } from "../../scripts/serve.mjs";
-import { CHROMIUM_ARGS, ROOT } from "./helpers.mjs";
+import { startDist } from "./helpers.mjs";
 
-const DIST = join(ROOT, "dist");
 const PAGE = "blank.html"; // answered by the test itself: an empty page of the server's origin
 
 let server;
 let browser;
+let started;
 before(async () => {
-  if (!existsSync(join(DIST, "browser.mjs"))) throw new Error("dist/browser.mjs is missing: run `npm run build`");
-  server = await serve({ root: DIST, port: 0, requireIndex: false });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
-  });
+  started = await startDist();
+  ({ server, browser } = started);
 });
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => started?.close());
 
 /** A fresh page at the server's origin; its console warnings and errors are kept. */
 async function openBlank() {

@@ -12,7 +12,7 @@ import { after, before, test } from "node:test";
 import { chromium } from "playwright-core";
 import { serve } from "../../scripts/serve.mjs";
 import { buildEditorExample } from "./editor-site.mjs";
-import { ARTIFACTS, CHROMIUM_ARGS, ROOT } from "./helpers.mjs";
+import { ARTIFACTS, CHROMIUM_ARGS, hoverText, ROOT } from "./helpers.mjs";
 
 export const STRICT_CSP =
   "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'self'; connect-src 'self'; img-src 'self' data:";
@@ -141,16 +141,7 @@ test("completion offers the op table's ops and the op's fields; hover explains a
       '{"program": {"op": "pipe", "steps": [{"op": "load", "name": "orders"}, {"op": "sort_by", "field": "total", "order": "desc"}]}}',
     );
     await page.keyboard.press("Escape");
-    const hoverOver = async (text) => {
-      const box = await page.locator(".ptc-editor .cm-line span", { hasText: text }).first().boundingBox();
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      const tip = page.locator(".cm-ptcHover");
-      await tip.waitFor();
-      const shown = await tip.innerText();
-      await page.mouse.move(1, 1);
-      await tip.waitFor({ state: "detached" });
-      return shown;
-    };
+    const hoverOver = (text) => hoverText(page, ".ptc-editor .cm-line span", text);
     assert.match(await hoverOver('"sort_by"'), /^sort_by · [\w ]+\n.+/);
     assert.match(await hoverOver('"order"'), /^order · \w+ · optional\n.*\(sort_by\)/s);
   } finally {

@@ -43,6 +43,40 @@ export async function startAll() {
 }
 
 /**
+ * dist/ served as it is (no index page) and a browser: the set-up of the tests
+ * that load the package on a page of their own.
+ */
+export async function startDist() {
+  const dist = join(ROOT, "dist");
+  if (!existsSync(join(dist, "browser.mjs"))) throw new Error("dist/browser.mjs is missing: run `npm run build`");
+  const server = await serve({ root: dist, port: 0, requireIndex: false });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: CHROMIUM_ARGS,
+  });
+  return {
+    server,
+    browser,
+    async close() {
+      await browser.close();
+      await server.close();
+    },
+  };
+}
+
+/** The text of the hover tip an editor shows over the first span of `lineSelector` holding `text`. */
+export async function hoverText(page, lineSelector, text) {
+  const box = await page.locator(lineSelector, { hasText: text }).first().boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const tip = page.locator(".cm-ptcHover");
+  await tip.waitFor();
+  const shown = await tip.innerText();
+  await page.mouse.move(1, 1);
+  await tip.waitFor({ state: "detached" });
+  return shown;
+}
+
+/**
  * Opens the playground; records every request and console error. `path` is
  * appended to the server URL (a hash, or a sub-path).
  */

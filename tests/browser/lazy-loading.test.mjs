@@ -7,30 +7,19 @@
 // package's own browser build (dist/), in a worker (the default) and in-process.
 //   node --test tests/browser/lazy-loading.test.mjs
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { chromium } from "playwright-core";
-import { serve } from "../../scripts/serve.mjs";
-import { CHROMIUM_ARGS, ROOT } from "./helpers.mjs";
+import { startDist } from "./helpers.mjs";
 
-const DIST = join(ROOT, "dist");
 const PAGE = "blank.html"; // answered by the test itself: an empty page of the server's origin
 
 let server;
 let browser;
+let started;
 before(async () => {
-  if (!existsSync(join(DIST, "browser.mjs"))) throw new Error("dist/browser.mjs is missing: run `npm run build`");
-  server = await serve({ root: DIST, port: 0, requireIndex: false });
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
-  });
+  started = await startDist();
+  ({ server, browser } = started);
 });
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+after(() => started?.close());
 
 /** A fresh page at the server's origin, with every file of the server it requested (its worker's too). */
 async function openBlank() {

@@ -11,6 +11,7 @@ import { serve } from "../../scripts/serve.mjs";
 import {
   ARTIFACTS,
   editorText,
+  hoverText,
   nextRun,
   openPage,
   resultText,
@@ -343,16 +344,7 @@ describe("playground", () => {
 
   test("hover over an op or a field explains it from the op table (the editor's hover, issue 37)", async () => {
     const { page, context } = await open();
-    const hoverOver = async (text) => {
-      const box = await page.locator("#program-editor .cm-line span", { hasText: text }).first().boundingBox();
-      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-      const tip = page.locator(".cm-ptcHover");
-      await tip.waitFor();
-      const shown = await tip.innerText();
-      await page.mouse.move(1, 1);
-      await tip.waitFor({ state: "detached" });
-      return shown;
-    };
+    const hoverOver = (text) => hoverText(page, "#program-editor .cm-line span", text);
     assert.match(await hoverOver('"filter"'), /^filter · [\w ]+\n.+/);
     assert.match(await hoverOver('"where"'), /^where · expr · one of\n.+\(filter\)$/);
     await context.close();
