@@ -171,7 +171,29 @@ function tracked(promise) {
   return state;
 }
 
+// One small run of each dialect (a PTC-JSON program over `rows`, giving 7, and a
+// step-function file giving 1): for the tests of which engine module runs what.
+const dialectFixtures = {
+  program: {
+    program: {
+      op: "pipe",
+      steps: [
+        { op: "load", name: "rows" },
+        { op: "filter", where: { op: "eq", field: "category", value: "travel" } },
+        { op: "sum", field: "amount" },
+      ],
+    },
+  },
+  rows: [
+    { category: "travel", amount: 5 },
+    { category: "food", amount: 3 },
+    { category: "travel", amount: 2 },
+  ],
+  workflow: JSON.stringify({ function: "main", output: "number", steps: [{ return: 1 }] }),
+};
+
 module.exports = {
+  dialectFixtures,
   TRY_HINT,
   withFakeClock,
   tracked,

@@ -15,22 +15,7 @@ function freshPackage() {
   return pkg;
 }
 
-const program = {
-  program: {
-    op: "pipe",
-    steps: [
-      { op: "load", name: "rows" },
-      { op: "filter", where: { op: "eq", field: "category", value: "travel" } },
-      { op: "sum", field: "amount" },
-    ],
-  },
-};
-const rows = [
-  { category: "travel", amount: 5 },
-  { category: "food", amount: 3 },
-  { category: "travel", amount: 2 },
-];
-const workflow = JSON.stringify({ function: "main", output: "number", steps: [{ return: 1 }] });
+const { program, rows, workflow } = require("./helpers.cjs").dialectFixtures;
 const lazyRefusal = /loads the step-function dialect on first use.*await runtime\.preload\(\)/;
 
 test.each([false, true])(

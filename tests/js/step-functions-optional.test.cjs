@@ -7,25 +7,10 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { gzipSync } = require("node:zlib");
-const { ptcWasm } = require("./helpers.cjs");
+const { ptcWasm, dialectFixtures } = require("./helpers.cjs");
 
 const dist = path.join(__dirname, "../../dist");
-const program = {
-  program: {
-    op: "pipe",
-    steps: [
-      { op: "load", name: "rows" },
-      { op: "filter", where: { op: "eq", field: "category", value: "travel" } },
-      { op: "sum", field: "amount" },
-    ],
-  },
-};
-const rows = [
-  { category: "travel", amount: 5 },
-  { category: "food", amount: 3 },
-  { category: "travel", amount: 2 },
-];
-const workflow = JSON.stringify({ function: "main", output: "number", steps: [{ return: 1 }] });
+const { program, rows, workflow } = dialectFixtures;
 const noDialect = /PTC-JSON only.*stepFunctions: false.*ptc\.wasm/;
 
 test("dist/ptc-json.wasm is the smaller download: at least 30 KB gzip less than ptc.wasm", () => {
