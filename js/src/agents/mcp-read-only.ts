@@ -14,7 +14,8 @@
 import { declarations } from "../run/descriptors.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import type { PtcError, Tool } from "../types/public.js";
-import { programFrom, workflowFrom, type SessionOutcome } from "./session.js";
+import { programFrom, type SessionOutcome } from "./session.js";
+import { workflowFrom } from "./workflow-request.js";
 
 /** run_program's annotations when run_program_writes takes the programs that write. */
 export const READ_ONLY_RUN = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true };
