@@ -33,7 +33,7 @@ const INTRO_COMPACT = [
   "",
   'Send {"steps": [...]} (one function returning anything but null; or add "output": "type") or ' +
     '{"functions": [{"function": "name", "input"?: {"param": "type"}, "output": "type", "steps": [...]}, ...], ' +
-    '"input": {...}}: the last (or "steps" after them) gives the result. Types: number, text, bool, nil, ' +
+    '"input": {...}}: the last gives the result. Types: number, text, bool, nil, ' +
     '"list T", "result T E" (return {"ok": v} or {"error": e}), other words (not null).',
 ];
 
@@ -64,7 +64,8 @@ const FAILURES_FULL = [
     '(in a loop: skip the item) or {"break": true} (end the loop). Compensations run in written order, one at ' +
     'a time, even when one fails; one may call a function of the file, and its "let" binds its result (null ' +
     'if it failed) for the later compensations and the return. "then": [steps] runs after them with $error ' +
-    '(branch on it with an if, yield, call); with "then" and no return/continue/break the failure is handled and ' +
+    '(branch on it with an if, yield, call), and "yield": v (with "to"?: a state list) is its last step, one loop ' +
+    'keeping its failures; with "then" or "yield" and no return/continue/break the failure is handled and ' +
     'the steps after the call run (its let is null). A call step\'s "undo": {"call", "args"} runs, newest first, ' +
     'when its function fails later (an uncaught failure, or a result function\'s {"error"}); its args are ' +
     'evaluated when the call succeeds. Uncaught, a failure propagates: a "result" ' +
@@ -80,7 +81,8 @@ const FAILURES_FULL = [
 
 const FAILURES_COMPACT = [
   'Failures (a throw, an {"error"} result) go to the call\'s on-error: {"compensate"?: [calls of tools or ' +
-    'your functions, in order; "let" binds each, null if failed], "then"?: [steps], "return": v} or ' +
+    'your functions, in order; "let" binds each, null if failed], "then"?: [steps], "yield"?: v, "return": v} ' +
+    "or " +
     '{"continue"/"break": true} in a loop; else a "result" function returns {"error": msg}, others pass it up; ' +
     "faults end the run.",
 ];

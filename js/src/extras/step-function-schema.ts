@@ -172,16 +172,20 @@ export function workflowSchema(language: WorkflowLanguage, options: SchemaOption
     },
     on_error: {
       description:
-        "Handles a failure of the call: compensations in order, then the steps of 'then' (with $error), then " +
-        "return, continue or break (with 'then' and none of them, the steps after the call run).",
+        "Handles a failure of the call: compensations in order, then the steps of 'then' (with $error) and its " +
+        "'yield' (to the loop's list, or 'to' a state list), then return, continue or break (with 'then' or " +
+        "'yield' and none of them, the steps after the call run).",
       type: "object",
       properties: {
         compensate: { type: "array", items: ref("compensation") },
         then: { type: "array", minItems: 1, items: ref("step") },
+        yield: ref("expression"),
+        to: { type: "string", minLength: 1 },
         return: ref("expression"),
         continue: { const: true },
         break: { const: true },
       },
+      dependentRequired: { to: ["yield"] },
       additionalProperties: false,
     },
     retry: {
