@@ -18,6 +18,7 @@ namespace ptc::step_functions {
 namespace {
 
 std::vector<Step> block(const Value& steps, const std::string& path, BodyContext& ctx);
+void yieldStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx);
 Expr returnValue(const Value& v, const std::string& path, const BodyContext& ctx);
 
 void checkKeys(const Value& v, const std::string& path, const std::vector<std::string>& allowed, const char* shape) {
@@ -175,28 +176,44 @@ std::vector<Call> compensations(const Value& v, const std::string& path, BodyCon
 }
 
 // on-error (§7): compensations, then the "then" steps, then return, continue
-// or break; $error is available throughout.
+// or break; $error is available throughout. Its "yield" (with "to"?) is the
+// last step of "then" (docs/semantics.md): one loop yields its failures.
 std::unique_ptr<Handler> onError(const Value& v, const std::string& path, const BodyContext& ctx) {
   if (!v.isObject())
     fail(ErrorCode::WrongKind, path,
-         "\"on-error\" must be an object with \"compensate\", \"then\", and/or one of \"return\", "
+         "\"on-error\" must be an object with \"compensate\", \"then\", \"yield\", and/or one of \"return\", "
          "\"continue\", \"break\"");
-  checkKeys(v, path, {"compensate", "then", "return", "continue", "break"}, "on-error");
+  checkKeys(v, path, {"compensate", "then", "yield", "to", "return", "continue", "break"}, "on-error");
   if (v.members().empty())
     fail(ErrorCode::MissingField, path,
-         "\"on-error\" needs at least one of \"return\", \"compensate\", \"then\", \"continue\", \"break\"");
+         "\"on-error\" needs at least one of \"return\", \"compensate\", \"then\", \"yield\", \"continue\", "
+         "\"break\"");
+  if (v.find("to") && !v.find("yield"))
+    fail(ErrorCode::MissingField, childPath(path, "to"),
+         "\"to\" in on-error goes with \"yield\": {\"yield\": value, \"to\": \"failed\", \"continue\": true}");
   Scope scope = ctx.scope;  // the compensations' lets, for the handler's return
   BodyContext handler{ctx.file, ctx.function, scope, ctx.loopDepth, true, ctx.loopState};
   auto h = std::make_unique<Handler>();
   if (const Value* comp = v.find("compensate"))
     h->compensate = compensations(*comp, childPath(path, "compensate"), handler);
+  Scope thenScope = scope;  // its lets end with the handler
+  BodyContext inner{ctx.file, ctx.function, thenScope, ctx.loopDepth, true, ctx.loopState};
   if (const Value* then = v.find("then")) {
     std::string tp = childPath(path, "then");
     if (!then->isArray() || then->items().empty())
       fail(ErrorCode::WrongKind, tp, "\"then\" in on-error must be a non-empty list of steps, run with $error");
-    Scope thenScope = scope;  // its lets end with the handler
-    BodyContext inner{ctx.file, ctx.function, thenScope, ctx.loopDepth, true, ctx.loopState};
     h->then = block(*then, tp, inner);
+  }
+  if (v.find("yield")) {  // a yield step at the handler's path: its value at /yield, its list at /to
+    if (ctx.loopDepth == 0)
+      fail(ErrorCode::NotAllowedHere, childPath(path, "yield"),
+           "\"yield\" in on-error is only allowed in the \"do\" body of a for loop (it adds to the loop's list)");
+    Step y;
+    y.path = path;
+    y.index = h->then.size();
+    y.kind = Step::Kind::Yield;
+    yieldStep(v, path, y, inner);
+    h->then.push_back(std::move(y));
   }
   const Value* ret = v.find("return");
   const char* exits[] = {"return", "continue", "break"};

@@ -80,6 +80,19 @@ const script = (entry) => `
   out.workflowText = await w.execute({ functions: JSON.stringify(shout), input: JSON.stringify({ id: 1 }) }, opts);
   out.workflowBadArgs = await w.execute({ functions: shout, input: {} }, opts);
   out.workflowTypo = await w.execute({ functions: [{ ...shout[0], steps: [{ return: { $uper: "x" } }] }], input: { id: 3 } }, opts);
+  // The short form (issue 36): one function's steps alone, "main" with output "any".
+  const byId = (id) => [{ let: "c", call: "get_customer", args: { id } }, { return: { $upper: "$c.name" } }];
+  out.steps = await w.execute({ steps: byId(3) }, opts);
+  out.stepsInput = await w.execute({ steps: byId("$input.id"), input: { id: 1 } }, opts);
+  out.stepsText = await w.execute(JSON.stringify({ steps: byId(2) }), opts);
+  out.stepsHelpers = await w.execute({ functions: shout, steps: [{ let: "s", call: "shout", args: { id: 2 } },
+    { return: { "+": ["$s", "!"] } }] }, opts);
+  out.stepsOutput = await w.execute({ output: "result text text", steps: [{ return: { error: "no" } }] }, opts);
+  out.stepsTypo = await w.execute({ steps: [{ return: { $uper: "x" } }] }, opts);
+  out.stepsHelperTypo = await w.execute({ functions: [{ ...shout[0], steps: [{ return: { $uper: "x" } }] }],
+    steps: [{ return: 1 }] }, opts);
+  out.stepsNull = await w.execute({ steps: [{ return: null }] }, opts);
+  out.stepsKeyTypo = await w.execute({ step: byId(3) }, opts);
   const slow = [{ function: "slow", output: "nil", steps: [{ call: "hang" }] }];
   const hanging = workflowTool(rt, { tools: { hang: () => new Promise(() => {}) }, timeoutMs: 50 });
   out.workflowTimeout = await hanging.execute({ functions: slow }, opts);
@@ -150,7 +163,7 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
 
   test("workflowTool runs step-function files with the same tools, limits and formatted errors", () => {
     expect(out.workflowDescription).toBe(true);
-    expect(out.workflowSchema).toEqual({ required: ["functions"], defs: false, input: "object" });
+    expect(out.workflowSchema).toEqual({ required: undefined, defs: false, input: "object" });
     expect(out.workflowFullSchema).toBe(true);
     expect(out.workflow).toEqual({ ok: true, result: "EDSGER DIJKSTRA" });
     expect(out.workflowText).toEqual({ ok: true, result: "ADA LOVELACE" });
@@ -166,6 +179,22 @@ describe.each(["esm", "cjs"])("ptcTool through the %s entry", (entry) => {
     expect(out.workflowTimeout.error).toMatch(/^Timeout/);
     expect(out.workflowTimeout.code).toBe("timeout");
     expect(out.workflowGenerateText).toEqual([{ ok: true, result: "GRACE HOPPER" }]);
+  });
+
+  test("workflowTool takes one function's steps alone: {steps, output?, functions?, input?}", () => {
+    expect(out.steps).toEqual({ ok: true, result: "EDSGER DIJKSTRA" });
+    expect(out.stepsInput).toEqual({ ok: true, result: "ADA LOVELACE" });
+    expect(out.stepsText).toEqual({ ok: true, result: "GRACE HOPPER" });
+    expect(out.stepsHelpers).toEqual({ ok: true, result: "GRACE HOPPER!" });
+    expect(out.stepsOutput).toEqual({ ok: true, result: { error: "no" } });
+    // Pointers name the request's keys: its steps, and its helpers under "functions".
+    expect(out.stepsTypo).toMatchObject({ ok: false, code: "unknown_operator" });
+    expect(out.stepsTypo.error).toMatch(/^ValidationError at \/steps\/0\/return\/\$uper: .*Did you mean '\$upper'\?/);
+    expect(out.stepsHelperTypo.error).toMatch(/^ValidationError at \/functions\/0\/steps\/0\/return\/\$uper: /);
+    expect(out.stepsNull).toMatchObject({ ok: false, code: "type_mismatch" });
+    expect(out.stepsNull.error).toMatch(/^ValidationError at \/steps\/0\/return: .*null is not a any/);
+    expect(out.stepsKeyTypo).toMatchObject({ ok: false, code: "unknown_field" });
+    expect(out.stepsKeyTypo.error).toMatch(/^ValidationError at \/step: Unknown key 'step'.*Did you mean 'steps'\?/);
   });
 
   test("it works inside generateText", () => {

@@ -118,7 +118,9 @@ test("run_program runs a program with the context and the module's tools", async
 test("lists run_workflow with a minimal schema and a description that points to its language", async () => {
   const { tools } = await client.listTools();
   const run = tools.find((t) => t.name === "run_workflow");
-  expect(run.inputSchema.required).toEqual(["functions"]);
+  // {"functions": [...]} or the short form {"steps": [...], "output"?}: neither key is required alone.
+  expect(run.inputSchema.required).toBeUndefined();
+  expect(Object.keys(run.inputSchema.properties).sort()).toEqual(["entry", "functions", "input", "output", "steps"]);
   expect(run.inputSchema.properties.input.type).toBe("object");
   expect(run.inputSchema.$defs).toBeUndefined();
   expect(run.description).toContain('describe_language with topic "step-functions"');
@@ -154,6 +156,19 @@ test("run_workflow runs a file with the module's tools; its errors come back for
   expect(typo.isError).toBe(true);
   expect(typo._meta).toEqual({ code: "unknown_operator" });
   expect(text(typo)).toMatch(/^ValidationError at \/0\/steps\/0\/return\/\$uper: .*Did you mean '\$upper'\?/);
+  // The short form: one function's steps alone ("main", output "any" unless "output" says), pointers in its terms.
+  const steps = await client.callTool({
+    name: "run_workflow",
+    arguments: { steps: functions[0].steps, input: { id: 2 } },
+  });
+  expect(JSON.parse(text(steps))).toBe("GRACE HOPPER");
+  const output = await client.callTool({
+    name: "run_workflow",
+    arguments: { output: "result text text", steps: [{ return: { ok: "fine" } }] },
+  });
+  expect(JSON.parse(text(output))).toEqual({ ok: "fine" });
+  const stepsTypo = await client.callTool({ name: "run_workflow", arguments: { steps: [{ return: { $uper: "x" } }] } });
+  expect(text(stepsTypo)).toMatch(/^ValidationError at \/steps\/0\/return\/\$uper: .*Did you mean '\$upper'\?/);
   const failed = await client.callTool({
     name: "run_workflow",
     arguments: {

@@ -78,6 +78,11 @@ describe("run_workflow read-only where a tool writes", () => {
     expect(refused.texts[0]).toContain("calls 'cancel', which writes: nothing ran");
     expect(refused.texts[0]).toContain("Send the same file to run_workflow_writes");
     expect(called).toEqual(["read o1"]); // nothing of the refused file ran
+    // The request's short form is refused the same way, its pointer in the request's terms.
+    const short = await call("run_workflow", { steps: [{ call: "cancel", args: { id: "o1" } }, { return: 1 }] });
+    expect(short.code).toBe("read_only_program");
+    expect(short.texts[0]).toMatch(/^ValidationError at \/steps\/0: /);
+    expect(called).toEqual(["read o1"]);
 
     const ran = await call("run_workflow_writes", fileCalling("cancel"));
     expect(ran).toEqual({ isError: false, code: undefined, texts: [JSON.stringify("cancelled o1")] });

@@ -16,10 +16,20 @@ beforeAll(async () => {
   language = ptc.workflowLanguage();
 });
 
-/** Each balanced {"functions": ...} object written out in a text. */
+/**
+ * Each balanced {"functions": ...} or {"steps": ...} object written out in a
+ * text, as {functions, input?}: the short form's steps are the function "main"
+ * with output "any", as run_workflow makes them (js/src/agents/workflow-request.ts).
+ */
 function filesIn(text) {
+  return [...requestsIn(text, '{"functions"'), ...requestsIn(text, '{"steps"')].map((r) =>
+    r.steps ? { ...r, functions: [{ function: "main", output: "any", steps: r.steps }] } : r,
+  );
+}
+
+function requestsIn(text, start) {
   const found = [];
-  for (let at = text.indexOf('{"functions"'); at >= 0; at = text.indexOf('{"functions"', at + 1)) {
+  for (let at = text.indexOf(start); at >= 0; at = text.indexOf(start, at + 1)) {
     let depth = 0;
     let inString = false;
     for (let i = at; i < text.length; i++) {
@@ -181,8 +191,7 @@ describe.each([
     for (const file of files) {
       const source = file.functions.map((f) => JSON.stringify(f)).join("\n");
       expect(validator.validate({ functions: file.functions }).valid).toBe(true);
-      // The compact example leaves its input out (it is sent beside the functions).
-      const r = await ptc.runWorkflow(source, { input: file.input ?? { ids: ["t1", "t2"] }, tools: exampleTools });
+      const r = await ptc.runWorkflow(source, { input: file.input ?? {}, tools: exampleTools });
       expect([source, r.ok ? "ok" : r.error]).toEqual([source, "ok"]);
     }
   });

@@ -29,12 +29,28 @@ function twins(workflow) {
 const outcome = (ptc, run, effects) =>
   run.ok ? { answer: run.result, effects } : { failed: ptc.formatError(run.error) };
 
-/** The step-function twin ({"functions": [...], "input"?, "entry"?}) in one situation. */
+/**
+ * The file a step-function twin's request stands for, as run_workflow makes it
+ * (js/src/agents/workflow-request.ts; tests/js/agent-ai-sdk.test.cjs runs the
+ * short form through the tool): {"functions": [...]} is the file's functions;
+ * {"steps": [...], "output"?} adds the entry "main" after them (output "any").
+ */
+function fileOf(request) {
+  const entry = request.steps ? [{ function: "main", output: request.output ?? "any", steps: request.steps }] : [];
+  if (request.steps && request.input) throw new Error("a short-form twin writes its values in place (no input)");
+  return [...(request.functions ?? []), ...entry].map((f) => JSON.stringify(f)).join("\n");
+}
+
+/** The step-function twin ({"steps": [...]} or {"functions": [...]}, "input"?, "entry"?) in one situation. */
 async function runSteps(ptc, workflow, situation) {
   const request = JSON.parse(twins(workflow).steps);
-  const source = request.functions.map((f) => JSON.stringify(f)).join("\n");
   const { tools, effects } = mockWorld(workflow, situation);
-  const run = await ptc.runWorkflow(source, { input: request.input ?? {}, entry: request.entry, tools, ...LIMITS });
+  const run = await ptc.runWorkflow(fileOf(request), {
+    input: request.input ?? {},
+    entry: request.entry,
+    tools,
+    ...LIMITS,
+  });
   return outcome(ptc, run, effects);
 }
 

@@ -100,8 +100,12 @@ export function ptcTool(runtime: PtcRuntime, options: PtcToolOptions = {}): PtcT
 
 /** What the model sends to run_workflow: a step-function file and its entry's input. */
 export interface WorkflowToolInput {
-  /** The functions (a list of function objects, or the file's text). */
-  functions: unknown;
+  /** The functions (a list of function objects, or the file's text); with steps, the entry's helpers. */
+  functions?: unknown;
+  /** The short form: the entry's steps (a function "main" after the functions). */
+  steps?: unknown[];
+  /** With steps: the entry's output type (default "any"). */
+  output?: string;
   input?: Record<string, unknown>;
   entry?: string;
 }

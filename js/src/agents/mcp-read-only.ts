@@ -14,7 +14,8 @@
 import { declarations } from "../run/descriptors.js";
 import type { PtcRuntime } from "../runtimes/runtime.js";
 import type { PtcError, Tool } from "../types/public.js";
-import { programFrom, workflowFrom, type SessionOutcome } from "./session.js";
+import { programFrom, type SessionOutcome } from "./session.js";
+import { requestPath, workflowFrom } from "./workflow-request.js";
 
 /** run_program's annotations when run_program_writes takes the programs that write. */
 export const READ_ONLY_RUN = { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: true };
@@ -70,10 +71,11 @@ export class ReadOnlyPrograms {
    */
   workflowRefusal(given: unknown): SessionOutcome | undefined {
     if (!this.split) return undefined;
-    const { source, entry } = workflowFrom(given);
+    const { source, entry, stepsAt } = workflowFrom(given);
     const analyzed = this.runtime.analyzeWorkflow(source, { tools: this.tools, ...(entry ? { entry } : {}) });
     if (!analyzed.ok) return undefined;
-    const error = writesError(analyzed.analysis.tools, "run_workflow", "step-function files", "file", "/");
+    const found = writesError(analyzed.analysis.tools, "run_workflow", "step-function files", "file", "/");
+    const error = found && { ...found, path: requestPath(found.path, stepsAt) }; // the short form's pointer
     return error && { ok: false, error, message: this.runtime.formatError(error) };
   }
 }

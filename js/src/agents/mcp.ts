@@ -46,6 +46,8 @@ import {
   CONTEXT_INPUT_DESCRIPTION,
   ENTRY_INPUT_DESCRIPTION,
   FUNCTIONS_INPUT_DESCRIPTION,
+  OUTPUT_INPUT_DESCRIPTION,
+  STEPS_INPUT_DESCRIPTION,
   PROGRAM_INPUT_DESCRIPTION,
   WORKFLOW_INPUT_DESCRIPTION,
   schemaForm,
@@ -248,12 +250,16 @@ function programInput(runtime: PtcRuntime, options: PtcMcpServerOptions, z: McpP
 function workflowInput(runtime: PtcRuntime, options: PtcMcpServerOptions, z: McpPeers["z"]) {
   const tools = shownTools(options.tools ?? {}).schema;
   const full = schemaForm(options.schema) === "full" ? runtime.workflowSchema({ tools }) : undefined;
-  const functions: Record<string, unknown> = full
-    ? ((full.properties as Record<string, Record<string, unknown>>).functions ?? {})
+  const fullProperties = full?.properties as Record<string, Record<string, unknown>> | undefined;
+  const functions: Record<string, unknown> = fullProperties
+    ? (fullProperties.functions ?? {})
     : { type: ["array", "string"], description: FUNCTIONS_INPUT_DESCRIPTION };
+  const steps = fullProperties?.steps ?? { type: "array", description: STEPS_INPUT_DESCRIPTION };
   return z
     .object({
-      functions: z.unknown().meta(functions),
+      functions: z.unknown().optional().meta(functions),
+      steps: z.unknown().optional().meta(steps),
+      output: z.string().optional().meta({ description: OUTPUT_INPUT_DESCRIPTION }),
       input: z.record(z.string(), z.unknown()).optional().meta({ description: WORKFLOW_INPUT_DESCRIPTION }),
       entry: z.string().optional().meta({ description: ENTRY_INPUT_DESCRIPTION }),
     })

@@ -27,6 +27,7 @@ import type { WorkflowResult } from "../types/step-functions.js";
 import { abortedResult, DEFAULT_TIMEOUT_MS } from "../run/options.js";
 import { callInput, withCallWarnings } from "./session-memory.js";
 import { now } from "../run/driver.js";
+import { requestPath, workflowFrom } from "./workflow-request.js";
 
 /**
  * What decides a call held for approval (a tool with `approval`, or a
@@ -482,51 +483,19 @@ export class ProgramSession {
   }
 }
 
-/** A step-function file as a model sends it: {"functions": [...] or the file's text, "input"?, "entry"?}. */
-export interface WorkflowInput {
-  functions: unknown;
-  input?: unknown;
-  entry?: unknown;
-}
-
-function parsedIfText(value: unknown): unknown {
-  if (typeof value !== "string") return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
-/** The file's text and the run's entry and input; the engine reports what is wrong with them. */
-export function workflowFrom(given: unknown): { source: string; input: Record<string, unknown>; entry?: string } {
-  const value = parsedIfText(given);
-  const request = (
-    Array.isArray(value) || typeof value !== "object" || value === null ? { functions: value } : value
-  ) as WorkflowInput;
-  const functions = parsedIfText(request.functions);
-  const source = Array.isArray(functions)
-    ? functions.map((f) => JSON.stringify(f)).join("\n")
-    : typeof functions === "string"
-      ? functions // the file's text: functions written one after another
-      : JSON.stringify(functions ?? null);
-  const input = parsedIfText(request.input ?? {});
-  return {
-    source,
-    input: (input ?? {}) as Record<string, unknown>,
-    ...(typeof request.entry === "string" ? { entry: request.entry } : {}),
-  };
-}
-
 /** A step-function file's end as the model reads it (no memory: workflows keep none). */
-function workflowOutcome(runtime: PtcRuntime, r: WorkflowResult): SessionOutcome {
-  if (!r.ok)
+function workflowOutcome(runtime: PtcRuntime, r: WorkflowResult, stepsAt?: number): SessionOutcome {
+  if (!r.ok) {
+    // The pointer in the request's terms when its entry was sent as "steps".
+    const path = requestPath(r.error.path, stepsAt);
+    const error = path === r.error.path ? r.error : { ...r.error, path };
     return {
       ok: false,
-      error: r.error,
-      message: failureMessage(runtime, r.error, warningsOf(r)),
+      error,
+      message: failureMessage(runtime, error, warningsOf(r)),
       ...withWarnings(warningsOf(r)),
     };
+  }
   return { ok: true, result: r.result, stored: [], ...withWarnings(r.warnings) };
 }
 
@@ -557,7 +526,8 @@ export async function runWorkflowFor(
 ): Promise<SessionOutcome | { held: RunSuspended }> {
   const { timeoutMs, maxHeapBytes, maxToolCalls, maxConcurrency, toolTimeoutMs } = session.limits;
   const tools = session.options.tools ?? {};
-  const { source, input, entry } = workflowFrom(given);
+  const { source, input, entry, stepsAt, error: requestError } = workflowFrom(given);
+  if (requestError) return { ok: false, error: requestError, message: session.runtime.formatError(requestError) };
   if (typeof input !== "object" || Array.isArray(input)) {
     const error: PtcError = {
       type: "validation_error",
@@ -581,6 +551,7 @@ export async function runWorkflowFor(
   return workflowOutcome(
     session.runtime,
     await settled(session.runtime, first, session.options.approve, resumeOptions, clock),
+    stepsAt,
   );
 }
 

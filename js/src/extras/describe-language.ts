@@ -34,7 +34,7 @@ function stepFunctionTopic(topic: string, language: WorkflowLanguage): string | 
 }
 
 // Edit distance, for the nearest topics to a name that is none.
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];

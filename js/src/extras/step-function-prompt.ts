@@ -13,7 +13,10 @@ const SHAPE =
   '"input" holds exactly its parameters. A function is {"function": "name", "input": {"param": "type"}, ' +
   '"output": "type", "steps": [<step>, ...]} ("input" optional). Types: number, text, bool, nil, "list T", ' +
   '"result T E" (output only: return {"ok": v} or {"error": e}); any other word is a named type (any value but ' +
-  "null). Calls among your functions may not recurse.";
+  "null). Calls among your functions may not recurse. A workflow of one function may be sent as its steps " +
+  'alone: {"steps": [...]} is the function "main" with output "any" (any value but null; "output": "type" ' +
+  'beside the steps says another) and, when "input" is given, a parameter for each of its keys; "functions" ' +
+  "beside it are functions it calls, and pointers in errors then name the request's keys (/steps/2).";
 
 const INTRO = [
   "# Step functions",
@@ -28,9 +31,10 @@ const INTRO = [
 const INTRO_COMPACT = [
   "# Step functions",
   "",
-  'Send {"functions": [{"function": "name", "input"?: {"param": "type"}, "output": "type", "steps": [...]}, ' +
-    '...], "input": {...}}: the last function gives the result. Types: number, text, bool, nil, "list T", "result T E" (return {"ok": v} or {"error": e}), other ' +
-    "words (not null).",
+  'Send {"steps": [...]} (one function returning anything but null; or add "output": "type") or ' +
+    '{"functions": [{"function": "name", "input"?: {"param": "type"}, "output": "type", "steps": [...]}, ...], ' +
+    '"input": {...}}: the last gives the result. Types: number, text, bool, nil, ' +
+    '"list T", "result T E" (return {"ok": v} or {"error": e}), other words (not null).',
 ];
 
 const VALUES_FULL = [
@@ -48,7 +52,7 @@ const VALUES_FULL = [
 
 const VALUES_COMPACT = [
   'Values: JSON; "$input.p", "$x.field.0" (missing: null), "$error"; "Hi $name" interpolates; ' +
-    '{"$merge": [a, b]} merges objects.',
+    '{"$merge": [a, b]} merges.',
 ];
 
 const FAILURES_FULL = [
@@ -60,7 +64,8 @@ const FAILURES_FULL = [
     '(in a loop: skip the item) or {"break": true} (end the loop). Compensations run in written order, one at ' +
     'a time, even when one fails; one may call a function of the file, and its "let" binds its result (null ' +
     'if it failed) for the later compensations and the return. "then": [steps] runs after them with $error ' +
-    '(branch on it with an if, yield, call); with "then" and no return/continue/break the failure is handled and ' +
+    '(branch on it with an if, yield, call), and "yield": v (with "to"?: a state list) is its last step, one loop ' +
+    'keeping its failures; with "then" or "yield" and no return/continue/break the failure is handled and ' +
     'the steps after the call run (its let is null). A call step\'s "undo": {"call", "args"} runs, newest first, ' +
     'when its function fails later (an uncaught failure, or a result function\'s {"error"}); its args are ' +
     'evaluated when the call succeeds. Uncaught, a failure propagates: a "result" ' +
@@ -76,9 +81,10 @@ const FAILURES_FULL = [
 
 const FAILURES_COMPACT = [
   'Failures (a throw, an {"error"} result) go to the call\'s on-error: {"compensate"?: [calls of tools or ' +
-    'your functions, in order; "let" binds each, null if failed], "then"?: [steps], "return": v} or ' +
-    '{"continue"/"break": true} in a loop; else a "result" function returns {"error": msg}, others pass it up. ' +
-    "Faults end the run.",
+    'your functions, in order; "let" binds each, null if failed], "then"?: [steps], "yield"?: v, "return": v} ' +
+    "or " +
+    '{"continue"/"break": true} in a loop; else a "result" function returns {"error": msg}, others pass it up; ' +
+    "faults end the run.",
 ];
 
 const ERRORS_FULL = [
@@ -91,15 +97,14 @@ const ERRORS_FULL = [
     "MemoryExceeded: it ran too long or held too much. Fix the node at the pointer and send the whole file again.",
 ];
 
-const ERRORS_COMPACT = ["Errors: each names a JSON Pointer (ValidationError: nothing ran)."];
+const ERRORS_COMPACT = ["Errors: a JSON Pointer; ValidationError: nothing ran."];
 
 // Complete files: each one runs (tests/js/agent-workflow.test.cjs).
 const EXAMPLE_COMPACT = [
   "Example:",
-  '{"functions": [{"function": "closed", "input": {"ids": "list text"}, "output": "list text", "steps": [' +
-    '{"for": "id", "in": "$input.ids", "do": [' +
+  '{"steps": [{"for": "id", "in": ["t1", "t2"], "do": [' +
     '{"let": "t", "call": "get_ticket", "args": {"id": "$id"}, "on-error": {"continue": true}}, ' +
-    '{"yield": "$t.closed_at"}]}]}]}',
+    '{"yield": "$t.closed_at"}]}]}',
 ];
 
 const EXAMPLES_FULL = [
@@ -212,7 +217,7 @@ function compactFunctions(language: WorkflowLanguage): string[] {
   return [
     'Functions {"$name": [value, args]}, null in null out: ' +
       language.functions.map(signature).join(", ") +
-      `. Texts: ${choices}. Dates: UTC, $date_diff fractional, $date_add/$date_trunc keep the input's kind.`,
+      `. Texts: ${choices}. Dates: UTC; $date_diff fractional; $date_add/$date_trunc keep the kind.`,
   ];
 }
 

@@ -120,7 +120,7 @@ function toolNameList(tools: SchemaOptions["tools"]): string[] | undefined {
   return Array.isArray(tools) ? [...tools] : Object.keys(tools);
 }
 
-/** The JSON Schema of a step-function file {"functions": [...]}, from the engine's step table. */
+/** The JSON Schema of a step-function file {"functions": [...]} or {"steps": [...]}, from the engine's step table. */
 export function workflowSchema(language: WorkflowLanguage, options: SchemaOptions = {}): JsonSchema {
   const toolNames = toolNameList(options.tools);
   const specialKeys = [...language.operators.map((o) => o.key), "$merge", ...language.functions.map((f) => f.key)];
@@ -172,16 +172,20 @@ export function workflowSchema(language: WorkflowLanguage, options: SchemaOption
     },
     on_error: {
       description:
-        "Handles a failure of the call: compensations in order, then the steps of 'then' (with $error), then " +
-        "return, continue or break (with 'then' and none of them, the steps after the call run).",
+        "Handles a failure of the call: compensations in order, then the steps of 'then' (with $error) and its " +
+        "'yield' (to the loop's list, or 'to' a state list), then return, continue or break (with 'then' or " +
+        "'yield' and none of them, the steps after the call run).",
       type: "object",
       properties: {
         compensate: { type: "array", items: ref("compensation") },
         then: { type: "array", minItems: 1, items: ref("step") },
+        yield: ref("expression"),
+        to: { type: "string", minLength: 1 },
         return: ref("expression"),
         continue: { const: true },
         break: { const: true },
       },
+      dependentRequired: { to: ["yield"] },
       additionalProperties: false,
     },
     retry: {
@@ -244,10 +248,18 @@ export function workflowSchema(language: WorkflowLanguage, options: SchemaOption
   return {
     $schema: SCHEMA_DIALECT,
     title: "Step-function file",
-    description: 'A step-function file: {"functions": [<function>, ...]}; the entry is the last function unless named.',
+    description:
+      'A step-function file: {"functions": [<function>, ...]}; the entry is the last function unless named. ' +
+      'Short form: {"steps": [...], "output"?: type}, the entry\'s steps (a function "main", output "any" by ' +
+      "default), after the functions given as its helpers.",
     type: "object",
-    properties: { functions: { type: "array", minItems: 1, items: ref("function") } },
-    required: ["functions"],
+    properties: {
+      functions: { type: "array", minItems: 1, items: ref("function") },
+      steps: { type: "array", minItems: 1, items: ref("step") },
+      output: ref("type"),
+    },
+    anyOf: [{ required: ["functions"] }, { required: ["steps"] }],
+    dependentRequired: { output: ["steps"] },
     $defs: defs,
   };
 }

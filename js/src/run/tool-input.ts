@@ -13,6 +13,8 @@ export const PROGRAM_INPUT_DESCRIPTION = 'The program\'s root operation {"op": .
 export const CONTEXT_INPUT_DESCRIPTION = 'Extra context data for this run, read with "$<key>"';
 export const FUNCTIONS_INPUT_DESCRIPTION =
   'The file\'s functions: [{"function": name, "input"?, "output", "steps"}, ...] (or the file\'s text)';
+export const STEPS_INPUT_DESCRIPTION = 'Or one function\'s steps alone, after "functions" if any';
+export const OUTPUT_INPUT_DESCRIPTION = 'The steps\' output type (default "any")';
 export const WORKFLOW_INPUT_DESCRIPTION = "The entry function's input: exactly its parameters";
 export const ENTRY_INPUT_DESCRIPTION = "The function to run (default: the last one)";
 
@@ -25,16 +27,17 @@ export function minimalProgramInput(): JsonSchema {
   };
 }
 
-/** The minimal input of a step-function-running tool: {functions, input?, entry?}. */
+/** The minimal input of a step-function-running tool: {functions?, steps?, output?, input?, entry?}. */
 export function minimalWorkflowInput(): JsonSchema {
   return {
     type: "object",
     properties: {
       functions: { type: ["array", "string"], items: { type: "object" }, description: FUNCTIONS_INPUT_DESCRIPTION },
+      steps: { type: "array", items: { type: "object" }, description: STEPS_INPUT_DESCRIPTION },
+      output: { type: "string", description: OUTPUT_INPUT_DESCRIPTION },
       input: { type: "object", description: WORKFLOW_INPUT_DESCRIPTION },
       entry: { type: "string", description: ENTRY_INPUT_DESCRIPTION },
     },
-    required: ["functions"],
   };
 }
 
