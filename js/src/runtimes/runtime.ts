@@ -95,8 +95,8 @@ export interface PtcRuntime {
    * Loads now what this runtime otherwise loads on first use (on a page: the
    * step-function dialect's engine, and the prompts and schemas), so that the
    * synchronous methods that need them (validateWorkflow, workflowLanguage,
-   * prompt, schema, describeLanguage...) answer. Nothing to load in Node.
-   */
+   * prompt, schema, describeLanguage...) answer; Node loads them when first
+   * used, synchronously: there preload() only chooses when they are read. */
   preload(parts?: PreloadParts): Promise<void>;
   /** Runs in flight (started and not finished). */
   readonly activeRuns: number;
