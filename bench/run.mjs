@@ -628,7 +628,9 @@ async function workloadW5() {
   say(line);
   say(`inside = import to first result, in the child; wall = the whole child process;`);
   say(`for comparison, a bare \`node -e ""\` takes ${fmtTime(c.bareNodeMs)} of wall time.`);
-  say(`ptc-wasm's create = createRuntime(): read + compile + instantiate ptc.wasm.`);
+  say(
+    `ptc-wasm's create = createRuntime(): read + compile + instantiate ptc-json.wasm (ptc.wasm: on first step-function use).`,
+  );
   say();
   return {
     lines: [

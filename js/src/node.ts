@@ -1,12 +1,8 @@
 // Node entry (ESM and CJS builds): reads the .wasm next to this file, since the
 // generated loader's fetch() cannot read file paths in Node 20.
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 import { provideExtras, type Extras } from "./run/extras-loader.js";
 import { describeThrown } from "./util/describe.js";
 import type { Runtime, WorkerRuntime } from "./index.js";
-import { MissingPeerError, loadPeers } from "./agents/peers.js";
 import { createRuntimeOn, type Platform } from "./runtimes/platform.js";
 import { findOpenTelemetryWith, type OpenTelemetryApi } from "./run/telemetry.js";
 import type { CreateRuntimeOptions } from "./types/public.js";
@@ -14,13 +10,34 @@ import type { WorkerPort } from "./runtimes/worker-protocol.js";
 
 export * from "./index.js";
 
-// Spans when @opentelemetry/api is installed, looked for on the first run only.
+interface Builtins {
+  fs: Pick<typeof import("node:fs"), "readFileSync">;
+  module: Pick<typeof import("node:module"), "createRequire">;
+  url: Pick<typeof import("node:url"), "fileURLToPath">;
+}
+
+// Node's built-in modules as their CommonJS objects (process.getBuiltinModule,
+// Node 20.16 and later), each when first used: importing node:fs or node:module
+// as an ES module builds a namespace of every export, reading lazy ones
+// (fs.promises, the source maps) that load more of Node, about a millisecond
+// of a cold start. Older Nodes import them with the first createRuntime().
+const getBuiltin = (process as { getBuiltinModule?: (id: string) => unknown }).getBuiltinModule;
+let imported: Builtins | undefined;
+async function importBuiltins(): Promise<void> {
+  imported ??= { fs: await import("node:fs"), module: await import("node:module"), url: await import("node:url") };
+}
+/** A built-in module, once a runtime exists (createRuntime awaited importBuiltins where needed). */
+function builtin<K extends keyof Builtins>(name: K): Builtins[K] {
+  return (getBuiltin ? getBuiltin(`node:${name}`) : (imported as Builtins)[name]) as Builtins[K];
+}
+
+// Spans when @opentelemetry/api is installed, looked for on the first run only
+// once a tracer provider is registered (telemetry.ts); any failure: no spans.
 findOpenTelemetryWith(() => {
   try {
-    return loadPeers("tracing", ["@opentelemetry/api"], (require) => require("@opentelemetry/api") as OpenTelemetryApi);
-  } catch (e) {
-    if (e instanceof MissingPeerError) return undefined;
-    throw e;
+    return builtin("module").createRequire(import.meta.url)("@opentelemetry/api") as OpenTelemetryApi;
+  } catch {
+    return undefined;
   }
 });
 
@@ -28,8 +45,9 @@ findOpenTelemetryWith(() => {
 // file, required by the first call that needs them (see extras.ts).
 provideExtras(() => {
   const file = new URL("./extras.cjs", import.meta.url);
+  const fileURLToPath = builtin("url").fileURLToPath;
   try {
-    return createRequire(import.meta.url)(fileURLToPath(file)) as Extras;
+    return builtin("module").createRequire(import.meta.url)(fileURLToPath(file)) as Extras;
   } catch (e) {
     const why = (e as { code?: unknown }).code === "MODULE_NOT_FOUND" ? "it is missing" : describeThrown(e);
     throw new Error(
@@ -41,21 +59,34 @@ provideExtras(() => {
   }
 });
 
+let withBoth: WebAssembly.Module | undefined; // ptc.wasm, compiled
+
 const node: Platform = {
-  // The .wasm file is compiled synchronously, once per process: Node (unlike a
-  // browser's main thread) allows it, and it is ~1 ms of a ~18 ms cold start
-  // faster than WebAssembly.compile, whose background steps wait on the event
-  // loop. V8 compiles the functions lazily either way, on their first call.
-  // (readFileSync would be no faster: importing node:fs costs as much.)
-  async loadWasm(source, file) {
+  // Read and compiled synchronously, once per process: Node (unlike a
+  // browser's main thread) allows it, and it is faster than readFile and
+  // WebAssembly.compile, whose steps each wait on the event loop. V8 compiles
+  // the functions lazily either way, on their first call. Synchronous, the
+  // step-function module (ptc.wasm) loads when first needed by any method.
+  loadWasmSync(file) {
+    const fs = builtin("fs");
+    // Spelled out, not built from `file`, so that bundlers see both files.
+    const both = () => (withBoth ??= new WebAssembly.Module(fs.readFileSync(new URL("./ptc.wasm", import.meta.url))));
+    if (file === "ptc.wasm") return both();
+    try {
+      return new WebAssembly.Module(fs.readFileSync(new URL("./ptc-json.wasm", import.meta.url)));
+    } catch (e) {
+      // A bundle that copied only ptc.wasm (as its recipe said before
+      // ptc-json.wasm was Node's first module): the engine with both dialects.
+      if ((e as { code?: unknown }).code !== "ENOENT") throw e;
+      return both();
+    }
+  },
+  async loadWasm(source) {
     if (source instanceof WebAssembly.Module || source instanceof ArrayBuffer || source instanceof Uint8Array)
       return source;
-    // Spelled out, not built from `file`, so that bundlers see both files.
-    const where =
-      (source as URL | string | undefined) ??
-      (file === "ptc.wasm" ? new URL("./ptc.wasm", import.meta.url) : new URL("./ptc-json.wasm", import.meta.url));
+    const where = source as URL | string;
     return new WebAssembly.Module(
-      await readFile(where instanceof URL || where.startsWith("file:") ? fileURLToPath(where) : where),
+      builtin("fs").readFileSync(typeof where === "string" && !where.startsWith("file:") ? where : new URL(where)),
     );
   },
   // worker_threads takes milliseconds to import, and most runtimes never start
@@ -85,5 +116,6 @@ const node: Platform = {
 export function createRuntime(options?: CreateRuntimeOptions & { worker?: false }): Promise<Runtime>;
 export function createRuntime(options: CreateRuntimeOptions & { worker: true }): Promise<WorkerRuntime>;
 export function createRuntime(options?: CreateRuntimeOptions): Promise<Runtime | WorkerRuntime> {
-  return createRuntimeOn(node, options);
+  if (getBuiltin || imported) return createRuntimeOn(node, options);
+  return importBuiltins().then(() => createRuntimeOn(node, options));
 }

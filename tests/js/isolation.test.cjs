@@ -38,8 +38,8 @@ function gate(n) {
 }
 
 const modes = [
-  ["in-process", () => ptcWasm.createRuntime()],
-  ["worker", () => ptcWasm.createRuntime({ worker: true })],
+  ["in-process", (options) => ptcWasm.createRuntime(options)],
+  ["worker", (options) => ptcWasm.createRuntime({ worker: true, ...options })],
 ];
 
 describe.each(modes)("%s", (_mode, create) => {
@@ -162,6 +162,9 @@ describe.each(modes)("%s", (_mode, create) => {
   });
 
   test("after a trap, a step-function run waiting on a tool fails the same way", async () => {
+    // One instance for both dialects, the one trapForTesting traps (by default
+    // step-function files run on an instance of their own, loaded on first use).
+    const rt = await create({ stepFunctions: true });
     const g = gate(1);
     const source = JSON.stringify({
       function: "f",
@@ -183,6 +186,7 @@ describe.each(modes)("%s", (_mode, create) => {
       message: expect.stringContaining("its progress is lost"),
     });
     expect((await rt.runWorkflow(source, { tools: { wait: async ({ i }) => i } })).result).toBe(1);
+    rt.close();
   });
 });
 

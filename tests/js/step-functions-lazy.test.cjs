@@ -21,8 +21,7 @@ const lazyRefusal = /loads the step-function dialect on first use.*await runtime
 test.each([false, true])(
   "worker %s, lazy: ptc.wasm is read only when a step-function file first runs",
   async (worker) => {
-    const fsp = require("node:fs/promises");
-    const read = jest.spyOn(fsp, "readFile");
+    const read = jest.spyOn(require("node:fs"), "readFileSync");
     const wasmRead = () =>
       read.mock.calls.map(([file]) => path.basename(String(file))).filter((f) => f.endsWith(".wasm"));
     const ptc = await freshPackage().createRuntime({ stepFunctions: "lazy", worker });

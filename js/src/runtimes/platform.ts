@@ -3,6 +3,7 @@
 // they obtain the .wasm and start workers, and export createRuntime.
 import { Runtime } from "./runtime.js";
 import type { CreateRuntimeOptions, WasmSource } from "../types/public.js";
+import type { StepsLoader } from "./steps-loader.js";
 import { WorkerRuntime } from "./worker-runtime.js";
 import type { WorkerPort } from "./worker-protocol.js";
 
@@ -12,6 +13,12 @@ export type WasmFile = "ptc.wasm" | "ptc-json.wasm";
 export interface Platform {
   /** `source` when given, else `file` next to the package's JS. */
   loadWasm(source: WasmSource | undefined, file: WasmFile): Promise<BufferSource | WebAssembly.Module>;
+  /**
+   * `file` next to the package's JS, read and compiled at once, where the
+   * platform can (Node): the step-function module of Node's default is then
+   * loaded when first needed, by synchronous methods too.
+   */
+  loadWasmSync?(file: WasmFile): WebAssembly.Module;
   /** What starts an engine worker; loaded when a worker runtime is first created. */
   workers(options: CreateRuntimeOptions): Promise<() => WorkerPort>;
   /**
@@ -22,9 +29,14 @@ export interface Platform {
 }
 
 const compiled = new Map<unknown, Promise<WebAssembly.Module>>();
+// The modules compiled synchronously (Platform.loadWasmSync), by file.
+const compiledNow = new Map<WasmFile, WebAssembly.Module>();
 
 /** Compiles the engine once per source and process; each runtime instantiates it. */
 function compileOnce(source: WasmSource | undefined, file: WasmFile, platform: Platform): Promise<WebAssembly.Module> {
+  const loadNow = platform.loadWasmSync;
+  // The package's own file, where the platform reads it at once: shared with the synchronous loads.
+  if (source === undefined && loadNow) return new Promise((resolve) => resolve(compileNow(file, loadNow)));
   const key = source ?? file;
   let module = compiled.get(key);
   if (!module) {
@@ -37,15 +49,24 @@ function compileOnce(source: WasmSource | undefined, file: WasmFile, platform: P
   return module;
 }
 
+/** `file` compiled synchronously, once per process. */
+function compileNow(file: WasmFile, load: (file: WasmFile) => WebAssembly.Module): WebAssembly.Module {
+  let module = compiledNow.get(file);
+  if (!module) compiledNow.set(file, (module = load(file)));
+  return module;
+}
+
 /**
- * `stepFunctions` when the caller did not say: Node loads both dialects at once;
- * a page loads the PTC-JSON engine and the step-function dialect on first use
- * ("lazy"), the smaller download before its first run.
+ * `stepFunctions` when the caller did not say: the PTC-JSON engine first, and
+ * the step-function dialect when first used ("lazy"). A page fetches it on
+ * first use (its synchronous methods say to await runtime.preload() until
+ * then); Node (Platform.loadWasmSync) reads it when anything first needs it,
+ * synchronous methods included, so that every method answers as with true.
  */
 export async function createRuntimeOn(
   platform: Platform,
   options: CreateRuntimeOptions = {},
-  stepFunctionsByDefault: true | "lazy" = true,
+  stepFunctionsByDefault: true | "lazy" = "lazy",
 ): Promise<Runtime | WorkerRuntime> {
   const recycle = options.recycleEngineBytes;
   if (recycle !== undefined && !(typeof recycle === "number" && recycle >= 0))
@@ -56,7 +77,10 @@ export async function createRuntimeOn(
   // A module given is loaded whatever stepFunctions says.
   const mode = options.wasm !== undefined ? true : (stepFunctions ?? stepFunctionsByDefault);
   const compiling = compileOnce(options.wasm, mode === true ? "ptc.wasm" : "ptc-json.wasm", platform);
-  const steps = mode === "lazy" ? () => compileOnce(undefined, "ptc.wasm", platform) : undefined;
+  let steps: StepsLoader | undefined;
+  if (mode === "lazy") steps = () => compileOnce(undefined, "ptc.wasm", platform);
+  const loadNow = platform.loadWasmSync;
+  if (steps && loadNow && stepFunctions === undefined) steps.now = () => compileNow("ptc.wasm", loadNow);
   if (!options.worker) return new Runtime(await compiling, recycle, steps);
   // On a page, the worker's script loads while the .wasm does (engine start
   // in a worker: the two were one after the other).

@@ -24,6 +24,7 @@ import {
   type ResidentSpec,
 } from "../engine/resident.js";
 import { validateStepFunctionOptions } from "../run/step-function-options.js";
+import type { StepsLoader } from "./steps-loader.js";
 import type { ValidateWorkflowOptions, WorkflowOptions, WorkflowResult } from "../types/step-functions.js";
 import type {
   AnalyzeResult,
@@ -94,8 +95,8 @@ export interface PtcRuntime {
    * Loads now what this runtime otherwise loads on first use (on a page: the
    * step-function dialect's engine, and the prompts and schemas), so that the
    * synchronous methods that need them (validateWorkflow, workflowLanguage,
-   * prompt, schema, describeLanguage...) answer. Nothing to load in Node.
-   */
+   * prompt, schema, describeLanguage...) answer; Node loads them when first
+   * used, synchronously: there preload() only chooses when they are read. */
   preload(parts?: PreloadParts): Promise<void>;
   /** Runs in flight (started and not finished). */
   readonly activeRuns: number;
@@ -158,12 +159,12 @@ export abstract class EngineHost {
   // stepFunctions "lazy": wasmModule is PTC-JSON only, and step-function files
   // run on an instance of the module with both dialects, loaded on first use.
   protected stepsModule?: WasmModule;
-  private stepsLoading?: Promise<WasmModule>;
+  private stepsLoading?: Promise<void>;
   private stepsInstance?: EngineInstance;
   constructor(
     protected readonly wasmModule: WasmModule,
     protected readonly recycleEngineBytes = RECYCLE_ENGINE_BYTES,
-    private readonly loadStepsModule?: () => Promise<WasmModule>,
+    private readonly loadStepsModule?: StepsLoader,
   ) {}
 
   async preload(parts: PreloadParts = {}): Promise<void> {
@@ -176,18 +177,29 @@ export abstract class EngineHost {
   /** Loads the step-function dialect's module when this runtime loads it on first use. */
   private loadStepFunctions(): Promise<unknown> | undefined {
     if (!this.loadStepsModule || this.stepsModule) return undefined;
+    const failed = this.loadStepsNow();
+    if (this.loadStepsModule.now) return failed === undefined ? undefined : Promise.reject(new Error(failed));
     this.stepsLoading ??= this.loadStepsModule().then(
-      (module) => {
-        this.stepsModule = module;
-        this.stepFunctionsLoaded(module);
-        return module;
-      },
+      (module) => this.tookStepsModule(module),
       (e: unknown) => {
         this.stepsLoading = undefined; // a later run tries again
         throw e;
       },
     );
     return this.stepsLoading;
+  }
+
+  private tookStepsModule(module: WasmModule): void {
+    this.stepFunctionsLoaded((this.stepsModule = module));
+  }
+
+  /** Loads the step-function module at once where the platform can (StepsLoader.now); why not, if that failed. */
+  private loadStepsNow(): string | undefined {
+    try {
+      if (!this.stepsModule && this.loadStepsModule?.now) this.tookStepsModule(this.loadStepsModule.now());
+    } catch (e) {
+      return describeThrown(e);
+    }
   }
 
   /** Told once the step-function module is loaded (worker mode hands it to its worker). */
@@ -206,6 +218,8 @@ export abstract class EngineHost {
 
   /** stepsEngine() for a synchronous method, or why it cannot answer yet. */
   private stepsEngineFor(what: string): EngineInstance | string {
+    const failed = this.loadStepsNow();
+    if (failed) return `The step-function dialect's engine (ptc.wasm) did not load (${failed}); call ${what} again`;
     return (
       this.stepsEngine() ??
       `This runtime loads the step-function dialect on first use (createRuntime's stepFunctions "lazy", ` +
@@ -476,7 +490,7 @@ export class Runtime extends EngineHost implements PtcRuntime {
   private recycleTimer?: ReturnType<typeof setTimeout>;
 
   /** @internal use createRuntime() */
-  constructor(wasmModule: WasmModule, recycleEngineBytes?: number, loadStepsModule?: () => Promise<WasmModule>) {
+  constructor(wasmModule: WasmModule, recycleEngineBytes?: number, loadStepsModule?: StepsLoader) {
     super(wasmModule, recycleEngineBytes, loadStepsModule);
     this.healthyEngine(); // its runs use it: instantiated now, so createRuntime() says when that fails
   }

@@ -6,6 +6,7 @@
 // fresh worker, and the others fail saying why: nothing is lost silently.
 import { failedRun, now, type ToolCall, type ToolOutcome } from "../run/driver.js";
 import { EngineHost, type PtcRuntime } from "./runtime.js";
+import type { StepsLoader } from "./steps-loader.js";
 import type { CallerOptions, CallerRun, Failed } from "./caller-run.js";
 import { checkLoadOptions } from "../run/checks.js";
 import { abortedResult, failure } from "../run/options.js";
@@ -70,7 +71,7 @@ export class WorkerRuntime extends EngineHost implements PtcRuntime {
     wasmModule: WasmModule,
     private readonly spawn: () => WorkerPort,
     recycleEngineBytes?: number,
-    loadStepsModule?: () => Promise<WasmModule>,
+    loadStepsModule?: StepsLoader,
     started?: WorkerPort,
   ) {
     super(wasmModule, recycleEngineBytes, loadStepsModule);

@@ -335,9 +335,11 @@ export interface CreateRuntimeOptions {
    * execution_error (bad_host_call) and workflowLanguage, workflowSchema,
    * workflowPrompt and describeLanguage throw, each saying to await
    * runtime.preload(). false: PTC-JSON only for good; the step-function entry
-   * points answer or throw likewise, saying so. Default "lazy" on a page (the
-   * browser build), true elsewhere (Node). With `wasm` given, that module is
-   * loaded either way.
+   * points answer or throw likewise, saying so. Default: "lazy" on a page (the
+   * browser build); in Node, ptc-json.wasm first too, and ptc.wasm read when
+   * anything first needs the step-function dialect, the synchronous methods
+   * included (nothing throws: every method answers as with true). With `wasm`
+   * given, that module is loaded either way.
    */
   stepFunctions?: boolean | "lazy";
 }
