@@ -97,13 +97,19 @@ class Compiler {
     ObjectBuilder inside;  // a context key's path: the load, then a get
     inside.put(Value::string("op"), Value::string("get"));
     putPath(inside, ref.path, true);
+    auto pipe = pipeAt(path);
+    pipe->kids.push_back(std::move(load));
+    pipe->kids.push_back(operation(inside.build(), path, depth));
+    finish(*pipe);
+    return pipe;
+  }
+
+  // A pipe the compiler builds (its steps pushed onto kids, then finish).
+  static std::unique_ptr<Node> pipeAt(const std::string& path) {
     auto pipe = std::make_unique<Node>();
     pipe->op = Op::Pipe;
     pipe->path = path;
     pipe->slots = {0};  // steps
-    pipe->kids.push_back(std::move(load));
-    pipe->kids.push_back(operation(inside.build(), path, depth));
-    finish(*pipe);
     return pipe;
   }
 
@@ -192,6 +198,9 @@ class Compiler {
     node->readsInput = spec->readsInput;
     node->path = path;
     checkFieldNames(*spec, v, path);
+    if (spec->shortForm == ShortForm::Items && (v.find("where") || v.find("expr")))
+      return itemsForm(*spec, v, path, depth);
+    if (spec->shortForm == ShortForm::Key && v.find("key")) return keyedSort(*spec, v, path, depth);
     for (const ScopeSpec& s : spec->scopes)
       if (s.binds == Binds::Literal) node->scopeName = Value::string(s.name);
     for (const FieldSpec& f : spec->fields) {
@@ -319,14 +328,54 @@ class Compiler {
     node.slots[static_cast<size_t>(target)] = 0;
   }
 
+  // count's and the aggregates' `where` and `expr` (ShortForm::Items): the pipe
+  // [filter where, map expr, the op without them], each at the op's path
+  // (errors inside where and expr point there), as a program would spell it.
+  std::unique_ptr<Node> itemsForm(const OpSpec& spec, const Value& v, const std::string& path, int depth) {
+    checkExclusions(spec, v, path);  // expr against field (and values)
+    auto pipe = pipeAt(path);
+    for (const auto& [name, op] : {std::pair{"where", "filter"}, std::pair{"expr", "map"}}) {
+      if (!v.find(name)) continue;
+      const FieldAt at{name, childPath(path, name)};
+      if (std::string_view(name) == "expr" || !isEqualityMap(*v.find(name)))  // a bare string, a constant condition
+        checkRole(spec, *findField(spec, name), *v.find(name), at.path);
+      pipe->kids.push_back(operation(opWith(op, name, *v.find(name)), path, depth + 1, &at));
+    }
+    ObjectBuilder rest;  // the op itself, over those items
+    for (const Member& m : v.members())
+      if (m.key.str() != "where" && m.key.str() != "expr") rest.put(m.key, m.value);
+    pipe->kids.push_back(operation(rest.build(), path, depth + 1));
+    finish(*pipe);
+    return pipe;
+  }
+
+  // sort_by's `key` (an expression per item, as group_by's): the pipe [map
+  // {"key": key, "v": the item}, sort_by "key" (order), map "v"], the pairs
+  // built at the op's path so that errors inside key point at /key.
+  std::unique_ptr<Node> keyedSort(const OpSpec& spec, const Value& v, const std::string& path, int depth) {
+    checkExclusions(spec, v, path);                                                    // key against field and by
+    checkRole(spec, *findField(spec, "key"), v.field("key"), childPath(path, "key"));  // a bare string
+    ObjectBuilder pair, sort;
+    pair.put(Value::string("key"), v.field("key"));
+    pair.put(Value::string("v"), Value::string("$_"));
+    for (const Member& m : v.members())  // the op, its order, and "key" as its field
+      m.key.str() == "key" ? sort.put(Value::string("field"), Value::string("key")) : sort.put(m.key, m.value);
+    auto pipe = pipeAt(path);
+    const FieldAt at{"expr", path};
+    pipe->kids.push_back(operation(opWith("map", "expr", pair.build()), path, depth + 1, &at));
+    pipe->kids.push_back(operation(sort.build(), path, depth + 1));
+    pipe->kids.push_back(operation(opWith("map", "field", Value::string("v")), path, depth + 1));
+    finish(*pipe);
+    return pipe;
+  }
+
   // Fields that go together or exclude each other, beyond required/one-of.
   void checkForms(const OpSpec& spec, Node& node, const Value& v, const std::string& path) {
     auto has = [&](const char* f) { return v.find(f) != nullptr; };
     auto shapeError = [&](ErrorCode code, const std::string& what) {
       fail(code, path, "'" + std::string(spec.name) + "' " + what + ". Shape: " + opShape(spec));
     };
-    for (const FieldSpec& f : spec.fields)  // the table's exclusions (FieldSpec::excludes)
-      if (f.excludes && has(f.name) && anyGiven(v, f.excludes)) shapeError(ErrorCode::ConflictingFields, f.conflict);
+    checkExclusions(spec, v, path);
     if (bindsBindings(spec)) {  // let: `bindings`, or `name` with `value` (op_table_does.h checks it has them)
       if (!has("bindings") && !(has("name") && has("value")))
         shapeError(ErrorCode::MissingField, "requires 'name' and 'value' (or 'bindings')");
@@ -337,8 +386,15 @@ class Compiler {
       fail(ErrorCode::BadValue, childPath(path, "aggs"),
            "'group_by' aggs cannot be named \"key\": each group stores its key there");
     // sort_by without `by`: its one key is `field` and `order`.
-    if (const FieldSpec* keys = fieldOfKind(spec, FieldKind::SortKeys); keys && !has(keys->name))
+    if (const FieldSpec* keys = fieldOfKind(spec, FieldKind::SortKeys); keys && !has(keys->name)) {
+      if (descendingKey(node.field)) {  // "-total": total, descending
+        if (has("order"))
+          shapeError(ErrorCode::ConflictingFields, "takes \"-<field>\" (descending) or 'order', not both");
+        node.field = Value::string(node.field.str().substr(1));
+        node.descending = true;
+      }
       node.sortKeys.emplace_back(node.field.isNull() ? Value::none() : node.field, node.descending);
+    }
   }
 
   void sortKeys(Node& node, const OpSpec& spec, const FieldSpec& f, const Value& v, const std::string& path) {
@@ -347,7 +403,8 @@ class Compiler {
       const Value& key = v.items()[i];
       std::string at = childPath(path, i);
       if (key.isString() && !key.str().empty()) {
-        node.sortKeys.emplace_back(key, false);
+        const bool descending = descendingKey(key);
+        node.sortKeys.emplace_back(descending ? Value::string(key.str().substr(1)) : key, descending);
         continue;
       }
       const Value* name = key.find("field");
@@ -357,18 +414,6 @@ class Compiler {
           (order && !(order->isString() && (order->str() == "asc" || order->str() == "desc"))))
         wrongKind(spec, f, at, "a field name or {\"field\": \"<field>\", \"order\": \"asc\"|\"desc\"}", key);
       node.sortKeys.emplace_back(*name, order && order->str() == "desc");
-    }
-  }
-
-  void checkFieldNames(const OpSpec& spec, const Value& v, const std::string& path) {
-    for (const Member& m : v.members()) {
-      const std::string& key = m.key.str();
-      if (key == "op" || findField(spec, key)) continue;
-      std::vector<std::string> names = fieldNames(spec);
-      std::string hint = didYouMean(key, names);
-      if (hint.empty()) hint = names.empty() ? " It takes no fields." : " Its fields are: " + listNames(names) + ".";
-      fail(ErrorCode::UnknownField, childPath(path, key),
-           "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint + " Shape: " + opShape(spec));
     }
   }
 

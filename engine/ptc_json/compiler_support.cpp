@@ -50,6 +50,34 @@ bool anyGiven(const Value& v, std::string_view names) {
   return false;
 }
 
+void checkFieldNames(const OpSpec& spec, const Value& v, const std::string& path) {
+  for (const Member& m : v.members()) {
+    const std::string& key = m.key.str();
+    if (key == "op" || findField(spec, key)) continue;
+    std::vector<std::string> names = fieldNames(spec);
+    std::string hint = didYouMean(key, names);
+    if (hint.empty()) hint = names.empty() ? " It takes no fields." : " Its fields are: " + listNames(names) + ".";
+    fail(ErrorCode::UnknownField, childPath(path, key),
+         "Unknown field '" + key + "' for operation '" + spec.name + "'." + hint + " Shape: " + opShape(spec));
+  }
+}
+
+void checkExclusions(const OpSpec& spec, const Value& v, const std::string& path) {
+  for (const FieldSpec& f : spec.fields)
+    if (f.excludes && v.find(f.name) && anyGiven(v, f.excludes))
+      fail(ErrorCode::ConflictingFields, path,
+           "'" + std::string(spec.name) + "' " + f.conflict + ". Shape: " + opShape(spec));
+}
+
+Value opWith(std::string_view op, std::string_view field, const Value& value) {
+  ObjectBuilder out;
+  out.put(Value::string("op"), Value::string(std::string(op)));
+  out.put(Value::string(std::string(field)), value);
+  return out.build();
+}
+
+bool descendingKey(const Value& v) { return v.isString() && v.str().size() > 1 && v.str()[0] == '-'; }
+
 bool bindsBindings(const OpSpec& spec) {
   return std::any_of(spec.scopes.begin(), spec.scopes.end(),
                      [](const ScopeSpec& s) { return s.binds == Binds::Bindings; });

@@ -18,6 +18,8 @@ std::string bareStringMessage(const OpSpec& spec, const FieldSpec& f, const Valu
 std::string constantConditionMessage(const OpSpec& spec, const FieldSpec& f, const Value& v);
 std::vector<std::string> opNames();
 std::vector<std::string> fieldNames(const OpSpec& spec);
+// Every key of the op's object is one of its fields (or "op"); else unknown_field with a did-you-mean.
+void checkFieldNames(const OpSpec& spec, const Value& v, const std::string& path);
 
 // The names an op's declared scopes (OpSpec::scopes) bind for its field
 // `field`: what "$name" there reads as a var.
@@ -26,6 +28,12 @@ std::vector<std::string> namesBound(const OpSpec& spec, size_t field, const Valu
 bool sequentialBindings(const OpSpec& spec, const FieldSpec& f);
 // Whether any of the space-separated field names is given.
 bool anyGiven(const Value& v, std::string_view names);
+// No field is given with one it excludes (FieldSpec::excludes); else conflicting_fields at path.
+void checkExclusions(const OpSpec& spec, const Value& v, const std::string& path);
+// The operation {"op": op, field: value}, for a short form to compile.
+Value opWith(std::string_view op, std::string_view field, const Value& value);
+// A sort key "-name" (sort_by's `field`, a text of `by`): name, descending (as Django's order_by).
+bool descendingKey(const Value& v);
 bool bindsBindings(const OpSpec& spec);
 const FieldSpec* fieldOfKind(const OpSpec& spec, FieldKind kind);
 // Exactly one of the op's one-of fields is given; else a validation error at path.

@@ -47,6 +47,8 @@ constexpr bool shapesHaveTheirFields(const std::array<OpSpec, kOpCount>& table) 
   for (const OpSpec& spec : table) {
     if (spec.shortForm == ShortForm::Condition && !hasFields(spec, {"where", "field", "value"})) return false;
     if (spec.shortForm == ShortForm::Expr && !hasFields(spec, {"expr", "field"})) return false;
+    if (spec.shortForm == ShortForm::Items && !hasFields(spec, {"where"})) return false;
+    if (spec.shortForm == ShortForm::Key && !hasFields(spec, {"key", "field"})) return false;
     if (spec.rows == RowRole::Compare && !(spec.valueSeesMapItem && hasFields(spec, {"field", "value"}))) return false;
   }
   return true;

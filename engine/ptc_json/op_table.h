@@ -142,6 +142,8 @@ enum class ShortForm : uint8_t {
   None,
   Condition,  // filter, reject: `field` + `value` is the condition {"op": "eq", "field", "value"}
   Expr,       // map: `field` is the expression {"op": "get", "field"}
+  Items,      // count, the aggregates: `where` and `expr` are the pipe [filter where, map expr, the op]
+  Key,        // sort_by: `key` is the pipe [map {key, v: the item}, sort_by "key", map "v"]
 };
 
 // How group_by folds an aggregate while grouping, item by item, instead of

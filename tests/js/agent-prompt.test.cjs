@@ -137,7 +137,12 @@ test("the compact prompt states the facts models guessed at: scales, names, boun
   const compact = ptc.prompt({ compact: true });
   expect(compact).toContain("percentile*(field?, p: 0-100, method?: linear|nearest)");
   expect(compact).toContain("loop(init, next, while, max: 1-1000)");
-  expect(compact).toContain('by?: ["a", {field, order}]');
+  expect(compact).toContain('by?: ["a", "-b"], key?)');
+  expect(compact).toContain('sort_by: "-a" descending, nulls last');
+  // The aggregates' where and expr (a filter and a map first), stated once for the family.
+  expect(compact).toContain("aggregation (+ where?, expr?): sum avg median count_distinct*(field?)");
+  expect(compact).toContain("count*(where?)");
+  expect(compact).toContain("flat_map*(expr|field)");
   expect(compact).toContain("slice and range end are exclusive");
   expect(compact).toContain("date_range's to included");
   expect(compact).toContain("{id:06}, {x:.2f}");

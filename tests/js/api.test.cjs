@@ -282,8 +282,8 @@ describe("operations", () => {
     expect(presence("let")).toEqual({ name: "optional", value: "optional", bindings: "optional", in: "required" });
     expect(presence("get")).toEqual({ field: "one_of", path: "one_of", default: "optional" });
     expect(presence("call")).toEqual({ tool: "required", args: "optional", get: "optional" });
-    expect(presence("sort_by")).toEqual({ field: "optional", order: "optional", by: "optional" });
-    expect(presence("count")).toEqual({});
+    expect(presence("sort_by")).toEqual({ field: "optional", order: "optional", by: "optional", key: "optional" });
+    expect(presence("count")).toEqual({ where: "optional" });
   });
 });
 

@@ -48,3 +48,13 @@ test(`no question's PTC-JSON twin is over ${TARGETS.corpusWorstRatio}x its Pytho
   const over = corpus.tokenRows((text) => encode(text).length).filter((r) => r.ratio > TARGETS.corpusWorstRatio);
   expect(over).toEqual([]);
 });
+
+// Issue 35: the whole corpus costs at most corpusRatio x its Python twins' tokens.
+test(`the corpus's PTC-JSON twins are at most ${TARGETS.corpusRatio}x the Python twins' tokens in total`, () => {
+  const rows = corpus.tokenRows((text) => encode(text).length);
+  const total = (key) => rows.reduce((n, r) => n + r[key], 0);
+  expect({ ptc: total("ptc"), ratio: total("ptc") / total("python") <= TARGETS.corpusRatio }).toEqual({
+    ptc: total("ptc"),
+    ratio: true,
+  });
+});

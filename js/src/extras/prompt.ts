@@ -124,10 +124,30 @@ function capitalized(s: string): string {
 const isValueOp = (op: Operation) =>
   op.fields[0]?.name === "field" && op.fields[1]?.name === "value" && op.fields[1].presence === "optional";
 
+/**
+ * The fields the aggregates share, `where` and `expr` (a filter and a map
+ * before the op: the engine's short form), listed once in their category's
+ * heading (ITEMS_NOTE), not in each op's list. Known by sum's, whose entries
+ * the engine builds from one declaration; count's `where` stays in its list.
+ */
+function isSharedItemsField(ops: Operation[], op: Operation, field: Operation["fields"][number]): boolean {
+  const sum = ops.find((o) => o.name === "sum");
+  return (
+    op.category === "aggregation" &&
+    sum?.fields.some((f) => (f.name === "where" || f.name === "expr") && f.description === field.description) === true
+  );
+}
+
+const ITEMS_NOTE_COMPACT = " (+ where?, expr?)";
+const ITEMS_NOTE_FULL =
+  "These but `min_by`, `max_by` also take `where` (only the items it holds for) and `expr` (each item's value, " +
+  "instead of `field`), as `count` takes `where`.";
+
 /** The compact shape: without the op name, and for value-level ops without their `field`/`value` prefix. */
 function compactShape(op: Operation): string {
   let shape = op.shape.replace(`"op": "${op.name}", `, "").replace(`{"op": "${op.name}"}`, "{}");
   if (isValueOp(op)) shape = shape.replace(/^\{\["field": "<field>"\], \["value": <expr>\](, )?/, "{");
+  if (op.category === "aggregation") shape = shape.replace(/(, )?\["expr": <expr>\], \["where": <expr>\]/, "");
   return shape.replace(', ["as": "<name>"]', ""); // the intro says which ops take "as"
 }
 
@@ -140,10 +160,11 @@ const mark = (op: Operation) => (isValueOp(op) ? "°" : op.readsInput ? "*" : ""
  * day week)`. A few tokens an op, so the list stays within budget as the table
  * grows; the rest is one describe_language query away.
  */
-function compactFields(op: Operation): string {
+function compactFields(op: Operation, ops: Operation[]): string {
   const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
   const fields = op.fields
     .filter((f) => f.name !== "as" && !(isValueOp(op) && (f.name === "field" || f.name === "value")))
+    .filter((f) => !isSharedItemsField(ops, op, f))
     .filter((f) => f.presence !== "one_of" || f.name === oneOf[0])
     .map((f) => {
       if (f.presence === "one_of") return oneOf.join("|");
@@ -160,16 +181,19 @@ const KIND_HINTS: Partial<Record<string, string>> = {
   percent: ": 0-100",
   percentile_method: ": linear|nearest",
   iterations: ": 1-1000",
-  sort_keys: ': ["a", {field, order}]',
+  sort_keys: ': ["a", "-b"]',
 };
 
 /**
  * A family's ops, those with the same fields written once, their names
  * separated by spaces (fewer tokens than "/"): `eq neq gt*(field?, value)`.
  */
-function compactFamily(ops: Operation[]): string {
+function compactFamily(ops: Operation[], all: Operation[]): string {
   const bySignature = new Map<string, string[]>();
-  for (const op of ops) bySignature.set(compactFields(op), [...(bySignature.get(compactFields(op)) ?? []), op.name]);
+  for (const op of ops) {
+    const fields = compactFields(op, all);
+    bySignature.set(fields, [...(bySignature.get(fields) ?? []), op.name]);
+  }
   return [...bySignature].map(([fields, names]) => `${names.join(" ")}${fields}`).join(", ");
 }
 
@@ -190,7 +214,7 @@ export function operationEntry(op: Operation): string[] {
 /** The `unit` texts of every op, once (each op's own are in its error and in describe_language). */
 function unitsLine(ops: Operation[]): string {
   const units = ops.flatMap((op) => op.fields.find((f) => f.name === "unit")?.choices ?? []);
-  return `unit: ${[...new Set(units)].join("|")} (as the op allows)`;
+  return `unit: ${[...new Set(units)].join("|")}`; // each op's own: its error and describe_language
 }
 
 function operationsSection(ops: Operation[], compact: boolean): string[] {
@@ -199,7 +223,14 @@ function operationsSection(ops: Operation[], compact: boolean): string[] {
     return [
       "## Operations (? optional; *: reads the current value; °: the current value, its field or value: <expr>)",
       "",
-      ...categories.map((category) => `${category}: ${compactFamily(ops.filter((o) => o.category === category))}`),
+      ...categories.map(
+        (category) =>
+          `${category}${category === "aggregation" ? ITEMS_NOTE_COMPACT : ""}: ` +
+          compactFamily(
+            ops.filter((o) => o.category === category),
+            ops,
+          ),
+      ),
       unitsLine(ops),
       "",
     ];
@@ -212,7 +243,7 @@ function operationsSection(ops: Operation[], compact: boolean): string[] {
     "",
   ];
   for (const category of categories) {
-    lines.push(`### ${capitalized(category)}`, "");
+    lines.push(`### ${capitalized(category)}`, "", ...(category === "aggregation" ? [ITEMS_NOTE_FULL, ""] : []));
     for (const op of ops.filter((o) => o.category === category)) {
       const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
       const exactlyOne = oneOf.length ? ` Exactly one of ${oneOf.join(", ")}.` : "";
@@ -302,7 +333,7 @@ const INTRO_FULL = [
 const INTRO_COMPACT = [
   "# PTC-JSON",
   "",
-  "One program replaces many tool calls; only its final value comes back: keep it small.",
+  "Only a program's final value comes back: keep it small.",
   "",
   '- A program is {"program": <expr>}; an operation is {"op": name, ...its fields (no others)}. <expr>: an ' +
     'operation, reference, implicit object (no "op") or list (evaluated at any depth), other JSON literal. ' +
@@ -313,7 +344,7 @@ const INTRO_COMPACT = [
   '- {"pipe": [steps]}: each step gets the previous result; the first: "$name", call or literal. ' +
     "In where/expr the current value is each item; as: name also binds it (ops over items, loop).",
   "- Comparisons read `field` of the current item (none: the item); an expression `value` sees the innermost " +
-    "map's item (outside a map: that item), also in a filter nested in it: a join.",
+    "map's item (none: that item), also in a filter nested in it: a join.",
   "- Only null and false are falsy; missing fields give null; gt/lt with null are false; sum/min/max skip nulls; " +
     "number vs text is an error (to_number). Texts (ISO dates too) compare by code points: min/max work on texts. " +
     "Dates: ISO texts or epoch seconds, UTC. No regex, clock or randomness.",
@@ -321,7 +352,7 @@ const INTRO_COMPACT = [
     "return the input's kind: UTC text (2024-03-01 when whole days) or epoch seconds. loop returns every result, " +
     "the one its while rejected last. group_by, from_entries and scan may not call tools; map calls them " +
     'concurrently; catch sees "$error.detail" (a tool\'s message).',
-  "- Memory: a final object's keys are stored for later programs; with a result key only result is returned.",
+  "- Memory: a final object's keys are stored; with a result key only result is returned.",
   "",
 ];
 
@@ -364,7 +395,7 @@ const EXAMPLES_FULL = [
   '{"program":{"pipe":["$expenses",{"op":"filter","where":{"category":"travel"}},' + '{"op":"sum","field":"amount"}]}}',
   "",
   "Each order with its customer's name (a join), the three largest first:",
-  '{"program":{"pipe":["$orders",{"op":"sort_by","field":"total","order":"desc"},' +
+  '{"program":{"pipe":["$orders",{"op":"sort_by","field":"-total"},' +
     '{"op":"take","count":3},{"op":"map","expr":{"id":"$_.id","total":"$_.total","customer":' +
     '{"op":"lookup","field":"user_id","in":"$users","key":"id","get":"name"}}}]}}',
   "",
@@ -377,8 +408,7 @@ const EXAMPLES_FULL = [
   "",
   "Total and count per region, largest first (replaces a filter per key):",
   '{"program":{"pipe":["$sales",{"op":"group_by","field":"region","aggs":{"total":' +
-    '{"op":"sum","field":"amount"},"n":{"op":"count"}}},{"op":"sort_by","field":"total",' +
-    '"order":"desc"}]}}',
+    '{"op":"sum","field":"amount"},"n":{"op":"count"}}},{"op":"sort_by","field":"-total"}]}}',
   "",
   "All pages of a paginated tool, then every item with a numeric-text price over 100:",
   '{"program":{"pipe":[{"op":"loop","init":{"op":"call","tool":"list_items","args":' +
@@ -401,8 +431,8 @@ const OPS_NOTES_COMPACT = [
   "Notes: `contains`: list member, substring or object key; `in`: the field is a list holding value; filter_in: " +
     "items whose field is in a list; group_by gives [{key, items}], with aggs [{key, <agg>...}] over each group; " +
     "slice and range end are exclusive (slice: negative from the end), date_range's to included; format fills " +
-    "{field}, {id:06}, {x:.2f}; div, pct give floats; sort_by puts " +
-    'nulls last; min_by/max_by give the item; scan\'s expr sees "$acc".',
+    "{field}, {id:06}, {x:.2f}; div, pct give floats; sort_by: " +
+    '"-a" descending, nulls last; min_by/max_by give the item; scan\'s expr sees "$acc".',
   "",
 ];
 

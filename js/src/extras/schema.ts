@@ -141,6 +141,16 @@ export function operationSchema(op: Operation, toolNames?: string[]): JsonSchema
   for (const instead of ["left", "values"])
     if (properties[instead] && properties.field)
       rules.push(...fieldForms({ groups: [["field"], [instead]], required: false }));
+  // An aggregate's `expr` instead of its `field` (and of min's and max's `values`).
+  if (properties.expr && properties.where && properties.field)
+    rules.push(...fieldForms({ groups: [["expr"], ["field", "values"]], required: false }));
+  if (op.name === "sort_by") {
+    // `key` instead of `field` and `by`; a "-name" field says descending, so not with `order`.
+    rules.push(...fieldForms({ groups: [["key"], ["field", "by"]], required: false }));
+    rules.push({
+      not: { required: ["field", "order"], properties: { field: { type: "string", pattern: "^-." } } },
+    });
+  }
   if (rules.length) schema.allOf = rules;
   return schema;
 }
