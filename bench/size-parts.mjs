@@ -113,6 +113,31 @@ function functionNames(bytes, [start, end]) {
   return names;
 }
 
+/** Every function body of a module with a names section: { name (as demangled), code }. */
+function* functionBodies(bytes, found) {
+  if (!found.has("name")) throw new Error("no names section (link it with --profiling-funcs)");
+  const names = functionNames(bytes, found.get("name"));
+  const first = importedFunctions(bytes, found.get(2));
+  let [count, at] = leb128(bytes, found.get(10)[0]);
+  for (let index = first; count--; index++) {
+    const [size, body] = leb128(bytes, at);
+    yield { name: names.get(index) ?? "", code: bytes.subarray(at, body + size) };
+    at = body + size;
+  }
+}
+
+/**
+ * The module's code by function, largest first: { name (demangled, whole),
+ * group (without template arguments and parameters), raw } in bytes; what the
+ * parts are made of (`node bench/size-parts.mjs <file.wasm> [count]` prints them).
+ */
+export function functionSizes(path) {
+  const bytes = readFileSync(path);
+  return [...functionBodies(bytes, sections(bytes))]
+    .map(({ name, code }) => ({ name, group: qualifiedName(name), raw: code.length }))
+    .sort((a, b) => b.raw - a.raw);
+}
+
 /** Bytes of a module's code section: the same for dist/ptc.wasm and ptc_names.wasm of one build. */
 export function codeBytes(path) {
   const [start, end] = sections(readFileSync(path)).get(10);
@@ -127,16 +152,9 @@ export function sizeParts(path) {
   const bytes = readFileSync(path);
   const found = sections(bytes);
   if (!found.has("name")) throw new Error(`${path} has no names section (link it with --profiling-funcs)`);
-  const names = functionNames(bytes, found.get("name"));
-  const first = importedFunctions(bytes, found.get(2));
   const bodies = new Map(PARTS.map(([name]) => [name, []]));
-  let [count, at] = leb128(bytes, found.get(10)[0]);
-  for (let index = first; count--; index++) {
-    const [size, body] = leb128(bytes, at);
-    const name = qualifiedName(names.get(index) ?? "");
-    bodies.get(PARTS.find(([, pattern]) => pattern.test(name))[0]).push(bytes.subarray(at, body + size));
-    at = body + size;
-  }
+  for (const { name, code } of functionBodies(bytes, found))
+    bodies.get(PARTS.find(([, pattern]) => pattern.test(qualifiedName(name)))[0]).push(code);
   const parts = [...bodies].map(([name, list]) => {
     const code = Buffer.concat(list);
     return { name: `code: ${name}`, raw: code.length, gz: gzipSync(code, { level: 9 }).length };
@@ -149,4 +167,28 @@ export function sizeParts(path) {
     gz: gzipSync(data, { level: 9 }).length,
   });
   return parts.sort((a, b) => b.raw - a.raw);
+}
+
+// `node bench/size-parts.mjs [file.wasm] [count]`: the parts, then the biggest
+// functions and the biggest groups of functions (a template's instantiations,
+// a coroutine's pieces are one group) of a names build (default:
+// build/wasm/ptc_json_names.wasm, the module a page fetches before its first run).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const path = process.argv[2] ?? "build/wasm/ptc_json_names.wasm";
+  const count = Number(process.argv[3] ?? 40);
+  const kb = (b) => `${(b / 1000).toFixed(1)} KB`.padStart(10);
+  for (const part of sizeParts(path)) console.log(`${kb(part.raw)}${kb(part.gz)} gz  ${part.name}`);
+  const functions = functionSizes(path);
+  console.log(`\n${functions.length} functions; the ${count} biggest (raw bytes):`);
+  for (const f of functions.slice(0, count)) console.log(`${String(f.raw).padStart(8)}  ${f.name.slice(0, 150)}`);
+  const groups = new Map();
+  for (const f of functions) {
+    const g = groups.get(f.group) ?? { raw: 0, n: 0 };
+    g.raw += f.raw;
+    g.n++;
+    groups.set(f.group, g);
+  }
+  console.log(`\nthe ${count} biggest groups (name without template arguments: raw bytes, functions):`);
+  for (const [group, g] of [...groups].sort((a, b) => b[1].raw - a[1].raw).slice(0, count))
+    console.log(`${String(g.raw).padStart(8)} ${String(g.n).padStart(5)}  ${group}`);
 }

@@ -584,7 +584,9 @@ describe("measurements", () => {
     // 260 KB of wasm (the new op families build for size); 450 KB (436 KB
     // measured) once a page fetched the engine without step functions
     // (ptc-json.wasm, 214 KB) before its first run, ptc.wasm only for a step-function
-    // file, and the prompts and schemas only when used (issue 38 item 3).
-    assert.ok(gz < 450_000, `the page transfers ${gz} B gzip`);
+    // file, and the prompts and schemas only when used (issue 38 item 3); 446 KB
+    // (442.7 KB measured) once the engine built without RTTI and the glue in
+    // browser.mjs and the worker script lost its unused functions.
+    assert.ok(gz < 446_000, `the page transfers ${gz} B gzip`);
   });
 });
