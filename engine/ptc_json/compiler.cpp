@@ -33,7 +33,7 @@ bool hasOperation(const Value& v) {
   if (isOperation(v) || looksLikeReference(v)) return true;
   if (v.isArray()) return std::any_of(v.items().begin(), v.items().end(), hasOperation);
   if (v.isObject())
-    return std::any_of(v.members().begin(), v.members().end(), [](const Member& m) { return hasOperation(m.value); });
+    return std::any_of(v.members().begin(), v.members().end(), [](MemberRef m) { return hasOperation(m.value); });
   return false;
 }
 
@@ -138,7 +138,7 @@ class Compiler {
   // evaluated at any depth; JSON without operations is literal data).
   void objectFields(Node& node, const Value& fields, const std::string& path, int depth, bool sequential = false) {
     const size_t before = bound_.size();
-    for (const Member& m : fields.members()) {
+    for (MemberRef m : fields.members()) {
       node.keys.push_back(m.key);
       node.kids.push_back(expression(m.value, childPath(path, m.key.str()), depth + 1));
       if (sequential) bound_.push_back(m.key.str());  // the later bindings see it
@@ -271,7 +271,7 @@ class Compiler {
       return expression(v, path, depth);
     }
     std::vector<std::unique_ptr<Node>> equalities;  // one eq a key; several: their and
-    for (const Member& m : v.members()) {
+    for (MemberRef m : v.members()) {
       ObjectBuilder eq;
       eq.put(Value::string("op"), Value::string("eq"));
       eq.put(Value::string("field"), m.key);
@@ -292,7 +292,7 @@ class Compiler {
   static bool isEqualityMap(const Value& v) {
     if (!v.isObject() || isOperation(v) || v.members().empty()) return false;
     return std::none_of(v.members().begin(), v.members().end(),
-                        [](const Member& m) { return m.value.isObject() || m.value.isArray(); });
+                        [](MemberRef m) { return m.value.isObject() || m.value.isArray(); });
   }
 
   // The short forms: filter/reject {"field", "value"} is the condition
@@ -361,7 +361,7 @@ class Compiler {
   }
 
   void checkFieldNames(const OpSpec& spec, const Value& v, const std::string& path) {
-    for (const Member& m : v.members()) {
+    for (MemberRef m : v.members()) {
       const std::string& key = m.key.str();
       if (key == "op" || findField(spec, key)) continue;
       std::vector<std::string> names = fieldNames(spec);
@@ -418,7 +418,7 @@ class Compiler {
         return;
       case FieldKind::ExprFields:
         if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);
-        for (const Member& m : v.members()) checkRole(spec, f, m.value, childPath(path, m.key.str()));
+        for (MemberRef m : v.members()) checkRole(spec, f, m.value, childPath(path, m.key.str()));
         markSlot(node, spec, f);
         objectFields(node, v, path, depth, sequentialBindings(spec, f));
         return;
