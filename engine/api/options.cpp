@@ -59,7 +59,7 @@ EngineOptions parseEngineOptions(std::string_view optionsJson) {
       if (k.isString()) o.contextKeys.push_back(k.str());
   }
   if (const Value* returns = v.find("returns"); returns && returns->isObject()) {
-    for (const Member& m : returns->members()) o.compile.returns.emplace(m.key.str(), m.value);
+    for (MemberRef m : returns->members()) o.compile.returns.emplace(m.key.str(), m.value);
     o.returnsJson = toJson(*returns);  // part of the compiled program's cache key
   }
   if (const Value* tools = v.find("tools"); tools && tools->isArray()) {

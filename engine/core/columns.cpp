@@ -11,12 +11,12 @@ namespace ptc {
 
 ColumnCache::ColumnCache(Value owner, Budget* budget) : owner_(std::move(owner)), budget_(budget) {
   size_t n = 0;
-  for (const Member& m : owner_.members()) n += m.value.isArray() ? 1 : 0;
+  for (MemberRef m : owner_.members()) n += m.value.isArray() ? 1 : 0;
   const uint64_t bytes = n * sizeof(const void*);
   if (budget_) budget_->charge(bytes);  // may throw: then nothing was charged
   charged_ = bytes;
   lists_.reserve(n);
-  for (const Member& m : owner_.members())
+  for (MemberRef m : owner_.members())
     if (m.value.isArray()) lists_.push_back(m.value.identity());
   std::sort(lists_.begin(), lists_.end(), tickingLess(std::less<const void*>()));
 }
@@ -173,7 +173,8 @@ const Value& ColumnarList::rows() {
       const CellColumn cells = cellsAt(f);
       if (cells.tag(i) != RowTag::Absent) members.push_back(Member{fields_[f], cells.value(i)});
     }
-    items.push_back(Value::object(members.data(), members.size()));
+    // Rows with the fields of the one before hold only their values (its shape, value.h).
+    items.push_back(Value::object(members.data(), members.size(), items.empty() ? nullptr : &items.back()));
   }
   rows_ = Value::array(std::move(items));
   releaseCells();

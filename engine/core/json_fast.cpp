@@ -161,11 +161,11 @@ class FastParser {
     }
     --depth_;
     const size_t n = members_.size() - base;
-    if (source_ && n >= Value::kIndexFrom) {
-      // A resident context's rows share their key index (value.h): the last
-      // wide object at this depth is the one whose keys they most likely have.
-      if (lastWide_.size() <= static_cast<size_t>(depth_)) lastWide_.resize(static_cast<size_t>(depth_) + 1);
-      Value& like = lastWide_[static_cast<size_t>(depth_)];
+    if (source_ && n > 0) {
+      // A resident context's rows hold their keys once (a shape, value.h):
+      // the last object at this depth is the one whose keys they most likely have.
+      if (lastObject_.size() <= static_cast<size_t>(depth_)) lastObject_.resize(static_cast<size_t>(depth_) + 1);
+      Value& like = lastObject_[static_cast<size_t>(depth_)];
       out = Value::object(members_.data() + base, n, &like);
       like = out;
     } else {
@@ -459,7 +459,7 @@ class FastParser {
   size_t lastPiece_ = 0;
   Array table_;                                 // the parse's short strings (shared)
   std::vector<uint32_t> hashes_;                // the hash of each slot's string
-  Array lastWide_;                              // the last wide object parsed at each depth (a text read in pieces)
+  Array lastObject_;                            // the last object parsed at each depth (a text read in pieces)
   static constexpr size_t kTableSlots = 32768;  // a power of two
   uint32_t values_ = 0;
   int depth_ = 0;

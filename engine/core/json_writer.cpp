@@ -127,7 +127,7 @@ class JsonWriter {
       case Kind::Object: {
         out_.push_back('{');
         bool first = true;
-        for (const Member& m : v.members()) {
+        for (MemberRef m : v.members()) {
           if (out_.size() > stopAt_) return;
           if (!first) out_.push_back(',');
           first = false;

@@ -61,7 +61,7 @@ std::string residentJson(int id, const Resident& resident) {
   std::string out = "{\"state\":\"resident\",\"id\":" + std::to_string(id) +
                     ",\"bytes\":" + std::to_string(resident.budget.live()) + ",\"keys\":[";
   bool first = true;
-  for (const Member& m : resident.context.members()) {
+  for (MemberRef m : resident.context.members()) {
     if (!first) out += ',';
     first = false;
     out += toJson(m.key);

@@ -28,18 +28,20 @@ using detail::KeyIndex;
 uint64_t objectBytes(size_t n) {
   return sizeof(ObjectBlock) + n * sizeof(Member) + (n >= Value::kIndexFrom ? sizeof(KeyIndex*) : 0);
 }
+uint64_t shapedBytes(size_t n) { return sizeof(ObjectBlock) + n * sizeof(Value) + sizeof(ObjectBlock*); }
 uint64_t keyIndexBytes(size_t n) { return sizeof(KeyIndex) + n * sizeof(uint32_t); }
 
 // Sorts the positions of a wide object's members by key (then position, so
 // that with a repeated key the first one is found, as a scan would). Objects
-// sharing the index have the same keys in the same order: the same order.
+// of one shape share the index of the shape, which holds their keys.
 const uint32_t* keyIndexOf(ObjectBlock* block) {
+  if (block->shaped()) block = block->shape();
   KeyIndex* shared = block->index();
   uint32_t* index = shared->order();
   if (!shared->filled) {
     Member* members = block->members();
-    for (uint32_t i = 0; i < block->count; ++i) index[i] = i;
-    std::sort(index, index + block->count, tickingLess([members](uint32_t x, uint32_t y) {
+    for (uint32_t i = 0; i < block->count(); ++i) index[i] = i;
+    std::sort(index, index + block->count(), tickingLess([members](uint32_t x, uint32_t y) {
                 int c = members[x].key.str().compare(members[y].key.str());
                 return c != 0 ? c < 0 : x < y;
               }));
@@ -48,13 +50,15 @@ const uint32_t* keyIndexOf(ObjectBlock* block) {
   return index;
 }
 
-// The key index of `like` when it is a wide object with the same key blocks in the same order.
-KeyIndex* sharedIndex(const Member* first, size_t n, const Value* like) {
-  if (!like || !like->isObject() || like->members().size() != n) return nullptr;
+// The shape of `like` (the object holding the keys) when it is an object with
+// the same key blocks in the same order.
+ObjectBlock* shapeOf(const Member* first, size_t n, const Value* like) {
+  if (n == 0 || !like || !like->isObject() || like->members().size() != n) return nullptr;
   MemberSpan theirs = like->members();
   for (size_t i = 0; i < n; ++i)
-    if (!first[i].key.sameHeap(theirs[i].key)) return nullptr;
-  return static_cast<ObjectBlock*>(const_cast<void*>(like->identity()))->index();
+    if (!first[i].key.sameHeap(theirs.key(i))) return nullptr;
+  auto* block = static_cast<ObjectBlock*>(const_cast<void*>(like->identity()));
+  return block->shaped() ? block->shape() : block;
 }
 
 // Charges the current budget before allocating, so a refused charge leaks nothing.
@@ -77,24 +81,44 @@ void releaseIndex(KeyIndex* index) {
   ::operator delete(index);
 }
 
+ObjectBlock* newBlock(uint64_t bytes, Budget* budget, uint32_t bits) {
+  auto* block = new (::operator new(static_cast<size_t>(bytes))) ObjectBlock();
+  block->bytes = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
+  block->budget = budget;
+  block->bits = bits;
+  return block;
+}
+
+// Holds only the values; the keys (released here: the shape holds the same blocks) are the shape's.
+ObjectBlock* allocateShaped(Member* first, size_t n, ObjectBlock* shape) {
+  const uint64_t bytes = shapedBytes(n);
+  Budget* budget = Budget::current();
+  if (budget) budget->charge(bytes);
+  ObjectBlock* block = newBlock(bytes, budget, static_cast<uint32_t>(n) | ObjectBlock::kShaped);
+  Value* values = block->values();
+  for (size_t i = 0; i < n; ++i) {
+    new (&values[i]) Value(std::move(first[i].value));
+    first[i].key = Value();
+  }
+  ++shape->refs;
+  block->shape() = shape;
+  return block;
+}
+
 ObjectBlock* allocateObject(Member* first, size_t n, const Value* like) {
+  if (ObjectBlock* shape = shapeOf(first, n, like)) return allocateShaped(first, n, shape);
   const uint64_t bytes = objectBytes(n);
-  KeyIndex* index = n >= Value::kIndexFrom ? sharedIndex(first, n, like) : nullptr;
-  const uint64_t indexBytes = n >= Value::kIndexFrom && !index ? keyIndexBytes(n) : 0;
+  const uint64_t indexBytes = n >= Value::kIndexFrom ? keyIndexBytes(n) : 0;
   Budget* budget = Budget::current();
   if (budget) budget->charge(bytes + indexBytes);  // each block gives its part back when it goes
-  if (index) {
-    ++index->refs;
-  } else if (indexBytes) {
+  KeyIndex* index = nullptr;
+  if (indexBytes) {
     index = new (::operator new(static_cast<size_t>(indexBytes))) KeyIndex();
     index->bytes = static_cast<uint32_t>(std::min<uint64_t>(indexBytes, UINT32_MAX));
     index->budget = budget;
     index->count = static_cast<uint32_t>(n);
   }
-  auto* block = new (::operator new(static_cast<size_t>(bytes))) ObjectBlock();
-  block->bytes = static_cast<uint32_t>(std::min<uint64_t>(bytes, UINT32_MAX));
-  block->budget = budget;
-  block->count = static_cast<uint32_t>(n);
+  ObjectBlock* block = newBlock(bytes, budget, static_cast<uint32_t>(n));
   Member* members = block->members();
   for (size_t i = 0; i < n; ++i) new (&members[i]) Member(std::move(first[i]));
   if (index) block->index() = index;
@@ -102,11 +126,22 @@ ObjectBlock* allocateObject(Member* first, size_t n, const Value* like) {
 }
 
 void freeObject(ObjectBlock* block) {
-  Member* members = block->members();
-  if (block->wide()) releaseIndex(block->index());
-  for (uint32_t i = 0; i < block->count; ++i) members[i].~Member();
+  ObjectBlock* shape = nullptr;
+  if (block->shaped()) {
+    Value* values = block->values();
+    shape = block->shape();
+    for (uint32_t i = 0; i < block->count(); ++i) values[i].~Value();
+  } else {
+    Member* members = block->members();
+    if (block->wide()) releaseIndex(block->index());
+    for (uint32_t i = 0; i < block->count(); ++i) members[i].~Member();
+  }
   block->~ObjectBlock();
   ::operator delete(block);
+  if (shape && --shape->refs == 0) {  // the last object of its shape, once the shape's own value went
+    if (shape->budget) shape->budget->release(shape->bytes);
+    freeObject(shape);
+  }
 }
 
 // The height of a list or object holding values of these heights.
@@ -192,16 +227,22 @@ const uint32_t* Value::keyIndex() const {
   return block->wide() ? keyIndexOf(block) : nullptr;
 }
 
+const void* Value::shape() const {
+  if (tag_.kind != Kind::Object) return nullptr;
+  auto* block = static_cast<ObjectBlock*>(u_.h);
+  return block->shaped() ? block->shape() : nullptr;
+}
+
 int64_t Value::position(std::string_view key) const {
   if (tag_.kind != Kind::Object) return -1;
   MemberSpan all = members();
   if (const uint32_t* index = keyIndex()) {
     const uint32_t* at = std::lower_bound(index, index + all.size(), key,
-                                          [&all](uint32_t i, std::string_view k) { return all[i].key.str() < k; });
-    return at != index + all.size() && all[*at].key.str() == key ? static_cast<int64_t>(*at) : -1;
+                                          [&all](uint32_t i, std::string_view k) { return all.key(i).str() < k; });
+    return at != index + all.size() && all.key(*at).str() == key ? static_cast<int64_t>(*at) : -1;
   }
   for (size_t i = 0; i < all.size(); ++i) {
-    const std::string& k = all[i].key.str();
+    const std::string& k = all.key(i).str();
     if (k.size() == key.size() && std::memcmp(k.data(), key.data(), key.size()) == 0) return static_cast<int64_t>(i);
   }
   return -1;
@@ -209,7 +250,7 @@ int64_t Value::position(std::string_view key) const {
 
 const Value* Value::find(std::string_view key) const {
   const int64_t at = position(key);
-  return at < 0 ? nullptr : &members()[static_cast<size_t>(at)].value;
+  return at < 0 ? nullptr : &members().value(static_cast<size_t>(at));
 }
 
 Value Value::field(std::string_view key) const {
@@ -275,11 +316,11 @@ class KeyOrder {
     if (order_) return;
     for (uint32_t i = 0; i < members_.size(); ++i) small_[i] = i;
     std::sort(small_, small_ + members_.size(),
-              [this](uint32_t x, uint32_t y) { return members_[x].key.str() < members_[y].key.str(); });
+              [this](uint32_t x, uint32_t y) { return members_.key(x).str() < members_.key(y).str(); });
     order_ = small_;
   }
   size_t size() const { return members_.size(); }
-  const Member& operator[](size_t i) const { return members_[order_[i]]; }
+  MemberRef operator[](size_t i) const { return members_[order_[i]]; }
 
  private:
   MemberSpan members_;
@@ -414,7 +455,7 @@ size_t hashValue(const Value& v) {
     }
     case Kind::Object: {
       size_t h = 0x0b;  // order-independent: sum of member hashes
-      for (const Member& m : v.members()) h += mix(std::hash<std::string>()(m.key.str()), hashValue(m.value));
+      for (MemberRef m : v.members()) h += mix(std::hash<std::string>()(m.key.str()), hashValue(m.value));
       return h;
     }
   }

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -62,6 +64,7 @@ constexpr int kMaxNesting = 1000;
 
 class Value;
 struct Member;
+struct MemberRef;
 class MemberSpan;
 using Array = std::vector<Value>;
 using Members = std::vector<Member>;
@@ -105,8 +108,9 @@ class Value {
   static Value object(Members members);  // keys must be distinct strings
   // Moves n members from `first` into a new object (one allocation holds the
   // object and its members): for builders that collect members on a stack.
-  // A wide object whose keys are those of `like` (the same string blocks in the
-  // same order, as parsed rows have) shares its key index rather than holding one.
+  // An object whose keys are those of `like` (the same string blocks in the
+  // same order, as parsed rows have) holds only its values and shares the keys
+  // (and key index) of the first object built with them: its shape.
   static Value object(Member* first, size_t n, const Value* like = nullptr);
 
   Value(const Value& o) : tag_(o.tag_), u_(o.u_) { retain(); }
@@ -146,7 +150,9 @@ class Value {
   double asDouble() const { return tag_.kind == Kind::Int ? static_cast<double>(u_.i) : u_.d; }
   inline const std::string& str() const;
   inline const Array& items() const;
-  inline MemberSpan members() const;  // empty unless an object
+  // An object's members as (key, value) pairs (MemberRef), in their order;
+  // empty unless an object.
+  inline MemberSpan members() const;
   // Levels of lists and objects: 0 for a scalar, 1 for [] or {"a": 1}, 2 for [[]].
   int height() const { return tag_.height; }
 
@@ -167,12 +173,15 @@ class Value {
 
   // The positions of an object's members in key order, for objects of at
   // least kIndexFrom members (built on first use, in a block of its own that
-  // objects with the same keys share); nullptr for smaller objects and other values.
+  // objects of one shape share); nullptr for smaller objects and other values.
   const uint32_t* keyIndex() const;
   static constexpr size_t kIndexFrom = 9;
   // What tells a list, object or string from others as long as it lives (its
   // block), for caches of derived data; nullptr for the other kinds.
   const void* identity() const { return tag_.kind >= Kind::String ? u_.h : nullptr; }
+  // The object whose keys this one reads (its shape: the first object built
+  // with these keys, which holds them), or nullptr when it holds its own.
+  const void* shape() const;
   // The same list, object or string (not just an equal one).
   bool sameHeap(const Value& o) const {
     return tag_.kind >= Kind::String && tag_.kind == o.tag_.kind && u_.h == o.u_.h;
@@ -212,25 +221,73 @@ class Value {
 
 static_assert(sizeof(Value) == 16, "a Value is a kind, a height and a payload, the height in the kind's padding");
 
+// A member of an object being built (ObjectBuilder, Value::object).
 struct Member {
   Value key;  // always a string
   Value value;
 };
 
-// The members of an object, which live inside its heap block: a read-only view
-// for as long as the object is alive.
+// A member of a built object: its key and its value where the object holds
+// them (the key may be its shape's).
+struct MemberRef {
+  const Value& key;
+  const Value& value;
+};
+
+// The members of an object, which live inside its heap block (the keys of a
+// shaped object in its shape's): a read-only view for as long as the object is
+// alive. Keys sit every other Value (in Members); values too, or side by side
+// in a shaped object.
 class MemberSpan {
  public:
-  MemberSpan(const Member* first, size_t n) : first_(first), n_(n) {}
-  const Member* begin() const { return first_; }
-  const Member* end() const { return first_ + n_; }
+  class iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = MemberRef;
+    using difference_type = std::ptrdiff_t;
+    using reference = MemberRef;
+    using pointer = void;
+    iterator(const Value* key, const Value* value, uint32_t valueStride)
+        : key_(key), value_(value), valueStride_(valueStride) {}
+    MemberRef operator*() const { return MemberRef{*key_, *value_}; }
+    iterator& operator++() {
+      key_ += 2;
+      value_ += valueStride_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator was = *this;
+      ++*this;
+      return was;
+    }
+    bool operator==(const iterator& o) const { return key_ == o.key_; }
+    bool operator!=(const iterator& o) const { return key_ != o.key_; }
+
+   private:
+    const Value* key_;
+    const Value* value_;
+    uint32_t valueStride_;
+  };
+
+  MemberSpan() : keys_(nullptr), values_(nullptr), n_(0), valueStride_(2) {}
+  MemberSpan(const Member* first, size_t n)
+      : keys_(first ? &first->key : nullptr), values_(first ? &first->value : nullptr), n_(n), valueStride_(2) {}
+  // Keys from `shapeMembers`, values side by side from `values`.
+  MemberSpan(const Member* shapeMembers, const Value* values, size_t n)
+      : keys_(&shapeMembers->key), values_(values), n_(n), valueStride_(1) {}
+  iterator begin() const { return iterator(keys_, values_, valueStride_); }
+  iterator end() const { return iterator(keys_ + 2 * n_, values_ + valueStride_ * n_, valueStride_); }
   size_t size() const { return n_; }
   bool empty() const { return n_ == 0; }
-  const Member& operator[](size_t i) const { return first_[i]; }
+  MemberRef operator[](size_t i) const { return MemberRef{keys_[2 * i], values_[valueStride_ * i]}; }
+  const Value& key(size_t i) const { return keys_[2 * i]; }
+  const Value& value(size_t i) const { return values_[valueStride_ * i]; }
 
  private:
-  const Member* first_;
+  const Value* keys_;
+  const Value* values_;
   size_t n_;
+  uint32_t valueStride_;
 };
 
 // The heap blocks behind strings, lists and objects, here so that reading
@@ -251,12 +308,20 @@ struct KeyIndex final : HeapBlock {
   uint32_t* order() { return reinterpret_cast<uint32_t*>(this + 1); }
 };
 // Its members follow it in the same allocation, and for a wide object (at
-// least Value::kIndexFrom members) then a pointer to its key index.
+// least Value::kIndexFrom members) then a pointer to its key index. A shaped
+// object holds only its values, then a pointer to its shape: the object,
+// holding its own members, whose keys it has (rows of a list hold their keys once).
 struct alignas(Member) ObjectBlock final : HeapBlock {
-  uint32_t count = 0;
-  Member* members() { return reinterpret_cast<Member*>(reinterpret_cast<char*>(this) + sizeof(ObjectBlock)); }
-  bool wide() const { return count >= Value::kIndexFrom; }
-  KeyIndex*& index() { return *reinterpret_cast<KeyIndex**>(members() + count); }
+  static constexpr uint32_t kShaped = 0x80000000u;
+  uint32_t bits = 0;  // the count of members, and kShaped
+  uint32_t count() const { return bits & ~kShaped; }
+  bool shaped() const { return (bits & kShaped) != 0; }
+  char* after() { return reinterpret_cast<char*>(this) + sizeof(ObjectBlock); }
+  Member* members() { return reinterpret_cast<Member*>(after()); }                        // unless shaped
+  Value* values() { return reinterpret_cast<Value*>(after()); }                           // shaped
+  ObjectBlock*& shape() { return *reinterpret_cast<ObjectBlock**>(values() + count()); }  // shaped
+  bool wide() const { return count() >= Value::kIndexFrom; }
+  KeyIndex*& index() { return *reinterpret_cast<KeyIndex**>(members() + count()); }  // wide, unless shaped
 };
 extern const std::string kEmptyString;
 extern const Array kEmptyArray;
@@ -269,22 +334,23 @@ const Array& Value::items() const {
   return tag_.kind == Kind::Array ? static_cast<detail::ArrayBlock*>(u_.h)->items : detail::kEmptyArray;
 }
 MemberSpan Value::members() const {
-  if (tag_.kind != Kind::Object) return MemberSpan(nullptr, 0);
+  if (tag_.kind != Kind::Object) return MemberSpan();
   auto* block = static_cast<detail::ObjectBlock*>(u_.h);
-  return MemberSpan(block->members(), block->count);
+  if (!block->shaped()) return MemberSpan(block->members(), block->count());
+  return MemberSpan(block->shape()->members(), block->values(), block->count());
 }
 
 const Value* Value::find(const Value& key, uint32_t& hint) const {
   if (tag_.kind != Kind::Object) return nullptr;
   MemberSpan all = members();
   if (hint < all.size()) {
-    const Value& k = all[hint].key;
-    if (k.sameHeap(key) || k.str() == key.str()) return &all[hint].value;
+    const Value& k = all.key(hint);
+    if (k.sameHeap(key) || k.str() == key.str()) return &all.value(hint);
   }
   const int64_t at = position(key.str());
   if (at < 0) return nullptr;
   hint = static_cast<uint32_t>(at);
-  return &all[static_cast<size_t>(at)].value;
+  return &all.value(static_cast<size_t>(at));
 }
 
 // Memory a computation holds outside any value while it builds one (the list

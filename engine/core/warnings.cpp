@@ -52,7 +52,7 @@ std::string namesHint(const NearestNames& names, const std::string& what) {
 }
 
 void offerKeys(NearestNames& names, const Value& object) {
-  for (const Member& m : object.members()) names.offer(m.key.str());
+  for (MemberRef m : object.members()) names.offer(m.key.str());
 }
 
 std::string warningsJson(const std::vector<Warning>& warnings) {

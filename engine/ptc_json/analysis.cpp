@@ -131,7 +131,7 @@ class Analysis {
         if (k.str() != "result") writes.insert(k.str());
     };
     if (specOf(n.op).control == Control::Literal && n.data.isObject()) {
-      for (const Member& m : n.data.members())
+      for (MemberRef m : n.data.members())
         if (m.key.str() != "result") writes.insert(m.key.str());
     } else if (specOf(n.op).gives == Gives::KeyedKids) {  // object (implicit objects compile to it): its keys
       keysOf(n.keys);

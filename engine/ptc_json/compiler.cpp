@@ -33,7 +33,7 @@ bool hasOperation(const Value& v) {
   if (isOperation(v) || looksLikeReference(v)) return true;
   if (v.isArray()) return std::any_of(v.items().begin(), v.items().end(), hasOperation);
   if (v.isObject())
-    return std::any_of(v.members().begin(), v.members().end(), [](const Member& m) { return hasOperation(m.value); });
+    return std::any_of(v.members().begin(), v.members().end(), [](MemberRef m) { return hasOperation(m.value); });
   return false;
 }
 
@@ -144,7 +144,7 @@ class Compiler {
   // evaluated at any depth; JSON without operations is literal data).
   void objectFields(Node& node, const Value& fields, const std::string& path, int depth, bool sequential = false) {
     const size_t before = bound_.size();
-    for (const Member& m : fields.members()) {
+    for (MemberRef m : fields.members()) {
       node.keys.push_back(m.key);
       node.kids.push_back(expression(m.value, childPath(path, m.key.str()), depth + 1));
       if (sequential) bound_.push_back(m.key.str());  // the later bindings see it
@@ -280,7 +280,7 @@ class Compiler {
       return expression(v, path, depth);
     }
     std::vector<std::unique_ptr<Node>> equalities;  // one eq a key; several: their and
-    for (const Member& m : v.members()) {
+    for (MemberRef m : v.members()) {
       ObjectBuilder eq;
       eq.put(Value::string("op"), Value::string("eq"));
       eq.put(Value::string("field"), m.key);
@@ -301,7 +301,7 @@ class Compiler {
   static bool isEqualityMap(const Value& v) {
     if (!v.isObject() || isOperation(v) || v.members().empty()) return false;
     return std::none_of(v.members().begin(), v.members().end(),
-                        [](const Member& m) { return m.value.isObject() || m.value.isArray(); });
+                        [](MemberRef m) { return m.value.isObject() || m.value.isArray(); });
   }
 
   // The short forms: filter/reject {"field", "value"} is the condition
@@ -342,7 +342,7 @@ class Compiler {
       pipe->kids.push_back(operation(opWith(op, name, *v.find(name)), path, depth + 1, &at));
     }
     ObjectBuilder rest;  // the op itself, over those items
-    for (const Member& m : v.members())
+    for (MemberRef m : v.members())
       if (m.key.str() != "where" && m.key.str() != "expr") rest.put(m.key, m.value);
     pipe->kids.push_back(operation(rest.build(), path, depth + 1));
     finish(*pipe);
@@ -358,7 +358,7 @@ class Compiler {
     ObjectBuilder pair, sort;
     pair.put(Value::string("key"), v.field("key"));
     pair.put(Value::string("v"), Value::string("$_"));
-    for (const Member& m : v.members())  // the op, its order, and "key" as its field
+    for (MemberRef m : v.members())  // the op, its order, and "key" as its field
       m.key.str() == "key" ? sort.put(Value::string("field"), Value::string("key")) : sort.put(m.key, m.value);
     auto pipe = pipeAt(path);
     const FieldAt at{"expr", path};
@@ -463,7 +463,7 @@ class Compiler {
         return;
       case FieldKind::ExprFields:
         if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);
-        for (const Member& m : v.members()) checkRole(spec, f, m.value, childPath(path, m.key.str()));
+        for (MemberRef m : v.members()) checkRole(spec, f, m.value, childPath(path, m.key.str()));
         markSlot(node, spec, f);
         objectFields(node, v, path, depth, sequentialBindings(spec, f));
         return;

@@ -26,7 +26,7 @@ std::vector<std::string> namesBound(const OpSpec& spec, size_t field, const Valu
       case Binds::Bindings:
         if (const Value* name = v.find("name"); name && name->isString()) names.push_back(name->str());
         if (const Value* bindings = v.find("bindings"); bindings && bindings->isObject())
-          for (const Member& m : bindings->members()) names.push_back(m.key.str());
+          for (MemberRef m : bindings->members()) names.push_back(m.key.str());
         break;
     }
   }
@@ -51,7 +51,7 @@ bool anyGiven(const Value& v, std::string_view names) {
 }
 
 void checkFieldNames(const OpSpec& spec, const Value& v, const std::string& path) {
-  for (const Member& m : v.members()) {
+  for (MemberRef m : v.members()) {
     const std::string& key = m.key.str();
     if (key == "op" || findField(spec, key)) continue;
     std::vector<std::string> names = fieldNames(spec);
@@ -143,7 +143,7 @@ const Value& programOfEnvelope(const Value& document) {
   const Value* program = document.find("program");
   if (!program) {
     std::vector<std::string> names;
-    for (const Member& m : document.members()) names.push_back(m.key.str());
+    for (MemberRef m : document.members()) names.push_back(m.key.str());
     std::string keys = listNames(names);
     throw PtcError(ErrorType::Parse, ErrorCode::MissingProgram,
                    "Expected a JSON object of the form {\"program\": {\"op\": ...}}: the key "

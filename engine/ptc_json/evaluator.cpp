@@ -49,7 +49,7 @@ bool Evaluator::inContext(std::string_view key) const {
 // (a text meant literally is the likelier slip than a missing key), naming
 // what there is and the literal form.
 void Evaluator::unknownReference(const Node& n, NearestNames& names) const {
-  for (const Member& m : st_.memory.members())
+  for (MemberRef m : st_.memory.members())
     if (!inContext(m.key.str())) names.offer(m.key.str());
   offerBindings(names, true);
   const std::string& name = n.name.str();
@@ -79,7 +79,7 @@ Value Evaluator::loadContext(const Node& n) {
     for (const std::string& k : st_.columnar->names())
       if (!st_.context.find(k)) keys.offer(k);
   if (st_.resident)
-    for (const Member& m : st_.resident->members()) {
+    for (MemberRef m : st_.resident->members()) {
       const std::string& k = m.key.str();
       if (!st_.context.find(k) && !(st_.columnar && st_.columnar->find(k))) keys.offer(k);
     }

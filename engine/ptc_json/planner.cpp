@@ -112,7 +112,7 @@ namespace {
 
 bool heldBy(const Value& list, const Value& object) {
   return std::any_of(object.members().begin(), object.members().end(),
-                     [&](const Member& m) { return m.value.sameHeap(list); });
+                     [&](MemberRef m) { return m.value.sameHeap(list); });
 }
 
 }  // namespace

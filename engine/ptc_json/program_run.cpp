@@ -76,8 +76,8 @@ std::string ProgramRun::doneOk(const Value& result) {
   Members delta;
   if (result.isObject()) {
     const Value* r = result.find("result");
-    for (const Member& m : result.members())
-      if (!r || m.key.str() != "result") delta.push_back(m);
+    for (MemberRef m : result.members())
+      if (!r || m.key.str() != "result") delta.push_back(Member{m.key, m.value});
     if (r) returned = *r;
     if (r && singleTurn_ && !delta.empty()) warnStored(delta);
   }
@@ -90,7 +90,7 @@ std::string ProgramRun::doneOk(const Value& result) {
   // program reads) nests no deeper than the parser accepts. A program that
   // would store more fails when it builds that object, and stores nothing.
   ObjectBuilder memory;
-  for (const Member& m : state_.memory.members()) memory.put(m.key, m.value);
+  for (MemberRef m : state_.memory.members()) memory.put(m.key, m.value);
   for (const Member& d : delta) memory.put(d.key, d.value);
   return doneOkJson(returned, Value::object(std::move(delta)), memory.build(),
                     [this](std::string& out) { appendMetrics(out); });

@@ -63,7 +63,7 @@ bool fieldsOf(const Value& schema, std::vector<std::string>& fields) {
     if (noObject(*b)) continue;
     if (!closedObject(*b)) return false;
     anyObject = true;
-    for (const Member& m : b->find("properties")->members()) fields.push_back(m.key.str());
+    for (MemberRef m : b->find("properties")->members()) fields.push_back(m.key.str());
   }
   std::sort(fields.begin(), fields.end());
   fields.erase(std::unique(fields.begin(), fields.end()), fields.end());

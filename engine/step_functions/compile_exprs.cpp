@@ -189,7 +189,7 @@ Expr objectExpr(const Value& v, const std::string& path, const BodyContext& ctx)
     fail(ErrorCode::NotAllowedHere, path,
          "Calls are steps, not expressions (§11): bind the result first with {\"let\": \"x\", \"call\": ...}, then "
          "use \"$x\"");
-  for (const Member& m : v.members()) {
+  for (MemberRef m : v.members()) {
     const std::string& k = m.key.str();
     bool special = isOperatorKey(k);
     if (special && v.members().size() > 1)
@@ -276,7 +276,7 @@ Expr compileObjectLiteral(const Value& v, const std::string& path, const BodyCon
   Expr e;
   e.path = path;
   e.kind = Expr::Kind::Object;
-  for (const Member& m : v.members()) {
+  for (MemberRef m : v.members()) {
     e.keys.push_back(m.key);
     e.items.push_back(compileExpr(m.value, childPath(path, m.key.str()), ctx));
   }

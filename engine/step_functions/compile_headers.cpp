@@ -15,7 +15,7 @@ namespace {
 
 void checkFunctionKeys(const Value& v, const std::string& path) {
   static const std::vector<std::string> keys = {"function", "input", "output", "deps", "steps"};
-  for (const Member& m : v.members()) {
+  for (MemberRef m : v.members()) {
     const std::string& k = m.key.str();
     if (std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
     const char* why = notInDialect(k);
@@ -45,7 +45,7 @@ void parameters(const Value& v, const std::string& path, Header& h) {
   if (!input->isObject())
     fail(ErrorCode::WrongKind, childPath(path, "input"),
          "\"input\" must be an object of parameter names to types, got " + std::string(typeName(*input)));
-  for (const Member& m : input->members()) {
+  for (MemberRef m : input->members()) {
     std::string p = childPath(childPath(path, "input"), m.key.str());
     if (!isName(m.key.str())) fail(ErrorCode::BadName, p, "Parameter name '" + m.key.str() + "' is not a NAME");
     if (!m.value.isString())

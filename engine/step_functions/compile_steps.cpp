@@ -22,7 +22,7 @@ void yieldStep(const Value& v, const std::string& path, Step& s, BodyContext& ct
 Expr returnValue(const Value& v, const std::string& path, const BodyContext& ctx);
 
 void checkKeys(const Value& v, const std::string& path, const std::vector<std::string>& allowed, const char* shape) {
-  for (const Member& m : v.members()) {
+  for (MemberRef m : v.members()) {
     const std::string& k = m.key.str();
     if (std::find(allowed.begin(), allowed.end(), k) != allowed.end()) continue;
     const char* why = notInDialect(k);
@@ -53,7 +53,7 @@ const StepSpec* sharedWith(const StepSpec& spec) {
 }
 
 [[noreturn]] void noKind(const Value& v, const std::string& path) {
-  for (const Member& m : v.members())
+  for (MemberRef m : v.members())
     if (const char* why = notInDialect(m.key.str())) fail(ErrorCode::UnknownStep, childPath(path, m.key.str()), why);
   if (v.find("let"))
     fail(ErrorCode::MissingField, path, "A \"let\" step needs \"expr\", \"call\" or \"match\" to say what is bound");
@@ -99,7 +99,7 @@ void checkArgNames(const FileContext& file, const Call& c, const std::string& pa
   for (const auto& p : callee.params) declared.push_back(p.first);
   std::vector<std::string> given;
   if (args)
-    for (const Member& m : args->members()) given.push_back(m.key.str());
+    for (MemberRef m : args->members()) given.push_back(m.key.str());
   for (const std::string& g : given)
     if (std::find(declared.begin(), declared.end(), g) == declared.end())
       fail(ErrorCode::UnknownArgument, childPath(childPath(path, "args"), g),
@@ -143,7 +143,7 @@ Call call(const Value& v, const std::string& path, const BodyContext& ctx) {
   if (const Value* args = v.find("args")) {
     std::string ap = childPath(path, "args");
     if (!args->isObject()) fail(ErrorCode::WrongKind, ap, "\"args\" must be an object of argument names to values");
-    for (const Member& m : args->members())
+    for (MemberRef m : args->members())
       if (isOperatorKey(m.key.str()))
         fail(ErrorCode::BadName, childPath(ap, m.key.str()),
              "Argument names cannot be operators or $merge: \"args\" is an object literal");
@@ -346,7 +346,7 @@ void matchStep(const Value& v, const std::string& path, Step& s, BodyContext& ct
   const Value& cases = *v.find("cases");
   if (!cases.isObject() || cases.members().empty())
     fail(ErrorCode::WrongKind, childPath(path, "cases"), "\"cases\" must be a non-empty object");
-  for (const Member& m : cases.members())
+  for (MemberRef m : cases.members())
     s.cases.emplace_back(m.key.str(), compileExpr(m.value, childPath(childPath(path, "cases"), m.key.str()), ctx));
   s.let = bindName(*v.find("let"), childPath(path, "let"));
 }
@@ -477,7 +477,7 @@ void forStep(const Value& v, const std::string& path, Step& s, BodyContext& ctx)
     if (!state->isObject() || state->members().empty())
       fail(ErrorCode::WrongKind, sp,
            "\"state\" must be a non-empty object of names to their first values, e.g. {\"total\": 0, \"seen\": []}");
-    for (const Member& m : state->members()) {
+    for (MemberRef m : state->members()) {
       const std::string mp = childPath(sp, m.key.str());
       const std::string name = bindName(m.key, mp);
       if (name == s.var)

@@ -54,7 +54,7 @@ void checkEntryInput(const File& file, const Value& input) {
           "Input parameter '" + name + "' of '" + fn.name + "' must be " + typeText(type) + ", got " + shortJson(*v),
           path + "/" + pointerToken(name));
   }
-  for (const Member& m : input.members())
+  for (MemberRef m : input.members())
     if (std::find(declared.begin(), declared.end(), m.key.str()) == declared.end())
       throw PtcError(ErrorType::Validation, ErrorCode::BadInput,
                      "Unknown input parameter '" + m.key.str() + "' for '" + fn.name + "'." +

@@ -159,7 +159,7 @@ Value merge(const Frame& frame, const Expr& e) {
   for (const Expr& x : e.items) {
     Value v = evaluate(frame, x);
     if (!v.isObject()) fault(ErrorCode::TypeMismatch, x.path, "$merge merges objects, got " + describeValue(v));
-    for (const Member& m : v.members()) out.put(m.key, m.value);
+    for (MemberRef m : v.members()) out.put(m.key, m.value);
   }
   return locatedAt(e.path, [&] { return out.build(); });  // it may nest too deep
 }

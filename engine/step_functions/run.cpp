@@ -433,7 +433,7 @@ Task<CallResult> FileRun::runCall(Frame& frame, const Call& call, const Value& a
     CallResult r = co_await runFunction(callee, args);
     if (r.failed || !callee.output.isResult()) co_return r;
     // A result-typed callee: {"ok": v} yields v; {"error": m} is a failure of this call.
-    const Member& m = r.value.members()[0];
+    MemberRef m = r.value.members()[0];
     if (m.key.str() == "ok") {
       out.value = m.value;
     } else {

@@ -115,7 +115,7 @@ bool conforms(const Value& v, const Type& t) {
       return true;
     case Type::Kind::Result: {
       if (!v.isObject() || v.members().size() != 1) return false;
-      const Member& m = v.members()[0];
+      MemberRef m = v.members()[0];
       if (m.key.str() == "ok") return conforms(m.value, t.args[0]);
       if (m.key.str() == "error") return conforms(m.value, t.args[1]);
       return false;

@@ -16,12 +16,12 @@ using ptc::testing::Case;
 std::string optionsFor(const Value& c) {
   ptc::Members members = ptc::testing::caseOptions(c);
   ptc::Members returns;
-  for (const ptc::Member& m : c.field("tools").members())
+  for (ptc::MemberRef m : c.field("tools").members())
     if (const Value* schema = m.value.find("returnsSchema")) returns.push_back(ptc::Member{m.key, *schema});
   if (!returns.empty()) members.push_back(ptc::Member{Value::string("returns"), Value::object(std::move(returns))});
   if (!c.field("validateOnly").truthy()) {
     ptc::Array names;
-    for (const ptc::Member& m : c.field("tools").members()) names.push_back(m.key);
+    for (ptc::MemberRef m : c.field("tools").members()) names.push_back(m.key);
     members.push_back(ptc::Member{Value::string("tools"), Value::array(std::move(names))});
   }
   return ptc::toJson(Value::object(std::move(members)));
@@ -125,12 +125,13 @@ TEST_P(ColumnarConformance, Case) {
   if (prepared.field("state").str() == "prepared") {
     ptc::testing::RowBlockWriter blocks;
     ptc::Members json;
-    for (const ptc::Member& m : c.field("context").members()) {
+    for (ptc::MemberRef m : c.field("context").members()) {
       const Value* fields = prepared.field("fields").find(m.key.str());
       std::vector<std::string> names;
       if (fields)
         for (const Value& f : fields->items()) names.push_back(f.str());
-      if (!fields || !m.value.isArray() || !blocks.list(m.key.str(), m.value, names)) json.push_back(m);
+      if (!fields || !m.value.isArray() || !blocks.list(m.key.str(), m.value, names))
+        json.push_back(ptc::Member{m.key, m.value});
     }
     int id = static_cast<int>(prepared.field("id").asInt());
     ptc::RunStatus started = engine.runPrepared(id, ptc::toJson(Value::object(std::move(json))),

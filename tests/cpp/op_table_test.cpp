@@ -34,7 +34,7 @@ void collectOps(const ptc::Value& v, std::set<std::string>& out) {
   if (!v.isObject()) return;  // literal data
   const ptc::OpSpec* spec = isOperation(v) && v.field("op").isString() ? ptc::findOp(v.field("op").str()) : nullptr;
   if (!spec) {  // an implicit object: its operation values are evaluated
-    for (const ptc::Member& m : v.members())
+    for (ptc::MemberRef m : v.members())
       if (isOperation(m.value)) collectOps(m.value, out);
     return;
   }
@@ -108,7 +108,7 @@ bool hasReturn(const ptc::Value& v) {
   if (v.isObject() && v.field("op").isString() && v.field("op").str() == "return") return true;
   if (v.isArray()) return std::any_of(v.items().begin(), v.items().end(), hasReturn);
   if (v.isObject())
-    return std::any_of(v.members().begin(), v.members().end(), [](const ptc::Member& m) { return hasReturn(m.value); });
+    return std::any_of(v.members().begin(), v.members().end(), [](ptc::MemberRef m) { return hasReturn(m.value); });
   return false;
 }
 

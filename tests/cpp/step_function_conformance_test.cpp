@@ -22,7 +22,7 @@ std::string sourceOf(const Value& c) {
 std::string optionsFor(const Value& c) {
   ptc::Members members = ptc::testing::caseOptions(c);
   ptc::Array names;
-  for (const ptc::Member& m : c.field("tools").members()) names.push_back(m.key);
+  for (ptc::MemberRef m : c.field("tools").members()) names.push_back(m.key);
   members.push_back(ptc::Member{Value::string("tools"), Value::array(std::move(names))});
   if (const Value* entry = c.find("entry")) members.push_back(ptc::Member{Value::string("entry"), *entry});
   if (c.field("validateOnly").truthy())

@@ -194,7 +194,7 @@ Value driveWithMocks(Engine& engine, int run, Value status, const Value& mocks, 
 
 Members caseOptions(const Value& c) {
   Members members;
-  for (const Member& m : c.field("options").members()) members.push_back(m);
+  for (MemberRef m : c.field("options").members()) members.push_back(Member{m.key, m.value});
   if (!c.field("options").find("maxConcurrency"))
     members.push_back(Member{Value::string("maxConcurrency"), Value::integer(1)});
   return members;
@@ -254,7 +254,7 @@ void checkExpectation(const Value& status, const Value& expect, const Array& cal
     const Array& got = status.field("trace").items();
     ASSERT_EQ(got.size(), want->items().size()) << "trace length; got " << toJson(status.field("trace"));
     for (size_t i = 0; i < got.size(); ++i)
-      for (const Member& m : want->items()[i].members())
+      for (MemberRef m : want->items()[i].members())
         EXPECT_TRUE(equals(got[i].field(m.key.str()), m.value))
             << "trace[" << i << "]." << m.key.str() << ": want " << toJson(m.value) << " got "
             << toJson(got[i].field(m.key.str()));

@@ -113,7 +113,7 @@ Value keys(const Node& n, const Value& in) {
     for (size_t i = 0; i < in.members().size(); ++i) out.push_back(in.members()[index[i]].key);
     return Value::array(std::move(out));
   }
-  for (const Member& m : in.members()) out.push_back(m.key);
+  for (MemberRef m : in.members()) out.push_back(m.key);
   std::sort(out.begin(), out.end(), tickingLess([](const Value& a, const Value& b) { return a.str() < b.str(); }));
   return Value::array(std::move(out));
 }

@@ -30,7 +30,7 @@ Value allowedValues(const Node& n, const Value& allowed) {
                        std::string(typeName(allowed)));
   Array keys;
   keys.reserve(allowed.members().size());
-  for (const Member& m : allowed.members()) keys.push_back(m.key);
+  for (MemberRef m : allowed.members()) keys.push_back(m.key);
   return Value::array(std::move(keys));
 }
 

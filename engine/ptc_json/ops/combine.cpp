@@ -15,7 +15,7 @@ Value merge(const Node& n, const Value* args, size_t nargs) {
     if (!args[i].isObject())
       throwExecution(ErrorCode::TypeMismatch, n,
                      "'merge' requires objects, but operand " + std::to_string(i) + " is " + typeName(args[i]));
-    for (const Member& m : args[i].members()) out.put(m.key, m.value);
+    for (MemberRef m : args[i].members()) out.put(m.key, m.value);
   }
   return out.build();
 }

@@ -189,7 +189,7 @@ Value toEntries(const Node& n, const Value& in) {
   const Value valueName = Value::string("value");
   ListBuilder out;
   out.reserve(in.members().size());
-  for (const Member& m : in.members()) {
+  for (MemberRef m : in.members()) {
     tickDeadline();
     out.push_back(Value::object(Members{Member{keyName, m.key}, Member{valueName, m.value}}));
   }

@@ -42,7 +42,7 @@ const Value& objectItem(const Node& n, const Array& items, size_t i) {
 
 Value withRank(const Value& item, Value rank) {
   ObjectBuilder out(Budget::current());
-  for (const Member& m : item.members()) out.put(m.key, m.value);
+  for (MemberRef m : item.members()) out.put(m.key, m.value);
   out.put(Value::string("rank"), std::move(rank));
   return out.build();
 }
