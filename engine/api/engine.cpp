@@ -187,14 +187,14 @@ RunStatus Engine::runPrepared(int prepared, std::string_view contextJson, std::s
                               std::string_view rowBlocks, int resident) {
   std::string refused;
   std::unique_ptr<RunBase> fresh = newRun(prepared, rowBlocks, resident, refused);
-  if (!fresh) return {0, std::move(refused)};
+  if (!fresh) return {0, std::move(refused), {}};
   fresh->alreadySpent(spentMs);
   std::string status = fresh->begin(contextJson, memoryJson);
   // Only a run that waits on tools gets a handle (and a place among the runs).
-  if (fresh->finished()) return {0, std::move(status)};
+  if (fresh->finished()) return {0, std::move(status), fresh->scalarDone()};
   int run = nextRun_++;
   runs_.emplace(run, std::move(fresh));
-  return {run, std::move(status)};
+  return {run, std::move(status), {}};
 }
 
 std::string Engine::loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs) {

@@ -29,6 +29,9 @@ constexpr size_t kMaxProgramBytes = 1024 * 1024;
 struct RunStatus {
   int run = 0;
   std::string text;
+  // The done status as a scalar, when it is one (core/run.h): what the wasm
+  // binding hands the host beside the text, so a tiny run is not parsed.
+  ScalarDone scalar;
 };
 
 class Engine {

@@ -184,6 +184,7 @@ std::string RunBase::finishOk(const Value& result) {
   task_.reset();  // what the result does not hold is let go before it is written
   finalWarnings();
   std::string out = withWarnings(doneOk(result));
+  if (!core_.warnings.empty()) scalar_ = ScalarDone{};  // the status says more than a scalar
   finished_ = true;
   return out;
 }
@@ -206,6 +207,26 @@ std::string RunBase::metricsJson() const {
   std::string out;
   appendMetrics(out);
   return out;
+}
+
+void RunBase::noteScalar(const Value& result) {
+  ScalarDone done;
+  switch (result.kind()) {
+    case Kind::Int:
+      done.kind = ScalarDone::Number;
+      done.number = static_cast<double>(result.asInt());  // rounded as JSON.parse rounds its digits
+      break;
+    case Kind::Double:
+      done.kind = ScalarDone::Number;
+      done.number = result.asDouble();
+      break;
+    case Kind::Null: done.kind = ScalarDone::Null; break;
+    case Kind::Bool: done.kind = result.asBool() ? ScalarDone::True : ScalarDone::False; break;
+    default: return;  // text, lists and objects: the host reads the status text
+  }
+  done.memoryBytes = budget_.peak();
+  done.toolCalls = std::max(0, core_.toolCalls);
+  scalar_ = done;
 }
 
 void RunBase::appendMetrics(std::string& out) const {
