@@ -104,9 +104,14 @@ std::string doneScalarJson(const std::string& result, const std::function<void(s
     std::string unused;
     ChargedText(unused, "the result and memory").settle(charged);  // throws memory_exceeded
   }
+  constexpr std::string_view kMetrics = ",\"metrics\":";
   std::string out;
-  out.reserve(128);
-  out.append(kDoneOkHead).append(result).append(kNothingStored).append(",\"metrics\":");
+  out.reserve(kDoneOkHead.size() + result.size() + kNothingStored.size() + kMetrics.size() + 64);
+  // (pointer, length): appending a string_view goes through a template of its own.
+  out.append(kDoneOkHead.data(), kDoneOkHead.size());
+  out.append(result);
+  out.append(kNothingStored.data(), kNothingStored.size());
+  out.append(kMetrics.data(), kMetrics.size());
   if (budget) budget->charge(charged);
   try {
     appendMetrics(out);

@@ -1,8 +1,8 @@
 #include "core/run.h"
 
 #include <algorithm>
+#include <charconv>
 
-#include "core/digits.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/protocol.h"
@@ -229,12 +229,19 @@ void RunBase::noteScalar(const Value& result) {
   scalar_ = done;
 }
 
+// Written into a buffer and appended once: in wasm each append is a call into
+// the library (five of them were a twentieth of a tiny run).
 void RunBase::appendMetrics(std::string& out) const {
-  out.append("{\"memoryBytes\":");
-  appendDigits(out, budget_.peak());
-  out.append(",\"toolCalls\":");
-  appendDigits(out, static_cast<uint64_t>(std::max(0, core_.toolCalls)));
-  out.push_back('}');
+  constexpr std::string_view kBytes = "{\"memoryBytes\":";
+  constexpr std::string_view kCalls = ",\"toolCalls\":";
+  char buf[kBytes.size() + kCalls.size() + 2 * 20 + 1];
+  char* const end = buf + sizeof buf;
+  char* at = std::copy(kBytes.begin(), kBytes.end(), buf);
+  at = std::to_chars(at, end, budget_.peak()).ptr;
+  at = std::copy(kCalls.begin(), kCalls.end(), at);
+  at = std::to_chars(at, end, static_cast<uint64_t>(std::max(0, core_.toolCalls))).ptr;
+  *at++ = '}';
+  out.append(buf, at);
 }
 
 }  // namespace ptc
