@@ -31,12 +31,12 @@ const TS_TYPE = {
 };
 
 // What Emscripten itself exports when the link flags ask (-sEXPORTED_FUNCTIONS
-// names _malloc and _free; HEAPU8 and HEAPU32 are always on the module).
+// names _malloc and _free; HEAPU8, HEAPU32 and HEAPF64 are always on the module).
 const RUNTIME_FUNCTIONS = {
   _malloc: "_malloc(size: number): number;",
   _free: "_free(ptr: number): void;",
 };
-const RUNTIME_PROPERTIES = ["HEAPU8: Uint8Array;", "HEAPU32: Uint32Array;"];
+const RUNTIME_PROPERTIES = ["HEAPU8: Uint8Array;", "HEAPU32: Uint32Array;", "HEAPF64: Float64Array;"];
 
 function tsType(cpp, where) {
   const t = TS_TYPE[cpp.trim()];

@@ -32,10 +32,20 @@ std::string prepare(uintptr_t ptr, size_t len, std::string options) {
   return engine().prepare(bytes(ptr, len), options);
 }
 // The status of the last ptcRunPrepared call, kept until the next one (or
-// ptcReleaseStatus): the JS side reads {pointer, length, run} from statusSlot,
-// the run's handle beside its text (0: the run is done).
+// ptcReleaseStatus): the JS side reads it from statusSlot, the run's handle
+// beside its text (0: the run is done) and, when the status says no more than
+// a scalar result (ptc::ScalarDone), that result and the metrics, so that it
+// need not decode and parse the text. Its layout is js/src/engine/engine.ts's.
 ptc::RunStatus lastStatus;
-uint32_t statusSlot[3];
+struct alignas(8) StatusSlot {
+  uint32_t text;    // where the status text is
+  uint32_t length;  // its bytes
+  uint32_t run;
+  uint32_t scalar;  // ptc::ScalarDone::Kind; 0: read the text
+  double number;    // the result, when scalar says it is a number
+  double memoryBytes;
+  double toolCalls;
+} statusSlot;
 // A resident context's text crosses a piece at a time: `read(buffer, capacity,
 // restart)` is a JS function that writes the next UTF-8 bytes of the text into
 // wasm memory at `buffer` (at most `capacity`; from the first byte again when
@@ -101,14 +111,19 @@ void debugTrap() { __builtin_trap(); }
 // and the row blocks arrive in one buffer, one after another; the status stays
 // in wasm memory, where statusSlot says, for the JS side to decode.
 extern "C" {
-EMSCRIPTEN_KEEPALIVE uintptr_t ptcStatusSlot() { return reinterpret_cast<uintptr_t>(statusSlot); }
+EMSCRIPTEN_KEEPALIVE uintptr_t ptcStatusSlot() { return reinterpret_cast<uintptr_t>(&statusSlot); }
 EMSCRIPTEN_KEEPALIVE void ptcRunPrepared(int prepared, uintptr_t ptr, size_t contextLen, size_t memoryLen,
                                          double spentMs, size_t rowsLen, int resident) {
   lastStatus = engine().runPrepared(prepared, bytes(ptr, contextLen), bytes(ptr + contextLen, memoryLen), spentMs,
                                     bytes(ptr + contextLen + memoryLen, rowsLen), resident);
-  statusSlot[0] = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(lastStatus.text.data()));
-  statusSlot[1] = static_cast<uint32_t>(lastStatus.text.size());
-  statusSlot[2] = static_cast<uint32_t>(lastStatus.run);
+  const ptc::ScalarDone& scalar = lastStatus.scalar;
+  statusSlot = {static_cast<uint32_t>(reinterpret_cast<uintptr_t>(lastStatus.text.data())),
+                static_cast<uint32_t>(lastStatus.text.size()),
+                static_cast<uint32_t>(lastStatus.run),
+                scalar.kind,
+                scalar.number,
+                static_cast<double>(scalar.memoryBytes),
+                static_cast<double>(scalar.toolCalls)};
 }
 // A big status is let go once read, rather than held until the next run.
 EMSCRIPTEN_KEEPALIVE void ptcReleaseStatus() { std::string().swap(lastStatus.text); }

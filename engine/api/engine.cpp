@@ -16,6 +16,11 @@ namespace ptc {
 namespace {
 
 constexpr size_t kProgramCacheSize = 64;
+// Each cached entry keeps its key, the program's text (up to kMaxProgramBytes):
+// 64 texts of 1 MiB would hold 64 MiB of wasm memory for good (it never
+// shrinks). Past this many bytes of keys the cache starts over, as it does
+// past kProgramCacheSize entries.
+constexpr size_t kProgramCacheBytes = 4 * 1024 * 1024;
 
 std::string cacheKey(std::string_view programJson, const EngineOptions& o) {
   std::string key = std::to_string(o.compile.maxDepth) + "|" + o.entry + (o.compile.toolsKnown ? "|t:" : "|-:");
@@ -87,7 +92,11 @@ std::shared_ptr<const Program> Engine::compile(std::string_view programJson, con
         Value document = parseJson(programJson, "program", progress);
         return compileProgram(programOfEnvelope(document), options.compile);
       });
-  if (cache_.size() >= kProgramCacheSize) cache_.clear();
+  if (cache_.size() >= kProgramCacheSize || cacheBytes_ + key.size() > kProgramCacheBytes) {
+    cache_.clear();
+    cacheBytes_ = 0;
+  }
+  cacheBytes_ += key.size();
   cache_.emplace(std::move(key), program);
   return program;
 }
@@ -187,14 +196,14 @@ RunStatus Engine::runPrepared(int prepared, std::string_view contextJson, std::s
                               std::string_view rowBlocks, int resident) {
   std::string refused;
   std::unique_ptr<RunBase> fresh = newRun(prepared, rowBlocks, resident, refused);
-  if (!fresh) return {0, std::move(refused)};
+  if (!fresh) return {0, std::move(refused), {}};
   fresh->alreadySpent(spentMs);
   std::string status = fresh->begin(contextJson, memoryJson);
   // Only a run that waits on tools gets a handle (and a place among the runs).
-  if (fresh->finished()) return {0, std::move(status)};
+  if (fresh->finished()) return {0, std::move(status), fresh->scalarDone()};
   int run = nextRun_++;
   runs_.emplace(run, std::move(fresh));
-  return {run, std::move(status)};
+  return {run, std::move(status), {}};
 }
 
 std::string Engine::loadResident(std::string_view contextJson, uint64_t maxBytes, int64_t timeoutMs) {
@@ -236,7 +245,11 @@ std::shared_ptr<const step_functions::File> Engine::compileFile(std::string_view
                               auto functions = parseJsonSequence(source, "step-function file", progress);
                               return stepfn::compile(functions, co);
                             });
-  if (fileCache_.size() >= kProgramCacheSize) fileCache_.clear();
+  if (fileCache_.size() >= kProgramCacheSize || fileCacheBytes_ + key.size() > kProgramCacheBytes) {
+    fileCache_.clear();
+    fileCacheBytes_ = 0;
+  }
+  fileCacheBytes_ += key.size();
   fileCache_.emplace(std::move(key), wf);
   return wf;
 }

@@ -29,6 +29,9 @@ constexpr size_t kMaxProgramBytes = 1024 * 1024;
 struct RunStatus {
   int run = 0;
   std::string text;
+  // The done status as a scalar, when it is one (core/run.h): what the wasm
+  // binding hands the host beside the text, so a tiny run is not parsed.
+  ScalarDone scalar;
 };
 
 class Engine {
@@ -94,6 +97,9 @@ class Engine {
   std::string workflowLanguage();
   size_t liveRuns() const { return runs_.size(); }
   size_t preparedPrograms() const { return prepared_.size(); }
+  // Bytes of text the caches of compiled programs and step-function files
+  // keep (their keys: options and text); each is bounded (engine.cpp).
+  size_t cachedTextBytes() const { return cacheBytes_ + fileCacheBytes_; }
 
  private:
   // Both refuse text over kMaxProgramBytes and read it within the options'
@@ -134,6 +140,8 @@ class Engine {
   // Compiled programs by (options, text): agents resend the same program often.
   std::unordered_map<std::string, std::shared_ptr<const Program>> cache_;
   std::unordered_map<std::string, std::shared_ptr<const step_functions::File>> fileCache_;
+  size_t cacheBytes_ = 0;
+  size_t fileCacheBytes_ = 0;
 };
 
 }  // namespace ptc

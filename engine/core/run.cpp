@@ -1,8 +1,8 @@
 #include "core/run.h"
 
 #include <algorithm>
+#include <charconv>
 
-#include "core/digits.h"
 #include "core/error.h"
 #include "core/json.h"
 #include "core/protocol.h"
@@ -184,6 +184,7 @@ std::string RunBase::finishOk(const Value& result) {
   task_.reset();  // what the result does not hold is let go before it is written
   finalWarnings();
   std::string out = withWarnings(doneOk(result));
+  if (!core_.warnings.empty()) scalar_ = ScalarDone{};  // the status says more than a scalar
   finished_ = true;
   return out;
 }
@@ -208,12 +209,39 @@ std::string RunBase::metricsJson() const {
   return out;
 }
 
+void RunBase::noteScalar(const Value& result) {
+  ScalarDone done;
+  switch (result.kind()) {
+    case Kind::Int:
+      done.kind = ScalarDone::Number;
+      done.number = static_cast<double>(result.asInt());  // rounded as JSON.parse rounds its digits
+      break;
+    case Kind::Double:
+      done.kind = ScalarDone::Number;
+      done.number = result.asDouble();
+      break;
+    case Kind::Null: done.kind = ScalarDone::Null; break;
+    case Kind::Bool: done.kind = result.asBool() ? ScalarDone::True : ScalarDone::False; break;
+    default: return;  // text, lists and objects: the host reads the status text
+  }
+  done.memoryBytes = budget_.peak();
+  done.toolCalls = std::max(0, core_.toolCalls);
+  scalar_ = done;
+}
+
+// Written into a buffer and appended once: in wasm each append is a call into
+// the library (five of them were a twentieth of a tiny run).
 void RunBase::appendMetrics(std::string& out) const {
-  out.append("{\"memoryBytes\":");
-  appendDigits(out, budget_.peak());
-  out.append(",\"toolCalls\":");
-  appendDigits(out, static_cast<uint64_t>(std::max(0, core_.toolCalls)));
-  out.push_back('}');
+  constexpr std::string_view kBytes = "{\"memoryBytes\":";
+  constexpr std::string_view kCalls = ",\"toolCalls\":";
+  char buf[kBytes.size() + kCalls.size() + 2 * 20 + 1];
+  char* const end = buf + sizeof buf;
+  char* at = std::copy(kBytes.begin(), kBytes.end(), buf);
+  at = std::to_chars(at, end, budget_.peak()).ptr;
+  at = std::copy(kCalls.begin(), kCalls.end(), at);
+  at = std::to_chars(at, end, static_cast<uint64_t>(std::max(0, core_.toolCalls))).ptr;
+  *at++ = '}';
+  out.append(buf, at);
 }
 
 }  // namespace ptc

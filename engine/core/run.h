@@ -97,6 +97,20 @@ struct ToolAwaiter {
   }
 };
 
+// A done status that says no more than a scalar result and the metrics:
+// {"state":"done","ok":true,"result":R,"memoryDelta":{},"memory":{},"metrics":
+// {"memoryBytes":B,"toolCalls":C}} with R a number, true, false or null (no
+// memory stored, no warnings). The status text is written all the same; a host
+// may read these fields instead (the wasm binding's status slot), which spares a
+// tiny run decoding and parsing its text.
+struct ScalarDone {
+  enum Kind : uint8_t { None, Number, Null, True, False };
+  Kind kind = None;  // None: the status is not of that shape; read its text
+  double number = 0;
+  uint64_t memoryBytes = 0;
+  int toolCalls = 0;
+};
+
 // Why the host ends a run that waits on a tool (Engine::cancel).
 enum class CancelReason {
   Timeout,    // the tool had not answered by the deadline
@@ -123,6 +137,8 @@ class RunBase {
   // more (no handler, no compensation). callId: the call a fault is about.
   std::string cancel(CancelReason reason, std::string_view detail, int callId = 0);
   bool finished() const { return finished_; }
+  // The done status as a scalar, when it is one (ScalarDone): set once finished.
+  const ScalarDone& scalarDone() const { return scalar_; }
   // Time the host already spent on this run (turning its data into JSON)
   // counts toward the time limit: moves the deadline earlier.
   void alreadySpent(double ms);
@@ -138,6 +154,9 @@ class RunBase {
   virtual void finalWarnings() {}
   std::string metricsJson() const;
   void appendMetrics(std::string& out) const;  // metricsJson(), written at the end of `out`
+  // Called by doneOk once it wrote a status of ScalarDone's shape for `result`
+  // (anything else is left None): the metrics as appendMetrics wrote them.
+  void noteScalar(const Value& result);
 
   Budget budget_;  // first member: every value of the run is charged to it, so it goes last
   RunCore core_;
@@ -156,6 +175,7 @@ class RunBase {
   std::string withWarnings(std::string status) const;
 
   bool finished_ = false;
+  ScalarDone scalar_;
 };
 
 }  // namespace ptc

@@ -83,8 +83,12 @@ std::string ProgramRun::doneOk(const Value& result) {
   }
   // Nothing stored (most runs): the memory is the one the run read, and an
   // empty one doubles as the empty delta, so nothing is built.
-  if (delta.empty() && state_.memory.members().empty())
-    return doneOkJson(returned, state_.memory, state_.memory, [this](std::string& out) { appendMetrics(out); });
+  if (delta.empty() && state_.memory.members().empty()) {
+    std::string status =
+        doneOkJson(returned, state_.memory, state_.memory, [this](std::string& out) { appendMetrics(out); });
+    noteScalar(returned);
+    return status;
+  }
   // Stored values are members of the result object, so they nest at most
   // kMaxNesting - 1 levels: the memory object holding them (what the next
   // program reads) nests no deeper than the parser accepts. A program that

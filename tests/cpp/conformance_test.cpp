@@ -29,6 +29,31 @@ std::string optionsFor(const Value& c) {
 
 std::string textOr(const Value& v, const char* fallback) { return v.isNull() ? fallback : ptc::toJson(v); }
 
+// A status that says it is a scalar (ScalarDone, what the package reads in
+// its place) says what its text says: a done status with that result, no
+// memory, no warnings, the same metrics; a scalar result of a status that
+// says more is not one.
+void expectScalarAsText(const ptc::RunStatus& started) {
+  Value text = ptc::parseJson(started.text, "status");
+  const ptc::ScalarDone& scalar = started.scalar;
+  const bool plain = text.field("state").str() == "done" && text.field("ok").truthy() &&
+                     text.field("memoryDelta").members().empty() && text.field("memory").members().empty() &&
+                     !text.find("warnings");
+  const Value& result = text.field("result");
+  if (!plain || !(result.isNumber() || result.isNull() || result.kind() == ptc::Kind::Bool)) {
+    EXPECT_EQ(scalar.kind, ptc::ScalarDone::None) << started.text;
+    return;
+  }
+  ASSERT_NE(scalar.kind, ptc::ScalarDone::None) << started.text;
+  Value said = scalar.kind == ptc::ScalarDone::Number ? Value::number(scalar.number)
+               : scalar.kind == ptc::ScalarDone::Null ? Value()
+                                                      : Value::boolean(scalar.kind == ptc::ScalarDone::True);
+  EXPECT_EQ(ptc::toJson(said), ptc::toJson(result.isNumber() ? Value::number(result.asDouble()) : result))
+      << started.text;
+  EXPECT_EQ(static_cast<double>(scalar.memoryBytes), text.field("metrics").field("memoryBytes").asDouble());
+  EXPECT_EQ(scalar.toolCalls, text.field("metrics").field("toolCalls").asInt());
+}
+
 Value runCase(ptc::Engine& engine, const Value& c, ptc::Array& calls) {
   std::string program = c.find("source") ? c.field("source").str() : ptc::toJson(c.field("program"));
   if (c.field("validateOnly").truthy()) return ptc::parseJson(engine.validate(program, optionsFor(c)), "status");
@@ -37,6 +62,7 @@ Value runCase(ptc::Engine& engine, const Value& c, ptc::Array& calls) {
   if (prepared.field("state").str() != "prepared") return prepared;
   int id = static_cast<int>(prepared.field("id").asInt());
   ptc::RunStatus started = engine.runPrepared(id, textOr(c.field("context"), "{}"), textOr(c.field("memory"), "{}"));
+  expectScalarAsText(started);
   Value begun = ptc::parseJson(started.text, "status");
   if (begun.field("state").str() != "call") return begun;
   int run = started.run;
@@ -89,6 +115,7 @@ TEST_P(ResidentConformance, Case) {
     if (prepared.field("state").str() == "prepared") {
       int id = static_cast<int>(prepared.field("id").asInt());
       ptc::RunStatus started = engine.runPrepared(id, "{}", textOr(c.field("memory"), "{}"), 0, {}, resident);
+      expectScalarAsText(started);
       status = ptc::parseJson(started.text, "status");
       if (status.field("state").str() == "call")
         status = ptc::testing::driveWithMocks(engine, started.run, status, c.field("tools"), calls);
@@ -136,6 +163,7 @@ TEST_P(ColumnarConformance, Case) {
     int id = static_cast<int>(prepared.field("id").asInt());
     ptc::RunStatus started = engine.runPrepared(id, ptc::toJson(Value::object(std::move(json))),
                                                 textOr(c.field("memory"), "{}"), 0, blocks.out);
+    expectScalarAsText(started);
     status = ptc::parseJson(started.text, "status");
     if (status.field("state").str() == "call")
       status = ptc::testing::driveWithMocks(engine, started.run, status, c.field("tools"), calls);

@@ -192,3 +192,22 @@ TEST(TinyRuns, TimeTheHostSpentStillCounts) {
   Value inTime = status(engine.runPrepared(id, R"({"rows":[]})", "{}", 49).text);
   EXPECT_EQ(ptc::toJson(inTime.field("result")), "0") << ptc::toJson(inTime);
 }
+
+// Compiled programs are cached by their text (and options) within a bound of
+// bytes as well as of entries: programs near the 1 MiB limit of text do not
+// pile up in the engine's memory, which never shrinks. A program is answered
+// the same whether it was compiled or found.
+TEST(ProgramCache, KeepsABoundedAmountOfText) {
+  ptc::Engine engine;
+  const std::string padding(900 * 1024, ' ');  // blanks around the value: still JSON
+  for (int i = 0; i < 20; ++i) {
+    const std::string program = R"({"program":{"op":"literal","value":)" + std::to_string(i) + padding + "}}";
+    for (int round = 0; round < 2; ++round) {
+      const int id = prepareOk(engine, program);
+      EXPECT_EQ(ptc::toJson(status(engine.runPrepared(id, "{}", "{}").text).field("result")), std::to_string(i));
+      engine.release(id);
+    }
+    EXPECT_LE(engine.cachedTextBytes(), 4u * 1024 * 1024) << "after " << i + 1 << " programs";
+  }
+  EXPECT_GT(engine.cachedTextBytes(), 0u);
+}

@@ -137,7 +137,7 @@ RunStatus startStepFunctionRun(Engine& engine, std::string_view source, std::str
                                std::string_view input) {
   std::string prepared = engine.prepareWorkflow(source, options);
   Value status = parseJson(prepared, "status");
-  if (status.field("state").str() != "prepared") return {0, prepared};
+  if (status.field("state").str() != "prepared") return {0, prepared, {}};
   return engine.runPrepared(static_cast<int>(status.field("id").asInt()), input, "");
 }
 

@@ -80,3 +80,49 @@ test("a run that calls no tool settles within one microtask turn", async () => {
   expect(settled).toBe(true);
   await running;
 });
+
+test("a warm run with a scalar result neither decodes nor parses its status: the engine hands the result over", async () => {
+  const ptc = await ptcWasm.createRuntime();
+  const scalars = [
+    [program, { rows }, 5],
+    ['{"program": {"op": "literal", "value": -0.0}}', {}, -0],
+    [JSON.stringify({ program: { op: "literal", value: 0.1 } }), {}, 0.1],
+    ['{"program": {"op": "literal", "value": 9007199254740993}}', {}, 2 ** 53], // rounded as JSON.parse rounds it
+    [JSON.stringify({ program: { op: "literal", value: null } }), {}, null],
+    [JSON.stringify({ program: { op: "gt", value: 1 } }), {}, undefined], // an error: read from the text
+    [JSON.stringify({ program: { op: "literal", value: true } }), {}, true],
+    [JSON.stringify({ program: { op: "literal", value: false } }), {}, false],
+  ];
+  const first = [];
+  for (const [text, context] of scalars) first.push(await ptc.run(text, { context })); // prepares
+  const decode = TextDecoder.prototype.decode;
+  const parse = JSON.parse;
+  let decodes = 0;
+  let parses = 0;
+  TextDecoder.prototype.decode = function (...args) {
+    decodes++;
+    return decode.apply(this, args);
+  };
+  JSON.parse = (...args) => {
+    parses++;
+    return parse(...args);
+  };
+  const again = [];
+  try {
+    for (const [text, context] of scalars) if (text !== scalars[5][0]) again.push(await ptc.run(text, { context }));
+  } finally {
+    TextDecoder.prototype.decode = decode;
+    JSON.parse = parse;
+  }
+  expect({ decodes, parses }).toEqual({ decodes: 0, parses: 0 });
+  expect(first[5]).toMatchObject({ ok: false, error: { type: "execution_error" } });
+  const read = scalars.filter((_, i) => i !== 5);
+  expect(again.map((r) => r.result)).toEqual(read.map(([, , result]) => result));
+  expect(Object.is(again[1].result, -0)).toBe(true);
+  // Run after run the same results, to the metrics (tests/cpp/conformance_test.cpp checks them against the text).
+  const strip = ({ metrics: { durationMs: _d, payloadMs: _p, toolMs: _t, ...metrics }, ...rest }) => ({
+    ...rest,
+    metrics,
+  });
+  expect(again.map(strip)).toEqual(first.filter((_, i) => i !== 5).map(strip));
+});

@@ -40,4 +40,5 @@ export interface EmbindModule {
   _free(ptr: number): void;
   HEAPU8: Uint8Array;
   HEAPU32: Uint32Array;
+  HEAPF64: Float64Array;
 }

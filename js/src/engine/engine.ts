@@ -79,11 +79,35 @@ export interface Prepared {
   fields?: Record<string, string[]>;
 }
 
-/** A run's first status text, and its handle beside it while it waits on tools (0: done). */
-export interface RunStatus {
-  run: number;
-  text: string;
+/**
+ * A done status that says only a scalar result and the metrics (the engine's
+ * ScalarDone, engine/core/run.h): {"state":"done","ok":true,"result":R,
+ * "memoryDelta":{},"memory":{},"metrics":{"memoryBytes":B,"toolCalls":C}}.
+ */
+export interface ScalarDone {
+  result: number | boolean | null;
+  memoryBytes: number;
+  toolCalls: number;
 }
+
+/**
+ * A run's first status: its text, or (a done status of a scalar result) what
+ * the text would say, read without decoding it; and the run's handle beside
+ * it while it waits on tools (0: done).
+ */
+export type RunStatus = { run: number; text: string } | { run: 0; scalar: ScalarDone };
+
+// What ptcStatusSlot points at (wasm/bindings.cpp's StatusSlot): u32s, then f64s.
+const SLOT_TEXT = 0;
+const SLOT_LENGTH = 1;
+const SLOT_RUN = 2;
+const SLOT_SCALAR = 3;
+const SLOT_NUMBER = 2; // f64 indexes
+const SLOT_MEMORY_BYTES = 3;
+const SLOT_TOOL_CALLS = 4;
+// ScalarDone::Kind: None, Number (in the slot), Null, True, False.
+const SCALAR_NUMBER = 1;
+const SCALAR_RESULTS: readonly (boolean | null)[] = [null, null, null, true, false];
 
 // Prepared programs and files kept per instance, by dialect, options and text.
 // Agents rerun the same programs; a bounded set keeps the engine's side bounded too.
@@ -103,8 +127,9 @@ export class EngineInstance {
   // Resident contexts loaded into this instance: spec id → the engine's id.
   private readonly residents = new Map<number, number>();
 
-  // Where ptcRunPrepared leaves its status: {pointer, length, run}, as u32 indexes.
+  // Where ptcRunPrepared leaves its status (StatusSlot), as a u32 index and an f64 index.
   private readonly statusAt: number;
+  private readonly statusF64At: number;
 
   // The memory the instance started with: what it grew by is what recycling gives back.
   private readonly startBytes: number;
@@ -117,7 +142,9 @@ export class EngineInstance {
   private secondLen = 0;
 
   private constructor(private readonly m: EmbindModule) {
-    this.statusAt = m._ptcStatusSlot() >>> 2;
+    const slot = m._ptcStatusSlot();
+    this.statusAt = slot >>> 2;
+    this.statusF64At = slot >>> 3;
     this.startBytes = m.HEAPU8.length;
   }
 
@@ -197,12 +224,28 @@ export class EngineInstance {
     }
   }
 
-  // The status the last ptcRunPrepared left in wasm memory: its text (UTF-8) and the run's handle beside it.
+  // The status the last ptcRunPrepared left in wasm memory: a scalar result
+  // and the metrics when it is no more (its text is then not decoded, which
+  // with parsing it was a tenth of a tiny run), else its text (UTF-8); and the
+  // run's handle beside it.
   private lastStatus(): RunStatus {
     const slot = this.m.HEAPU32; // read after the call: growth replaces the views
-    const ptr = slot[this.statusAt] as number;
-    const len = slot[this.statusAt + 1] as number;
-    const run = slot[this.statusAt + 2] as number;
+    const scalar = slot[this.statusAt + SLOT_SCALAR] as number;
+    if (scalar !== 0) {
+      const numbers = this.m.HEAPF64;
+      const at = this.statusF64At;
+      return {
+        run: 0,
+        scalar: {
+          result: scalar === SCALAR_NUMBER ? (numbers[at + SLOT_NUMBER] as number) : (SCALAR_RESULTS[scalar] ?? null),
+          memoryBytes: numbers[at + SLOT_MEMORY_BYTES] as number,
+          toolCalls: numbers[at + SLOT_TOOL_CALLS] as number,
+        },
+      };
+    }
+    const ptr = slot[this.statusAt + SLOT_TEXT] as number;
+    const len = slot[this.statusAt + SLOT_LENGTH] as number;
+    const run = slot[this.statusAt + SLOT_RUN] as number;
     const text = decoder.decode(this.m.HEAPU8.subarray(ptr, ptr + len));
     if (len > KEEP_STATUS_BYTES) this.m._ptcReleaseStatus();
     return { run, text };

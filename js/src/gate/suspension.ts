@@ -359,18 +359,26 @@ function decided(st: SuspendedState, results: Record<string, CallResult>): Map<s
   return decisions;
 }
 
-/** A run's result from the driver's final text: done, or suspended at held calls. */
+/**
+ * A run's result from the driver's final status: its text (done, or suspended
+ * at held calls), or a done status already read (a scalar result).
+ */
 export function finishedRun<R extends object>(
-  text: string,
+  text: string | DoneStatus,
   convert: (status: DoneStatus, started: number, timings: Timings) => R,
   started: number,
   timings: Timings,
   gated?: Gated,
   withJournal = false,
 ): R | RunSuspended {
+  if (typeof text !== "string") return withJournalOf(convert(text, started, timings), gated, withJournal);
   if (gated && isSuspended(text))
     return suspendedResult(gated.base, gated.gate, JSON.parse(text) as DoneStatus, started, timings, withJournal);
-  const result = convert(doneStatus(text), started, timings);
+  return withJournalOf(convert(doneStatus(text), started, timings), gated, withJournal);
+}
+
+// A finished run's result, with the journal of its gate when asked for.
+function withJournalOf<R extends object>(result: R, gated: Gated | undefined, withJournal: boolean): R {
   if (gated && withJournal) (result as { journal?: JournalEntry[] }).journal = [...gated.gate.journal];
   return result;
 }

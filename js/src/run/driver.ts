@@ -106,11 +106,16 @@ export interface Driven {
   /**
    * The done status as the engine wrote it (JSON text, see doneStatus): a big
    * result crosses to where it is used as text (a worker posts text, which any
-   * nesting survives) and is parsed once, there.
+   * nesting survives) and is parsed once, there. Empty when `status` is set.
    */
   text: string;
+  /** The done status of a scalar result, read from the engine without its text (EngineInstance's ScalarDone). */
+  status?: DoneStatus;
   toolMs: number;
 }
+
+/** The done status of a Driven as text (what a worker posts). */
+export const drivenText = (driven: Driven): string => (driven.status ? JSON.stringify(driven.status) : driven.text);
 
 /** Where a run's time went on the caller's side, besides the engine. */
 export interface Timings {
@@ -248,6 +253,11 @@ function runPrepared(
     payload.rows,
     residentId,
   );
+  if ("scalar" in status) {
+    const { result, memoryBytes, toolCalls } = status.scalar;
+    const metrics = { memoryBytes, toolCalls };
+    return { text: "", status: { state: "done", ok: true, result, memoryDelta: {}, memory: {}, metrics }, toolMs: 0 };
+  }
   // The handle comes beside the status (0: the run is done), not in its text.
   return status.run === 0 ? finished(status.text) : { run: status.run, status: status.text };
 }

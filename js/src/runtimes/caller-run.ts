@@ -123,8 +123,11 @@ export class CallerRun<O extends CallerOptions = CallerOptions, R extends object
     return this.observer ? this.observer.call(call, outcome) : outcome;
   }
 
-  /** The result of the engine's final status (done, or suspended at held calls), to settle the run with. */
-  resultOf(status: string, toolMs: number): R {
+  /**
+   * The result of the engine's final status (done, or suspended at held calls;
+   * text, or a done status already read), to settle the run with.
+   */
+  resultOf(status: string | DoneStatus, toolMs: number): R {
     const timings = { toolMs, payloadMs: this.payloadMs };
     const convert = (status: DoneStatus, started: number, timings: Timings) =>
       this.dialect.toResult(status, started, timings);

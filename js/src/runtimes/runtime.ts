@@ -541,14 +541,14 @@ export class Runtime extends EngineHost implements PtcRuntime {
       };
       const engine = run.entry.kind === "workflow" ? this.stepsEngineSource : this.engineSource;
       driven = driveRun(engine, run.entry, io, run.started);
-      if (!(driven instanceof Promise)) return run.settle(run.resultOf(driven.text, driven.toolMs));
+      if (!(driven instanceof Promise)) return run.settle(run.resultOf(driven.status ?? driven.text, driven.toolMs));
     } finally {
       if (!(driven instanceof Promise)) this.executed(run);
     }
     return driven.then(
-      ({ text, toolMs }) => {
+      ({ text, status, toolMs }) => {
         this.executed(run);
-        return run.settle(run.resultOf(text, toolMs));
+        return run.settle(run.resultOf(status ?? text, toolMs));
       },
       (e: unknown) => {
         this.executed(run);

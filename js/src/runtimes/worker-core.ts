@@ -1,7 +1,7 @@
 // The engine side of worker mode: runs programs on an engine instance inside the
 // worker and asks the caller's thread for payloads and tool outcomes (tools
 // always run where the caller defined them).
-import { driveRun, failedRun, type Driven } from "../run/driver.js";
+import { driveRun, drivenText, failedRun, type Driven } from "../run/driver.js";
 import { describeThrown } from "../util/describe.js";
 import { EngineInstance } from "../engine/engine.js";
 import type { ResidentSpec } from "../engine/resident.js";
@@ -151,7 +151,7 @@ export function serveEngine(post: (message: FromWorker) => void): (message: ToWo
       // Sent as text to this fresh worker before the caller had the packed copy.
       if (canPack && kept && kept.spec.text && !kept.gzip && residents.get(spec.id) === kept) void packLoaded(kept);
     }
-    post({ type: "done", id, status: done.text, toolMs: done.toolMs, ...size() });
+    post({ type: "done", id, status: drivenText(done), toolMs: done.toolMs, ...size() });
   }
 
   return (message) => {
