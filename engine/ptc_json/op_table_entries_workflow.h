@@ -37,7 +37,8 @@ constexpr Entry retryEntry() {
                                         "try again only when this is truthy; the error {type, code, message, path} is "
                                         "its current value and var error (default: any execution error)")),
         field("as", K::Name, P::Optional, "a variable name bound to the try's number (1, 2, ...) in expr")},
-       "`expr`, tried again while it fails (e.g. a tool), at most `max` tries; then its last error (with `tries`).",
+       "`expr`, tried again while it fails (e.g. a tool), at most `max` tries; then its last error (\"$error.tries\": "
+       "how many).",
        R"({"op": "retry", "expr": {"op": "call", "tool": "get_expenses", "args": {"year": 2024}}, "max": 3, "when": {"op": "contains", "field": "message", "value": "timeout"}})"});
 }
 // clang-format on

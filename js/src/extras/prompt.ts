@@ -317,7 +317,7 @@ const introCompact = (ops: Operation[]) => [
   "One program replaces many tool calls; only its final value comes back: keep it small.",
   "",
   '- A program is {"program": <expr>}; an operation is {"op": name, ...its fields (no others)}; ' +
-    `${keyedNames(ops)} also {name: first field, ...}: {"call": "t", "args": {...}}. <expr>: an ` +
+    `${keyedNames(ops)} also {name: first field, ...}. <expr>: an ` +
     'operation, reference, implicit object (no "op") or list (evaluated at any depth), other JSON literal. ' +
     'Conditions: an operation, reference or equality map {"tier": "gold", "n": 1} (all equal).',
   '- References: "$_" the current value, "$_.a.b" a path in it; "$name" a let or as binding, else memory key, ' +
@@ -333,7 +333,7 @@ const introCompact = (ops: Operation[]) => [
   "- date_diff is fractional when not whole (1.5 hours). to_number passes numbers through. date_add/date_trunc " +
     "return the input's kind: UTC text (2024-03-01 when whole days) or epoch seconds. loop returns every result, " +
     "the one its while rejected last. group_by, from_entries and scan may not call tools; map calls them " +
-    'concurrently; catch sees "$error.detail" (a tool\'s message), "$error.tries" (retry; its as: try number).',
+    'concurrently; catch sees "$error.detail" (a tool\'s message), "$error.tries" after retry (as: the try).',
   "- Memory: a final object's keys are stored for later programs; with a result key only result is returned.",
   "",
 ];
@@ -364,7 +364,11 @@ const ERRORS_FULL = [
   "",
 ];
 
-const ERRORS_COMPACT = ['Errors: "<Type> at <JSON Pointer>: <message>": fix that node, resend.', ""];
+const ERRORS_COMPACT = [
+  'Errors: "ParseError|ValidationError (nothing ran)|ExecutionError|Timeout|MemoryExceeded at <JSON Pointer>: ' +
+    '<message>": fix that node, resend.',
+  "",
+];
 
 const EXAMPLES_FULL = [
   "## Examples",
