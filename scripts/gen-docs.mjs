@@ -29,14 +29,18 @@ export async function operationsMarkdown() {
             .join(", ")
         : "—";
       const cell = (s) => s.replaceAll("|", "\\|");
+      // Its keyed form (the op table's column): the key named after the op holds that field.
+      const keyed = op.keyed ? ` Keyed form: \`${op.keyedShape}\`.` : "";
       lines.push(
-        `| \`${op.name}\` | ${cell(fields)} | ${cell(op.description)} | \`${cell(JSON.stringify(op.example))}\` |`,
+        `| \`${op.name}\` | ${cell(fields)} | ${cell(op.description + keyed)} | \`${cell(JSON.stringify(op.example))}\` |`,
       );
     }
     lines.push("");
   }
   lines.push(
     "Implicit objects: an object without `op` in an expression position builds an object; its field values that are operations are evaluated, the others are literal.",
+    "",
+    'Keyed forms: an object without `op` whose first key names an operation with a keyed form (its description says so) is that operation, the key holding the field shown: `{"call": "charge", "args": {...}}` ([semantics.md](semantics.md#short-forms)).',
     "",
   );
   return lines.join("\n");

@@ -15,17 +15,14 @@
 #include "ptc_json/projection.h"
 #include "ptc_json/reference.h"
 #include "ptc_json/returns_check.h"
+#include "ptc_json/short_forms.h"
 
 namespace ptc {
 
 namespace {
 
-// {"pipe": [steps]}: the short form of {"op": "pipe", "steps": [steps]}
-// (docs/semantics.md). An object with a "pipe" key and no "op" is one; the
-// compiler refuses it unless "pipe" is its only key and holds a list.
-bool isPipeForm(const Value& v) { return v.isObject() && v.find("pipe") != nullptr && v.find("op") == nullptr; }
-
-bool isOperation(const Value& v) { return v.isObject() && (v.find("op") != nullptr || isPipeForm(v)); }
+// An object with "op", or an operation written as a short form (short_forms.h).
+bool isOperation(const Value& v) { return v.isObject() && (v.find("op") != nullptr || isShortFormOp(v)); }
 
 // Whether an operation (or a reference string, reference.h) appears anywhere
 // in v: JSON without one is literal data.
@@ -63,9 +60,14 @@ class Compiler {
   // (literal data, which adds no depth); or an object or list holding
   // operations at some depth, evaluated member by member, item by item.
   std::unique_ptr<Node> expression(const Value& v, const std::string& path, int depth) {
-    if (isPipeForm(v)) return pipeForm(v, path, depth);
+    if (isShortFormOp(v)) {  // {"pipe": [...]}, {"call": "t", ...}: compiled as the op, its key's value there
+      const ExpandedForm form = expandShortForm(v, path);
+      const FieldAt at{form.field, form.fieldPath};
+      return operation(form.op, path, depth, &at);
+    }
     if (isOperation(v)) return operation(v, path, depth);
     if (std::optional<Reference> ref = parseReference(v, path)) return reference(*ref, path, depth);
+    checkKeyedOrder(v, path);
     if (!hasOperation(v)) return literal(v, path);
     if (v.isObject()) return implicitObject(v, path, depth);
     return implicitList(v, path, depth);
@@ -176,7 +178,8 @@ class Compiler {
   }
 
   // A short form's field written under another key (pipe's steps under
-  // "pipe") or as the node itself (an equality map's value): errors point there.
+  // "pipe", call's tool under "call") or as the node itself (an equality
+  // map's value): errors point there.
   struct FieldAt {
     const char* field;
     std::string path;
@@ -239,7 +242,8 @@ class Compiler {
       node->readsInput = false;
       node->valueGiven = true;
     }
-    if (spec->control == Control::Call) checkTool(*node, childPath(path, "tool"));
+    if (spec->control == Control::Call)
+      checkTool(*node, at && std::string_view(at->field) == "tool" ? at->path : childPath(path, "tool"));
     node->valueSeesMapItem = spec->valueSeesMapItem;
     if (spec->control == Control::Load && loaded_.insert(node->name.str()).second) loads_.push_back(node->name.str());
     finish(*node);
@@ -251,22 +255,6 @@ class Compiler {
                "then " +
                spec->name + " the results");
     return node;
-  }
-
-  std::unique_ptr<Node> pipeForm(const Value& v, const std::string& path, int depth) {
-    const Value& steps = v.field("pipe");
-    if (v.members().size() != 1 || !steps.isArray())
-      fail(v.members().size() != 1 ? ErrorCode::UnknownField : ErrorCode::WrongKind, path,
-           "An object with a \"pipe\" key is a pipe: {\"pipe\": [step, ...]}, the key alone holding a list of "
-           "steps, got " +
-               shortJson(v, 60) +
-               ". For data with a \"pipe\" key write {\"op\": \"literal\", \"value\": ...} or "
-               "{\"op\": \"object\", \"fields\": ...}");
-    ObjectBuilder pipe;
-    pipe.put(Value::string("op"), Value::string("pipe"));
-    pipe.put(Value::string("steps"), steps);
-    const FieldAt at{"steps", childPath(path, "pipe")};
-    return operation(pipe.build(), path, depth, &at);
   }
 
   // A condition: an operation, a reference, or an equality map
@@ -462,7 +450,8 @@ class Compiler {
           node.kids.push_back(condition(spec, f, v.items()[i], childPath(path, i), depth + 1));
         return;
       case FieldKind::ExprFields:
-        if (!v.isObject() || isOperation(v)) wrongKind(spec, f, path, "an object of fields", v);
+        // Its keys are names ({"return": 3} in args is an argument): only "op" and the pipe form make it an operation.
+        if (!v.isObject() || v.find("op") || v.find("pipe")) wrongKind(spec, f, path, "an object of fields", v);
         for (MemberRef m : v.members()) checkRole(spec, f, m.value, childPath(path, m.key.str()));
         markSlot(node, spec, f);
         objectFields(node, v, path, depth, sequentialBindings(spec, f));

@@ -325,6 +325,8 @@ Value Evaluator::retry(const Node& n, const Value& in) {
   for (int64_t tries = 1;; ++tries) {
     st_.core.checkDeadline();
     try {
+      const Value number = Value::integer(tries);
+      FieldScope scope(st_, n, field::retryExpr, &number);  // `as`: the try's number
       return evalSync(*n.kid(field::retryExpr), in);
     } catch (const PtcError& e) {
       if (!catchable(st_, e)) throw;

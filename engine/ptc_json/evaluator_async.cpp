@@ -87,7 +87,12 @@ Task<Value> Evaluator::retryAsync(const Node& n, Value in) {
   Error failed;
   for (int64_t tries = 1;; ++tries) {
     st_.core.checkDeadline();
-    std::optional<Value> value = co_await tryOnce(*n.kid(field::retryExpr), in, failed);
+    std::optional<Value> value;
+    {
+      const Value number = Value::integer(tries);
+      FieldScope scope(st_, n, field::retryExpr, &number);  // `as`: the try's number
+      value = co_await tryOnce(*n.kid(field::retryExpr), in, failed);
+    }
     if (value) co_return std::move(*value);
     const bool exhausted = tries >= n.count;
     if (exhausted || !(co_await retriesAsync(n, failed))) throwRetryGaveUp(n, std::move(failed), tries, exhausted);

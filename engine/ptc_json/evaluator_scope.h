@@ -153,10 +153,24 @@ inline std::string toolFailedMessage(const std::string& tool, const std::string&
   return std::string(kToolFailedStart) + tool + std::string(kToolFailedMid) + message;
 }
 
+// The tries a retry made before it gave up, read back from its note in the
+// message (throwRetryGaveUp): "... (retry: failed 3 of 3 tries)" or "...
+// (retry: failed try 1 of 5; ...)". 0 when it holds no note.
+inline int64_t retryTries(std::string_view message) {
+  const size_t note = message.rfind(kRetryNote);
+  if (note == std::string_view::npos) return 0;
+  std::string_view rest = message.substr(note + kRetryNote.size());
+  if (rest.substr(0, 4) == "try ") rest.remove_prefix(4);
+  int64_t tries = 0;
+  for (size_t i = 0; i < rest.size() && rest[i] >= '0' && rest[i] <= '9' && tries < 100000; ++i)
+    tries = tries * 10 + (rest[i] - '0');
+  return tries;
+}
+
 // What try's catch sees as {"op": "var", "name": "error"}: {type, code,
 // message, path}, and for a tool's failure its `tool` and `detail`, the
 // tool's own message (without "Tool 'x' failed: " and retry's note), which
-// is what an answer quotes.
+// is what an answer quotes; after a retry gave up, `tries`: how many it made.
 inline Value errorValue(const Error& e) {
   Members members{Member{Value::string("type"), Value::string(errorTypeName(e.type))},
                   Member{Value::string("code"), Value::string(errorCodeName(e.code))},
@@ -172,6 +186,7 @@ inline Value errorValue(const Error& e) {
                                                         kToolFailedStart.size(), mid - kToolFailedStart.size())))});
     members.push_back(Member{Value::string("detail"), Value::string(std::string(detail))});
   }
+  if (const int64_t tries = retryTries(m)) members.push_back(Member{Value::string("tries"), Value::integer(tries)});
   return Value::object(std::move(members));
 }
 

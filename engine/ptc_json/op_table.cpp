@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "ptc_json/op_table_entries.h"
+#include "ptc_json/op_table_keyed.h"
 
 namespace ptc {
 
@@ -12,10 +13,25 @@ namespace {
 
 using op_entry::hasField;
 
+// The entries, each with its keyed form's field (op_table_keyed.h).
 constexpr std::array<OpSpec, kOpCount> specsOf(const std::array<op_entry::Entry, kOpCount>& entries) {
   std::array<OpSpec, kOpCount> out{};
   for (size_t i = 0; i < entries.size(); ++i) out[i] = entries[i].spec();
+  for (const KeyedForm& k : kKeyedForms) out[static_cast<size_t>(k.op)].keyed = k.field;
   return out;
+}
+
+// A keyed form's key holds a field of its op, named once in the column, and
+// the op's name is none of its fields (the object's other keys are fields).
+constexpr bool keyedFormsHoldTheirFields(const std::array<OpSpec, kOpCount>& table) {
+  for (const KeyedForm& k : kKeyedForms) {
+    const OpSpec& spec = table[static_cast<size_t>(k.op)];
+    if (!hasField(spec, k.field) || hasField(spec, spec.name)) return false;
+    int named = 0;
+    for (const KeyedForm& other : kKeyedForms) named += other.op == k.op;
+    if (named != 1) return false;
+  }
+  return true;
 }
 
 // specOf finds an op's entry by its enum value: a table out of step with the
@@ -70,6 +86,7 @@ constexpr std::array<OpSpec, kOpCount> kOpSpecs = specsOf(op_entry::kEntries);
 static_assert(inEnumOrder(kOpSpecs), "the op table must hold one entry per Op, in enum order");
 static_assert(asOnlyOnControlOps(kOpSpecs), "an op with an `as` field is a control op (the evaluators bind it)");
 static_assert(everyControlUsed(kOpSpecs), "a Control case no op uses");
+static_assert(keyedFormsHoldTheirFields(kOpSpecs), "a keyed form names a field its op has, once, not its own name");
 static_assert(shapesHaveTheirFields(kOpSpecs), "a short form or a Compare role on an op without the fields it reads");
 
 bool bindsAs(const OpSpec& spec) { return hasAs(spec); }

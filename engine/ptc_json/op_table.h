@@ -255,6 +255,10 @@ struct OpSpec {
   Equality equality = Equality::None;
   // first: a planned filter just before it stops at its first match (a Pick row role).
   bool picksFirst = false;
+  // Its keyed form (op_table_keyed.h): the field that the key named after the op
+  // holds in an object without "op" whose first key that is ({"call": "send",
+  // "args": {...}} is call's `tool`); null when it has none.
+  const char* keyed = nullptr;
 };
 
 // One entry per Op, in enum order (checked at compile time).
@@ -272,6 +276,8 @@ const char* fieldKindName(FieldKind kind);
 std::string opTableJson();
 // The correct shape of an op, e.g. {"op": "filter", "where": <expr>}.
 std::string opShape(const OpSpec& spec);
+// The shape of its keyed form, e.g. {"call": "<name>", ["args": ...]}; its op shape when it has none.
+std::string keyedShape(const OpSpec& spec);
 // "a"|"b"|... of a Choice field.
 std::string choiceList(const FieldSpec& f);
 

@@ -2,6 +2,7 @@
 // table as JSON for the package (prompts, schema, docs, completion), and the
 // lookups of ops and fields by name.
 #include <string>
+#include <string_view>
 
 #include "core/json.h"
 #include "ptc_json/op_table.h"
@@ -47,11 +48,16 @@ std::string choiceList(const FieldSpec& f) {
   return out;
 }
 
-std::string opShape(const OpSpec& spec) {
-  std::string out = "{\"op\": \"";
+namespace {
+
+// {"op": "name", fields...}, or the keyed form {"name": <its field>, other fields...}.
+std::string shapeOf(const OpSpec& spec, bool keyed) {
+  std::string out = keyed ? "{\"" : "{\"op\": \"";
   out += spec.name;
-  out += "\"";
+  out += keyed ? "\": " : "\"";
+  if (keyed) out += placeholder(findField(spec, spec.keyed)->kind);
   for (const FieldSpec& f : spec.fields) {
+    if (keyed && f.name == std::string_view(spec.keyed)) continue;
     out += ", ";
     if (f.presence != P::Required) out += "[";
     out += "\"";
@@ -64,6 +70,12 @@ std::string opShape(const OpSpec& spec) {
   out += "}";
   return out;
 }
+
+}  // namespace
+
+std::string opShape(const OpSpec& spec) { return shapeOf(spec, false); }
+
+std::string keyedShape(const OpSpec& spec) { return shapeOf(spec, spec.keyed != nullptr); }
 
 std::string opTableJson() {
   std::string out = "[";
@@ -83,6 +95,12 @@ std::string opTableJson() {
     out += s.example;  // already JSON text
     out += ",\"shape\":";
     appendJsonString(out, opShape(s));
+    if (s.keyed) {  // its keyed form: the field its key holds, and the form's shape
+      out += ",\"keyed\":";
+      appendJsonString(out, s.keyed);
+      out += ",\"keyedShape\":";
+      appendJsonString(out, keyedShape(s));
+    }
     out += ",\"fields\":[";
     bool firstField = true;
     for (const FieldSpec& f : s.fields) {

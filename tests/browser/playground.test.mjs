@@ -313,6 +313,16 @@ describe("playground", () => {
     await context.close();
   });
 
+  test("completion offers a keyed form's other fields, not op or the field its key holds", async () => {
+    const { page, context } = await open();
+    await selectText(page, "program", '{"op": "sum", "field": "amount"}');
+    await page.keyboard.type('{"call": "get_orders", "');
+    await page.locator(".cm-tooltip-autocomplete").waitFor({ timeout: 60_000 });
+    const fields = await page.locator(".cm-tooltip-autocomplete li .cm-completionLabel").allInnerTexts();
+    assert.deepEqual([...fields].sort(), ["args", "get"]);
+    await context.close();
+  });
+
   test("completion offers op names and the fields of the enclosing op", async () => {
     const { page, context } = await open();
     await selectText(page, "program", '{"op": "sum", "field": "amount"}');

@@ -50,6 +50,11 @@ const engineOnly = [
     "JSON nested deeper than the engine's parser accepts: the text is JSON, the limit is the engine's",
   ],
   [
+    /An object whose first key is "|a keyed form's key is its first/,
+    "which key of an object comes first (a keyed form's): JSON Schema does not order keys",
+  ],
+  [/^Unknown keyed operation/, "a keyed form's name misspelt by one slip: the engine's guess, no schema constraint"],
+  [
     /cannot call tools in its expressions/,
     "a tool call anywhere inside group_by or from_entries: the schema does not track calls",
   ],

@@ -1,5 +1,5 @@
 // Completion in the program editor, driven by the engine's operation table:
-// op names after `"op": "`, the fields of the enclosing op as keys, and a few
+// op names after `"op": "`, the fields of the enclosing op (or keyed form) as keys, and a few
 // value lists (sort order, tool names from the Tools tab, context keys for load).
 import type { Completion, CompletionContext, CompletionResult } from "@codemirror/autocomplete";
 import type { EditorState } from "@codemirror/state";
@@ -127,8 +127,11 @@ export function ptcCompletionSource(sources: CompletionSources) {
       const obj = where.object!;
       const present = new Set(obj.keys);
       if (str) present.delete(text.slice(from, contentEnd)); // the key being typed
-      const op = ops.find((o) => o.name === obj.op);
-      const fields = op ? op.fields : [];
+      // A keyed form ({"call": "t", ...}): its first key names the op, whose other fields it takes.
+      const first = obj.keys.find((k) => present.has(k));
+      const keyed = obj.op === undefined ? ops.find((o) => o.keyed && o.name === first) : undefined;
+      const op = keyed ?? ops.find((o) => o.name === obj.op);
+      const fields = op ? op.fields.filter((f) => !keyed || f.name !== keyed.keyed) : [];
       const keyOption = (name: string, detail: string, info: string, boost: number): Completion => ({
         label: name,
         detail,
@@ -147,8 +150,11 @@ export function ptcCompletionSource(sources: CompletionSources) {
           });
         },
       });
-      if (!present.has("op")) options.push(keyOption("op", "operation", "The operation of this node", 2));
+      if (!present.has("op") && !keyed) options.push(keyOption("op", "operation", "The operation of this node", 2));
       if (!op && !present.size) options.push(keyOption("pipe", "steps", '{"pipe": [steps]}: a pipe', 1));
+      if (!op && !present.size)
+        for (const o of ops.filter((o) => o.keyed && o.name !== "pipe"))
+          options.push(keyOption(o.name, `${o.keyed} · keyed form`, `${o.keyedShape}: ${o.description}`, 1));
       for (const f of fields) {
         if (present.has(f.name)) continue;
         const need = f.presence === "required" ? "required" : f.presence === "one_of" ? "one of" : "optional";
@@ -173,7 +179,7 @@ export function ptcCompletionSource(sources: CompletionSources) {
         }));
       } else if (key === "order") {
         options = ["asc", "desc"].map((o) => valueOption(o, "sort order", undefined, "enum"));
-      } else if (key === "tool" && op === "call") {
+      } else if ((key === "tool" && op === "call") || (key === "call" && !op && where.object?.keys[0] === "call")) {
         options = sources.toolNames().map((t) => valueOption(t, "tool", "A mock tool from the Tools tab", "function"));
       } else if (key === "name" && op === "load") {
         options = sources.contextKeys().map((k) => valueOption(k, "context", "A key of the Context tab", "variable"));

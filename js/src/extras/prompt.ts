@@ -93,7 +93,7 @@ function typeText(s: JsonObject | undefined): string {
 }
 
 function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
-  const lines = [compact ? 'Tools ({"op": "call", "tool": name, "args": {...}}):' : "## Available tools", ""];
+  const lines = [compact ? "Tools:" : "## Available tools", ""];
   if (!compact)
     lines.push(
       "A call's `args` is an implicit object evaluated against the current value, so a call inside `map` can pass " +
@@ -162,7 +162,9 @@ const mark = (op: Operation) => (isValueOp(op) ? "°" : op.readsInput ? "*" : ""
  */
 function compactFields(op: Operation, ops: Operation[]): string {
   const oneOf = op.fields.filter((f) => f.presence === "one_of").map((f) => f.name);
-  const fields = op.fields
+  // A keyed form's field first: the intro says its key holds the first field.
+  const fields = [...op.fields]
+    .sort((a, b) => Number(b.name === op.keyed) - Number(a.name === op.keyed))
     .filter((f) => f.name !== "as" && !(isValueOp(op) && (f.name === "field" || f.name === "value")))
     .filter((f) => !isSharedItemsField(ops, op, f))
     .filter((f) => f.presence !== "one_of" || f.name === oneOf[0])
@@ -203,6 +205,7 @@ export function operationEntry(op: Operation): string[] {
   const exactlyOne = oneOf.length ? ` Exactly one of ${oneOf.join(", ")}.` : "";
   return [
     `- **${op.name}**${op.readsInput ? "*" : ""} \`${op.shape}\`: ${op.description}${exactlyOne}`,
+    ...(op.keyedShape ? [`  - Keyed form: \`${op.keyedShape}\``] : []),
     ...op.fields.map(
       (f) =>
         `  - \`${f.name}\` (${f.presence === "one_of" ? `one of ${oneOf.join("/")}` : f.presence}): ${f.description}`,
@@ -263,8 +266,15 @@ export const REFERENCES =
   "is the context's orders. Only a text starting with $ and a letter or _ is one; write such a text meant " +
   'literally as {"op": "literal", "value": "$USD"}';
 
+/** The ops with a keyed form (the op table's column), as the intros name them: "let pipe if call ...". */
+const keyedNames = (ops: Operation[], withFields = false) =>
+  ops
+    .filter((op) => op.keyed)
+    .map((op) => (withFields ? `${op.name} (${op.keyed})` : op.name))
+    .join(withFields ? ", " : " ");
+
 // The prose. Op names in it are ones the spec defines; the op list itself comes from the table.
-const INTRO_FULL = [
+const introFull = (ops: Operation[]) => [
   "# PTC-JSON",
   "",
   "You can answer by writing one PTC-JSON program instead of making many tool calls. The host runs it in a " +
@@ -276,7 +286,9 @@ const INTRO_FULL = [
   'A program is JSON: {"program": <expression>}. An operation is an object with an "op" key and that ' +
     "operation's fields (no others). Fields shown as <expr> (and the items of [<expr>, ...]) are expression " +
     "positions; they accept:",
-  '- an operation: {"op": ...}; {"pipe": [step, ...]} is short for {"op": "pipe", "steps": [...]}',
+  `- an operation: {"op": ...}, or keyed: an object whose first key is ${keyedNames(ops, true)} is that op, ` +
+    'the key holding that field, its other keys the others: {"pipe": [step, ...]}, {"call": "t", "args": {...}} ' +
+    "(data with such a first key: literal)",
   '- an implicit object: an object without "op" builds that object; operations in it are evaluated at any ' +
     "depth, everything else is literal data",
   `- a reference, ${REFERENCES}`,
@@ -330,18 +342,19 @@ const INTRO_FULL = [
   "",
 ];
 
-const INTRO_COMPACT = [
+const introCompact = (ops: Operation[]) => [
   "# PTC-JSON",
   "",
   "Only a program's final value comes back: keep it small.",
   "",
-  '- A program is {"program": <expr>}; an operation is {"op": name, ...its fields (no others)}. <expr>: an ' +
+  '- A program is {"program": <expr>}; an operation is {"op": name, ...its fields (no others)}; ' +
+    `${keyedNames(ops)} also {name: first field, ...}. <expr>: an ` +
     'operation, reference, implicit object (no "op") or list (evaluated at any depth), other JSON literal. ' +
     'Conditions: an operation, reference or equality map {"tier": "gold", "n": 1} (all equal).',
   '- References: "$_" the current value, "$_.a.b" a path in it; "$name" a let or as binding, else memory key, ' +
-    'else context key; "$name.a" inside it, "$v.0" a position, "$v.*.a" a of every item. Literal "$USD": ' +
+    'else context key; "$name.a" inside it, "$v.0", "$v.-1" positions, "$v.*.a" a of every item. Literal "$USD": ' +
     '{"op": "literal", "value": "$USD"}.',
-  '- {"pipe": [steps]}: each step gets the previous result; the first: "$name", call or literal. ' +
+  '- pipe: each step gets the previous result; the first: "$name", call or literal. ' +
     "In where/expr the current value is each item; as: name also binds it (ops over items, loop).",
   "- Comparisons read `field` of the current item (none: the item); an expression `value` sees the innermost " +
     "map's item (none: that item), also in a filter nested in it: a join.",
@@ -351,7 +364,7 @@ const INTRO_COMPACT = [
   "- date_diff is fractional when not whole (1.5 hours). to_number passes numbers through. date_add/date_trunc " +
     "return the input's kind: UTC text (2024-03-01 when whole days) or epoch seconds. loop returns every result, " +
     "the one its while rejected last. group_by, from_entries and scan may not call tools; map calls them " +
-    'concurrently; catch sees "$error.detail" (a tool\'s message).',
+    'concurrently; catch sees "$error.detail" (a tool\'s message), "$error.tries" after retry (as: the try).',
   "- Memory: a final object's keys are stored; with a result key only result is returned.",
   "",
 ];
@@ -383,8 +396,8 @@ const ERRORS_FULL = [
 ];
 
 const ERRORS_COMPACT = [
-  'Errors: "<Type> at <JSON Pointer>: <message>", Type ParseError, ValidationError (nothing ran), ' +
-    "ExecutionError, Timeout or MemoryExceeded: fix that node, resend the whole program.",
+  'Errors: "ParseError|ValidationError (nothing ran)|ExecutionError|Timeout|MemoryExceeded at <JSON Pointer>: ' +
+    '<message>": fix that node, resend.',
   "",
 ];
 
@@ -411,8 +424,8 @@ const EXAMPLES_FULL = [
     '{"op":"sum","field":"amount"},"n":{"op":"count"}}},{"op":"sort_by","field":"-total"}]}}',
   "",
   "All pages of a paginated tool, then every item with a numeric-text price over 100:",
-  '{"program":{"pipe":[{"op":"loop","init":{"op":"call","tool":"list_items","args":' +
-    '{"page":1}},"while":"$_.next_page","next":{"op":"call","tool":"list_items","args":{"page":' +
+  '{"program":{"pipe":[{"op":"loop","init":{"call":"list_items","args":' +
+    '{"page":1}},"while":"$_.next_page","next":{"call":"list_items","args":{"page":' +
     '"$_.next_page"}},"max":50},{"op":"flat_map","expr":"$_.items"},{"op":"filter","where":' +
     '{"op":"gt","left":{"op":"to_number","field":"price"},"value":100}}]}}',
   "",
@@ -421,8 +434,8 @@ const EXAMPLES_FULL = [
 // A paginated tool, the shape models most often get wrong (the full prompt has
 // more examples; per-group totals are in the notes: group_by with aggs).
 const EXAMPLE_COMPACT = [
-  'All pages: {"program":{"op":"loop","init":{"op":"call","tool":"list","args":{"page":1}},' +
-    '"while":"$_.next","next":{"op":"call","tool":"list","args":{"page":"$_.next"}},"max":20}}',
+  'All pages: {"program":{"op":"loop","init":{"call":"list","args":{"page":1}},' +
+    '"while":"$_.next","next":{"call":"list","args":{"page":"$_.next"}},"max":20}}',
 ];
 
 // What the op names alone leave open, for the ops models most often misread
@@ -441,7 +454,7 @@ export function languagePrompt(ops: Operation[], options: PromptOptions = {}): s
   const compact = options.compact === true;
   const tools = toolInfos(options.tools);
   const lines = [
-    ...(compact ? INTRO_COMPACT : INTRO_FULL),
+    ...(compact ? introCompact(ops) : introFull(ops)),
     ...operationsSection(ops, compact),
     ...(compact ? OPS_NOTES_COMPACT : []),
     ...(options.describeTool

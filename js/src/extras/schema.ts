@@ -24,7 +24,7 @@ function fieldSchema(field: OperationField, toolNames: string[] | undefined, opN
     anyOf: [
       { ...ref("operation"), not: { required: ["op"], properties: { op: { const: "filter_in" } } } },
       ref("reference"),
-      ref("pipe_form"),
+      ref("short_form"),
       ref("equality_map"),
     ],
   };
@@ -114,29 +114,34 @@ function fieldForms({ groups, required }: { groups: string[][]; required: boolea
   return rules;
 }
 
-/** The definition of one operation object. */
-export function operationSchema(op: Operation, toolNames?: string[]): JsonSchema {
-  const properties: JsonObject = { op: { const: op.name } };
-  const required = ["op"];
+/**
+ * The definition of one operation object; `keyed`: of its keyed form
+ * ({"call": "x", "args": ...}), whose key named after the op holds the field
+ * `op.keyed` (the op table's column, engine/ptc_json/op_table_keyed.h).
+ */
+export function operationSchema(op: Operation, toolNames?: string[], keyed = false): JsonSchema {
+  const keyOf = (name: string) => (keyed && name === op.keyed ? op.name : name);
+  const properties: JsonObject = keyed ? {} : { op: { const: op.name } };
+  const required = keyed ? [] : ["op"];
   const oneOf: string[] = [];
   for (const field of op.fields) {
-    properties[field.name] = fieldSchema(field, toolNames, op.name);
-    if (field.presence === "required") required.push(field.name);
+    properties[keyOf(field.name)] = fieldSchema(field, toolNames, op.name);
+    if (field.presence === "required" || keyOf(field.name) !== field.name) required.push(keyOf(field.name));
     if (field.presence === "one_of") oneOf.push(field.name);
   }
   const schema: JsonSchema = {
-    title: op.name,
-    description: `${op.description} Shape: ${op.shape}`,
+    title: keyed ? `${op.name} (keyed form)` : op.name,
+    description: `${op.description} Shape: ${keyed ? op.keyedShape : op.shape}`,
     type: "object",
     properties,
     required,
     additionalProperties: false,
-    examples: [op.example],
+    ...(keyed ? {} : { examples: [op.example] }),
   };
   // "exactly one of" (get: field or path).
   if (oneOf.length) schema.oneOf = oneOf.map((name) => ({ required: [name] }));
   const forms = FIELD_FORMS[op.name];
-  const rules = forms ? fieldForms(forms) : [];
+  const rules = forms ? fieldForms({ ...forms, groups: forms.groups.map((g) => g.map(keyOf)) }) : [];
   // A comparison's `left`, min's and max's `values`: read instead of the input and its `field`.
   for (const instead of ["left", "values"])
     if (properties[instead] && properties.field)
@@ -167,8 +172,20 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
   // with if/then, so that a validator checks each node against one definition
   // only: validation stays linear in the program's size, whatever the validator.
   const isOperation = { type: "object", required: ["op"] };
-  const isPipeForm = { type: "object", required: ["pipe"] };
   const notOperation = { not: { anyOf: [{ required: ["op"] }, { required: ["pipe"] }] } };
+  // A keyed form: the engine reads the op's name as the object's first key; a
+  // schema does not order keys, so an object without "op" holding that name
+  // and only the op's fields is one (the engine refuses it in another order).
+  const keyedOps = ops.filter((op) => op.keyed && op.name !== "pipe");
+  const keyedTest = (op: Operation) => ({
+    required: [op.name],
+    propertyNames: { enum: [op.name, ...op.fields.map((f) => f.name).filter((n) => n !== op.keyed)] },
+  });
+  // The pipe form or a keyed form: one test, so that an implicit object is told apart at the depth it was.
+  const shortForms = [{ required: ["pipe"] }, ...keyedOps.map(keyedTest)];
+  const isShortForm = { type: "object", anyOf: shortForms };
+  // Neither an operation nor a short form: an implicit object or an equality map.
+  const notAnyOperation = { not: { anyOf: [{ required: ["op"] }, ...shortForms] } };
   const defs: JsonObject = {
     program: {
       description:
@@ -180,7 +197,7 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
         type: "object",
         if: isOperation,
         then: ref("operation"),
-        else: { if: isPipeForm, then: ref("pipe_form"), else: ref("implicit_object") },
+        else: { if: isShortForm, then: ref("short_form"), else: ref("implicit_object") },
       },
     },
     reference: {
@@ -198,8 +215,8 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
       if: isOperation,
       then: ref("operation"),
       else: {
-        if: isPipeForm,
-        then: ref("pipe_form"),
+        if: isShortForm,
+        then: ref("short_form"),
         else: {
           anyOf: [
             ref("implicit_object"),
@@ -208,6 +225,18 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
           ],
         },
       },
+    },
+    short_form: {
+      description:
+        'An operation without "op": the pipe form, or a keyed form, its name as the first key holding its main ' +
+        'field: {"call": "t", "args": {...}}, {"try": <expr>, "catch": <expr>}, {"if": <cond>, "then": ..., ' +
+        '"else": ...}, {"return": <expr>}...',
+      type: "object",
+      anyOf: shortForms,
+      allOf: [
+        { if: { required: ["pipe"] }, then: ref("pipe_form") },
+        ...keyedOps.map((op) => ({ if: keyedTest(op), then: ref(`${opDefName(op.name)}_keyed`) })),
+      ],
     },
     pipe_form: {
       description: '{"pipe": [step, ...]}: short for {"op": "pipe", "steps": [...]}; "pipe" is its only key.',
@@ -222,13 +251,13 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
         "(a text, number, boolean, null or reference).",
       type: "object",
       minProperties: 1,
-      ...notOperation,
+      ...notAnyOperation,
       additionalProperties: { type: ["null", "boolean", "number", "string"] },
     },
     implicit_object: {
       description: 'An object without "op": builds that object; each value is an expression.',
       type: "object",
-      ...notOperation,
+      ...notAnyOperation,
       additionalProperties: ref("expression"),
     },
     fields: {
@@ -250,6 +279,7 @@ export function programSchema(ops: Operation[], options: SchemaOptions = {}): Js
     },
   };
   for (const op of ops) defs[opDefName(op.name)] = operationSchema(op, toolNames);
+  for (const op of keyedOps) defs[`${opDefName(op.name)}_keyed`] = operationSchema(op, toolNames, true);
   return {
     $schema: SCHEMA_DIALECT,
     title: "PTC-JSON program",

@@ -27,6 +27,13 @@ export interface Operation {
   example: JsonObject;
   shape: string;
   fields: OperationField[];
+  /**
+   * The field its keyed form's key holds: {"call": "charge", "args": {...}} is call's `tool` (an object without
+   * "op" whose first key is the op's name); absent when the op has no keyed form.
+   */
+  keyed?: string;
+  /** The keyed form's shape, e.g. {"call": "<name>", ["args": ...], ["get": "<name>"]}. */
+  keyedShape?: string;
 }
 
 /** One key of a step kind in the engine's step table. */
