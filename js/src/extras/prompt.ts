@@ -97,8 +97,7 @@ function toolsSection(tools: ToolInfo[], compact: boolean): string[] {
   if (!compact)
     lines.push(
       "A call's `args` is an implicit object evaluated against the current value, so a call inside `map` can pass " +
-        "a field of each item. Args must match the tool's parameters, or the call fails before the tool runs. Inside `map` " +
-        "the items' calls run concurrently (results in item order), inside `for_each` one after another. A tool's " +
+        "a field of each item. Args must match the tool's parameters, or the call fails before the tool runs. A tool's " +
         "result is data like any other; a failed call ends the program unless `try` catches it.",
       "",
     );
@@ -240,9 +239,7 @@ function operationsSection(ops: Operation[], compact: boolean): string[] {
   const lines = [
     "## Operations",
     "",
-    "Each operation with its shape (`[...]` marks an optional field) and what it does. Operations marked * read " +
-      "the current value; ° marks those that read the current value, its `field`, or their `value` expression " +
-      "instead.",
+    "Each operation with its shape (`[...]` marks an optional field; * and ° as above) and what it does.",
     "",
   ];
   for (const category of categories) {
@@ -391,7 +388,6 @@ const ERRORS_FULL = [
   "- `field` names a field (a string); it is not an expression. To compute a value, use `get` or an operation in `value`.",
   "- `sum`, `avg`, `min`, `max` return a number (or value); `min_by`/`max_by` return the whole item.",
   '- "result" is reserved at the top of the final object; name stored keys something else.',
-  "- Returning a whole list brings all of it into your context: aggregate, select fields or take a few.",
   "",
 ];
 
