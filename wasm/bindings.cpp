@@ -35,7 +35,8 @@ std::string prepare(uintptr_t ptr, size_t len, std::string options) {
 // ptcReleaseStatus): the JS side reads it from statusSlot, the run's handle
 // beside its text (0: the run is done) and, when the status says no more than
 // a scalar result (ptc::ScalarDone), that result and the metrics, so that it
-// need not decode and parse the text. Its layout is js/src/engine/engine.ts's.
+// need not decode and parse the text (the engine then writes none: its length
+// is 0). Its layout is js/src/engine/engine.ts's.
 ptc::RunStatus lastStatus;
 struct alignas(8) StatusSlot {
   uint32_t text;    // where the status text is
@@ -115,7 +116,7 @@ EMSCRIPTEN_KEEPALIVE uintptr_t ptcStatusSlot() { return reinterpret_cast<uintptr
 EMSCRIPTEN_KEEPALIVE void ptcRunPrepared(int prepared, uintptr_t ptr, size_t contextLen, size_t memoryLen,
                                          double spentMs, size_t rowsLen, int resident) {
   lastStatus = engine().runPrepared(prepared, bytes(ptr, contextLen), bytes(ptr + contextLen, memoryLen), spentMs,
-                                    bytes(ptr + contextLen + memoryLen, rowsLen), resident);
+                                    bytes(ptr + contextLen + memoryLen, rowsLen), resident, /*scalarText=*/false);
   const ptc::ScalarDone& scalar = lastStatus.scalar;
   statusSlot = {static_cast<uint32_t>(reinterpret_cast<uintptr_t>(lastStatus.text.data())),
                 static_cast<uint32_t>(lastStatus.text.size()),

@@ -193,12 +193,12 @@ std::unique_ptr<RunBase> Engine::newRun(int prepared, std::string_view rowBlocks
 }
 
 RunStatus Engine::runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs,
-                              std::string_view rowBlocks, int resident) {
+                              std::string_view rowBlocks, int resident, bool scalarText) {
   std::string refused;
   std::unique_ptr<RunBase> fresh = newRun(prepared, rowBlocks, resident, refused);
   if (!fresh) return {0, std::move(refused), {}};
   fresh->alreadySpent(spentMs);
-  std::string status = fresh->begin(contextJson, memoryJson);
+  std::string status = fresh->begin(contextJson, memoryJson, scalarText);
   // Only a run that waits on tools gets a handle (and a place among the runs).
   if (fresh->finished()) return {0, std::move(status), fresh->scalarDone()};
   int run = nextRun_++;

@@ -59,8 +59,12 @@ class Engine {
   // resident: a context loaded by loadResident (0: none), whose keys the run
   // loads where contextJson has no key of that name. A step-function run
   // takes neither.
+  // scalarText false: a done status that RunStatus::scalar says in full (a
+  // scalar result, nothing stored, no warnings) is not written; its text is
+  // empty (the wasm binding, whose host reads the scalar). memoryBytes is the
+  // same either way.
   RunStatus runPrepared(int prepared, std::string_view contextJson, std::string_view memoryJson, double spentMs = 0,
-                        std::string_view rowBlocks = {}, int resident = 0);
+                        std::string_view rowBlocks = {}, int resident = 0, bool scalarText = true);
   // Keeps a context object in the engine for runs to load (resident.h):
   // {"state":"resident","id":N,"bytes":B,"keys":[...]}, or a done status with
   // the error (memory_exceeded past maxBytes). Runs still reading it when it

@@ -76,6 +76,8 @@ std::string callStatusJson(const std::vector<int>& ids, const std::vector<const 
 
 namespace {
 
+bool omitScalarText = false;  // OmitScalarText
+
 constexpr std::string_view kDoneOkHead = "{\"state\":\"done\",\"ok\":true,\"result\":";
 constexpr std::string_view kNothingStored = ",\"memoryDelta\":{},\"memory\":{}";
 
@@ -104,6 +106,14 @@ std::string doneScalarJson(const std::string& result, const std::function<void(s
     std::string unused;
     ChargedText(unused, "the result and memory").settle(charged);  // throws memory_exceeded
   }
+  if (omitScalarText) {
+    // Charged and let go at once: the peak is what writing the metrics saw.
+    if (budget) {
+      budget->charge(charged);
+      budget->release(charged);
+    }
+    return {};
+  }
   constexpr std::string_view kMetrics = ",\"metrics\":";
   std::string out;
   out.reserve(kDoneOkHead.size() + result.size() + kNothingStored.size() + kMetrics.size() + 64);
@@ -125,6 +135,9 @@ std::string doneScalarJson(const std::string& result, const std::function<void(s
 }
 
 }  // namespace
+
+OmitScalarText::OmitScalarText(bool omit) : previous_(omitScalarText) { omitScalarText = omit; }
+OmitScalarText::~OmitScalarText() { omitScalarText = previous_; }
 
 std::string doneOkJson(const Value& result, const Value& delta, const Value& memory,
                        const std::function<void(std::string&)>& appendMetrics) {

@@ -28,6 +28,21 @@ std::string callStatusJson(const std::vector<int>& ids, const std::vector<const 
 // `appendMetrics` writes the metrics once the values are written, so their peak includes them.
 std::string doneOkJson(const Value& result, const Value& delta, const Value& memory,
                        const std::function<void(std::string&)>& appendMetrics);
+// While one with `omit` lives, doneOkJson of a scalar result with nothing
+// stored (run.h's ScalarDone) writes no text: it returns "" and charges the
+// bytes the text's result and memory would take, so the peak (the metrics'
+// memoryBytes, read by noteScalar) is the same. For a host that reads
+// ScalarDone in the text's place (the wasm binding).
+class OmitScalarText {
+ public:
+  explicit OmitScalarText(bool omit);
+  ~OmitScalarText();
+  OmitScalarText(const OmitScalarText&) = delete;
+  OmitScalarText& operator=(const OmitScalarText&) = delete;
+
+ private:
+  bool previous_;
+};
 std::string doneErrorJson(const Error& e, const std::string& metrics);
 // "ValidationError at /program/steps/1: Unknown operation 'filer'. Did you mean 'filter'?"
 std::string formatErrorLine(const Error& e);

@@ -79,14 +79,14 @@ std::string RunBase::guarded(F&& step) {
   }
 }
 
-std::string RunBase::begin(std::string_view payloadJson, std::string_view memoryJson) {
+std::string RunBase::begin(std::string_view payloadJson, std::string_view memoryJson, bool scalarText) {
   return guarded([&] {
     // The host may have spent the time turning its data into JSON: the clock
     // started a moment ago, so the deadline moved before it is that time, and
     // no second read of the clock (a call out of wasm) is needed to tell.
     core_.checkDeadlineAtStart();
     std::optional<Value> done = start(payloadJson, memoryJson);
-    return done ? finishOk(*done) : status();
+    return done ? finishOk(*done, scalarText) : status(scalarText);
   });
 }
 
@@ -168,10 +168,10 @@ std::string RunBase::answerTool(int callId, ToolAnswer answer) {
 }
 
 // The calls issued since the last status, the run's end, or its stop.
-std::string RunBase::status() {
+std::string RunBase::status(bool scalarText) {
   drainReadyCoroutines();
   if (core_.stopped) return finishError(*core_.stopped);
-  if (task_->done()) return finishOk(task_->take());
+  if (task_->done()) return finishOk(task_->take(), scalarText);
   core_.issueQueued();
   std::vector<const ToolRequest*> fresh;
   for (int id : core_.fresh) fresh.push_back(&core_.calls.at(id).request);
@@ -180,9 +180,11 @@ std::string RunBase::status() {
   return out;
 }
 
-std::string RunBase::finishOk(const Value& result) {
+std::string RunBase::finishOk(const Value& result, bool scalarText) {
   task_.reset();  // what the result does not hold is let go before it is written
   finalWarnings();
+  // Warnings make the status say more than a scalar: its text is written.
+  OmitScalarText omit(!scalarText && core_.warnings.empty());
   std::string out = withWarnings(doneOk(result));
   if (!core_.warnings.empty()) scalar_ = ScalarDone{};  // the status says more than a scalar
   finished_ = true;

@@ -100,9 +100,9 @@ struct ToolAwaiter {
 // A done status that says no more than a scalar result and the metrics:
 // {"state":"done","ok":true,"result":R,"memoryDelta":{},"memory":{},"metrics":
 // {"memoryBytes":B,"toolCalls":C}} with R a number, true, false or null (no
-// memory stored, no warnings). The status text is written all the same; a host
-// may read these fields instead (the wasm binding's status slot), which spares a
-// tiny run decoding and parsing its text.
+// memory stored, no warnings). A host may read these fields instead (the wasm
+// binding's status slot), which spares a tiny run decoding and parsing its
+// text; begin() with scalarText false then does not even write it.
 struct ScalarDone {
   enum Kind : uint8_t { None, Number, Null, True, False };
   Kind kind = None;  // None: the status is not of that shape; read its text
@@ -130,7 +130,9 @@ class RunBase {
   // while waiting on tools (the calls issued since the last status, maybe
   // none); {"state":"done","ok":true,...} or {"state":"done","ok":false,"error":...}.
   // callId 0 names the only outstanding call.
-  std::string begin(std::string_view payloadJson, std::string_view memoryJson);
+  // scalarText false: a status of ScalarDone's shape at once (no tool) is
+  // not written, its text left empty; the host reads scalarDone() instead.
+  std::string begin(std::string_view payloadJson, std::string_view memoryJson, bool scalarText = true);
   std::string resume(std::string_view toolResultJson, int callId = 0);
   std::string fail(std::string_view toolErrorMessage, int callId = 0);
   // Ends the run at once, its calls unanswered: nothing of the program runs any
@@ -169,8 +171,8 @@ class RunBase {
   std::string guarded(F&& step);
   std::string answerTool(int callId, ToolAnswer answer);
   Error cancelError(CancelReason reason, std::string_view detail, int callId);
-  std::string status();
-  std::string finishOk(const Value& result);
+  std::string status(bool scalarText = true);
+  std::string finishOk(const Value& result, bool scalarText = true);
   std::string finishError(const Error& error);
   std::string withWarnings(std::string status) const;
 

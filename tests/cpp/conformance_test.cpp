@@ -2,6 +2,8 @@
 // engine, through the same JSON-text protocol the wasm bindings use.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "core/json.h"
 #include "row_block_writer.h"
 #include "test_support.h"
@@ -54,6 +56,25 @@ void expectScalarAsText(const ptc::RunStatus& started) {
   EXPECT_EQ(scalar.toolCalls, text.field("metrics").field("toolCalls").asInt());
 }
 
+// The wasm binding's run (scalarText false) of a run that finished at once:
+// the same scalar and metrics, and no text exactly when the scalar says it all.
+void expectSameWithoutText(ptc::Engine& engine, int id, const Value& c, const ptc::RunStatus& started) {
+  if (started.run != 0) return;  // waits on tools: nothing to compare
+  ptc::RunStatus bare =
+      engine.runPrepared(id, textOr(c.field("context"), "{}"), textOr(c.field("memory"), "{}"), 0, {}, 0, false);
+  EXPECT_EQ(bare.run, 0);
+  EXPECT_EQ(bare.scalar.kind, started.scalar.kind) << started.text;
+  if (started.scalar.kind == ptc::ScalarDone::None) {
+    EXPECT_NE(bare.text, "");  // (not compared: a timeout's metrics vary)
+    return;
+  }
+  EXPECT_EQ(bare.text, "") << started.text;
+  EXPECT_TRUE(bare.scalar.number == started.scalar.number ||
+              (std::isnan(bare.scalar.number) && std::isnan(started.scalar.number)));
+  EXPECT_EQ(bare.scalar.memoryBytes, started.scalar.memoryBytes) << started.text;
+  EXPECT_EQ(bare.scalar.toolCalls, started.scalar.toolCalls);
+}
+
 Value runCase(ptc::Engine& engine, const Value& c, ptc::Array& calls) {
   std::string program = c.find("source") ? c.field("source").str() : ptc::toJson(c.field("program"));
   if (c.field("validateOnly").truthy()) return ptc::parseJson(engine.validate(program, optionsFor(c)), "status");
@@ -63,6 +84,7 @@ Value runCase(ptc::Engine& engine, const Value& c, ptc::Array& calls) {
   int id = static_cast<int>(prepared.field("id").asInt());
   ptc::RunStatus started = engine.runPrepared(id, textOr(c.field("context"), "{}"), textOr(c.field("memory"), "{}"));
   expectScalarAsText(started);
+  expectSameWithoutText(engine, id, c, started);
   Value begun = ptc::parseJson(started.text, "status");
   if (begun.field("state").str() != "call") return begun;
   int run = started.run;

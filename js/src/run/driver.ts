@@ -70,8 +70,11 @@ export interface ToolCall {
 }
 
 /** The JSON texts a run needs once the engine has said which context keys it loads. */
-export type Payload = { context: string; memory: string; rows?: Uint8Array } | { error: string };
-// (`rows` may be a view of a buffer the next payload reuses: it is used at once.)
+export type Payload = { context: string; memory: string; rows?: Uint8Array; readAt?: number } | { error: string };
+// (`rows` may be a view of a buffer the next payload reuses: it is used at once.
+// `readAt`: now() once it was read, which then doubles as the moment the engine
+// is handed the run; only a payload given synchronously is taken at its word,
+// as one posted from another thread has another clock.)
 
 /** Context keys whose items the program reads only through these fields (engine/ptc_json/projection.h). */
 export type Projections = Record<string, string[]>;
@@ -231,7 +234,7 @@ function firstStatus(engine: EngineInstance, entry: RunEntry, io: RunIo, started
       runPrepared(engine, engine.prepare(entry.kind, entry.text, entry.engineOptions), p, started, io.resident),
     );
   }
-  return runPrepared(engine, prepared, payload, started, io.resident);
+  return runPrepared(engine, prepared, payload, started, io.resident, "readAt" in payload ? payload.readAt : undefined);
 }
 
 function runPrepared(
@@ -240,6 +243,7 @@ function runPrepared(
   payload: Payload,
   started: number,
   resident?: ResidentSpec,
+  readAt = now(),
 ): First {
   if ("error" in payload) return failedRun("not_json", payload.error);
   if (typeof prepared === "string") return finished(prepared);
@@ -249,7 +253,7 @@ function runPrepared(
     prepared,
     payload.context,
     payload.memory,
-    now() - started,
+    readAt - started,
     payload.rows,
     residentId,
   );

@@ -87,13 +87,19 @@ export class CallerRun<O extends CallerOptions = CallerOptions, R extends object
   payload(loads: string[], fields?: Projections, detached = false): Payload {
     if (this.gated) this.gated.base.loads = loads;
     const t = now();
+    let payload: Payload;
     try {
-      const payload = this.dialect.payload(this.options, loads, fields, this.residentContext);
+      payload = this.dialect.payload(this.options, loads, fields, this.residentContext);
       if (detached && "rows" in payload && payload.rows) payload.rows = payload.rows.slice();
-      return payload;
-    } finally {
+    } catch (e) {
       this.payloadMs += now() - t;
+      throw e;
     }
+    // One reading for both: the payload's time, and the time spent before the engine starts the run.
+    const readAt = now();
+    this.payloadMs += readAt - t;
+    if (!detached && "context" in payload) payload.readAt = readAt;
+    return payload;
   }
 
   /** Runs one tool call (through the gate, when the run has one) until its outcome. */
