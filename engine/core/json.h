@@ -50,7 +50,11 @@ class StringSource final : public TextSource {
   size_t at_ = 0;
 };
 
-constexpr size_t kTextPieceBytes = size_t{1} << 20;  // what a TextSource is read by
+// What a TextSource is read by. The window holding a piece stays in the wasm
+// memory's high-water mark (its allocator never gives memory back): 256 KiB is
+// 0.05x less of a 50,000-row context's growth than 1 MiB, for 4x as many
+// crossings (a few microseconds each).
+constexpr size_t kTextPieceBytes = size_t{256} << 10;
 
 // parseJson of the text `source` gives, read a piece of `pieceBytes` at a time.
 // Errors are those parseJson gives for the whole text, positions included: on

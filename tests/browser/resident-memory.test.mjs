@@ -30,13 +30,17 @@ const ROWS = 50_000;
 // the others only their values; the engine's values 27 -> 16.7 MiB, its wasm
 // memory 16 -> 28 MiB; tests/cpp/resident_footprint_test.cpp says where the
 // rest goes: a row's 14 values of 16 bytes, 224 of its 402 bytes, and its two
-// strings of its own, 128).
+// strings of its own, 128), 2.30x since the load's transient peak is smaller
+// (pieces of 256 KiB, not 1 MiB; the rows list is the stack its items
+// collected on, not a copy made while the stack was held: the load's peak
+// over its values 2.6 -> 0.9 MiB, tests/cpp/memory_test.cpp's
+// AResidentLoadPeaksLittleAboveTheValuesItKeeps).
 // Readings vary by about 0.05x; a text of the data kept again (+1.0x) fails it.
 // The target, 1.5x, is not met: the engine's values alone take 1.38x
 // the JSON in malloc's chunks (1.21x by its own count), and about 1.1x more is
 // outside them (the wasm memory's high-water
 // mark over the values, the packed copies of the text).
-const RATIO_BOUND = 2.7;
+const RATIO_BOUND = 2.5;
 
 let server;
 let browser;

@@ -15,12 +15,10 @@
 #include "core/json.h"
 #include "core/resident.h"
 
-namespace {
+namespace ptc_test_rows {
 
-using ptc::MemberRef;
-using ptc::Value;
-
-// The browser test's rows: JSON.stringify({rows}) of its generator.
+// The browser test's rows: JSON.stringify({rows}) of its generator (also
+// resident_load_peak_test.cpp's).
 std::string browserRows(int n) {
   static const char* regions[] = {"north", "south", "east", "west"};
   static const char* categories[] = {"books", "games", "tools", "garden", "food"};
@@ -59,6 +57,14 @@ std::string browserRows(int n) {
   }
   return out + "]}";
 }
+
+}  // namespace ptc_test_rows
+
+namespace {
+
+using ptc::MemberRef;
+using ptc::Value;
+using ptc_test_rows::browserRows;
 
 // dlmalloc's chunk for a request of n bytes in wasm32: a 4-byte header, 8-byte
 // alignment, 16 bytes at least.
