@@ -85,13 +85,4 @@ void sortPositions(uint32_t* first, size_t n, const Less& less) {
       &less);
 }
 
-// A comparison for std::sort that ticks the deadline (value.cpp's, until it sorts through sortPositions).
-template <class Less>
-auto tickingLess(Less less) {
-  return [less](const auto& a, const auto& b) {
-    tickDeadline();
-    return less(a, b);
-  };
-}
-
 }  // namespace ptc
