@@ -15,10 +15,15 @@ ColumnCache::ColumnCache(Value owner, Budget* budget) : owner_(std::move(owner))
   const uint64_t bytes = n * sizeof(const void*);
   if (budget_) budget_->charge(bytes);  // may throw: then nothing was charged
   charged_ = bytes;
-  lists_.reserve(n);
+  std::vector<const void*> found;  // in member order, then sorted by address into lists_
+  found.reserve(n);
   for (MemberRef m : owner_.members())
-    if (m.value.isArray()) lists_.push_back(m.value.identity());
-  std::sort(lists_.begin(), lists_.end(), tickingLess(std::less<const void*>()));
+    if (m.value.isArray()) found.push_back(m.value.identity());
+  std::vector<uint32_t> order(n);
+  for (uint32_t i = 0; i < n; ++i) order[i] = i;
+  sortPositions(order.data(), n, [&](uint32_t a, uint32_t b) { return std::less<const void*>()(found[a], found[b]); });
+  lists_.reserve(n);
+  for (uint32_t i : order) lists_.push_back(found[i]);
 }
 
 ColumnCache::~ColumnCache() {

@@ -1,5 +1,6 @@
 #include "core/deadline.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/error.h"
@@ -23,6 +24,13 @@ void Deadline::checkDeadline() const {
 
 void Deadline::checkDeadlineAtStart() const {
   if (started >= deadline) timedOut(timeoutMs);
+}
+
+void sortPositions(uint32_t* first, size_t n, PositionLess less, const void* context) {
+  std::stable_sort(first, first + n, [less, context](uint32_t a, uint32_t b) {
+    tickDeadline();
+    return less(context, a, b);
+  });
 }
 
 }  // namespace ptc

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 
 namespace ptc {
@@ -66,14 +67,22 @@ inline void tickDeadline() {
   if (Deadline* d = Deadline::current()) d->tick();
 }
 
-// A comparison for std::sort that ticks the deadline: a sort of n items makes
-// n log n comparisons, which no loop around it would count.
+// The engine's one sort: positions first..first+n reordered, stably, by
+// less(context, a, b), ticking the deadline (a sort of n items makes n log n
+// comparisons, which no loop around it would count). The engine's sorts go through
+// this one instantiation of std::stable_sort rather than one std::sort per type and
+// comparison (kilobytes of wasm each); sort_by and median keep their own, 25% and 13%
+// faster on 20k items. It allocates nothing up to 128 positions.
+using PositionLess = bool (*)(const void* context, uint32_t a, uint32_t b);
+void sortPositions(uint32_t* first, size_t n, PositionLess less, const void* context);
+
+// The same with a comparison of two positions (a lambda): `less` is called
+// through a pointer, so each caller adds a thunk, not a sort.
 template <class Less>
-auto tickingLess(Less less) {
-  return [less](const auto& a, const auto& b) {
-    tickDeadline();
-    return less(a, b);
-  };
+void sortPositions(uint32_t* first, size_t n, const Less& less) {
+  sortPositions(
+      first, n, [](const void* context, uint32_t a, uint32_t b) { return (*static_cast<const Less*>(context))(a, b); },
+      &less);
 }
 
 }  // namespace ptc

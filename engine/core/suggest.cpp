@@ -161,4 +161,15 @@ std::string NearestNames::closest() const {
   return !kept_.empty() && kept_.front().first <= limit_ ? kept_.front().second : "";
 }
 
+void sortUnique(std::vector<std::string>& names) {
+  std::vector<uint32_t> order(names.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  sortPositions(order.data(), order.size(), [&](uint32_t a, uint32_t b) { return names[a] < names[b]; });
+  std::vector<std::string> sorted;
+  sorted.reserve(names.size());
+  for (uint32_t i : order)
+    if (sorted.empty() || sorted.back() != names[i]) sorted.push_back(std::move(names[i]));
+  names = std::move(sorted);
+}
+
 }  // namespace ptc

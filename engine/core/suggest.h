@@ -17,6 +17,9 @@ std::string closestName(std::string_view name, const std::vector<std::string>& c
 std::string didYouMean(std::string_view name, const std::vector<std::string>& candidates);
 // "a, b, c" (for "Its fields are: ...", "Available tools: ...").
 std::string listNames(const std::vector<std::string>& names);
+// Sorts names (byte order) and keeps each once, through the engine's one sort
+// (sortPositions): a std::sort of strings is 6 KB of wasm.
+void sortUnique(std::vector<std::string>& names);
 // "1,089,078": a count in a message.
 std::string groupedCount(size_t n);
 

@@ -41,10 +41,10 @@ const uint32_t* keyIndexOf(ObjectBlock* block) {
   if (!shared->filled) {
     Member* members = block->members();
     for (uint32_t i = 0; i < block->count(); ++i) index[i] = i;
-    std::sort(index, index + block->count(), tickingLess([members](uint32_t x, uint32_t y) {
-                int c = members[x].key.str().compare(members[y].key.str());
-                return c != 0 ? c < 0 : x < y;
-              }));
+    sortPositions(index, block->count(), [members](uint32_t x, uint32_t y) {
+      int c = members[x].key.str().compare(members[y].key.str());
+      return c != 0 ? c < 0 : x < y;
+    });
     shared->filled = true;
   }
   return index;
@@ -315,8 +315,8 @@ class KeyOrder {
   explicit KeyOrder(const Value& v) : members_(v.members()), order_(v.keyIndex()) {
     if (order_) return;
     for (uint32_t i = 0; i < members_.size(); ++i) small_[i] = i;
-    std::sort(small_, small_ + members_.size(),
-              [this](uint32_t x, uint32_t y) { return members_.key(x).str() < members_.key(y).str(); });
+    sortPositions(small_, members_.size(),
+                  [this](uint32_t x, uint32_t y) { return members_.key(x).str() < members_.key(y).str(); });
     order_ = small_;
   }
   size_t size() const { return members_.size(); }

@@ -41,8 +41,7 @@ std::string namesHint(const std::string& name, const std::vector<std::string>& n
 std::string namesHint(const NearestNames& names, const std::string& what) {
   if (names.count() <= NearestNames::kListed) {
     std::vector<std::string> all = names.all();
-    std::sort(all.begin(), all.end());
-    all.erase(std::unique(all.begin(), all.end()), all.end());
+    sortUnique(all);
     return namesHint(names.name(), all, what);
   }
   const std::string best = names.closest();

@@ -88,8 +88,7 @@ std::vector<Warning> staticWarnings(const Program& program, const std::vector<st
   std::vector<Warning> out = program.warnings;
   if (!contextKeys) return out;
   std::vector<std::string> keys = *contextKeys;  // sorted, each once: looked up by binary search
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  sortUnique(keys);
   eachNode(*program.root, [&](const Node& n) {
     if (specOf(n.op).control != Control::Load) return;
     const std::string& key = n.name.str();

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/json_pointer.h"
+#include "core/suggest.h"
 #include "ptc_json/op_fields.h"
 #include "ptc_json/op_table.h"
 
@@ -65,8 +66,7 @@ bool fieldsOf(const Value& schema, std::vector<std::string>& fields) {
     anyObject = true;
     for (MemberRef m : b->find("properties")->members()) fields.push_back(m.key.str());
   }
-  std::sort(fields.begin(), fields.end());
-  fields.erase(std::unique(fields.begin(), fields.end()), fields.end());
+  sortUnique(fields);
   return anyObject;
 }
 

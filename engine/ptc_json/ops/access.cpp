@@ -113,8 +113,12 @@ Value keys(const Node& n, const Value& in) {
     for (size_t i = 0; i < in.members().size(); ++i) out.push_back(in.members()[index[i]].key);
     return Value::array(std::move(out));
   }
-  for (MemberRef m : in.members()) out.push_back(m.key);
-  std::sort(out.begin(), out.end(), tickingLess([](const Value& a, const Value& b) { return a.str() < b.str(); }));
+  MemberSpan members = in.members();  // a handful (a wide object has its index)
+  uint32_t order[Value::kIndexFrom];
+  for (uint32_t i = 0; i < members.size(); ++i) order[i] = i;
+  sortPositions(order, members.size(),
+                [&](uint32_t a, uint32_t b) { return members.key(a).str() < members.key(b).str(); });
+  for (size_t i = 0; i < members.size(); ++i) out.push_back(members.key(order[i]));
   return Value::array(std::move(out));
 }
 

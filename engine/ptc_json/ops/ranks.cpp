@@ -62,20 +62,20 @@ void warnKeyNoItemHas(const Node& n, const char* what, const std::string& name, 
 Value applyRank(const Node& n, const Value& in, const Value*, size_t) {
   const Array& items = expectList(n, in);
   Scratch scratch;
-  scratch.charge(items.size() * (sizeof(Value) + sizeof(size_t)));
+  scratch.charge(items.size() * (sizeof(Value) + sizeof(uint32_t)));
   std::vector<Value> keys;
   keys.reserve(items.size());
   for (size_t i = 0; i < items.size(); ++i) keys.push_back(fieldOf(n, objectItem(n, items, i)));
-  std::vector<size_t> order(items.size());
-  std::iota(order.begin(), order.end(), 0);
+  std::vector<uint32_t> order(items.size());
+  std::iota(order.begin(), order.end(), 0u);
   // Stable, nulls last in either order (as sort_by).
-  std::stable_sort(order.begin(), order.end(), tickingLess([&](size_t a, size_t b) {
-                     const Value& x = keys[a];
-                     const Value& y = keys[b];
-                     if (x.isNull() || y.isNull()) return !x.isNull() && y.isNull();
-                     const int c = orderOf(n, x, y);
-                     return n.descending ? c > 0 : c < 0;
-                   }));
+  sortPositions(order.data(), order.size(), [&](size_t a, size_t b) {
+    const Value& x = keys[a];
+    const Value& y = keys[b];
+    if (x.isNull() || y.isNull()) return !x.isNull() && y.isNull();
+    const int c = orderOf(n, x, y);
+    return n.descending ? c > 0 : c < 0;
+  });
   const std::string method = n.name.isString() ? n.name.str() : "rank";
   ListBuilder out;
   out.reserve(items.size());

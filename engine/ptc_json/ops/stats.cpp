@@ -29,8 +29,12 @@ std::vector<Value> sortedNumbers(const Node& n, const Array& items, Scratch& scr
                      quoted(n) + " requires numbers, but item " + std::to_string(i) + " holds " + describeValue(v));
     numbers.push_back(std::move(v));
   }
-  std::sort(numbers.begin(), numbers.end(),
-            tickingLess([](const Value& a, const Value& b) { return a.asDouble() < b.asDouble(); }));
+  // Its own std::sort rather than sortPositions (core/deadline.h): a median of 20k numbers
+  // took 7 ms of CPU this way, 11 ms through positions and a comparison by pointer.
+  std::sort(numbers.begin(), numbers.end(), [](const Value& a, const Value& b) {
+    tickDeadline();
+    return a.asDouble() < b.asDouble();
+  });
   return numbers;
 }
 
