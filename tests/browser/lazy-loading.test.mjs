@@ -22,7 +22,7 @@ const FIRST_RUN_FILES = {
   worker: ["browser.mjs", "ptc-json.wasm", "worker.browser.mjs"],
   inProcess: ["browser.mjs", "ptc-json.wasm"],
 };
-const PAGE_BUDGET = 266_500;
+const PAGE_BUDGET = 270_000; // 268.9 KB with the workflow verbs' keyed forms (download-size.test.cjs)
 const gzipBytes = (file) => gzipSync(readFileSync(join(ROOT, "dist", file)), { level: 9 }).length;
 
 const PAGE = "blank.html"; // answered by the test itself: an empty page of the server's origin

@@ -597,7 +597,8 @@ describe("measurements", () => {
     // file, and the prompts and schemas only when used (issue 38 item 3); 446 KB
     // (442.7 KB measured) once the engine built without RTTI and the glue in
     // browser.mjs and the worker script lost its unused functions; 441 KB (437.9 KB
-    // measured) once most sorts of the engine went through one instantiation.
-    assert.ok(gz < 441_000, `the page transfers ${gz} B gzip`);
+    // measured) once most sorts of the engine went through one instantiation; 444 KB
+    // (441.2 KB measured) with the keyed forms of the workflow verbs.
+    assert.ok(gz < 444_000, `the page transfers ${gz} B gzip`);
   });
 });

@@ -15,9 +15,10 @@ const gz = (file) => gzipSync(read(file), { level: 9 }).length;
 // 273.7 KB before the engine's libraries were built without RTTI and the glue
 // cleaned of its unused functions; 270.6 KB since, 274.5 KB after other merges;
 // 263.9 KB once the engine's sorts but sort_by's and median's (kept for their
-// speed) went through one instantiation (core/deadline.h's sortPositions). A change that grows the page past this says so here: raise
+// speed) went through one instantiation (core/deadline.h's sortPositions); 268.9 KB
+// with the keyed forms of the workflow verbs (+3 KB of wasm). A change that grows the page past this says so here: raise
 // the bound in the same commit, with the bench's SIZE table in its message.
-const PAGE_BUDGET = 266_500;
+const PAGE_BUDGET = 270_000;
 
 test(`a page's first run downloads under ${PAGE_BUDGET} bytes gzip (ptc-json.wasm, browser.mjs, worker.browser.mjs)`, () => {
   const sizes = Object.fromEntries(["ptc-json.wasm", "browser.mjs", "worker.browser.mjs"].map((f) => [f, gz(f)]));
