@@ -338,7 +338,7 @@ describe("playground", () => {
     await page.keyboard.type(', "');
     await page.locator(".cm-tooltip-autocomplete").waitFor({ timeout: 60_000 });
     const fields = await page.locator(".cm-tooltip-autocomplete li .cm-completionLabel").allInnerTexts();
-    assert.deepEqual([...fields].sort(), ["by", "field", "order"]);
+    assert.deepEqual([...fields].sort(), ["by", "field", "key", "order"]);
     await shot(page, "completion");
     await page.waitForTimeout(150);
     for (let i = 0; i < fields.indexOf("order"); i++) await page.keyboard.press("ArrowDown");
